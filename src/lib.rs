@@ -1,0 +1,4 @@
+//! Locust: a chess-variant engine built on H.G. Muller's incremental attack map.
+//!
+//! The rules of every variant come from the `variants` crate as compiled data; this crate
+//! owns the position, the attack map, move generation, search and the command line.

@@ -1,0 +1,14 @@
+//! Locust's rules crate: reads variant INI files, compiles XBetza piece notation into
+//! trajectory trees, and holds the built-in variants. It has no engine code; the engine reads
+//! the compiled [`Variant`] only.
+
+pub mod error;
+pub mod geometry;
+pub mod rules;
+pub mod trajectory;
+pub mod xbetza;
+
+pub use error::{VariantError, XbetzaError};
+pub use geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
+pub use rules::{PieceId, PieceType, Variant};
+pub use trajectory::{rights, Node, NodeId, Trajectories};

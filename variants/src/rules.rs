@@ -1,0 +1,229 @@
+//! The compiled, validated form of a variant: everything the engine needs, as plain data.
+//! Built from an INI section by the loader; the engine never reads INI text or XBetza.
+
+use crate::geometry::SquareSet;
+use crate::trajectory::Trajectories;
+
+/// Index of a piece type within [`Variant::pieces`].
+pub type PieceId = u8;
+
+/// Where a variant definition came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Embedded in the binary; the name of the built-in file.
+    Builtin(String),
+    /// A user file, with the line of its section header.
+    File {
+        /// Path of the file as given.
+        path: String,
+        /// Line of the `[name]` header, 1-based.
+        line: usize,
+    },
+}
+
+/// How a player's royal pieces work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Royalty {
+    /// Every royal piece must be kept out of check (chess king).
+    Absolute,
+    /// A player may not leave *all* royals attacked at once, and loses when the last one is
+    /// captured (duple check: Spartan's two kings, extinction royalty).
+    Extinction,
+}
+
+/// Result of a game-end condition, seen from the side to move in the final position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins.
+    Win,
+    /// The side to move loses.
+    Loss,
+    /// Draw.
+    Draw,
+}
+
+/// One piece type of a variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceType {
+    /// Human-readable name (`knight`, `dragonHorse`).
+    pub name: String,
+    /// FEN letter, upper case (White's). For a `plus_form` type this is the letter of the
+    /// base piece it is written with (`+P` has letter `P`).
+    pub letter: char,
+    /// True when the FEN writes this type as `+` followed by the letter of `demotes_to`.
+    pub plus_form: bool,
+    /// Canonical XBetza of the moves (printed back by the XBetza printer).
+    pub betza: String,
+    /// The compiled moves, including initial (`i`) paths and castling.
+    pub moves: Trajectories,
+    /// Value in centipawns: given in the file, or estimated from mobility.
+    pub value: i32,
+    /// True when losing this piece (or leaving it in check) decides the game.
+    pub royal: bool,
+    /// Pieces this type may promote to on reaching its promotion zone (pawn-style choice).
+    pub promotions: Vec<PieceId>,
+    /// Shogi-style promotion: the type this piece turns into (`+X`), if any.
+    pub promoted: Option<PieceId>,
+    /// The type this piece reverts to when captured into a hand (shogi), if different.
+    pub demotes_to: Option<PieceId>,
+    /// Promotion is mandatory on reaching the zone.
+    pub mandatory_promotion: bool,
+    /// Squares (for White; mirrored for Black) where this type may not stand because it
+    /// could never move again (shogi pawn/lance last rank, knight last two): promotion is
+    /// forced there and drops are barred.
+    pub dead_squares: SquareSet,
+    /// The piece stays inside this zone (palace, own half).
+    pub confined: Option<u8>,
+    /// Battle-of-the-Kings leave-behind: moving this piece off a square leaves a piece of
+    /// this type (same colour) on the square it vacated.
+    pub leaves_behind: Option<PieceId>,
+}
+
+/// A named set of squares, given separately for each side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zone {
+    /// Name used in the INI file (`palace`, `ownHalf`).
+    pub name: String,
+    /// White's squares.
+    pub white: SquareSet,
+    /// Black's squares.
+    pub black: SquareSet,
+}
+
+/// Castling, data-driven (orthodox, Capablanca-style and Chess960).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Castling {
+    /// File the king ends on when castling towards the h side.
+    pub king_side_file: u8,
+    /// File the king ends on when castling towards the a side.
+    pub queen_side_file: u8,
+    /// Piece types that can be the castling rook.
+    pub rook_types: Vec<PieceId>,
+    /// Piece type that castles as the king.
+    pub king_type: PieceId,
+    /// Chess960 rules: start files of king and rooks vary, FENs may use Shredder letters.
+    pub chess960: bool,
+}
+
+/// Pawn-style and shogi-style promotion settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Promotion {
+    /// Promotion zone for White (Black's is `zone_black`).
+    pub zone_white: SquareSet,
+    /// Promotion zone for Black.
+    pub zone_black: SquareSet,
+    /// Shogi style: promotion also when leaving the zone, and optional unless forced.
+    pub shogi_style: bool,
+    /// A pawn may only promote to a piece type its side has lost (Grand chess).
+    pub limited_to_captured: bool,
+}
+
+/// Drop rules (shogi, crazyhouse).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Drops {
+    /// Pieces in hand may be dropped.
+    pub enabled: bool,
+    /// Captured pieces go to the captor's hand.
+    pub captures_to_hand: bool,
+    /// Piece types that may not be dropped on a file holding an unpromoted friend of the same
+    /// type (shogi pawns).
+    pub no_doubled: Vec<PieceId>,
+    /// A drop of these types may not give immediate mate (shogi pawn).
+    pub no_drop_mate: Vec<PieceId>,
+    /// Ranks (for White; mirrored for Black) where pawn-type pieces may not be dropped
+    /// (crazyhouse: first and last rank).
+    pub pawn_drop_forbidden: SquareSet,
+    /// The types the previous field applies to.
+    pub pawn_types: Vec<PieceId>,
+}
+
+/// Game-end rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Result for the side that is checkmated (normally `Loss`).
+    pub checkmate: Outcome,
+    /// Result for the side that is stalemated.
+    pub stalemate: Outcome,
+    /// Royalty rule for players with several royals.
+    pub royalty: Royalty,
+    /// Losing all pieces of these types loses (extinction), when non-empty.
+    pub extinction_types: Vec<PieceId>,
+    /// A side left with only its royal loses (bare king; shatranj), unless it can bare the
+    /// opponent's king in reply.
+    pub bare_king_loses: bool,
+    /// Plies without capture or pawn move before a draw (`0` = none).
+    pub n_move_rule: u32,
+    /// Repetitions for a draw.
+    pub n_fold_rule: u32,
+    /// Perpetual check loses (xiangqi, shogi).
+    pub perpetual_check_illegal: bool,
+    /// Xiangqi chasing rule.
+    pub chasing_rule: bool,
+    /// Kings may not face each other on an open file (xiangqi).
+    pub flying_general: bool,
+}
+
+/// Atomic chess: a capture explodes the capturer and every non-immune piece next to it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Blast {
+    /// Types that survive a neighbouring explosion (pawns in atomic).
+    pub immune: Vec<PieceId>,
+}
+
+/// Which piece types may not capture or hop over which (iron pieces, janggi cannons).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CaptureMatrix {
+    /// `(attacker, victim)` pairs where the capture is forbidden.
+    pub no_capture: Vec<(PieceId, PieceId)>,
+    /// `(mover, screen)` pairs where hopping is forbidden.
+    pub no_hop: Vec<(PieceId, PieceId)>,
+}
+
+/// A fully compiled variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// Name as used by protocols and the command line (`chess`, `chu`).
+    pub name: String,
+    /// Other names accepted for it (`chushogi`).
+    pub aliases: Vec<String>,
+    /// Where the definition came from.
+    pub origin: Origin,
+    /// Number of files.
+    pub files: u8,
+    /// Number of ranks.
+    pub ranks: u8,
+    /// Piece types.
+    pub pieces: Vec<PieceType>,
+    /// Start position in FEN.
+    pub start_fen: String,
+    /// Named zones, indexed by the `zone` fields of trajectories and pieces.
+    pub zones: Vec<Zone>,
+    /// Castling, if any.
+    pub castling: Option<Castling>,
+    /// Promotion settings.
+    pub promotion: Promotion,
+    /// Drop settings.
+    pub drops: Drops,
+    /// Game-end settings.
+    pub end: GameEnd,
+    /// Atomic explosions, if any.
+    pub blast: Option<Blast>,
+    /// Capture and hop restrictions between types.
+    pub capture_matrix: CaptureMatrix,
+    /// Pass moves are legal (janggi).
+    pub pass_move: bool,
+    /// XBoard's name for the parent variant when the engine must describe this one with
+    /// `setup` (`fairy`, `shogi`, `chu`, `xiangqi`).
+    pub xboard_parent: String,
+}
+
+impl Variant {
+    /// The piece type with this FEN letter (either case), not counting `+` forms.
+    pub fn piece_by_letter(&self, letter: char) -> Option<PieceId> {
+        let up = letter.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up && !p.plus_form)
+            .map(|i| i as PieceId)
+    }
+}
