@@ -2,3 +2,14 @@
 //!
 //! The rules of every variant come from the `variants` crate as compiled data; this crate
 //! owns the position, the attack map, move generation, search and the command line.
+
+pub mod attack;
+pub mod fen;
+pub mod layout;
+pub mod make;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod zobrist;

@@ -1,0 +1,319 @@
+//! The incremental attack map (H.G. Muller's design): every moveTable cell that a man's
+//! trajectories currently reach is linked into a doubly linked list per (square, colour), with
+//! per-square attack counters. Make/unmake dissociate and re-associate only the trajectories
+//! whose path changed; [`AttackMap::build`] is the from-scratch twin the tests compare with.
+
+use variants::rights;
+
+use crate::layout::{Cell, CellTable, Layout, NO_ZONE};
+use crate::position::{Man, Position};
+use crate::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
+
+/// A cell id in the map: `slot << shift | cell index`. Id 0 is the list tail sentinel.
+pub type NodeId = u32;
+
+/// Rights that make a cell count as an attack on the square it reaches.
+const ATTACK_RIGHTS: u16 = rights::CAPTURE | rights::CHECK_ONLY;
+
+/// What the map needs to read from the position while it walks.
+pub struct View<'a> {
+    /// Layout.
+    pub lay: &'a Layout,
+    /// Mailbox.
+    pub board: &'a [Slot],
+    /// Men by slot.
+    pub men: &'a [Option<Man>],
+}
+
+/// The attack map state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackMap {
+    shift: u32,
+    heads: u32,
+    /// `next[id]` for cells and list heads.
+    next: Vec<NodeId>,
+    /// `prev[id]` for cells and list heads.
+    prev: Vec<NodeId>,
+    /// Square a cell is associated with; 0 when it is not.
+    node_sq: Vec<Sq>,
+    /// `count[colour][sq]`: cells of that colour attacking the square.
+    count: [Vec<u16>; 2],
+}
+
+impl AttackMap {
+    /// An empty map for a layout.
+    pub fn new(lay: &Layout) -> AttackMap {
+        let shift = usize::BITS - (lay.max_cells.max(2) - 1).leading_zeros();
+        let heads = ((MAX_SLOT + 1) << shift) as u32;
+        let total = heads as usize + 2 * lay.size;
+        AttackMap {
+            shift,
+            heads,
+            next: vec![0; total],
+            prev: vec![0; total],
+            node_sq: vec![0; heads as usize],
+            count: [vec![0; lay.size], vec![0; lay.size]],
+        }
+    }
+
+    /// Builds the map from scratch by walking every man's trajectories.
+    pub fn build(pos: &Position) -> AttackMap {
+        let mut map = AttackMap::new(&pos.lay);
+        let view = View {
+            lay: &pos.lay,
+            board: &pos.board,
+            men: &pos.men,
+        };
+        for (slot, _) in pos.live() {
+            map.associate_man(&view, slot);
+        }
+        map
+    }
+
+    #[inline]
+    fn head(&self, sq: Sq, colour: Colour) -> NodeId {
+        self.heads + 2 * sq as u32 + colour.index() as u32
+    }
+
+    /// True when `colour` attacks `sq`.
+    #[inline]
+    pub fn attacked(&self, colour: Colour, sq: Sq) -> bool {
+        self.count[colour.index()][sq as usize] != 0
+    }
+
+    /// Number of cells of `colour` attacking `sq`.
+    #[inline]
+    pub fn attackers(&self, colour: Colour, sq: Sq) -> u16 {
+        self.count[colour.index()][sq as usize]
+    }
+
+    /// The cells of `colour` that reach `sq`.
+    pub fn cells_at(&self, sq: Sq, colour: Colour) -> CellIter<'_> {
+        CellIter {
+            map: self,
+            cur: self.next[self.head(sq, colour) as usize],
+        }
+    }
+
+    /// Slot and cell index of a map id.
+    #[inline]
+    pub fn split(&self, id: NodeId) -> (Slot, u16) {
+        (
+            (id >> self.shift) as Slot,
+            (id & ((1 << self.shift) - 1)) as u16,
+        )
+    }
+
+    /// Map id of a slot's cell.
+    #[inline]
+    pub fn id(&self, slot: Slot, cell: u16) -> NodeId {
+        ((slot as u32) << self.shift) | cell as u32
+    }
+
+    /// The square a cell is associated with, if it is.
+    #[inline]
+    pub fn square_of(&self, id: NodeId) -> Option<Sq> {
+        match self.node_sq[id as usize] {
+            0 => None,
+            sq => Some(sq),
+        }
+    }
+
+    fn link(&mut self, id: NodeId, sq: Sq, colour: Colour, rights: u16) {
+        let h = self.head(sq, colour);
+        let n = self.next[h as usize];
+        self.next[id as usize] = n;
+        self.prev[id as usize] = h;
+        self.prev[n as usize] = id;
+        self.next[h as usize] = id;
+        self.node_sq[id as usize] = sq;
+        if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
+            self.count[colour.index()][sq as usize] += 1;
+        }
+    }
+
+    fn unlink(&mut self, id: NodeId, colour: Colour, rights: u16) {
+        let (p, n) = (self.prev[id as usize], self.next[id as usize]);
+        self.next[p as usize] = n;
+        self.prev[n as usize] = p;
+        let sq = self.node_sq[id as usize];
+        if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
+            self.count[colour.index()][sq as usize] -= 1;
+        }
+        self.node_sq[id as usize] = 0;
+    }
+
+    /// Associates every trajectory of the man in `slot` from its square.
+    pub fn associate_man(&mut self, v: &View, slot: Slot) {
+        let Some(man) = v.men[slot as usize] else {
+            return;
+        };
+        let table = &v.lay.kinds[man.kind as usize].cells[man.colour.index()];
+        for &root in &table.roots {
+            let cell = &table.cells[root as usize];
+            if cell.from_zone != NO_ZONE && !v.lay.in_zone(man.colour, cell.from_zone, man.sq) {
+                continue;
+            }
+            self.associate(v, &man, slot, table, root, man.sq);
+        }
+    }
+
+    /// Dissociates every cell of the man in `slot`.
+    pub fn dissociate_man(&mut self, v: &View, slot: Slot) {
+        let Some(man) = v.men[slot as usize] else {
+            return;
+        };
+        let table = &v.lay.kinds[man.kind as usize].cells[man.colour.index()];
+        for &root in &table.roots {
+            let id = self.id(slot, root);
+            if self.node_sq[id as usize] != 0 {
+                self.dissociate(table, man.colour, slot, root);
+            }
+        }
+    }
+
+    /// Associates cell `c` (and what follows it) reached from square `from`.
+    fn associate(&mut self, v: &View, man: &Man, slot: Slot, t: &CellTable, c: u16, from: Sq) {
+        let cell = &t.cells[c as usize];
+        let sq = (from as i32 + cell.offset as i32) as Sq;
+        let occ = v.board[sq as usize];
+        if occ == OFF || (cell.zone != NO_ZONE && !v.lay.in_zone(man.colour, cell.zone, sq)) {
+            return;
+        }
+        let id = self.id(slot, c);
+        self.link(id, sq, man.colour, cell.rights);
+        let (lo, hi) = continuation(v, man, cell, occ);
+        for i in lo..hi {
+            self.associate(v, man, slot, t, t.children[i as usize], sq);
+        }
+    }
+
+    /// Dissociates cell `c` and every associated cell below it.
+    fn dissociate(&mut self, t: &CellTable, colour: Colour, slot: Slot, c: u16) {
+        let cell = &t.cells[c as usize];
+        self.unlink(self.id(slot, c), colour, cell.rights);
+        self.dissociate_children(t, colour, slot, cell);
+    }
+
+    fn dissociate_children(&mut self, t: &CellTable, colour: Colour, slot: Slot, cell: &Cell) {
+        for i in cell.empty.0..cell.occupied.1 {
+            let child = t.children[i as usize];
+            if self.node_sq[self.id(slot, child) as usize] != 0 {
+                self.dissociate(t, colour, slot, child);
+            }
+        }
+    }
+
+    /// Re-walks the continuations of every cell reaching `sq` after its occupant changed
+    /// from `old` (a slot's former man, or `None` for empty) to what the board now holds.
+    pub fn refresh(&mut self, v: &View, sq: Sq, old: Option<Man>) {
+        let mut buf: arrayvec::ArrayVec<NodeId, 512> = arrayvec::ArrayVec::new();
+        for colour in [Colour::White, Colour::Black] {
+            let mut id = self.next[self.head(sq, colour) as usize];
+            while id != 0 {
+                if buf.try_push(id).is_err() {
+                    self.refresh_cells(v, sq, old, &buf);
+                    buf.clear();
+                    buf.push(id);
+                }
+                id = self.next[id as usize];
+            }
+        }
+        self.refresh_cells(v, sq, old, &buf);
+    }
+
+    fn refresh_cells(&mut self, v: &View, sq: Sq, old: Option<Man>, ids: &[NodeId]) {
+        let new_slot = v.board[sq as usize];
+        for &id in ids {
+            if self.node_sq[id as usize] != sq {
+                continue; // removed (or moved) by an earlier refresh in this batch
+            }
+            let (slot, c) = self.split(id);
+            let Some(man) = v.men[slot as usize] else {
+                continue;
+            };
+            let t = &v.lay.kinds[man.kind as usize].cells[man.colour.index()];
+            let cell = &t.cells[c as usize];
+            if cell.empty.0 == cell.occupied.1 {
+                continue; // a leaf: nothing continues from here
+            }
+            let before = continuation_for(v, &man, cell, old.as_ref());
+            let after = continuation(v, &man, cell, new_slot);
+            if before == after {
+                continue;
+            }
+            self.dissociate_children(t, man.colour, slot, cell);
+            for i in after.0..after.1 {
+                self.associate(v, &man, slot, t, t.children[i as usize], sq);
+            }
+        }
+    }
+}
+
+/// Continuation range of `cell` for `mover` when the square holds `occ` (a board value).
+#[inline]
+fn continuation(v: &View, mover: &Man, cell: &Cell, occ: Slot) -> (u16, u16) {
+    match occ {
+        EMPTY => cell.empty,
+        OFF => (0, 0),
+        s => continuation_for(v, mover, cell, v.men[s as usize].as_ref()),
+    }
+}
+
+/// Continuation range of `cell` for `mover` over `occupant` (`None`: empty square).
+fn continuation_for(v: &View, mover: &Man, cell: &Cell, occupant: Option<&Man>) -> (u16, u16) {
+    let Some(o) = occupant else {
+        return cell.empty;
+    };
+    let pass = if o.colour == mover.colour {
+        rights::PASS_FRIEND
+    } else {
+        rights::PASS_FOE
+    };
+    if cell.rights & pass == 0 {
+        return (0, 0);
+    }
+    let (mp, op) = (
+        v.lay.kinds[mover.kind as usize].piece,
+        v.lay.kinds[o.kind as usize].piece,
+    );
+    if v.lay.no_hop[mp as usize][op as usize] {
+        return (0, 0);
+    }
+    cell.occupied
+}
+
+/// Iterator over the cells in one square's list.
+pub struct CellIter<'a> {
+    map: &'a AttackMap,
+    cur: NodeId,
+}
+
+impl Iterator for CellIter<'_> {
+    type Item = NodeId;
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        if self.cur == 0 {
+            return None;
+        }
+        let id = self.cur;
+        self.cur = self.map.next[id as usize];
+        Some(id)
+    }
+}
+
+impl AttackMap {
+    /// Canonical content for comparing two maps: per (square, colour), the sorted cell ids,
+    /// plus the counters. List order may differ between incremental and scratch builds.
+    pub fn canonical(&self, lay: &Layout) -> Vec<(Sq, usize, Vec<NodeId>, u16)> {
+        let mut out = Vec::new();
+        for sq in lay.squares() {
+            for colour in [Colour::White, Colour::Black] {
+                let mut ids: Vec<NodeId> = self.cells_at(sq, colour).collect();
+                ids.sort_unstable();
+                out.push((sq, colour.index(), ids, self.attackers(colour, sq)));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,736 @@
+//! FEN in and out for every variant: multi-digit empty runs, holdings `[...]`, promoted
+//! markers (`~`, `+X`), walls `*`, X-FEN/Shredder castling letters, several e.p. squares.
+//! Errors say what was wrong and where; nothing here panics on bad text.
+
+use std::sync::Arc;
+
+use variants::geometry::{Coord, SquareSet};
+use variants::PieceId;
+
+use crate::layout::Layout;
+use crate::position::{EnPassant, Position};
+use crate::types::{Colour, Sq, OFF};
+use crate::zobrist::Zobrist;
+
+/// Why a FEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// Nothing to read.
+    #[error("empty FEN")]
+    Empty,
+    /// Only printable ASCII is allowed.
+    #[error("non-ASCII character in FEN")]
+    NotAscii,
+    /// Wrong number of ranks.
+    #[error("expected {expected} ranks, found {found}")]
+    RankCount {
+        /// Ranks of the variant.
+        expected: u8,
+        /// Ranks in the FEN.
+        found: usize,
+    },
+    /// A rank describes too many or too few squares.
+    #[error("rank {rank} has {found} squares, expected {expected}")]
+    RankWidth {
+        /// Rank number as printed (1-based).
+        rank: u8,
+        /// Squares described.
+        found: usize,
+        /// Files of the variant.
+        expected: u8,
+    },
+    /// A letter that names no piece of the variant.
+    #[error("unknown piece '{0}'")]
+    UnknownPiece(char),
+    /// `+X` where X has no promoted form.
+    #[error("'+{0}' is not a promoted piece of this variant")]
+    BadPromoted(char),
+    /// A marker with nothing to mark.
+    #[error("misplaced '{0}'")]
+    Misplaced(char),
+    /// An empty-square count of zero or with a leading zero.
+    #[error("bad empty-square count '{0}'")]
+    BadCount(String),
+    /// Holdings bracket not closed or with bad content.
+    #[error("bad holdings: {0}")]
+    BadHoldings(String),
+    /// Drops are not part of this variant.
+    #[error("holdings given but the variant has no drops")]
+    NoHoldings,
+    /// Side to move not `w` or `b`.
+    #[error("side to move must be 'w' or 'b', found '{0}'")]
+    BadSide(String),
+    /// Castling field.
+    #[error("bad castling field '{0}'")]
+    BadCastling(String),
+    /// En-passant field.
+    #[error("bad en-passant field '{0}'")]
+    BadEnPassant(String),
+    /// Move counters.
+    #[error("bad move counter '{0}'")]
+    BadCounter(String),
+    /// Too many fields.
+    #[error("unexpected trailing field '{0}'")]
+    Trailing(String),
+    /// More men than the engine can hold.
+    #[error("too many men on the board")]
+    TooManyMen,
+    /// A side has no royal piece although the rules need one.
+    #[error("{0} has no royal piece")]
+    NoRoyal(&'static str),
+    /// A side has more royal pieces than the rules allow.
+    #[error("{0} has too many royal pieces")]
+    TooManyRoyals(&'static str),
+    /// The side not to move is in check (its royal could be captured).
+    #[error("the side not to move is in check")]
+    OpponentInCheck,
+    /// A piece stands where it could never move (a pawn on its last rank).
+    #[error("{0} on {1} could never move")]
+    DeadPiece(char, String),
+}
+
+/// A man read from the placement field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// Square.
+    pub at: Coord,
+    /// Variant piece type.
+    pub piece: PieceId,
+    /// Owner.
+    pub colour: Colour,
+    /// `~` marker.
+    pub promoted: bool,
+}
+
+/// The placement field: men, walls, and holdings if bracketed.
+#[derive(Clone, Debug, Default)]
+pub struct Placement {
+    /// Men.
+    pub men: Vec<Placed>,
+    /// Wall squares (`*`).
+    pub walls: Vec<Coord>,
+    /// Holdings as (colour, piece) pairs, if a bracket was present.
+    pub holdings: Option<Vec<(Colour, PieceId)>>,
+}
+
+fn colour_of(c: char) -> Colour {
+    if c.is_ascii_uppercase() {
+        Colour::White
+    } else {
+        Colour::Black
+    }
+}
+
+/// Reads the placement field (board and optional `[holdings]`).
+pub fn parse_placement(lay: &Layout, text: &str) -> Result<Placement, FenError> {
+    let (board, holdings) = match text.find('[') {
+        Some(i) => {
+            let rest = &text[i + 1..];
+            let inner = rest
+                .strip_suffix(']')
+                .ok_or_else(|| FenError::BadHoldings("missing ']'".into()))?;
+            (&text[..i], Some(parse_holdings(lay, inner)?))
+        }
+        None => (text, None),
+    };
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != lay.ranks as usize {
+        return Err(FenError::RankCount {
+            expected: lay.ranks,
+            found: rows.len(),
+        });
+    }
+    let mut out = Placement {
+        holdings,
+        ..Placement::default()
+    };
+    for (i, row) in rows.iter().enumerate() {
+        let rank = lay.ranks - 1 - i as u8;
+        parse_rank(lay, row, rank, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn parse_holdings(lay: &Layout, inner: &str) -> Result<Vec<(Colour, PieceId)>, FenError> {
+    if inner == "-" {
+        return Ok(Vec::new());
+    }
+    inner
+        .chars()
+        .map(|c| {
+            if !c.is_ascii_alphabetic() {
+                return Err(FenError::BadHoldings(format!("unexpected '{c}'")));
+            }
+            let p = lay
+                .variant
+                .piece_by_letter(c)
+                .ok_or(FenError::UnknownPiece(c))?;
+            Ok((colour_of(c), p))
+        })
+        .collect()
+}
+
+fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<(), FenError> {
+    let bytes = row.as_bytes();
+    let mut file = 0usize;
+    let mut i = 0;
+    let place = |file: usize| -> Result<Coord, FenError> {
+        if file >= lay.files as usize {
+            Err(FenError::RankWidth {
+                rank: rank + 1,
+                found: file + 1,
+                expected: lay.files,
+            })
+        } else {
+            Ok(Coord::new(file as u8, rank))
+        }
+    };
+    while i < bytes.len() {
+        let c = bytes[i] as char;
+        if c.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits = &row[start..i];
+            let n: usize = digits
+                .parse()
+                .map_err(|_| FenError::BadCount(digits.into()))?;
+            if n == 0 || digits.starts_with('0') {
+                return Err(FenError::BadCount(digits.into()));
+            }
+            file += n;
+            continue;
+        }
+        match c {
+            '*' => out.walls.push(place(file)?),
+            '+' => {
+                let l = *bytes.get(i + 1).ok_or(FenError::Misplaced('+'))? as char;
+                let p = plus_piece(lay, l)?;
+                out.men.push(Placed {
+                    at: place(file)?,
+                    piece: p,
+                    colour: colour_of(l),
+                    promoted: false,
+                });
+                i += 1;
+            }
+            '~' => {
+                let last = out.men.last_mut().ok_or(FenError::Misplaced('~'))?;
+                if last.at != Coord::new(file.wrapping_sub(1) as u8, rank) || last.promoted {
+                    return Err(FenError::Misplaced('~'));
+                }
+                last.promoted = true;
+                i += 1;
+                continue;
+            }
+            c if c.is_ascii_alphabetic() => {
+                let p = lay
+                    .variant
+                    .piece_by_letter(c)
+                    .ok_or(FenError::UnknownPiece(c))?;
+                out.men.push(Placed {
+                    at: place(file)?,
+                    piece: p,
+                    colour: colour_of(c),
+                    promoted: false,
+                });
+            }
+            c => return Err(FenError::UnknownPiece(c)),
+        }
+        file += 1;
+        i += 1;
+    }
+    if file != lay.files as usize {
+        return Err(FenError::RankWidth {
+            rank: rank + 1,
+            found: file,
+            expected: lay.files,
+        });
+    }
+    Ok(())
+}
+
+fn plus_piece(lay: &Layout, l: char) -> Result<PieceId, FenError> {
+    if !l.is_ascii_alphabetic() {
+        return Err(FenError::Misplaced('+'));
+    }
+    let up = l.to_ascii_uppercase();
+    lay.variant
+        .pieces
+        .iter()
+        .position(|p| p.plus_form && p.letter == up)
+        .map(|i| i as PieceId)
+        .ok_or(FenError::BadPromoted(l))
+}
+
+/// The squares each piece type occupies in the variant's start position, per colour.
+pub fn start_squares(lay: &Layout) -> [Vec<SquareSet>; 2] {
+    let n = lay.variant.pieces.len();
+    let mut out = [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]];
+    let board = lay
+        .variant
+        .start_fen
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    if let Ok(p) = parse_placement(lay, board) {
+        for m in p.men {
+            out[m.colour.index()][m.piece as usize].insert(m.at);
+        }
+    }
+    out
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn start(lay: Arc<Layout>, zob: Arc<Zobrist>) -> Result<Position, FenError> {
+        let fen = lay.variant.start_fen.clone();
+        Position::from_fen(lay, zob, &fen)
+    }
+
+    /// Reads a FEN.
+    pub fn from_fen(lay: Arc<Layout>, zob: Arc<Zobrist>, fen: &str) -> Result<Position, FenError> {
+        if !fen.is_ascii() {
+            return Err(FenError::NotAscii);
+        }
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let first = fields.first().ok_or(FenError::Empty)?;
+        let placement = parse_placement(&lay, first)?;
+        let mut pos = Position::empty(lay.clone(), zob);
+        for w in &placement.walls {
+            pos.board[lay.sq(*w) as usize] = OFF;
+        }
+        pos.set_holdings(&placement)?;
+        let rest = &fields[1..];
+        pos.stm = match rest.first().copied() {
+            None | Some("w") => Colour::White,
+            Some("b") => Colour::Black,
+            Some(s) => return Err(FenError::BadSide(s.into())),
+        };
+        let rest = if rest.is_empty() { rest } else { &rest[1..] };
+        let (castling, ep, counters) = split_optional(rest);
+        let rights = pos.castling_rights(&placement, castling)?;
+        pos.place_men(&placement, &rights)?;
+        pos.parse_counters(counters)?;
+        pos.rebuild();
+        pos.parse_ep(ep)?;
+        pos.rebuild();
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    fn set_holdings(&mut self, placement: &Placement) -> Result<(), FenError> {
+        let Some(h) = &placement.holdings else {
+            return Ok(());
+        };
+        let v = &self.lay.variant;
+        if !v.drops.enabled && !v.drops.captures_to_hand && !h.is_empty() {
+            return Err(FenError::NoHoldings);
+        }
+        for &(c, p) in h {
+            let n = &mut self.hand[c.index()][p as usize];
+            *n = n
+                .checked_add(1)
+                .ok_or(FenError::BadHoldings("too many".into()))?;
+        }
+        Ok(())
+    }
+
+    fn place_men(&mut self, placement: &Placement, rights: &[Coord]) -> Result<(), FenError> {
+        let lay = self.lay.clone();
+        for m in &placement.men {
+            let sq = lay.sq(m.at);
+            let virgin = if self.castling_piece(m.piece) {
+                rights.contains(&m.at)
+            } else {
+                self.initial_square(m.piece, m.colour, sq)
+            };
+            let kind = lay.kind_of(m.piece, virgin);
+            self.setup_put(sq, kind, m.colour, m.promoted)
+                .ok_or(FenError::TooManyMen)?;
+        }
+        Ok(())
+    }
+
+    fn parse_counters(&mut self, counters: &[&str]) -> Result<(), FenError> {
+        let mut nums = counters.iter();
+        if let Some(h) = nums.next() {
+            self.rule50 = h.parse().map_err(|_| FenError::BadCounter((*h).into()))?;
+        }
+        if let Some(f) = nums.next() {
+            let n: u32 = f.parse().map_err(|_| FenError::BadCounter((*f).into()))?;
+            self.fullmove = n.max(1);
+        }
+        if let Some(extra) = nums.next() {
+            return Err(FenError::Trailing((*extra).into()));
+        }
+        if self.rule50 > 100_000 || self.fullmove > 100_000 {
+            return Err(FenError::BadCounter(format!(
+                "{} {}",
+                self.rule50, self.fullmove
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Splits the fields after the side to move into castling, e.p. and counters; the first two
+/// are optional (shogi-style FENs go straight to the counters).
+fn split_optional<'a>(rest: &'a [&'a str]) -> (Option<&'a str>, Option<&'a str>, &'a [&'a str]) {
+    let numeric =
+        |s: &str| s.bytes().all(|b| b.is_ascii_digit()) || s.starts_with('-') && s.len() > 1;
+    let mut i = 0;
+    let castling = rest.first().filter(|s| !numeric(s)).copied();
+    if castling.is_some() {
+        i += 1;
+    }
+    let ep = rest.get(i).filter(|s| !numeric(s)).copied();
+    if ep.is_some() {
+        i += 1;
+    }
+    (castling, ep, &rest[i..])
+}
+
+impl Position {
+    /// Reads the castling field into the squares of the men that keep their castling rights.
+    fn castling_rights(
+        &self,
+        placement: &Placement,
+        field: Option<&str>,
+    ) -> Result<Vec<Coord>, FenError> {
+        let Some(field) = field.filter(|f| *f != "-") else {
+            return Ok(Vec::new());
+        };
+        let bad = || FenError::BadCastling(field.into());
+        let Some(castling) = self.lay.variant.castling.as_ref() else {
+            return Err(bad());
+        };
+        let mut out = Vec::new();
+        for ch in field.chars() {
+            let colour = colour_of(ch);
+            let rank = if colour == Colour::White {
+                0
+            } else {
+                self.lay.ranks - 1
+            };
+            let on_rank = |p: &&Placed| p.colour == colour && p.at.rank == rank;
+            let king = placement
+                .men
+                .iter()
+                .filter(on_rank)
+                .find(|p| p.piece == castling.king_type)
+                .ok_or_else(bad)?;
+            let rooks = placement
+                .men
+                .iter()
+                .filter(on_rank)
+                .filter(|p| castling.rook_types.contains(&p.piece));
+            let rook = match ch.to_ascii_uppercase() {
+                'K' => rooks
+                    .filter(|r| r.at.file > king.at.file)
+                    .max_by_key(|r| r.at.file),
+                'Q' => rooks
+                    .filter(|r| r.at.file < king.at.file)
+                    .min_by_key(|r| r.at.file),
+                c @ 'A'..='P' => {
+                    let file = c as u8 - b'A';
+                    rooks.into_iter().find(|r| r.at.file == file)
+                }
+                _ => None,
+            }
+            .ok_or_else(bad)?;
+            out.push(king.at);
+            out.push(rook.at);
+        }
+        Ok(out)
+    }
+
+    /// Reads the e.p. field: one or more squares; empty ones are targets, an enemy man named
+    /// there is the victim. Without a named victim, the man just behind the target is.
+    fn parse_ep(&mut self, field: Option<&str>) -> Result<(), FenError> {
+        let Some(field) = field.filter(|f| *f != "-") else {
+            return Ok(());
+        };
+        let bad = || FenError::BadEnPassant(field.into());
+        let mut targets = Vec::new();
+        let mut victim = None;
+        for sq in split_squares(field).ok_or_else(bad)? {
+            let c = Coord::parse(sq, self.lay.files, self.lay.ranks).ok_or_else(bad)?;
+            let s = self.lay.sq(c);
+            match self.man_at(s) {
+                None => targets.push(s),
+                Some(m) if m.colour != self.stm => victim = Some(s),
+                Some(_) => return Err(bad()),
+            }
+        }
+        let first = *targets.first().ok_or_else(bad)?;
+        let victim = match victim {
+            Some(v) => v,
+            None => self.infer_ep_victim(first).ok_or_else(bad)?,
+        };
+        self.ep = Some(EnPassant { targets, victim });
+        Ok(())
+    }
+
+    /// The enemy man one rank beyond the target, straight or diagonally (berolina).
+    fn infer_ep_victim(&self, target: Sq) -> Option<Sq> {
+        let stride = self.lay.stride as i32;
+        let back = if self.stm == Colour::White {
+            -stride
+        } else {
+            stride
+        };
+        [0, -1, 1].iter().find_map(|df| {
+            let sq = (target as i32 + back + df) as Sq;
+            self.man_at(sq).filter(|m| m.colour != self.stm).map(|_| sq)
+        })
+    }
+
+    fn validate(&self) -> Result<(), FenError> {
+        let names = ["White", "Black"];
+        for colour in [Colour::White, Colour::Black] {
+            let needed = self.lay.start_royals[colour.index()];
+            let have = self.royals(colour).count();
+            if needed > 0 && have == 0 {
+                return Err(FenError::NoRoyal(names[colour.index()]));
+            }
+        }
+        if self.in_check(self.stm.flip())
+            && self.lay.variant.end.royalty == variants::rules::Royalty::Absolute
+        {
+            return Err(FenError::OpponentInCheck);
+        }
+        for (_, m) in self.live() {
+            let p = &self.lay.variant.pieces[self.piece_of(m) as usize];
+            let Some(c) = self.lay.coord(m.sq) else {
+                continue;
+            };
+            let c = if m.colour == Colour::White {
+                c
+            } else {
+                c.flip_rank(self.lay.ranks)
+            };
+            if p.dead_squares.contains(c) {
+                return Err(FenError::DeadPiece(
+                    p.letter,
+                    self.lay
+                        .coord(m.sq)
+                        .map(|c| c.to_text())
+                        .unwrap_or_default(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the position as FEN, in the style Fairy-Stockfish writes for the variant.
+    pub fn fen(&self) -> String {
+        let mut s = String::new();
+        for r in (0..self.lay.ranks).rev() {
+            self.write_rank(r, &mut s);
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        let v = &self.lay.variant;
+        let drops = v.drops.enabled || v.drops.captures_to_hand;
+        if drops {
+            s.push('[');
+            s.push_str(&self.holdings_text());
+            s.push(']');
+        }
+        s.push_str(if self.stm == Colour::White {
+            " w "
+        } else {
+            " b "
+        });
+        if !(drops && v.castling.is_none()) {
+            s.push_str(&self.castling_text());
+            s.push(' ');
+            s.push_str(&self.ep_text());
+            s.push(' ');
+        }
+        s.push_str(&format!("{} {}", self.rule50, self.fullmove));
+        s
+    }
+
+    fn letter(&self, piece: PieceId, colour: Colour) -> String {
+        let p = &self.lay.variant.pieces[piece as usize];
+        let l = if colour == Colour::White {
+            p.letter
+        } else {
+            p.letter.to_ascii_lowercase()
+        };
+        if p.plus_form {
+            format!("+{l}")
+        } else {
+            l.to_string()
+        }
+    }
+
+    fn write_rank(&self, r: u8, s: &mut String) {
+        let mut empties = 0;
+        for f in 0..self.lay.files {
+            let sq = self.lay.sq(Coord::new(f, r));
+            let content = match self.board[sq as usize] {
+                OFF => Some("*".to_string()),
+                _ => self.man_at(sq).map(|m| {
+                    let mut t = self.letter(self.piece_of(m), m.colour);
+                    if m.promoted {
+                        t.push('~');
+                    }
+                    t
+                }),
+            };
+            match content {
+                None => empties += 1,
+                Some(t) => {
+                    if empties > 0 {
+                        s.push_str(&empties.to_string());
+                        empties = 0;
+                    }
+                    s.push_str(&t);
+                }
+            }
+        }
+        if empties > 0 {
+            s.push_str(&empties.to_string());
+        }
+    }
+
+    fn holdings_text(&self) -> String {
+        let mut s = String::new();
+        for colour in [Colour::White, Colour::Black] {
+            for (p, &n) in self.hand[colour.index()].iter().enumerate().rev() {
+                for _ in 0..n {
+                    s.push_str(&self.letter(p as PieceId, colour));
+                }
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    fn castling_text(&self) -> String {
+        let Some(c) = &self.lay.variant.castling else {
+            return "-".into();
+        };
+        let mut s = String::new();
+        for colour in [Colour::White, Colour::Black] {
+            let king = self
+                .live()
+                .find(|(_, m)| m.colour == colour && self.lay.kinds[m.kind as usize].castles);
+            let Some((_, k)) = king else { continue };
+            let kc = self.lay.coord(k.sq).unwrap_or(Coord::new(0, 0));
+            let mut rooks: Vec<Coord> = self
+                .live()
+                .filter(|(_, m)| {
+                    let kind = &self.lay.kinds[m.kind as usize];
+                    m.colour == colour && kind.virgin && c.rook_types.contains(&kind.piece)
+                })
+                .filter_map(|(_, m)| self.lay.coord(m.sq))
+                .filter(|rc| rc.rank == kc.rank)
+                .collect();
+            rooks.sort_by_key(|rc| std::cmp::Reverse(rc.file));
+            for rc in rooks {
+                let ch = self.castling_letter(colour, kc, rc);
+                s.push(if colour == Colour::White {
+                    ch
+                } else {
+                    ch.to_ascii_lowercase()
+                });
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    /// `K`/`Q` for the outermost rook on a side, the rook's file letter otherwise.
+    fn castling_letter(&self, colour: Colour, king: Coord, rook: Coord) -> char {
+        let outer = self.live().all(|(_, m)| {
+            let kind = &self.lay.kinds[m.kind as usize];
+            let Some(c) = self.lay.coord(m.sq) else {
+                return true;
+            };
+            let rook_type = self
+                .lay
+                .variant
+                .castling
+                .as_ref()
+                .is_some_and(|x| x.rook_types.contains(&kind.piece));
+            !(m.colour == colour
+                && rook_type
+                && c.rank == rook.rank
+                && ((rook.file > king.file && c.file > rook.file)
+                    || (rook.file < king.file && c.file < rook.file)))
+        });
+        if outer {
+            if rook.file > king.file {
+                'K'
+            } else {
+                'Q'
+            }
+        } else {
+            (b'A' + rook.file) as char
+        }
+    }
+
+    fn ep_text(&self) -> String {
+        let Some(ep) = &self.ep else {
+            return "-".into();
+        };
+        let capturable: Vec<String> = ep
+            .targets
+            .iter()
+            .filter(|&&t| {
+                self.map
+                    .cells_at(t, self.stm)
+                    .any(|id| self.cell_rights(id) & variants::rights::EN_PASSANT != 0)
+            })
+            .filter_map(|&t| self.lay.coord(t).map(|c| c.to_text()))
+            .collect();
+        if capturable.is_empty() {
+            "-".into()
+        } else {
+            capturable.concat()
+        }
+    }
+
+    /// Rights of an associated map cell.
+    pub fn cell_rights(&self, id: crate::attack::NodeId) -> u16 {
+        let (slot, c) = self.map.split(id);
+        match self.men[slot as usize] {
+            Some(m) => {
+                self.lay.kinds[m.kind as usize].cells[m.colour.index()].cells[c as usize].rights
+            }
+            None => 0,
+        }
+    }
+}
+
+/// Splits `e3` / `c5d6` / `j10` into square texts.
+fn split_squares(field: &str) -> Option<Vec<&str>> {
+    let b = field.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_lowercase() {
+            return None;
+        }
+        let start = i;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start + 1 {
+            return None;
+        }
+        out.push(&field[start..i]);
+    }
+    Some(out)
+}

@@ -1,0 +1,313 @@
+//! The variant as the engine sees it: the padded mailbox geometry, the engine's piece kinds
+//! (a variant piece type split into "virgin" and "used" forms where it has initial moves) and
+//! the moveTable cells every kind's trajectories compile to.
+
+use variants::geometry::{Coord, MAX_SQUARES};
+use variants::rights;
+use variants::{PieceId, Trajectories, Variant};
+
+use crate::types::{Colour, Sq};
+
+/// Marks "no cell" in parent and locust links.
+pub const NO_CELL: u16 = u16::MAX;
+/// Marks "no zone" in cells.
+pub const NO_ZONE: u8 = u8::MAX;
+
+/// One moveTable cell: a square on a trajectory, as a mailbox offset from its parent's square.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// Mailbox delta from the parent cell's square (root: from the piece).
+    pub offset: i16,
+    /// Flags from [`variants::rights`].
+    pub rights: u16,
+    /// Zone the square must be in, or [`NO_ZONE`].
+    pub zone: u8,
+    /// Zone the piece must stand in for this root to exist, or [`NO_ZONE`].
+    pub from_zone: u8,
+    /// Parent cell, or [`NO_CELL`].
+    pub parent: u16,
+    /// Nearest proper ancestor whose occupied continuation removes the piece passed over
+    /// (the locust back link), or [`NO_CELL`].
+    pub locust_back: u16,
+    /// `children[empty.0..empty.1]` are taken when the square is empty.
+    pub empty: (u16, u16),
+    /// `children[occupied.0..occupied.1]` are taken when passing an occupied square.
+    pub occupied: (u16, u16),
+}
+
+/// The compiled cells of one kind (piece type, virgin state and colour).
+#[derive(Clone, Debug, Default)]
+pub struct CellTable {
+    /// All cells; children come after their parents.
+    pub cells: Vec<Cell>,
+    /// Child lists referenced by the cells' ranges.
+    pub children: Vec<u16>,
+    /// Root cells.
+    pub roots: Vec<u16>,
+}
+
+/// An engine piece type: a variant type in one virgin state.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// The variant piece type.
+    pub piece: PieceId,
+    /// True for the form that still has its initial moves.
+    pub virgin: bool,
+    /// Engine type after this piece has moved (itself when not virgin).
+    pub used: u8,
+    /// Castling: number of squares the royal moves (only on a virgin castling royal).
+    pub castles: bool,
+    /// Piece value in centipawns.
+    pub value: i32,
+    /// Royal piece.
+    pub royal: bool,
+    /// Cell tables per colour.
+    pub cells: [CellTable; 2],
+}
+
+/// Board geometry and compiled piece kinds of one variant.
+#[derive(Debug)]
+pub struct Layout {
+    /// The variant.
+    pub variant: Variant,
+    /// Files of the playing area.
+    pub files: u8,
+    /// Ranks of the playing area.
+    pub ranks: u8,
+    /// Mailbox row length.
+    pub stride: i16,
+    /// Number of guard rows/columns around the board.
+    pub guard: i16,
+    /// Mailbox size.
+    pub size: usize,
+    /// Engine kinds; index is the kind id.
+    pub kinds: Vec<Kind>,
+    /// Kind id of each variant piece type in its virgin form (or its only form).
+    pub virgin_kind: Vec<u8>,
+    /// Kind id of each variant piece type in its used form.
+    pub used_kind: Vec<u8>,
+    /// The largest number of cells of any kind (per slot region of the attack map).
+    pub max_cells: usize,
+    /// Walls: board squares marked `*` are excluded by the position, not here.
+    sq_of: Vec<Sq>,
+    coord_of: Vec<Option<Coord>>,
+    /// `zone_sq[colour][zone]` tells for every mailbox square whether it is in the zone.
+    pub zone_sq: [Vec<Vec<bool>>; 2],
+    /// `no_hop[mover][screen]` for variant piece types.
+    pub no_hop: Vec<Vec<bool>>,
+    /// `no_capture[attacker][victim]` for variant piece types.
+    pub no_capture: Vec<Vec<bool>>,
+    /// Squares each piece type holds in the start position, per colour.
+    pub start_squares: [Vec<variants::SquareSet>; 2],
+    /// Number of royal men each colour has in the start position.
+    pub start_royals: [usize; 2],
+}
+
+impl Layout {
+    /// Compiles a variant for the engine.
+    pub fn new(variant: Variant) -> Layout {
+        let guard = variant
+            .pieces
+            .iter()
+            .flat_map(|p| p.moves.nodes.iter())
+            .map(|n| n.step.0.unsigned_abs().max(n.step.1.unsigned_abs()) as i16)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let (files, ranks) = (variant.files, variant.ranks);
+        let stride = files as i16 + guard;
+        let size = ((ranks as i16 + 2 * guard) * stride + guard) as usize;
+        let mut sq_of = vec![0; MAX_SQUARES];
+        let mut coord_of = vec![None; size];
+        for r in 0..ranks {
+            for f in 0..files {
+                let sq = ((r as i16 + guard) * stride + f as i16 + guard) as Sq;
+                let c = Coord::new(f, r);
+                sq_of[c.index()] = sq;
+                coord_of[sq as usize] = Some(c);
+            }
+        }
+        let mut lay = Layout {
+            files,
+            ranks,
+            stride,
+            guard,
+            size,
+            kinds: Vec::new(),
+            virgin_kind: Vec::new(),
+            used_kind: Vec::new(),
+            max_cells: 1,
+            sq_of,
+            coord_of,
+            zone_sq: [Vec::new(), Vec::new()],
+            no_hop: Vec::new(),
+            no_capture: Vec::new(),
+            start_squares: [Vec::new(), Vec::new()],
+            start_royals: [0, 0],
+            variant,
+        };
+        lay.build_zones();
+        lay.build_kinds();
+        lay.build_matrix();
+        lay.start_squares = crate::fen::start_squares(&lay);
+        for c in 0..2 {
+            lay.start_royals[c] = lay.start_squares[c]
+                .iter()
+                .zip(&lay.variant.pieces)
+                .filter(|(_, p)| p.royal)
+                .map(|(s, _)| s.iter().count())
+                .sum();
+        }
+        lay
+    }
+
+    fn build_zones(&mut self) {
+        for colour in 0..2 {
+            self.zone_sq[colour] = self
+                .variant
+                .zones
+                .iter()
+                .map(|z| {
+                    let set = if colour == 0 { &z.white } else { &z.black };
+                    (0..self.size)
+                        .map(|sq| self.coord_of[sq].is_some_and(|c| set.contains(c)))
+                        .collect()
+                })
+                .collect();
+        }
+    }
+
+    fn build_matrix(&mut self) {
+        let n = self.variant.pieces.len();
+        self.no_hop = vec![vec![false; n]; n];
+        self.no_capture = vec![vec![false; n]; n];
+        for &(a, b) in &self.variant.capture_matrix.no_hop {
+            self.no_hop[a as usize][b as usize] = true;
+        }
+        for &(a, b) in &self.variant.capture_matrix.no_capture {
+            self.no_capture[a as usize][b as usize] = true;
+        }
+    }
+
+    fn build_kinds(&mut self) {
+        let pieces = self.variant.pieces.clone();
+        for (id, p) in pieces.iter().enumerate() {
+            let used_traj = p.moves.without_initial();
+            let used_id = self.kinds.len() as u8;
+            let used = self.kind(id as PieceId, false, used_id, false, &used_traj);
+            self.kinds.push(used);
+            self.used_kind.push(used_id);
+            if p.moves.has_initial() {
+                let vid = self.kinds.len() as u8;
+                let castles = p.moves.castling.is_some();
+                let virgin = self.kind(id as PieceId, true, used_id, castles, &p.moves);
+                self.kinds.push(virgin);
+                self.virgin_kind.push(vid);
+            } else {
+                self.virgin_kind.push(used_id);
+            }
+        }
+        self.max_cells = self
+            .kinds
+            .iter()
+            .map(|k| k.cells[0].cells.len())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+    }
+
+    fn kind(
+        &self,
+        piece: PieceId,
+        virgin: bool,
+        used: u8,
+        castles: bool,
+        t: &Trajectories,
+    ) -> Kind {
+        let p = &self.variant.pieces[piece as usize];
+        Kind {
+            piece,
+            virgin,
+            used,
+            castles,
+            value: p.value,
+            royal: p.royal,
+            cells: [
+                self.cell_table(t, Colour::White, p.confined),
+                self.cell_table(t, Colour::Black, p.confined),
+            ],
+        }
+    }
+
+    fn cell_table(&self, t: &Trajectories, colour: Colour, confined: Option<u8>) -> CellTable {
+        let dir = if colour == Colour::White { 1 } else { -1 };
+        let mut table = CellTable::default();
+        for node in &t.nodes {
+            let offset = node.step.0 as i16 + dir * node.step.1 as i16 * self.stride;
+            let zone = node.zone.or(confined).unwrap_or(NO_ZONE);
+            let empty_start = table.children.len() as u16;
+            table.children.extend(node.on_empty.iter().copied());
+            let occ_start = table.children.len() as u16;
+            table.children.extend(node.on_occupied.iter().copied());
+            let end = table.children.len() as u16;
+            let parent = node.parent.unwrap_or(NO_CELL);
+            let locust_back = Self::locust_back(t, node.parent);
+            table.cells.push(Cell {
+                offset,
+                rights: node.rights,
+                zone,
+                from_zone: node.from_zone.unwrap_or(NO_ZONE),
+                parent,
+                locust_back,
+                empty: (empty_start, occ_start),
+                occupied: (occ_start, end),
+            });
+        }
+        table.roots = t.roots.clone();
+        table
+    }
+
+    /// The nearest node at or above `from` whose occupied continuation captures.
+    fn locust_back(t: &Trajectories, mut from: Option<u16>) -> u16 {
+        while let Some(id) = from {
+            let n = &t.nodes[id as usize];
+            if n.rights & (rights::LOCUST_FOE | rights::LOCUST_FRIEND) != 0 {
+                return id;
+            }
+            from = n.parent;
+        }
+        NO_CELL
+    }
+
+    /// Mailbox square of a coordinate (which must be on the board).
+    #[inline]
+    pub fn sq(&self, c: Coord) -> Sq {
+        self.sq_of[c.index()]
+    }
+
+    /// Coordinate of a mailbox square, `None` off the board.
+    #[inline]
+    pub fn coord(&self, sq: Sq) -> Option<Coord> {
+        self.coord_of.get(sq as usize).copied().flatten()
+    }
+
+    /// Every playing square of the board, rank by rank from a1.
+    pub fn squares(&self) -> impl Iterator<Item = Sq> + '_ {
+        (0..self.ranks).flat_map(move |r| (0..self.files).map(move |f| self.sq(Coord::new(f, r))))
+    }
+
+    /// True when the square lies in the given zone for that colour.
+    #[inline]
+    pub fn in_zone(&self, colour: Colour, zone: u8, sq: Sq) -> bool {
+        zone == NO_ZONE || self.zone_sq[colour.index()][zone as usize][sq as usize]
+    }
+
+    /// The kind a variant piece type starts as on a square: virgin when it has initial moves.
+    pub fn kind_of(&self, piece: PieceId, virgin: bool) -> u8 {
+        if virgin {
+            self.virgin_kind[piece as usize]
+        } else {
+            self.used_kind[piece as usize]
+        }
+    }
+}

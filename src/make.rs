@@ -1,0 +1,373 @@
+//! Make and unmake. A move is applied as a sequence of primitive board changes (lift a man,
+//! put a man, create or remove a man, change a hand), each of which keeps the attack map and
+//! the key up to date; unmake replays the inverses in reverse order.
+
+use variants::geometry::Coord;
+
+use crate::attack::View;
+use crate::moves::{Move, MoveKind};
+use crate::position::{EnPassant, Man, Position};
+use crate::types::{Colour, Slot, Sq, EMPTY};
+
+/// One primitive change, recorded for unmake.
+#[derive(Clone, Copy, Debug)]
+pub enum Op {
+    /// A man was lifted off `sq`.
+    Lift(Sq, Slot),
+    /// A man was put on `sq`.
+    Put(Sq, Slot),
+    /// A man (off the board) changed kind / promoted marker.
+    Retype(Slot, u8, bool),
+    /// A slot was freed; the man it held.
+    Kill(Slot, Man),
+    /// A slot was taken for a new man.
+    Spawn(Slot),
+    /// A hand count changed by +1 (`true`) or -1.
+    Hand(Colour, u8, bool),
+}
+
+/// State restored verbatim on unmake.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    ops_len: usize,
+    ep: Option<EnPassant>,
+    rule50: u32,
+    key: u64,
+}
+
+impl Position {
+    fn view_lift(&mut self, sq: Sq) -> Slot {
+        let slot = self.board[sq as usize];
+        let man = self.men[slot as usize];
+        let v = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        self.map.dissociate_man(&v, slot);
+        self.board[sq as usize] = EMPTY;
+        let v = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        self.map.refresh(&v, sq, man);
+        if let Some(m) = man {
+            self.key ^= self.zob.man(m.kind, m.colour, sq);
+        }
+        slot
+    }
+
+    fn view_put(&mut self, sq: Sq, slot: Slot) {
+        if let Some(m) = self.men[slot as usize].as_mut() {
+            m.sq = sq;
+            self.key ^= self.zob.man(m.kind, m.colour, sq);
+        }
+        self.board[sq as usize] = slot;
+        let v = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        self.map.refresh(&v, sq, None);
+        self.map.associate_man(&v, slot);
+    }
+
+    /// Lifts the man on `sq` (recorded).
+    pub(crate) fn lift(&mut self, sq: Sq, ops: &mut Vec<Op>) -> Slot {
+        let slot = self.view_lift(sq);
+        ops.push(Op::Lift(sq, slot));
+        slot
+    }
+
+    /// Puts the lifted man `slot` on the empty square `sq` (recorded).
+    pub(crate) fn put(&mut self, sq: Sq, slot: Slot, ops: &mut Vec<Op>) {
+        self.view_put(sq, slot);
+        ops.push(Op::Put(sq, slot));
+    }
+
+    /// Changes the kind of a lifted man (recorded).
+    pub(crate) fn retype(&mut self, slot: Slot, kind: u8, promoted: bool, ops: &mut Vec<Op>) {
+        if let Some(m) = self.men[slot as usize].as_mut() {
+            ops.push(Op::Retype(slot, m.kind, m.promoted));
+            m.kind = kind;
+            m.promoted = promoted;
+        }
+    }
+
+    /// Frees the slot of a lifted man (recorded).
+    pub(crate) fn kill(&mut self, slot: Slot, ops: &mut Vec<Op>) -> Option<Man> {
+        let man = self.men[slot as usize].take()?;
+        self.free.push(slot);
+        ops.push(Op::Kill(slot, man));
+        Some(man)
+    }
+
+    /// Creates a man off the board (recorded); put it on a square next.
+    pub(crate) fn spawn(&mut self, kind: u8, colour: Colour, ops: &mut Vec<Op>) -> Option<Slot> {
+        let slot = self.free.pop()?;
+        self.men[slot as usize] = Some(Man {
+            kind,
+            colour,
+            sq: 0,
+            promoted: false,
+        });
+        ops.push(Op::Spawn(slot));
+        Some(slot)
+    }
+
+    /// Adds (`add`) or removes one piece of a type to or from a hand (recorded).
+    pub(crate) fn hand_change(&mut self, colour: Colour, piece: u8, add: bool, ops: &mut Vec<Op>) {
+        let n = &mut self.hand[colour.index()][piece as usize];
+        let old = *n;
+        *n = if add { old + 1 } else { old.saturating_sub(1) };
+        let new = *n;
+        self.key ^=
+            self.zob.hand(colour, piece as usize, old) ^ self.zob.hand(colour, piece as usize, new);
+        ops.push(Op::Hand(colour, piece, add));
+    }
+
+    fn undo_op(&mut self, op: Op) {
+        match op {
+            Op::Lift(sq, slot) => self.view_put(sq, slot),
+            Op::Put(sq, _) => {
+                self.view_lift(sq);
+            }
+            Op::Retype(slot, kind, promoted) => {
+                if let Some(m) = self.men[slot as usize].as_mut() {
+                    m.kind = kind;
+                    m.promoted = promoted;
+                }
+            }
+            Op::Kill(slot, man) => {
+                self.free.pop();
+                self.men[slot as usize] = Some(man);
+            }
+            Op::Spawn(slot) => {
+                self.men[slot as usize] = None;
+                self.free.push(slot);
+            }
+            Op::Hand(colour, piece, add) => {
+                let n = &mut self.hand[colour.index()][piece as usize];
+                let old = *n;
+                *n = if add { old - 1 } else { old + 1 };
+                let new = *n;
+                self.key ^= self.zob.hand(colour, piece as usize, old)
+                    ^ self.zob.hand(colour, piece as usize, new);
+            }
+        }
+    }
+
+    /// Plays a pseudo-legal move. Returns what [`Position::unmake`] needs.
+    pub fn make(&mut self, mv: &Move, ops: &mut Vec<Op>) -> Saved {
+        let saved = Saved {
+            ops_len: ops.len(),
+            ep: self.ep.take(),
+            rule50: self.rule50,
+            key: self.key,
+        };
+        if let Some(ep) = &saved.ep {
+            self.key ^= self.zob.ep(ep.victim);
+        }
+        self.rule50 += 1;
+        match mv.kind {
+            MoveKind::Pass => {}
+            MoveKind::Drop => self.make_drop(mv, ops),
+            MoveKind::Castle => self.make_castle(mv, ops),
+            _ => self.make_normal(mv, ops),
+        }
+        self.stm = self.stm.flip();
+        self.key ^= self.zob.side;
+        if self.stm == Colour::White {
+            self.fullmove += 1;
+        }
+        saved
+    }
+
+    /// Takes a move back.
+    pub fn unmake(&mut self, saved: Saved, ops: &mut Vec<Op>) {
+        if self.stm == Colour::White {
+            self.fullmove -= 1;
+        }
+        self.stm = self.stm.flip();
+        while ops.len() > saved.ops_len {
+            if let Some(op) = ops.pop() {
+                self.undo_op(op);
+            }
+        }
+        self.ep = saved.ep;
+        self.rule50 = saved.rule50;
+        self.key = saved.key;
+    }
+
+    fn sq_of(&self, index: u8) -> Sq {
+        self.lay.sq(Coord::from_index(index as usize))
+    }
+
+    /// Removes the man on `sq` as a capture by `captor`, sending it to hand if the rules say so.
+    fn capture_at(&mut self, sq: Sq, captor: Colour, ops: &mut Vec<Op>) {
+        if self.board[sq as usize] == EMPTY {
+            return;
+        }
+        let slot = self.lift(sq, ops);
+        if let Some(man) = self.kill(slot, ops) {
+            self.rule50 = 0;
+            if self.lay.variant.drops.captures_to_hand {
+                let piece = self.hand_type(&man);
+                self.hand_change(captor, piece, true, ops);
+            }
+        }
+    }
+
+    /// The type a captured man turns into in hand.
+    fn hand_type(&self, man: &Man) -> u8 {
+        let v = &self.lay.variant;
+        let piece = self.lay.kinds[man.kind as usize].piece;
+        if man.promoted {
+            if let Some(p) = v.pieces.iter().position(|p| !p.promotions.is_empty()) {
+                return p as u8;
+            }
+        }
+        v.pieces[piece as usize].demotes_to.unwrap_or(piece)
+    }
+
+    fn make_normal(&mut self, mv: &Move, ops: &mut Vec<Op>) {
+        let (from, to) = (self.sq_of(mv.from), self.sq_of(mv.to));
+        let us = self.stm;
+        let slot = self.lift(from, ops);
+        let Some(man) = self.men[slot as usize] else {
+            return;
+        };
+        let kind = &self.lay.kinds[man.kind as usize];
+        let piece = &self.lay.variant.pieces[kind.piece as usize];
+        if !piece.promotions.is_empty() {
+            self.rule50 = 0; // a pawn move
+        }
+        let leaves = piece.leaves_behind;
+        let used = kind.used;
+        for i in 0..mv.n_extra as usize {
+            let sq = self.sq_of(mv.extra[i]);
+            self.capture_at(sq, us, ops);
+        }
+        let captured = self.board[to as usize] != EMPTY;
+        self.capture_at(to, us, ops);
+        if mv.kind == MoveKind::Promotion {
+            let promoted = self.lay.variant.pieces[mv.piece as usize]
+                .promotions
+                .is_empty()
+                && !self.lay.variant.promotion.shogi_style;
+            let k = self.lay.kind_of(mv.piece, false);
+            self.retype(slot, k, promoted, ops);
+        } else if used != man.kind {
+            self.retype(slot, used, man.promoted, ops);
+        }
+        if self.lay.variant.blast.is_some() && (captured || mv.n_extra > 0) {
+            self.explode(to, slot, ops);
+        } else {
+            self.put(to, slot, ops);
+        }
+        if let Some(behind) = leaves {
+            let k = self.lay.kind_of(behind, false);
+            if let Some(s) = self.spawn(k, us, ops) {
+                self.put(from, s, ops);
+            }
+        }
+        if mv.sets_ep {
+            self.set_ep(from, to);
+        }
+    }
+
+    /// Atomic: the capturer and every non-immune man next to `to` disappear.
+    fn explode(&mut self, to: Sq, capturer: Slot, ops: &mut Vec<Op>) {
+        self.kill(capturer, ops);
+        let stride = self.lay.stride as i32;
+        let us = self.stm;
+        for dr in -1..=1 {
+            for df in -1..=1 {
+                let sq = (to as i32 + dr * stride + df) as Sq;
+                let Some(m) = self.man_at(sq) else { continue };
+                let p = self.lay.kinds[m.kind as usize].piece;
+                let immune = self
+                    .lay
+                    .variant
+                    .blast
+                    .as_ref()
+                    .is_some_and(|b| b.immune.contains(&p));
+                if !immune {
+                    self.capture_at(sq, us, ops);
+                }
+            }
+        }
+    }
+
+    /// Records the squares passed by a double step as en-passant targets.
+    fn set_ep(&mut self, from: Sq, to: Sq) {
+        let (a, b) = (self.lay.coord(from), self.lay.coord(to));
+        let (Some(a), Some(b)) = (a, b) else { return };
+        let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
+        let n = df.abs().max(dr.abs());
+        if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return;
+        }
+        let (sf, sr) = (df / n, dr / n);
+        let targets = (1..n)
+            .map(|i| {
+                let c = Coord::new(
+                    (a.file as i32 + sf * i) as u8,
+                    (a.rank as i32 + sr * i) as u8,
+                );
+                self.lay.sq(c)
+            })
+            .collect();
+        self.key ^= self.zob.ep(to);
+        self.ep = Some(EnPassant {
+            targets,
+            victim: to,
+        });
+    }
+
+    fn make_drop(&mut self, mv: &Move, ops: &mut Vec<Op>) {
+        let to = self.sq_of(mv.to);
+        let us = self.stm;
+        self.hand_change(us, mv.piece, false, ops);
+        let virgin = self.initial_square(mv.piece, us, to) && !self.castling_piece(mv.piece);
+        let kind = self.lay.kind_of(mv.piece, virgin);
+        if let Some(slot) = self.spawn(kind, us, ops) {
+            self.put(to, slot, ops);
+        }
+    }
+
+    fn make_castle(&mut self, mv: &Move, ops: &mut Vec<Op>) {
+        let (from, to) = (self.sq_of(mv.from), self.sq_of(mv.to));
+        let rook_from = self.sq_of(mv.extra[0]);
+        let step = if to > from { -1 } else { 1 };
+        let rook_to = (to as i32 + step) as Sq;
+        let king = self.lift(from, ops);
+        let rook = self.lift(rook_from, ops);
+        for slot in [king, rook] {
+            if let Some(m) = self.men[slot as usize] {
+                let used = self.lay.kinds[m.kind as usize].used;
+                self.retype(slot, used, m.promoted, ops);
+            }
+        }
+        self.put(to, king, ops);
+        self.put(rook_to, rook, ops);
+    }
+
+    /// True when the variant's start position has this piece type of this colour on `sq`.
+    pub fn initial_square(&self, piece: u8, colour: Colour, sq: Sq) -> bool {
+        self.lay
+            .coord(sq)
+            .is_some_and(|c| self.lay.start_squares[colour.index()][piece as usize].contains(c))
+    }
+
+    /// True when the piece type takes part in castling (its virgin state comes from the
+    /// castling rights, never from its square).
+    pub fn castling_piece(&self, piece: u8) -> bool {
+        self.lay
+            .variant
+            .castling
+            .as_ref()
+            .is_some_and(|c| c.king_type == piece || c.rook_types.contains(&piece))
+    }
+}

@@ -1,0 +1,404 @@
+//! Move generation straight from the attack map: captures staged by victim value (highest
+//! first, least valuable attacker first within a victim), then non-captures read from the
+//! cells standing on empty squares, then castling and drops; legality under the variant's
+//! royal rules by make / test / unmake.
+
+use variants::geometry::Coord;
+use variants::rights;
+use variants::rules::Royalty;
+use variants::PieceId;
+
+use crate::attack::NodeId;
+use crate::layout::{Cell, NO_CELL};
+use crate::make::Op;
+use crate::moves::{Move, MoveKind, NO_PIECE};
+use crate::position::{Man, Position};
+use crate::types::{Colour, Slot, Sq, EMPTY, OFF};
+
+impl Position {
+    /// The cell behind a map id and its man.
+    #[inline]
+    fn cell_of(&self, id: NodeId) -> Option<(Slot, Man, &Cell)> {
+        let (slot, c) = self.map.split(id);
+        let man = self.men[slot as usize]?;
+        let cell = &self.lay.kinds[man.kind as usize].cells[man.colour.index()].cells[c as usize];
+        Some((slot, man, cell))
+    }
+
+    /// Every pseudo-legal move, captures first in MVV/LVA order.
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.gen_captures(out);
+        self.gen_quiets(out);
+        self.gen_castling(out);
+        self.gen_drops(out);
+        if self.lay.variant.pass_move {
+            let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
+            m.kind = MoveKind::Pass;
+            out.push(m);
+        }
+    }
+
+    /// Replacement captures, victim by victim in value order.
+    pub fn gen_captures(&self, out: &mut Vec<Move>) {
+        let us = self.stm;
+        let mut victims: arrayvec::ArrayVec<(i32, Sq), 256> = self
+            .live()
+            .filter(|(_, m)| m.colour != us)
+            .map(|(_, m)| (self.lay.kinds[m.kind as usize].value, m.sq))
+            .collect();
+        victims.sort_unstable_by_key(|v| std::cmp::Reverse(v.0));
+        for &(_, vsq) in &victims {
+            let start = out.len();
+            for id in self.map.cells_at(vsq, us) {
+                if let Some((slot, man, cell)) = self.cell_of(id) {
+                    if cell.rights & rights::CAPTURE != 0 && self.may_capture(&man, cell, vsq) {
+                        self.push_move(slot, &man, cell, id, vsq, out);
+                    }
+                }
+            }
+            out[start..].sort_by_key(|m| self.attacker_value(m));
+        }
+    }
+
+    fn attacker_value(&self, m: &Move) -> i32 {
+        self.man_at(self.lay.sq(m.from_coord()))
+            .map(|a| self.lay.kinds[a.kind as usize].value)
+            .unwrap_or(0)
+    }
+
+    fn may_capture(&self, attacker: &Man, cell: &Cell, vsq: Sq) -> bool {
+        let Some(victim) = self.man_at(vsq) else {
+            return false;
+        };
+        let vk = &self.lay.kinds[victim.kind as usize];
+        if vk.royal && cell.rights & rights::TAME != 0 {
+            return false;
+        }
+        let ap = self.lay.kinds[attacker.kind as usize].piece;
+        !self.lay.no_capture[ap as usize][vk.piece as usize]
+    }
+
+    /// Non-captures (and self-captures, e.p., locust captures ending on empty squares).
+    pub fn gen_quiets(&self, out: &mut Vec<Move>) {
+        let us = self.stm;
+        for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
+            let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
+            for (c, cell) in table.cells.iter().enumerate() {
+                let id = self.map.id(slot, c as u16);
+                let Some(sq) = self.map.square_of(id) else {
+                    continue;
+                };
+                match self.board[sq as usize] {
+                    EMPTY => {
+                        if cell.rights & rights::MOVE != 0 {
+                            self.push_move(slot, man, cell, id, sq, out);
+                        }
+                        if cell.rights & rights::EN_PASSANT != 0 {
+                            self.push_ep(man, sq, out);
+                        }
+                    }
+                    OFF => {}
+                    s => {
+                        let friend = self.men[s as usize].is_some_and(|m| m.colour == us);
+                        if friend && cell.rights & rights::DESTROY != 0 {
+                            self.push_move(slot, man, cell, id, sq, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn push_ep(&self, man: &Man, sq: Sq, out: &mut Vec<Move>) {
+        let Some(ep) = &self.ep else { return };
+        if !ep.targets.contains(&sq) {
+            return;
+        }
+        let (Some(from), Some(to), Some(v)) = (
+            self.lay.coord(man.sq),
+            self.lay.coord(sq),
+            self.lay.coord(ep.victim),
+        ) else {
+            return;
+        };
+        let mut m = Move::normal(from, to);
+        m.kind = MoveKind::EnPassant;
+        m.push_extra(v);
+        self.push_promotions(man, m, out);
+    }
+
+    /// Builds the move that ends in cell `id` on `to`, with its locust victims.
+    fn push_move(
+        &self,
+        slot: Slot,
+        man: &Man,
+        cell: &Cell,
+        id: NodeId,
+        to: Sq,
+        out: &mut Vec<Move>,
+    ) {
+        let (Some(from), Some(toc)) = (self.lay.coord(man.sq), self.lay.coord(to)) else {
+            return;
+        };
+        let mut m = Move::normal(from, toc);
+        m.sets_ep = cell.rights & rights::SETS_EP != 0;
+        let table = &self.lay.kinds[man.kind as usize].cells[man.colour.index()];
+        let mut back = cell.locust_back;
+        while back != NO_CELL {
+            let bcell = &table.cells[back as usize];
+            if let Some(vsq) = self.map.square_of(self.map.id(slot, back)) {
+                if self.locust_victim(man, bcell, vsq) {
+                    if let Some(vc) = self.lay.coord(vsq) {
+                        if !m.push_extra(vc) {
+                            return;
+                        }
+                    }
+                }
+            }
+            back = bcell.locust_back;
+        }
+        let _ = id;
+        self.push_promotions(man, m, out);
+    }
+
+    fn locust_victim(&self, man: &Man, cell: &Cell, sq: Sq) -> bool {
+        match self.man_at(sq) {
+            Some(v) if v.colour != man.colour => cell.rights & rights::LOCUST_FOE != 0,
+            Some(_) => cell.rights & rights::LOCUST_FRIEND != 0,
+            None => false,
+        }
+    }
+
+    /// Pushes a move with every promotion choice it allows (or just the move).
+    fn push_promotions(&self, man: &Man, m: Move, out: &mut Vec<Move>) {
+        let v = &self.lay.variant;
+        let piece_id = self.lay.kinds[man.kind as usize].piece;
+        let piece = &v.pieces[piece_id as usize];
+        let rel = |c: Coord| {
+            if man.colour == Colour::White {
+                c
+            } else {
+                c.flip_rank(self.lay.ranks)
+            }
+        };
+        let zone = if man.colour == Colour::White {
+            &v.promotion.zone_white
+        } else {
+            &v.promotion.zone_black
+        };
+        let (from, to) = (m.from_coord(), m.to_coord());
+        let dead = piece.dead_squares.contains(rel(to));
+        if !piece.promotions.is_empty() && zone.contains(to) {
+            for &p in &piece.promotions {
+                if !v.promotion.limited_to_captured || self.may_promote_to(man.colour, p) {
+                    let mut pm = m;
+                    pm.kind = if m.kind == MoveKind::EnPassant {
+                        m.kind
+                    } else {
+                        MoveKind::Promotion
+                    };
+                    pm.piece = p;
+                    out.push(pm);
+                }
+            }
+            if !piece.mandatory_promotion && !dead {
+                out.push(m);
+            }
+            return;
+        }
+        if let Some(p) = piece.promoted {
+            if zone.contains(to) || zone.contains(from) {
+                let mut pm = m;
+                pm.kind = MoveKind::Promotion;
+                pm.piece = p;
+                out.push(pm);
+                if piece.mandatory_promotion || dead {
+                    return;
+                }
+            }
+        }
+        if !dead {
+            out.push(m);
+        }
+    }
+
+    /// Grand chess: a pawn may only become a piece its side has fewer of than at the start.
+    fn may_promote_to(&self, colour: Colour, p: PieceId) -> bool {
+        let start = self.lay.start_squares[colour.index()][p as usize]
+            .iter()
+            .count();
+        let have = self
+            .live()
+            .filter(|(_, m)| m.colour == colour && self.piece_of(m) == p)
+            .count();
+        have < start
+    }
+
+    /// Castling with every virgin rook of the side on the royal's rank.
+    pub fn gen_castling(&self, out: &mut Vec<Move>) {
+        let Some(c) = &self.lay.variant.castling else {
+            return;
+        };
+        let us = self.stm;
+        let Some((_, king)) = self
+            .live()
+            .find(|(_, m)| m.colour == us && self.lay.kinds[m.kind as usize].castles)
+        else {
+            return;
+        };
+        if self.map.attacked(us.flip(), king.sq) {
+            return;
+        }
+        let Some(kc) = self.lay.coord(king.sq) else {
+            return;
+        };
+        for (_, rook) in self.live() {
+            let kind = &self.lay.kinds[rook.kind as usize];
+            if rook.colour != us || !kind.virgin || !c.rook_types.contains(&kind.piece) {
+                continue;
+            }
+            let Some(rc) = self.lay.coord(rook.sq) else {
+                continue;
+            };
+            if rc.rank != kc.rank {
+                continue;
+            }
+            let (kf, rf) = if rc.file > kc.file {
+                (c.king_side_file, c.king_side_file - 1)
+            } else {
+                (c.queen_side_file, c.queen_side_file + 1)
+            };
+            if self.castling_path_clear(king, rook, kc, rc, kf, rf) {
+                let mut m = Move::normal(kc, Coord::new(kf, kc.rank));
+                m.kind = MoveKind::Castle;
+                m.push_extra(rc);
+                out.push(m);
+            }
+        }
+    }
+
+    fn castling_path_clear(
+        &self,
+        king: &Man,
+        rook: &Man,
+        kc: Coord,
+        rc: Coord,
+        kf: u8,
+        rf: u8,
+    ) -> bool {
+        let lo = kc.file.min(rc.file).min(kf).min(rf);
+        let hi = kc.file.max(rc.file).max(kf).max(rf);
+        for f in lo..=hi {
+            let sq = self.lay.sq(Coord::new(f, kc.rank));
+            if sq != king.sq && sq != rook.sq && self.board[sq as usize] != EMPTY {
+                return false;
+            }
+        }
+        let (a, b) = (kc.file.min(kf), kc.file.max(kf));
+        (a..=b).all(|f| {
+            !self
+                .map
+                .attacked(king.colour.flip(), self.lay.sq(Coord::new(f, kc.rank)))
+        })
+    }
+
+    /// Drops from the hand of the side to move.
+    pub fn gen_drops(&self, out: &mut Vec<Move>) {
+        let v = &self.lay.variant;
+        if !v.drops.enabled {
+            return;
+        }
+        let us = self.stm;
+        for (p, &n) in self.hand[us.index()].iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let p = p as PieceId;
+            for sq in self.lay.squares() {
+                if self.board[sq as usize] == EMPTY && self.may_drop(p, us, sq) {
+                    let Some(c) = self.lay.coord(sq) else {
+                        continue;
+                    };
+                    let mut m = Move::normal(c, c);
+                    m.kind = MoveKind::Drop;
+                    m.piece = p;
+                    out.push(m);
+                }
+            }
+        }
+    }
+
+    fn may_drop(&self, p: PieceId, us: Colour, sq: Sq) -> bool {
+        let v = &self.lay.variant;
+        let Some(c) = self.lay.coord(sq) else {
+            return false;
+        };
+        let rel = if us == Colour::White {
+            c
+        } else {
+            c.flip_rank(self.lay.ranks)
+        };
+        if v.pieces[p as usize].dead_squares.contains(rel) {
+            return false;
+        }
+        if v.drops.pawn_types.contains(&p) && v.drops.pawn_drop_forbidden.contains(rel) {
+            return false;
+        }
+        if v.drops.no_doubled.contains(&p) {
+            let doubled = self.live().any(|(_, m)| {
+                m.colour == us
+                    && self.piece_of(m) == p
+                    && self.lay.coord(m.sq).is_some_and(|mc| mc.file == c.file)
+            });
+            if doubled {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True when the side that just moved (`mover`) has not left its royals capturable.
+    pub fn royals_safe(&self, mover: Colour) -> bool {
+        let them = mover.flip();
+        let mut total = 0;
+        let mut attacked = 0;
+        for sq in self.royals(mover) {
+            total += 1;
+            if self.map.attacked(them, sq) {
+                attacked += 1;
+            }
+        }
+        match self.lay.variant.end.royalty {
+            Royalty::Absolute => attacked == 0,
+            Royalty::Extinction => total == 0 || attacked < total,
+        }
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&mut self, out: &mut Vec<Move>, ops: &mut Vec<Op>) {
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        let us = self.stm;
+        for m in pseudo {
+            let saved = self.make(&m, ops);
+            let ok = self.royals_safe(us) && self.drop_mate_ok(&m, ops);
+            self.unmake(saved, ops);
+            if ok {
+                out.push(m);
+            }
+        }
+    }
+
+    /// Shogi: a pawn drop may not give mate (called with the drop made).
+    fn drop_mate_ok(&mut self, m: &Move, ops: &mut Vec<Op>) -> bool {
+        if m.kind != MoveKind::Drop || m.piece == NO_PIECE {
+            return true;
+        }
+        if !self.lay.variant.drops.no_drop_mate.contains(&m.piece) || !self.in_check(self.stm) {
+            return true;
+        }
+        let mut replies = Vec::new();
+        self.legal_moves(&mut replies, ops);
+        !replies.is_empty()
+    }
+}

@@ -1,0 +1,164 @@
+//! The position: padded mailbox of slots, the men behind the slots, hands, side to move,
+//! en-passant and counters, its Zobrist key, and the incremental attack map kept in step.
+
+use std::sync::Arc;
+
+use variants::PieceId;
+
+use crate::attack::AttackMap;
+use crate::layout::Layout;
+use crate::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
+use crate::zobrist::Zobrist;
+
+/// One man on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Man {
+    /// Engine kind (see [`Layout::kinds`]).
+    pub kind: u8,
+    /// Owner.
+    pub colour: Colour,
+    /// Square it stands on.
+    pub sq: Sq,
+    /// Crazyhouse-style promoted marker (`~`): returns to hand as its base type.
+    pub promoted: bool,
+}
+
+/// En-passant state: squares a capture may land on, and the man it removes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EnPassant {
+    /// Landing squares.
+    pub targets: Vec<Sq>,
+    /// Square of the man that passed them.
+    pub victim: Sq,
+}
+
+/// A position of any built-in or user variant.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// Compiled variant.
+    pub lay: Arc<Layout>,
+    /// Mailbox: slot number, [`EMPTY`] or [`OFF`].
+    pub board: Vec<Slot>,
+    /// Men by slot (index 0 unused); `None` for free slots.
+    pub men: Vec<Option<Man>>,
+    /// Free slots, for drops and created men.
+    pub free: Vec<Slot>,
+    /// Pieces in hand: `hand[colour][piece]`.
+    pub hand: [Vec<u8>; 2],
+    /// Side to move.
+    pub stm: Colour,
+    /// En passant, if the last move was a double step.
+    pub ep: Option<EnPassant>,
+    /// Plies since the last capture or pawn move.
+    pub rule50: u32,
+    /// Full-move number.
+    pub fullmove: u32,
+    /// Incrementally updated Zobrist key.
+    pub key: u64,
+    /// Incremental attack map.
+    pub map: AttackMap,
+    /// Zobrist tables.
+    pub zob: Arc<Zobrist>,
+}
+
+impl Position {
+    /// An empty board of the layout, White to move.
+    pub fn empty(lay: Arc<Layout>, zob: Arc<Zobrist>) -> Position {
+        let mut board = vec![OFF; lay.size];
+        for sq in lay.squares() {
+            board[sq as usize] = EMPTY;
+        }
+        let pieces = lay.variant.pieces.len();
+        let map = AttackMap::new(&lay);
+        Position {
+            board,
+            men: vec![None; MAX_SLOT + 1],
+            free: (1..=MAX_SLOT as Slot).rev().collect(),
+            hand: [vec![0; pieces], vec![0; pieces]],
+            stm: Colour::White,
+            ep: None,
+            rule50: 0,
+            fullmove: 1,
+            key: 0,
+            map,
+            zob,
+            lay,
+        }
+    }
+
+    /// The man on a square, if any.
+    #[inline]
+    pub fn man_at(&self, sq: Sq) -> Option<&Man> {
+        match self.board[sq as usize] {
+            EMPTY | OFF => None,
+            s => self.men[s as usize].as_ref(),
+        }
+    }
+
+    /// The variant piece type of a man.
+    #[inline]
+    pub fn piece_of(&self, man: &Man) -> PieceId {
+        self.lay.kinds[man.kind as usize].piece
+    }
+
+    /// Iterates over the live men as (slot, man).
+    pub fn live(&self) -> impl Iterator<Item = (Slot, &Man)> {
+        self.men
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| m.as_ref().map(|m| (i as Slot, m)))
+    }
+
+    /// Squares of the royal men of a colour.
+    pub fn royals(&self, colour: Colour) -> impl Iterator<Item = Sq> + '_ {
+        self.live()
+            .filter(move |(_, m)| m.colour == colour && self.lay.kinds[m.kind as usize].royal)
+            .map(|(_, m)| m.sq)
+    }
+
+    /// Puts a new man on an empty square without touching the attack map (setup only; call
+    /// [`Position::rebuild`] afterwards).
+    pub fn setup_put(&mut self, sq: Sq, kind: u8, colour: Colour, promoted: bool) -> Option<Slot> {
+        let slot = self.free.pop()?;
+        self.men[slot as usize] = Some(Man {
+            kind,
+            colour,
+            sq,
+            promoted,
+        });
+        self.board[sq as usize] = slot;
+        Some(slot)
+    }
+
+    /// Recomputes the attack map and the key from scratch.
+    pub fn rebuild(&mut self) {
+        self.map = AttackMap::build(self);
+        self.key = self.compute_key();
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key's twin).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for (_, m) in self.live() {
+            k ^= self.zob.man(m.kind, m.colour, m.sq);
+        }
+        for c in 0..2 {
+            for (p, &n) in self.hand[c].iter().enumerate() {
+                k ^= self.zob.hand(Colour::from_index(c), p, n);
+            }
+        }
+        if let Some(ep) = &self.ep {
+            k ^= self.zob.ep(ep.victim);
+        }
+        if self.stm == Colour::Black {
+            k ^= self.zob.side;
+        }
+        k
+    }
+
+    /// True when a royal of `colour` stands on a square the other side attacks.
+    pub fn in_check(&self, colour: Colour) -> bool {
+        let them = colour.flip();
+        self.royals(colour).any(|sq| self.map.attacked(them, sq))
+    }
+}

@@ -1,0 +1,78 @@
+//! Zobrist keys, sized from the variant: one per (kind, colour, square), per hand count,
+//! per en-passant victim square, and one for the side to move.
+
+use crate::layout::Layout;
+use crate::types::{Colour, Sq};
+
+/// Largest hand count with its own key; larger counts share the last.
+const MAX_HAND_KEYED: usize = 64;
+
+/// Key tables of one layout.
+#[derive(Debug)]
+pub struct Zobrist {
+    men: Vec<u64>,
+    hands: Vec<u64>,
+    eps: Vec<u64>,
+    squares: usize,
+    pieces: usize,
+    /// Side-to-move key.
+    pub side: u64,
+}
+
+/// SplitMix64: a fixed, well-mixed sequence so keys are the same on every run.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Zobrist {
+    /// Tables for a layout.
+    pub fn new(lay: &Layout) -> Zobrist {
+        let mut s = 0x1234_5678_9ABC_DEF0u64;
+        let squares = lay.size;
+        let pieces = lay.variant.pieces.len();
+        let men = (0..lay.kinds.len() * 2 * squares)
+            .map(|_| next(&mut s))
+            .collect();
+        let hands = (0..2 * pieces * (MAX_HAND_KEYED + 1))
+            .map(|i| {
+                if i % (MAX_HAND_KEYED + 1) == 0 {
+                    0
+                } else {
+                    next(&mut s)
+                }
+            })
+            .collect();
+        let eps = (0..squares).map(|_| next(&mut s)).collect();
+        Zobrist {
+            men,
+            hands,
+            eps,
+            squares,
+            pieces,
+            side: next(&mut s),
+        }
+    }
+
+    /// Key of a man.
+    #[inline]
+    pub fn man(&self, kind: u8, colour: Colour, sq: Sq) -> u64 {
+        self.men[(kind as usize * 2 + colour.index()) * self.squares + sq as usize]
+    }
+
+    /// Key of holding `count` pieces of a type (0 for an empty hand).
+    #[inline]
+    pub fn hand(&self, colour: Colour, piece: usize, count: u8) -> u64 {
+        let c = (count as usize).min(MAX_HAND_KEYED);
+        self.hands[(colour.index() * self.pieces + piece) * (MAX_HAND_KEYED + 1) + c]
+    }
+
+    /// Key of an en-passant victim square.
+    #[inline]
+    pub fn ep(&self, sq: Sq) -> u64 {
+        self.eps[sq as usize]
+    }
+}
