@@ -197,7 +197,10 @@ impl Layout {
             let used = self.kind(id as PieceId, false, used_id, false, &used_traj);
             self.kinds.push(used);
             self.used_kind.push(used_id);
-            if p.moves.has_initial() {
+            let castler = self.variant.castling.as_ref().is_some_and(|c| {
+                c.king_type == id as PieceId || c.rook_types.contains(&(id as PieceId))
+            });
+            if p.moves.has_initial() || castler {
                 let vid = self.kinds.len() as u8;
                 let castles = p.moves.castling.is_some();
                 let virgin = self.kind(id as PieceId, true, used_id, castles, &p.moves);

@@ -12,4 +12,5 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod types;
+pub mod validate;
 pub mod zobrist;

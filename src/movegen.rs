@@ -402,3 +402,32 @@ impl Position {
         !replies.is_empty()
     }
 }
+
+impl Position {
+    /// Every pseudo-legal move found man by man from the man's own cells, without the
+    /// victim staging: the twin [`Position::pseudo_moves`] is tested against.
+    pub fn pseudo_moves_by_man(&self, out: &mut Vec<Move>) {
+        let us = self.stm;
+        for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
+            let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
+            for (c, cell) in table.cells.iter().enumerate() {
+                let id = self.map.id(slot, c as u16);
+                let Some(sq) = self.map.square_of(id) else {
+                    continue;
+                };
+                let foe = self.man_at(sq).is_some_and(|m| m.colour != us);
+                if foe && cell.rights & rights::CAPTURE != 0 && self.may_capture(man, cell, sq) {
+                    self.push_move(slot, man, cell, id, sq, out);
+                }
+            }
+        }
+        self.gen_quiets(out);
+        self.gen_castling(out);
+        self.gen_drops(out);
+        if self.lay.variant.pass_move {
+            let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
+            m.kind = MoveKind::Pass;
+            out.push(m);
+        }
+    }
+}

@@ -162,3 +162,17 @@ impl Position {
         self.royals(colour).any(|sq| self.map.attacked(them, sq))
     }
 }
+
+impl Position {
+    /// Compiles a variant and returns its start position.
+    pub fn new_game(variant: variants::Variant) -> Result<Position, crate::fen::FenError> {
+        let lay = Arc::new(Layout::new(variant));
+        let zob = Arc::new(Zobrist::new(&lay));
+        Position::start(lay, zob)
+    }
+
+    /// A position of the same variant from a FEN.
+    pub fn with_fen(&self, fen: &str) -> Result<Position, crate::fen::FenError> {
+        Position::from_fen(self.lay.clone(), self.zob.clone(), fen)
+    }
+}

@@ -1,0 +1,42 @@
+//! Consistency checks of a position against its from-scratch twins: the attack map, the
+//! Zobrist key and the board/men cross references. Used by tests after every make and unmake.
+
+use crate::attack::AttackMap;
+use crate::position::Position;
+
+impl Position {
+    /// Describes the first way the incremental state differs from a from-scratch rebuild, or
+    /// `None` when everything agrees.
+    pub fn inconsistency(&self) -> Option<String> {
+        for (slot, m) in self.live() {
+            if self.board[m.sq as usize] != slot {
+                return Some(format!(
+                    "slot {slot} thinks it is on {} but the board disagrees",
+                    m.sq
+                ));
+            }
+        }
+        for sq in self.lay.squares() {
+            let s = self.board[sq as usize];
+            if s != crate::types::EMPTY && s != crate::types::OFF && self.men[s as usize].is_none()
+            {
+                return Some(format!("square {sq} holds dead slot {s}"));
+            }
+        }
+        let key = self.compute_key();
+        if key != self.key {
+            return Some(format!("key {:x} != recomputed {:x}", self.key, key));
+        }
+        let scratch = AttackMap::build(self);
+        let (a, b) = (self.map.canonical(&self.lay), scratch.canonical(&self.lay));
+        if a != b {
+            let diff = a.iter().zip(&b).find(|(x, y)| x != y);
+            return Some(format!(
+                "attack map differs from scratch: incremental {:?} vs scratch {:?}",
+                diff.map(|d| d.0),
+                diff.map(|d| d.1)
+            ));
+        }
+        None
+    }
+}
