@@ -106,6 +106,7 @@ impl Position {
     /// Creates a man off the board (recorded); put it on a square next.
     pub(crate) fn spawn(&mut self, kind: u8, colour: Colour, ops: &mut Vec<Op>) -> Option<Slot> {
         let slot = self.free.pop()?;
+        self.hi = self.hi.max(slot as usize + 1);
         self.men[slot as usize] = Some(Man {
             kind,
             colour,

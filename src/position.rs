@@ -43,6 +43,8 @@ pub struct Position {
     pub men: Vec<Option<Man>>,
     /// Free slots, for drops and created men.
     pub free: Vec<Slot>,
+    /// One past the highest slot ever used: live men are all below it.
+    pub hi: usize,
     /// Pieces in hand: `hand[colour][piece]`.
     pub hand: [Vec<u8>; 2],
     /// Side to move.
@@ -74,6 +76,7 @@ impl Position {
             board,
             men: vec![None; MAX_SLOT + 1],
             free: (1..=MAX_SLOT as Slot).rev().collect(),
+            hi: 1,
             hand: [vec![0; pieces], vec![0; pieces]],
             stm: Colour::White,
             ep: None,
@@ -103,7 +106,7 @@ impl Position {
 
     /// Iterates over the live men as (slot, man).
     pub fn live(&self) -> impl Iterator<Item = (Slot, &Man)> {
-        self.men
+        self.men[..self.hi]
             .iter()
             .enumerate()
             .filter_map(|(i, m)| m.as_ref().map(|m| (i as Slot, m)))
@@ -120,6 +123,7 @@ impl Position {
     /// [`Position::rebuild`] afterwards).
     pub fn setup_put(&mut self, sq: Sq, kind: u8, colour: Colour, promoted: bool) -> Option<Slot> {
         let slot = self.free.pop()?;
+        self.hi = self.hi.max(slot as usize + 1);
         self.men[slot as usize] = Some(Man {
             kind,
             colour,
