@@ -524,3 +524,13 @@ fn malformed() {
     bad("maiW", 3, "'i' (initial)");
     bad("Wé", 2, "unknown character 'é'");
 }
+
+#[test]
+fn huge_descriptions_stay_bounded() {
+    for text in ["mamamaQ", "QQmasmasmasQ", "yamayaK", "pQ0"] {
+        let b = parse(text).unwrap();
+        let t = compile(&b, 255);
+        assert!(t.nodes.len() <= u16::MAX as usize, "{text}");
+        assert!(t.roots.iter().all(|&r| (r as usize) < t.nodes.len()));
+    }
+}
