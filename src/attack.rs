@@ -172,19 +172,27 @@ impl AttackMap {
         }
     }
 
-    /// Associates cell `c` (and what follows it) reached from square `from`.
+    /// Associates cell `c` (and what follows it) reached from square `from`. The only child
+    /// of a slider's cell is followed in a loop, side branches recursively.
     fn associate(&mut self, v: &View, man: &Man, slot: Slot, t: &CellTable, c: u16, from: Sq) {
-        let cell = &t.cells[c as usize];
-        let sq = (from as i32 + cell.offset as i32) as Sq;
-        let occ = v.board[sq as usize];
-        if occ == OFF || (cell.zone != NO_ZONE && !v.lay.in_zone(man.colour, cell.zone, sq)) {
-            return;
-        }
-        let id = self.id(slot, c);
-        self.link(id, sq, man.colour, cell.rights);
-        let (lo, hi) = continuation(v, man, cell, occ);
-        for i in lo..hi {
-            self.associate(v, man, slot, t, t.children[i as usize], sq);
+        let (mut c, mut from) = (c, from);
+        loop {
+            let cell = &t.cells[c as usize];
+            let sq = (from as i32 + cell.offset as i32) as Sq;
+            let occ = v.board[sq as usize];
+            if occ == OFF || (cell.zone != NO_ZONE && !v.lay.in_zone(man.colour, cell.zone, sq)) {
+                return;
+            }
+            self.link(self.id(slot, c), sq, man.colour, cell.rights);
+            let (lo, hi) = continuation(v, man, cell, occ);
+            if hi == lo {
+                return;
+            }
+            for i in lo + 1..hi {
+                self.associate(v, man, slot, t, t.children[i as usize], sq);
+            }
+            c = t.children[lo as usize];
+            from = sq;
         }
     }
 

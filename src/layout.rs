@@ -61,6 +61,9 @@ pub struct Kind {
     pub value: i32,
     /// Royal piece.
     pub royal: bool,
+    /// The kind can never promote nor stand on a dead square: its moves need no promotion
+    /// handling.
+    pub plain: bool,
     /// Cell tables per colour.
     pub cells: [CellTable; 2],
 }
@@ -235,6 +238,7 @@ impl Layout {
             castles,
             value: p.value,
             royal: p.royal,
+            plain: p.promotions.is_empty() && p.promoted.is_none() && p.dead_squares.is_empty(),
             cells: [
                 self.cell_table(t, Colour::White, p.confined),
                 self.cell_table(t, Colour::Black, p.confined),

@@ -171,6 +171,10 @@ impl Position {
 
     /// Pushes a move with every promotion choice it allows (or just the move).
     fn push_promotions(&self, man: &Man, m: Move, out: &mut Vec<Move>) {
+        if self.lay.kinds[man.kind as usize].plain {
+            out.push(m);
+            return;
+        }
         let v = &self.lay.variant;
         let piece_id = self.lay.kinds[man.kind as usize].piece;
         let piece = &v.pieces[piece_id as usize];

@@ -9,9 +9,24 @@ use locust::fen::FenError;
 #[test]
 fn fairy_stockfish_fens_round_trip() {
     for v in [
-        "chess", "fischerandom", "crazyhouse", "capablanca", "gothic", "embassy", "grand",
-        "xiangqi", "janggi", "shogi", "minishogi", "makruk", "shatranj", "courier", "knightmate",
-        "spartan", "berolina", "atomic",
+        "chess",
+        "fischerandom",
+        "crazyhouse",
+        "capablanca",
+        "gothic",
+        "embassy",
+        "grand",
+        "xiangqi",
+        "janggi",
+        "shogi",
+        "minishogi",
+        "makruk",
+        "shatranj",
+        "courier",
+        "knightmate",
+        "spartan",
+        "berolina",
+        "atomic",
     ] {
         let base = start(v);
         for case in perft_cases(v) {
@@ -20,7 +35,11 @@ fn fairy_stockfish_fens_round_trip() {
                 .unwrap_or_else(|e| panic!("{v} {}: {e}", case.id));
             let again = base.with_fen(&pos.fen()).unwrap();
             assert_eq!(again.fen(), pos.fen(), "{v} {}", case.id);
-            assert_eq!(again.key, pos.key, "{v} {}: key differs after round trip", case.id);
+            assert_eq!(
+                again.key, pos.key,
+                "{v} {}: key differs after round trip",
+                case.id
+            );
         }
     }
 }
@@ -48,37 +67,170 @@ fn malformed_fens_give_specific_errors() {
     let cases: Vec<(&str, String, fn(&FenError) -> bool)> = vec![
         ("chess", String::new(), |e| matches!(e, Empty)),
         ("chess", "   ".into(), |e| matches!(e, Empty)),
-        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1".into(), |e| matches!(e, RankCount { expected: 8, found: 7 })),
-        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1".into(), |e| matches!(e, RankCount { found: 9, .. })),
-        ("chess", "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, RankWidth { rank: 8, .. })),
-        ("chess", "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, RankWidth { rank: 8, found: 7, .. })),
-        ("chess", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, RankWidth { rank: 6, .. })),
-        ("chess", "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, UnknownPiece('x'))),
-        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN? w - - 0 1".into(), |e| matches!(e, UnknownPiece('?'))),
-        ("chess", "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, BadCount(_))),
-        ("chess", "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, RankWidth { .. })),
-        ("chess", format!("{chess_ok} x KQkq - 0 1"), |e| matches!(e, BadSide(_))),
-        ("chess", format!("{chess_ok} w KQxq - 0 1"), |e| matches!(e, BadCastling(_))),
-        ("chess", "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1".into(), |e| matches!(e, BadCastling(_))),
-        ("chess", format!("{chess_ok} w KQkq e9 0 1"), |e| matches!(e, BadEnPassant(_))),
-        ("chess", format!("{chess_ok} w KQkq e4 0 1"), |e| matches!(e, BadEnPassant(_))),
-        ("chess", format!("{chess_ok} w KQkq - x 1"), |e| matches!(e, BadEnPassant(_) | BadCounter(_))),
-        ("chess", format!("{chess_ok} w KQkq - 0 1 7"), |e| matches!(e, Trailing(_))),
-        ("chess", format!("{chess_ok} w KQkq - 99999999999 1"), |e| matches!(e, BadCounter(_))),
-        ("chess", "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, NoRoyal("Black"))),
-        ("chess", "rnbqkbnr/ppppp1pp/8/7Q/8/8/PPPPPPPP/RNB1KBNR w - - 0 1".into(), |e| matches!(e, OpponentInCheck)),
-        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w - - 0 1".into(), |e| matches!(e, NoHoldings)),
-        ("chess", format!("{chess_ok} w KQkq – 0 1"), |e| matches!(e, NotAscii)),
-        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR~ w - - 0 1".into(), |e| matches!(e, Misplaced('~'))),
-        ("chess", "~nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(), |e| matches!(e, Misplaced('~'))),
-        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN+ w - - 0 1".into(), |e| matches!(e, Misplaced('+'))),
-        ("chess", "Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w - - 0 1".into(), |e| matches!(e, DeadPiece('P', _))),
-        ("crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qx] w KQkq - 0 1".into(), |e| matches!(e, UnknownPiece('x'))),
-        ("crazyhouse", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w KQkq - 0 1".into(), |e| matches!(e, BadHoldings(_))),
-        ("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN+L[-] w 0 1".into(), |e| matches!(e, BadPromoted(_) | DeadPiece(..))),
-        ("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG+KGSNL[-] w 0 1".into(), |e| matches!(e, BadPromoted('K'))),
-        ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR/9 w - - 0 1".into(), |e| matches!(e, RankCount { expected: 10, found: 11 })),
-        ("grand", "r8r/1nbqkcabn1/pppppppppp/11/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1".into(), |e| matches!(e, RankCount { .. } | RankWidth { .. })),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1".into(),
+            |e| {
+                matches!(
+                    e,
+                    RankCount {
+                        expected: 8,
+                        found: 7
+                    }
+                )
+            },
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1".into(),
+            |e| matches!(e, RankCount { found: 9, .. }),
+        ),
+        (
+            "chess",
+            "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, RankWidth { rank: 8, .. }),
+        ),
+        (
+            "chess",
+            "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| {
+                matches!(
+                    e,
+                    RankWidth {
+                        rank: 8,
+                        found: 7,
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, RankWidth { rank: 6, .. }),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, UnknownPiece('x')),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN? w - - 0 1".into(),
+            |e| matches!(e, UnknownPiece('?')),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, BadCount(_)),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, RankWidth { .. }),
+        ),
+        ("chess", format!("{chess_ok} x KQkq - 0 1"), |e| {
+            matches!(e, BadSide(_))
+        }),
+        ("chess", format!("{chess_ok} w KQxq - 0 1"), |e| {
+            matches!(e, BadCastling(_))
+        }),
+        (
+            "chess",
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1".into(),
+            |e| matches!(e, BadCastling(_)),
+        ),
+        ("chess", format!("{chess_ok} w KQkq e9 0 1"), |e| {
+            matches!(e, BadEnPassant(_))
+        }),
+        ("chess", format!("{chess_ok} w KQkq e4 0 1"), |e| {
+            matches!(e, BadEnPassant(_))
+        }),
+        ("chess", format!("{chess_ok} w KQkq - x 1"), |e| {
+            matches!(e, BadEnPassant(_) | BadCounter(_))
+        }),
+        ("chess", format!("{chess_ok} w KQkq - 0 1 7"), |e| {
+            matches!(e, Trailing(_))
+        }),
+        ("chess", format!("{chess_ok} w KQkq - 99999999999 1"), |e| {
+            matches!(e, BadCounter(_))
+        }),
+        (
+            "chess",
+            "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, NoRoyal("Black")),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/ppppp1pp/8/7Q/8/8/PPPPPPPP/RNB1KBNR w - - 0 1".into(),
+            |e| matches!(e, OpponentInCheck),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w - - 0 1".into(),
+            |e| matches!(e, NoHoldings),
+        ),
+        ("chess", format!("{chess_ok} w KQkq – 0 1"), |e| {
+            matches!(e, NotAscii)
+        }),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR~ w - - 0 1".into(),
+            |e| matches!(e, Misplaced('~')),
+        ),
+        (
+            "chess",
+            "~nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, Misplaced('~')),
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN+ w - - 0 1".into(),
+            |e| matches!(e, Misplaced('+')),
+        ),
+        (
+            "chess",
+            "Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w - - 0 1".into(),
+            |e| matches!(e, DeadPiece('P', _)),
+        ),
+        (
+            "crazyhouse",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qx] w KQkq - 0 1".into(),
+            |e| matches!(e, UnknownPiece('x')),
+        ),
+        (
+            "crazyhouse",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q w KQkq - 0 1".into(),
+            |e| matches!(e, BadHoldings(_)),
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN+L[-] w 0 1".into(),
+            |e| matches!(e, BadPromoted(_) | DeadPiece(..)),
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSG+KGSNL[-] w 0 1".into(),
+            |e| matches!(e, BadPromoted('K')),
+        ),
+        (
+            "xiangqi",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR/9 w - - 0 1".into(),
+            |e| {
+                matches!(
+                    e,
+                    RankCount {
+                        expected: 10,
+                        found: 11
+                    }
+                )
+            },
+        ),
+        (
+            "grand",
+            "r8r/1nbqkcabn1/pppppppppp/11/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1".into(),
+            |e| matches!(e, RankCount { .. } | RankWidth { .. }),
+        ),
     ];
     for (variant, fen, ok) in &cases {
         let e = err(variant, fen);

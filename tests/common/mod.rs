@@ -51,7 +51,7 @@ pub fn perft_cases(variant: &str) -> Vec<PerftCase> {
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with("# deep") {
-            deep = true;
+            deep = true; // marks the next entry only
         }
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
