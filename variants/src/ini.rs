@@ -233,6 +233,7 @@ fn merge(ancestors: &[&Section]) -> Vec<Entry> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

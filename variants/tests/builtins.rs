@@ -1,6 +1,8 @@
 //! Every built-in variant compiles, its start FEN parses, and where Fairy-Stockfish has the
 //! variant our start FEN is FSF's exactly (tests/data/fsf_start_fens.txt, from pyffish).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use variants::load::{check_fen, BUILTIN_FILES};
 use variants::{builtins, find, load_builtin_file};
 

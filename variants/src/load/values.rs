@@ -203,6 +203,7 @@ pub fn pairs(text: &str) -> Result<Vec<(String, String)>, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
