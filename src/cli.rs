@@ -1,0 +1,175 @@
+//! The command line: global options and subcommands (clap derive), and the small interactive
+//! loop that answers the protocol greetings until the engine proper is wired in.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use protocol::Protocol;
+use variants::rules::Origin;
+use variants::{Variant, VariantError};
+
+/// Locust, a chess-variant engine for XBoard and UCI.
+#[derive(Debug, Parser)]
+#[command(name = "locust", version, about)]
+pub struct Cli {
+    /// Load the variants of this INI file beside the built-in ones.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub variants: Option<PathBuf>,
+    /// What to do; without a subcommand Locust speaks XBoard or UCI on stdin/stdout.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every variant: name, board size and where it is defined.
+    Variants,
+    /// Check a variant file and report every error as FILE:LINE: key: message.
+    CheckVariants {
+        /// The INI file to check.
+        file: PathBuf,
+    },
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    let all = match all_variants(cli.variants.as_ref()) {
+        Ok(v) => v,
+        Err(errors) => return report(&errors),
+    };
+    match cli.command {
+        None => engine_loop(&all),
+        Some(Command::Variants) => list(&all),
+        Some(Command::CheckVariants { file }) => check(&file),
+    }
+}
+
+/// The built-in variants plus the user's file; a user variant replaces a built-in of the
+/// same name.
+fn all_variants(user: Option<&PathBuf>) -> Result<Vec<Variant>, Vec<VariantError>> {
+    let mut all = variants::builtins()?;
+    if let Some(path) = user {
+        for v in variants::load_file(&path.to_string_lossy())? {
+            all.retain(|b| b.name != v.name);
+            all.push(v);
+        }
+    }
+    Ok(all)
+}
+
+fn report(errors: &[VariantError]) -> ExitCode {
+    for e in errors {
+        println!("{e}");
+    }
+    eprintln!("{} error(s)", errors.len());
+    ExitCode::FAILURE
+}
+
+fn origin_text(origin: &Origin) -> String {
+    match origin {
+        Origin::Builtin(file) => format!("builtin {file}"),
+        Origin::File { path, line } => format!("{path}:{line}"),
+    }
+}
+
+fn list(all: &[Variant]) -> ExitCode {
+    for v in all {
+        let size = format!("{}x{}", v.files, v.ranks);
+        println!("{:<16} {:<6} {}", v.name, size, origin_text(&v.origin));
+    }
+    ExitCode::SUCCESS
+}
+
+fn check(file: &std::path::Path) -> ExitCode {
+    match variants::load_file(&file.to_string_lossy()) {
+        Ok(list) => {
+            for v in list {
+                println!(
+                    "{}: {}x{}, {} piece types, start FEN ok",
+                    v.name,
+                    v.files,
+                    v.ranks,
+                    v.pieces.len()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(errors) => report(&errors),
+    }
+}
+
+/// Answers typed protocol lines until `quit` or end of input.
+fn engine_loop(all: &[Variant]) -> ExitCode {
+    let version = env!("CARGO_PKG_VERSION");
+    let names: Vec<&str> = all.iter().map(|v| v.name.as_str()).collect();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(out, "Locust {version}");
+    let _ = out.flush();
+    let mut protocol: Option<Protocol> = None;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if protocol.is_none() {
+            protocol = protocol::detect(line);
+        }
+        let reply = answer(line, protocol, version, &names);
+        if reply.as_deref() == Some(QUIT) {
+            break;
+        }
+        if let Some(text) = reply {
+            let _ = writeln!(out, "{text}");
+        }
+        let _ = out.flush();
+    }
+    ExitCode::SUCCESS
+}
+
+/// Sentinel reply meaning "leave the loop".
+const QUIT: &str = "\u{0}quit";
+
+/// The reply to one line, if any.
+fn answer(line: &str, protocol: Option<Protocol>, version: &str, names: &[&str]) -> Option<String> {
+    let mut words = line.split_whitespace();
+    let command = words.next().unwrap_or("");
+    match command {
+        "quit" => Some(QUIT.to_string()),
+        "uci" => Some(format!(
+            "id name Locust {version}\nid author The Locust developers\nuciok"
+        )),
+        "isready" => Some("readyok".to_string()),
+        "xboard" => None,
+        "protover" => Some(format!(
+            "feature myname=\"Locust {version}\" variants=\"{}\" done=1",
+            names.join(",")
+        )),
+        _ => Some(match protocol {
+            Some(Protocol::Uci) => format!("info string unknown command {line}"),
+            _ => format!("Error (unknown command): {command}"),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn greetings() {
+        let names = ["chess", "shogi"];
+        let uci = answer("uci", Some(Protocol::Uci), "1", &names);
+        assert!(uci.is_some_and(|t| t.ends_with("uciok")));
+        let pv = answer("protover 2", Some(Protocol::Xboard), "1", &names);
+        assert!(pv.is_some_and(|t| t.contains("variants=\"chess,shogi\"")));
+        let bad = answer("frob", Some(Protocol::Xboard), "1", &names);
+        assert_eq!(bad.as_deref(), Some("Error (unknown command): frob"));
+        let bad = answer("frob x", Some(Protocol::Uci), "1", &names);
+        assert_eq!(bad.as_deref(), Some("info string unknown command frob x"));
+    }
+}
