@@ -11,5 +11,6 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod reference;
 pub mod types;
 pub mod zobrist;
