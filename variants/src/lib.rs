@@ -4,11 +4,14 @@
 
 pub mod error;
 pub mod geometry;
+pub mod ini;
+pub mod load;
 pub mod rules;
 pub mod trajectory;
 pub mod xbetza;
 
 pub use error::{VariantError, XbetzaError};
 pub use geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
+pub use load::{builtins, find, load_builtin_file, load_file, load_str};
 pub use rules::{PieceId, PieceType, Variant};
 pub use trajectory::{rights, Node, NodeId, Trajectories};

@@ -52,6 +52,9 @@ pub struct PieceType {
     pub letter: char,
     /// True when the FEN writes this type as `+` followed by the letter of `demotes_to`.
     pub plus_form: bool,
+    /// XBoard's mark after the letter (`'` or `!`) for variants with more than 26 types
+    /// (Tenjiku: `N'`, `D!`); `None` for a plain letter.
+    pub suffix: Option<char>,
     /// Canonical XBetza of the moves (printed back by the XBetza printer).
     pub betza: String,
     /// The compiled moves, including initial (`i`) paths and castling.
@@ -77,6 +80,14 @@ pub struct PieceType {
     /// Battle-of-the-Kings leave-behind: moving this piece off a square leaves a piece of
     /// this type (same colour) on the square it vacated.
     pub leaves_behind: Option<PieceId>,
+    /// Tenjiku Fire Demon (`burn`): after this piece moves, every enemy piece adjacent to
+    /// its destination is removed.
+    pub burns: bool,
+    /// Tenjiku jumping generals (`rangeJump`): the piece's sliding moves may jump over any
+    /// number of pieces whose `jump_rank` is lower than its own.
+    pub range_jump: bool,
+    /// Rank in the jumping hierarchy (`jumpRank`); 0 for ordinary pieces.
+    pub jump_rank: u8,
 }
 
 /// A named set of squares, given separately for each side.
@@ -116,6 +127,11 @@ pub struct Promotion {
     pub shogi_style: bool,
     /// A pawn may only promote to a piece type its side has lost (Grand chess).
     pub limited_to_captured: bool,
+    /// Most pieces of a type a side may have after promoting (`promotionLimit`, Grand and
+    /// Spartan); types not listed are unlimited.
+    pub limits: Vec<(PieceId, u8)>,
+    /// Promoted pieces may also demote by moving (Kyoto shogi, `pieceDemotion`).
+    pub demotion: bool,
 }
 
 /// Drop rules (shogi, crazyhouse).
@@ -168,6 +184,8 @@ pub struct GameEnd {
 pub struct Blast {
     /// Types that survive a neighbouring explosion (pawns in atomic).
     pub immune: Vec<PieceId>,
+    /// Types that never explode, not even when they capture (`blastImmuneTypes`).
+    pub fully_immune: Vec<PieceId>,
 }
 
 /// Which piece types may not capture or hop over which (iron pieces, janggi cannons).
@@ -223,7 +241,21 @@ impl Variant {
         let up = letter.to_ascii_uppercase();
         self.pieces
             .iter()
-            .position(|p| p.letter == up && !p.plus_form)
+            .position(|p| p.letter == up && !p.plus_form && p.suffix.is_none())
+            .map(|i| i as PieceId)
+    }
+
+    /// The piece type written with this letter (either case), `+` prefix and `'`/`!` suffix.
+    pub fn piece_by_symbol(
+        &self,
+        letter: char,
+        plus: bool,
+        suffix: Option<char>,
+    ) -> Option<PieceId> {
+        let up = letter.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up && p.plus_form == plus && p.suffix == suffix)
             .map(|i| i as PieceId)
     }
 }

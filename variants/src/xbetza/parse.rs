@@ -76,7 +76,8 @@ impl Parser {
                 self.modifier(c, &mut pre)?;
                 self.pos += 1;
             } else {
-                break (self.atom(c)?, self.col());
+                let col = self.col();
+                break (self.atom(c)?, col);
             }
         };
         pre.current();

@@ -1,0 +1,264 @@
+//! The INI reader: sections `[name]` / `[child:parent]`, `key = value` lines, `#`/`;` comments,
+//! with the file and line of every key kept so that later errors can point at it.
+//!
+//! Reading is in two steps. [`parse`] splits one text into [`Section`]s and reports syntax
+//! errors, duplicate sections and duplicate keys. [`resolve`] then flattens inheritance: a
+//! child sees every key of its ancestors unless it sets the key itself. Parents are looked up
+//! among all sections given (the user's file and the built-in files), so `[mine:chess]` works.
+//! Nothing here knows what a key means; unknown keys are the loader's business.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::error::VariantError;
+
+/// One `key = value` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The key, as written (case-sensitive, like Fairy-Stockfish).
+    pub key: String,
+    /// The value with surrounding blanks removed.
+    pub value: String,
+    /// File the line is in.
+    pub path: String,
+    /// 1-based line number.
+    pub line: usize,
+}
+
+/// One `[name]` or `[name:parent]` section with its entries in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The variant name.
+    pub name: String,
+    /// The parent's name, if the header names one.
+    pub parent: Option<String>,
+    /// File the section is in.
+    pub path: String,
+    /// Line of the header.
+    pub line: usize,
+    /// The entries, in order.
+    pub entries: Vec<Entry>,
+}
+
+/// A section with inheritance flattened: its own entries override its ancestors'.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The section itself (its `entries` are its own lines only).
+    pub section: Section,
+    /// Every entry in force, ancestors' first, each key once.
+    pub entries: Vec<Entry>,
+}
+
+/// Longest line the reader accepts; longer ones are an error rather than a slow path.
+const MAX_LINE_LEN: usize = 10_000;
+/// Deepest inheritance chain accepted (a guard beside cycle detection).
+const MAX_DEPTH: usize = 64;
+
+fn err(path: &str, line: usize, key: &str, message: impl Into<String>) -> VariantError {
+    VariantError {
+        path: path.to_string(),
+        line,
+        key: key.to_string(),
+        message: message.into(),
+    }
+}
+
+/// True for characters allowed in section names and keys.
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '+')
+}
+
+fn check_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(is_name_char)
+}
+
+/// Removes a comment: `#` or `;` at the start of a line, or after a blank.
+fn strip_comment(line: &str) -> &str {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('#') || trimmed.starts_with(';') {
+        return "";
+    }
+    let bytes = line.as_bytes();
+    for i in 1..bytes.len() {
+        if (bytes[i] == b'#' || bytes[i] == b';') && bytes[i - 1].is_ascii_whitespace() {
+            return &line[..i];
+        }
+    }
+    line
+}
+
+/// Splits `text` into sections. Returns every section that could be read and every error.
+pub fn parse(text: &str, path: &str) -> (Vec<Section>, Vec<VariantError>) {
+    let mut sections: Vec<Section> = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen_sections: HashMap<String, usize> = HashMap::new();
+    let mut seen_keys: HashMap<String, usize> = HashMap::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line_no = index + 1;
+        if raw.len() > MAX_LINE_LEN {
+            errors.push(err(path, line_no, "line", "line too long"));
+            continue;
+        }
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            match parse_header(rest) {
+                Ok((name, parent)) => {
+                    if let Some(first) = seen_sections.get(&name) {
+                        let msg = format!("duplicate section (first defined on line {first})");
+                        errors.push(err(path, line_no, &name, msg));
+                    }
+                    seen_sections.insert(name.clone(), line_no);
+                    seen_keys.clear();
+                    sections.push(Section {
+                        name,
+                        parent,
+                        path: path.to_string(),
+                        line: line_no,
+                        entries: Vec::new(),
+                    });
+                }
+                Err(message) => errors.push(err(path, line_no, "section", message)),
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            errors.push(err(path, line_no, line, "expected `key = value`"));
+            continue;
+        };
+        let (key, value) = (key.trim(), value.trim());
+        if !check_name(key) {
+            errors.push(err(path, line_no, key, "bad key name"));
+            continue;
+        }
+        let Some(section) = sections.last_mut() else {
+            errors.push(err(path, line_no, key, "key outside any [section]"));
+            continue;
+        };
+        if let Some(first) = seen_keys.get(key) {
+            let msg = format!("duplicate key (first set on line {first})");
+            errors.push(err(path, line_no, key, msg));
+            continue;
+        }
+        seen_keys.insert(key.to_string(), line_no);
+        section.entries.push(Entry {
+            key: key.to_string(),
+            value: value.to_string(),
+            path: path.to_string(),
+            line: line_no,
+        });
+    }
+    (sections, errors)
+}
+
+/// Reads the inside of `[...]` (after the opening bracket).
+fn parse_header(rest: &str) -> Result<(String, Option<String>), String> {
+    let inner = rest
+        .strip_suffix(']')
+        .ok_or_else(|| "section header must end with `]`".to_string())?;
+    let (name, parent) = match inner.split_once(':') {
+        Some((n, p)) => (n.trim(), Some(p.trim())),
+        None => (inner.trim(), None),
+    };
+    if !check_name(name) {
+        return Err(format!("bad section name `{name}`"));
+    }
+    match parent {
+        Some(p) if !check_name(p) => Err(format!("bad parent name `{p}`")),
+        _ => Ok((name.to_string(), parent.map(str::to_string))),
+    }
+}
+
+/// Flattens inheritance for each of `own` sections. Parents are searched in `own` first,
+/// then in `library` (built-in sections). Errors name unknown parents and cycles.
+pub fn resolve(own: &[Section], library: &[Section]) -> (Vec<Resolved>, Vec<VariantError>) {
+    let mut by_name: HashMap<&str, &Section> = HashMap::new();
+    for s in library.iter().chain(own.iter()) {
+        by_name.insert(s.name.as_str(), s);
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for section in own {
+        match chain(section, &by_name) {
+            Ok(ancestors) => out.push(Resolved {
+                section: section.clone(),
+                entries: merge(&ancestors),
+            }),
+            Err(e) => errors.push(e),
+        }
+    }
+    (out, errors)
+}
+
+/// The section and its ancestors, root first.
+fn chain<'a>(
+    section: &'a Section,
+    by_name: &HashMap<&str, &'a Section>,
+) -> Result<Vec<&'a Section>, VariantError> {
+    let mut list = vec![section];
+    let mut names = vec![section.name.clone()];
+    let mut seen: HashSet<&str> = HashSet::from([section.name.as_str()]);
+    let mut current = section;
+    while let Some(parent) = &current.parent {
+        let at = |msg: String| err(&section.path, section.line, &section.name, msg);
+        let Some(next) = by_name.get(parent.as_str()) else {
+            return Err(at(format!("unknown parent variant `{parent}`")));
+        };
+        names.push(parent.clone());
+        if !seen.insert(next.name.as_str()) {
+            return Err(at(format!("cyclic inheritance: {}", names.join(" -> "))));
+        }
+        if list.len() > MAX_DEPTH {
+            return Err(at("inheritance chain too deep".to_string()));
+        }
+        list.push(next);
+        current = next;
+    }
+    list.reverse();
+    Ok(list)
+}
+
+fn merge(ancestors: &[&Section]) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    for s in ancestors {
+        for e in &s.entries {
+            match entries.iter_mut().find(|x| x.key == e.key) {
+                Some(slot) => *slot = e.clone(),
+                None => entries.push(e.clone()),
+            }
+        }
+    }
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_sections_keys_and_comments() {
+        let text = "# top\n[a]\nx = 1 ; note\n\n[b:a]\ny=2\n";
+        let (s, e) = parse(text, "t.ini");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].entries[0].value, "1");
+        assert_eq!(s[1].parent.as_deref(), Some("a"));
+        assert_eq!(s[1].entries[0].line, 6);
+        let (r, e) = resolve(&s, &[]);
+        assert!(e.is_empty());
+        assert_eq!(r[1].entries.len(), 2);
+    }
+
+    #[test]
+    fn reports_cycles_with_names() {
+        let (s, _) = parse("[a:b]\n[b:c]\n[c:a]\n", "t.ini");
+        let (_, e) = resolve(&s, &[]);
+        assert_eq!(e.len(), 3);
+        assert!(
+            e[0].message.contains("a -> b -> c -> a"),
+            "{}",
+            e[0].message
+        );
+    }
+}

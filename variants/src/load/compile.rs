@@ -1,0 +1,236 @@
+//! Turns one resolved INI section into a validated [`Variant`]: board, zones, pieces and
+//! their compiled moves, promotion, drops, castling, game end and our extension keys.
+//! Defaults follow Fairy-Stockfish's: a section without a parent is orthodox chess rules
+//! with no pieces defined.
+
+use super::context::Ctx;
+use super::fen;
+use super::piece_defs::{self, canonical, compile_moves, Def};
+use super::pieces::{DOUBLE_STEP_BETZA, PAWN_NO_EP_BETZA};
+use super::rules_keys;
+use super::values::{self, Symbol};
+use super::zones::Zones;
+use crate::error::VariantError;
+use crate::geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
+use crate::ini::Resolved;
+use crate::rules::{Origin, PieceId, PieceType, Variant};
+use crate::trajectory::{NodeId, Trajectories};
+
+/// Board size when `maxFile` / `maxRank` are not given.
+const DEFAULT_SIZE: u32 = 8;
+/// Centipawns per average square reached on an empty board, for estimated values.
+const VALUE_PER_MOBILITY: f64 = 40.0;
+
+/// The variant being built plus what later steps need to know about its pieces.
+pub struct Build<'a, 'b> {
+    /// Key access and errors.
+    pub ctx: &'b mut Ctx<'a>,
+    /// Files and ranks.
+    pub files: u8,
+    /// Ranks.
+    pub ranks: u8,
+    /// Zones so far.
+    pub zones: Zones,
+    /// Definitions, parallel to `pieces`.
+    pub defs: Vec<Def>,
+    /// Compiled piece types.
+    pub pieces: Vec<PieceType>,
+}
+
+impl Build<'_, '_> {
+    /// The piece id for a symbol.
+    pub fn id(&self, s: Symbol) -> Option<PieceId> {
+        self.defs
+            .iter()
+            .position(|d| d.symbol == s)
+            .map(|i| i as PieceId)
+    }
+
+    /// The id of the piece defined with a predefined key (`pawn`, `king`).
+    pub fn id_named(&self, name: &str) -> Option<PieceId> {
+        self.defs
+            .iter()
+            .position(|d| d.name == name)
+            .map(|i| i as PieceId)
+    }
+
+    /// Resolves a symbol set from a key, `*` meaning every piece. Unknown letters are errors.
+    pub fn id_set(&mut self, key: &str) -> Option<Vec<PieceId>> {
+        let entry = self.ctx.take(key)?;
+        let set = match values::symbol_set(&entry.value) {
+            Ok(Some(set)) => set,
+            Ok(None) => return Some((0..self.pieces.len() as PieceId).collect()),
+            Err(msg) => {
+                self.ctx.fail(&entry, msg);
+                return None;
+            }
+        };
+        let mut ids = Vec::new();
+        for s in set {
+            match self.id(s) {
+                Some(id) => ids.push(id),
+                None => self.ctx.fail(&entry, format!("unknown piece `{s}`")),
+            }
+        }
+        Some(ids)
+    }
+
+    /// Squares from a key, or `default`.
+    pub fn squares(&mut self, key: &str, default: SquareSet) -> SquareSet {
+        let (f, r) = (self.files, self.ranks);
+        self.ctx
+            .parsed(key, |v| values::squares(v, f, r))
+            .unwrap_or(default)
+    }
+
+    /// Largest range for unlimited XBetza riders on this board.
+    pub fn max_range(&self) -> u8 {
+        self.files.max(self.ranks) - 1
+    }
+}
+
+/// Compiles a resolved section; `origin` says where it came from.
+pub fn compile(resolved: &Resolved, origin: Origin) -> Result<Variant, Vec<VariantError>> {
+    let mut ctx = Ctx::new(resolved);
+    let (files, ranks) = board_size(&mut ctx);
+    let zones = Zones::read(&mut ctx, files, ranks);
+    let defs = piece_defs::collect(&mut ctx);
+    let mut b = Build {
+        ctx: &mut ctx,
+        files,
+        ranks,
+        zones,
+        defs,
+        pieces: Vec::new(),
+    };
+    compile_pieces(&mut b);
+    let variant = rules_keys::finish(&mut b, origin);
+    ctx.report_unknown();
+    match variant {
+        Some(v) if ctx.errors.is_empty() => Ok(v),
+        _ => Err(ctx.errors),
+    }
+}
+
+fn board_size(ctx: &mut Ctx) -> (u8, u8) {
+    let files = ctx.parsed("maxFile", values::file).unwrap_or(DEFAULT_SIZE);
+    let ranks = ctx.parsed("maxRank", values::rank).unwrap_or(DEFAULT_SIZE);
+    let files = clamp_size(ctx, "maxFile", files, MAX_FILES);
+    let ranks = clamp_size(ctx, "maxRank", ranks, MAX_RANKS);
+    (files, ranks)
+}
+
+fn clamp_size(ctx: &mut Ctx, key: &str, n: u32, max: u8) -> u8 {
+    if n > max as u32 {
+        let msg = format!("board too large: {n} (at most {max})");
+        match ctx.take(key) {
+            Some(e) => ctx.fail(&e, msg),
+            None => ctx.fail_section(key, msg),
+        }
+        return max;
+    }
+    n as u8
+}
+
+/// Compiles every definition; the orthodox pawn gets its double step from `doubleStep`.
+fn compile_pieces(b: &mut Build) {
+    let double_step = b.ctx.flag("doubleStep", true);
+    let ds_white = b.squares("doubleStepRegionWhite", SquareSet::ranks(b.files, 1, 1));
+    let top = b.ranks.saturating_sub(2);
+    let ds_black = b.squares("doubleStepRegionBlack", SquareSet::ranks(b.files, top, top));
+    let defs = b.defs.clone();
+    for d in &defs {
+        let is_pawn = piece_defs::is_predefined(d, "pawn");
+        let base = if is_pawn && !double_step {
+            PAWN_NO_EP_BETZA
+        } else {
+            &d.betza
+        };
+        let mut moves = compile_moves(b.ctx, d, base, b.max_range()).unwrap_or_default();
+        let mut text = base.to_string();
+        if is_pawn && double_step {
+            let zone = b.zones.add("doubleStep", ds_white, ds_black);
+            if let Some(extra) = compile_moves(b.ctx, d, DOUBLE_STEP_BETZA, b.max_range()) {
+                append(&mut moves, &extra, Some(zone), None);
+                text.push_str(DOUBLE_STEP_BETZA);
+            }
+        }
+        let mut piece = piece_defs::piece_type(d, canonical(&text), moves);
+        if piece.value == 0 {
+            piece.value = estimate_value(&piece.moves, b.files, b.ranks);
+        }
+        b.pieces.push(piece);
+    }
+}
+
+/// Appends `src`'s paths to `dst`; roots get `from_zone`, every node gets `zone` if given.
+pub fn append(dst: &mut Trajectories, src: &Trajectories, from_zone: Option<u8>, zone: Option<u8>) {
+    let offset = dst.nodes.len() as NodeId;
+    for node in &src.nodes {
+        let mut n = node.clone();
+        n.parent = n.parent.map(|p| p + offset);
+        n.on_empty.iter_mut().for_each(|c| *c += offset);
+        n.on_occupied.iter_mut().for_each(|c| *c += offset);
+        if zone.is_some() {
+            n.zone = zone;
+        }
+        dst.nodes.push(n);
+    }
+    for &r in &src.roots {
+        dst.nodes[(r + offset) as usize].from_zone = from_zone;
+        dst.roots.push(r + offset);
+    }
+    if dst.castling.is_none() {
+        dst.castling = src.castling;
+    }
+}
+
+/// Rough value from the average number of squares reached on an empty board.
+fn estimate_value(moves: &Trajectories, files: u8, ranks: u8) -> i32 {
+    let (f, r) = (files as i32, ranks as i32);
+    let mut total = 0usize;
+    for file in 0..f {
+        for rank in 0..r {
+            total += moves.targets((file, rank), f, r, &|_, _| None).len();
+        }
+    }
+    let average = total as f64 / (f * r).max(1) as f64;
+    (average * VALUE_PER_MOBILITY).round() as i32
+}
+
+/// Checks the start FEN; returns White's and Black's pieces by id on success.
+pub fn check_start_fen(b: &mut Build, fen_text: &str) -> Option<fen::FenInfo> {
+    let known = |s: Symbol| b.defs.iter().any(|d| d.symbol == s);
+    let result = fen::check(fen_text, b.files, b.ranks, &known);
+    match result {
+        Ok(info) => Some(info),
+        Err(msg) => {
+            let msg = format!("bad start FEN: {msg}");
+            match b.ctx.take("startFen") {
+                Some(e) => b.ctx.fail(&e, msg),
+                None => b.ctx.fail_section("startFen", msg),
+            }
+            None
+        }
+    }
+}
+
+/// Squares (White's view) from which a piece has no move at all on an empty board.
+pub fn dead_squares(moves: &Trajectories, files: u8, ranks: u8) -> SquareSet {
+    let mut dead = SquareSet::EMPTY;
+    if moves.roots.is_empty() {
+        return dead;
+    }
+    for file in 0..files {
+        for rank in 0..ranks {
+            let from = (file as i32, rank as i32);
+            if moves
+                .targets(from, files as i32, ranks as i32, &|_, _| None)
+                .is_empty()
+            {
+                dead.insert(Coord::new(file, rank));
+            }
+        }
+    }
+    dead
+}

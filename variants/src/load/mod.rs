@@ -1,0 +1,120 @@
+//! The variant loader: INI text in, validated [`Variant`]s out, with every error found
+//! (not just the first) as `FILE:LINE: key: message`.
+//!
+//! * [`load_str`] / [`load_file`] read a user's file; its sections may inherit from each
+//!   other and from the built-in variants.
+//! * [`builtins`] compiles the embedded files; [`find`] looks a variant up by name or alias.
+
+mod compile;
+mod context;
+mod fen;
+mod piece_defs;
+mod pieces;
+mod rules_keys;
+pub mod values;
+mod zones;
+
+pub mod builtin;
+
+use crate::error::VariantError;
+use crate::ini::{self, Section};
+use crate::rules::{Origin, Variant};
+
+pub use builtin::BUILTIN_FILES;
+pub use fen::{check as check_fen, FenInfo};
+
+/// Every section of every built-in file, for parents named by user files.
+fn builtin_sections() -> Vec<Section> {
+    BUILTIN_FILES
+        .iter()
+        .flat_map(|(file, text)| ini::parse(text, &builtin::label(file)).0)
+        .collect()
+}
+
+/// Loads every variant of `text`; `path` labels errors and origins.
+pub fn load_str(text: &str, path: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
+    let library = builtin_sections();
+    load_with_library(text, path, &library, |s| Origin::File {
+        path: path.to_string(),
+        line: s.line,
+    })
+}
+
+fn load_with_library(
+    text: &str,
+    path: &str,
+    library: &[Section],
+    origin: impl Fn(&Section) -> Origin,
+) -> Result<Vec<Variant>, Vec<VariantError>> {
+    let (sections, mut errors) = ini::parse(text, path);
+    let (resolved, resolve_errors) = ini::resolve(&sections, library);
+    errors.extend(resolve_errors);
+    let mut variants = Vec::new();
+    for r in &resolved {
+        match compile::compile(r, origin(&r.section)) {
+            Ok(v) => variants.push(v),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(variants)
+    } else {
+        errors.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+        Err(errors)
+    }
+}
+
+/// Loads a file from disk.
+pub fn load_file(path: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => load_str(&text, path),
+        Err(e) => Err(vec![VariantError {
+            path: path.to_string(),
+            line: 0,
+            key: "file".to_string(),
+            message: format!("cannot read: {e}"),
+        }]),
+    }
+}
+
+/// Compiles one embedded file (by its file name, e.g. `chess.ini`).
+pub fn load_builtin_file(file: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
+    let Some((_, text)) = BUILTIN_FILES.iter().find(|(f, _)| *f == file) else {
+        return Err(vec![VariantError {
+            path: builtin::label(file),
+            line: 0,
+            key: "file".to_string(),
+            message: "no such built-in file".to_string(),
+        }]);
+    };
+    let library = builtin_sections();
+    load_with_library(text, &builtin::label(file), &library, |_| {
+        Origin::Builtin(file.to_string())
+    })
+}
+
+/// Every built-in variant, in file order. Errors would be a bug in the embedded files.
+pub fn builtins() -> Result<Vec<Variant>, Vec<VariantError>> {
+    let mut all = Vec::new();
+    let mut errors = Vec::new();
+    for (file, _) in BUILTIN_FILES {
+        match load_builtin_file(file) {
+            Ok(v) => all.extend(v),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(all)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Finds a variant by name or alias.
+pub fn find<'a>(variants: &'a [Variant], name: &str) -> Option<&'a Variant> {
+    variants.iter().find(|v| v.name == name).or_else(|| {
+        variants
+            .iter()
+            .find(|v| v.aliases.iter().any(|a| a == name))
+    })
+}

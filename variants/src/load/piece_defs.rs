@@ -1,0 +1,212 @@
+//! Piece definitions: FSF's predefined names (`knight = n`), `king = k[:betza]`,
+//! `customPieceN = x:betza`, our named `piece.NAME = x:betza` / `piece.NAME = +x:betza`
+//! (a promoted form), and FSF's `promotedPieceType = p:g` (the promoted form moves like g).
+//! Each becomes a [`PieceType`] with its XBetza compiled.
+
+use super::context::Ctx;
+use super::pieces::{predefined, KING_BETZA, PREDEFINED};
+use super::values::{pairs, symbol, Symbol};
+use crate::ini::Entry;
+use crate::rules::PieceType;
+use crate::trajectory::Trajectories;
+use crate::xbetza;
+
+/// Highest `customPieceN` slot number accepted.
+pub const MAX_CUSTOM_PIECES: u32 = 64;
+
+/// The value that removes an inherited piece (`queen = -`).
+pub const REMOVED: &str = "-";
+
+/// A piece definition before compilation.
+#[derive(Clone, Debug)]
+pub struct Def {
+    /// Name (`knight`, `customPiece1`, `lion`, `+rook`).
+    pub name: String,
+    /// How FEN writes it.
+    pub symbol: Symbol,
+    /// XBetza text.
+    pub betza: String,
+    /// The line that defined it.
+    pub entry: Entry,
+    /// Default value (0 = estimate).
+    pub value: i32,
+    /// Defined with the `king` key.
+    pub is_king: bool,
+}
+
+/// Splits `x:betza` (or `+x:betza`); `betza_optional` allows a bare letter.
+fn letter_and_betza(value: &str, betza_optional: bool) -> Result<(Symbol, Option<String>), String> {
+    match value.split_once(':') {
+        Some((l, b)) => Ok((symbol(l.trim())?, Some(b.trim().to_string()))),
+        None if betza_optional => Ok((symbol(value.trim())?, None)),
+        None => Err(format!("expected `letter:betza`, found `{value}`")),
+    }
+}
+
+/// Reads every piece-defining key. Errors are recorded in `ctx`.
+pub fn collect(ctx: &mut Ctx) -> Vec<Def> {
+    let mut defs = Vec::new();
+    for p in PREDEFINED {
+        let Some(entry) = ctx.take(p.name).filter(|e| e.value != REMOVED) else {
+            continue;
+        };
+        match symbol(&entry.value) {
+            Ok(s) if !s.plus => defs.push(def(p.name, s, p.betza, entry, p.value, false)),
+            Ok(_) => ctx.fail(&entry, "a predefined piece cannot be a `+` form"),
+            Err(msg) => ctx.fail(&entry, msg),
+        }
+    }
+    if let Some(entry) = ctx.take("king").filter(|e| e.value != REMOVED) {
+        match letter_and_betza(&entry.value, true) {
+            Ok((s, b)) => {
+                let b = b.unwrap_or_else(|| KING_BETZA.to_string());
+                defs.push(def("king", s, &b, entry, 0, true))
+            }
+            Err(msg) => ctx.fail(&entry, msg),
+        }
+    }
+    for entry in ctx.take_prefixed("customPiece") {
+        if entry.value == REMOVED {
+            continue;
+        }
+        let slot = &entry.key["customPiece".len()..];
+        let ok = slot
+            .parse::<u32>()
+            .is_ok_and(|n| (1..=MAX_CUSTOM_PIECES).contains(&n));
+        if !ok {
+            ctx.fail(
+                &entry,
+                format!("unknown key (slots are customPiece1..{MAX_CUSTOM_PIECES})"),
+            );
+            continue;
+        }
+        match letter_and_betza(&entry.value, false) {
+            Ok((s, Some(b))) => defs.push(def(&entry.key.clone(), s, &b, entry, 0, false)),
+            Ok(_) => {}
+            Err(msg) => ctx.fail(&entry, msg),
+        }
+    }
+    for entry in ctx.take_prefixed("piece.") {
+        if entry.value == REMOVED {
+            continue;
+        }
+        let name = entry.key["piece.".len()..].to_string();
+        match letter_and_betza(&entry.value, false) {
+            Ok((s, Some(b))) => defs.push(def(&name, s, &b, entry, 0, false)),
+            Ok(_) => {}
+            Err(msg) => ctx.fail(&entry, msg),
+        }
+    }
+    add_promoted_types(ctx, &mut defs);
+    reject_duplicates(ctx, &mut defs);
+    defs
+}
+
+fn def(name: &str, symbol: Symbol, betza: &str, entry: Entry, value: i32, is_king: bool) -> Def {
+    Def {
+        name: name.to_string(),
+        symbol,
+        betza: betza.to_string(),
+        entry,
+        value,
+        is_king,
+    }
+}
+
+/// FSF's `promotedPieceType = p:g s:g`: a `+P` type moving like `g`.
+fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
+    let Some(entry) = ctx.take("promotedPieceType") else {
+        return;
+    };
+    let items = match pairs(&entry.value) {
+        Ok(items) => items,
+        Err(msg) => return ctx.fail(&entry, msg),
+    };
+    for (from, to) in items {
+        let (Ok(from), Ok(to)) = (symbol(&from), symbol(&to)) else {
+            ctx.fail(&entry, format!("expected piece letters in `{from}:{to}`"));
+            continue;
+        };
+        let base = defs.iter().find(|d| d.symbol == from).cloned();
+        let target = defs.iter().find(|d| d.symbol == to).cloned();
+        match (base, target) {
+            (Some(base), Some(target)) if !from.plus => {
+                let plus = Symbol { plus: true, ..from };
+                let name = format!("+{}", base.name);
+                defs.push(def(
+                    &name,
+                    plus,
+                    &target.betza,
+                    entry.clone(),
+                    target.value,
+                    false,
+                ));
+            }
+            (None, _) => ctx.fail(&entry, format!("unknown piece `{from}`")),
+            _ => ctx.fail(&entry, format!("unknown promoted piece `{to}`")),
+        }
+    }
+}
+
+fn reject_duplicates(ctx: &mut Ctx, defs: &mut Vec<Def>) {
+    let mut kept: Vec<Def> = Vec::new();
+    for d in defs.drain(..) {
+        if let Some(first) = kept.iter().find(|k| k.symbol == d.symbol) {
+            let msg = format!(
+                "piece `{}` already used by {} (line {})",
+                d.symbol, first.name, first.entry.line
+            );
+            ctx.fail(&d.entry, msg);
+        } else {
+            kept.push(d);
+        }
+    }
+    *defs = kept;
+}
+
+/// Compiles one definition's XBetza; a parse error is recorded and gives empty moves.
+pub fn compile_moves(ctx: &mut Ctx, d: &Def, betza: &str, max_range: u8) -> Option<Trajectories> {
+    match xbetza::parse(betza) {
+        Ok(parsed) => Some(xbetza::compile(&parsed, max_range)),
+        Err(e) => {
+            ctx.fail(&d.entry, format!("bad XBetza `{betza}`: {e}"));
+            None
+        }
+    }
+}
+
+/// Canonical text of some XBetza, or the text itself when it does not parse.
+pub fn canonical(betza: &str) -> String {
+    xbetza::parse(betza)
+        .map(|b| xbetza::print(&b))
+        .unwrap_or_else(|_| betza.to_string())
+}
+
+/// A piece type with the definition's identity and moves; rule fields get defaults.
+pub fn piece_type(d: &Def, betza: String, moves: Trajectories) -> PieceType {
+    PieceType {
+        name: d.name.clone(),
+        letter: d.symbol.letter,
+        plus_form: d.symbol.plus,
+        suffix: d.symbol.suffix,
+        betza,
+        moves,
+        value: d.value,
+        royal: d.is_king,
+        promotions: Vec::new(),
+        promoted: None,
+        demotes_to: None,
+        mandatory_promotion: false,
+        dead_squares: Default::default(),
+        confined: None,
+        leaves_behind: None,
+        burns: false,
+        range_jump: false,
+        jump_rank: 0,
+    }
+}
+
+/// True when the definition came from FSF's predefined name `name`.
+pub fn is_predefined(d: &Def, name: &str) -> bool {
+    d.name == name && predefined(name).is_some()
+}

@@ -1,0 +1,694 @@
+//! The rule keys after the pieces exist: promotion, drops, castling, game end, atomic blasts,
+//! the capture matrix, leave-behind, confinement and zone moves, royalty and the start FEN.
+
+use super::compile::{append, check_start_fen, dead_squares, Build};
+use super::piece_defs::compile_moves;
+use super::values::{self, symbol, Symbol};
+use crate::geometry::SquareSet;
+use crate::rules::{
+    Blast, CaptureMatrix, Castling, Drops, GameEnd, Origin, Outcome, PieceId, Promotion, Royalty,
+    Variant,
+};
+
+/// Fairy-Stockfish's default start position.
+pub const CHESS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// FSF's default n-move rule, in moves.
+const DEFAULT_N_MOVE_RULE: u32 = 50;
+/// FSF's default repetition count.
+const DEFAULT_N_FOLD: u32 = 3;
+/// Upper bound for counters read from files.
+const MAX_COUNTER: u32 = 10_000;
+/// Most pieces of one type a promotion limit may name.
+const MAX_LIMIT: u32 = 255;
+
+/// FSF keys whose rules Locust does not model (yet); they are accepted so that FSF files load,
+/// and documented in docs/variants.md.
+const ACCEPTED_UNMODELLED: &[&str] = &[
+    "pieceToCharTable",
+    "pocketSize",
+    "countingRule",
+    "materialCounting",
+    "nFoldValue",
+    "nFoldValueAbsolute",
+    "extinctionClaim",
+    "extinctionOpponentPieceCount",
+    "bikjangRule",
+    "diagonalLines",
+    "enPassantRegion",
+    "enPassantRegionWhite",
+    "enPassantRegionBlack",
+    "enPassantTypes",
+    "enPassantTypesWhite",
+    "enPassantTypesBlack",
+    "nMoveRuleTypes",
+    "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack",
+    "castlingRank",
+    "castlingKingFile",
+    "castlingRookKingsideFile",
+    "castlingRookQueensideFile",
+    "dropChecks",
+    "pieceValueEg",
+];
+
+/// Everything after the pieces; `None` when something essential failed.
+pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
+    for key in ACCEPTED_UNMODELLED {
+        b.ctx.take(key);
+    }
+    values_from_keys(b);
+    let promotion = promotion(b);
+    let drops = drops(b, &promotion);
+    let castling = castling(b);
+    let end = game_end(b);
+    let blast = blast(b);
+    let capture_matrix = capture_matrix(b);
+    leave_behind(b);
+    tenjiku_keys(b);
+    confinement(b);
+    zone_moves(b);
+    soldier_rank(b);
+    mobility_regions(b);
+    immobility(b);
+    let fen = b
+        .ctx
+        .take("startFen")
+        .map(|e| e.value)
+        .unwrap_or(CHESS_FEN.to_string());
+    let info = check_start_fen(b, &fen);
+    check_royals(b, &end, info.as_ref());
+    let (aliases, xboard_parent, pass_move) = presentation(b);
+    Some(Variant {
+        name: b.ctx.name().to_string(),
+        aliases,
+        origin,
+        files: b.files,
+        ranks: b.ranks,
+        pieces: b.pieces.clone(),
+        start_fen: fen,
+        zones: b.zones.list.clone(),
+        castling,
+        promotion,
+        drops,
+        end,
+        blast,
+        capture_matrix,
+        pass_move,
+        xboard_parent,
+    })
+}
+
+fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
+    let aliases = b
+        .ctx
+        .take_own("alias")
+        .map(|e| e.value.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let template = b.ctx.take("variantTemplate").map(|e| e.value);
+    let parent = b.ctx.take("xboardParent").map(|e| e.value);
+    let parent = parent.or(template).unwrap_or_else(|| "fairy".to_string());
+    let pass = b.ctx.flag("pass", false) | b.ctx.flag("passMove", false);
+    (aliases, parent, pass)
+}
+
+/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126).
+fn values_from_keys(b: &mut Build) {
+    const FSF_PAWN_MG: i32 = 126;
+    for (key, scale) in [("pieceValueMg", FSF_PAWN_MG), ("pieceValue", 100)] {
+        let Some(entry) = b.ctx.take(key) else {
+            continue;
+        };
+        for (s, v) in letter_map(b, &entry, 1_000_000) {
+            b.pieces[s as usize].value = (v as i64 * 100 / scale as i64) as i32;
+        }
+    }
+}
+
+/// Reads `x:N` pairs as (piece, number); errors are recorded.
+fn letter_map(b: &mut Build, entry: &crate::ini::Entry, max: u32) -> Vec<(PieceId, u32)> {
+    let items = match values::pairs(&entry.value) {
+        Ok(items) => items,
+        Err(msg) => {
+            b.ctx.fail(entry, msg);
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for (l, n) in items {
+        let piece = symbol(&l).ok().and_then(|s| b.id(s));
+        match (piece, values::integer(&n, max)) {
+            (Some(p), Ok(n)) => out.push((p, n)),
+            (None, _) => b.ctx.fail(entry, format!("unknown piece `{l}`")),
+            (_, Err(msg)) => b.ctx.fail(entry, msg),
+        }
+    }
+    out
+}
+
+/// Reads `x:y` pairs as (piece, piece).
+fn piece_pairs(b: &mut Build, key: &str) -> Vec<(PieceId, PieceId)> {
+    let Some(entry) = b.ctx.take(key) else {
+        return Vec::new();
+    };
+    let items = match values::pairs(&entry.value) {
+        Ok(items) => items,
+        Err(msg) => {
+            b.ctx.fail(&entry, msg);
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for (x, y) in items {
+        let find = |t: &str| symbol(t).ok().and_then(|s| b.id(s));
+        match (find(&x), find(&y)) {
+            (Some(p), Some(q)) => out.push((p, q)),
+            (None, _) => b.ctx.fail(&entry, format!("unknown piece `{x}`")),
+            _ => b.ctx.fail(&entry, format!("unknown piece `{y}`")),
+        }
+    }
+    out
+}
+
+/// Default set of types by predefined name, for FSF defaults that name types, not letters.
+fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
+    names.iter().filter_map(|n| b.id_named(n)).collect()
+}
+
+fn colour_set(b: &mut Build, key: &str, default: &[PieceId]) -> (Vec<PieceId>, Vec<PieceId>) {
+    let both = b.id_set(key).unwrap_or_else(|| default.to_vec());
+    let white = b
+        .id_set(&format!("{key}White"))
+        .unwrap_or_else(|| both.clone());
+    let black = b.id_set(&format!("{key}Black")).unwrap_or(both);
+    (white, black)
+}
+
+fn promotion(b: &mut Build) -> Promotion {
+    let top = b.ranks - 1;
+    let (mut zone_white, mut zone_black) = (
+        SquareSet::ranks(b.files, top, top),
+        SquareSet::ranks(b.files, 0, 0),
+    );
+    if let Some(r) = b.ctx.parsed("promotionRank", values::rank) {
+        let r = (r.clamp(1, b.ranks as u32) - 1) as u8;
+        zone_white = SquareSet::ranks(b.files, r, top);
+        zone_black = zone_white.flip_ranks(b.ranks);
+    }
+    zone_white = b.squares("promotionRegionWhite", zone_white);
+    zone_black = b.squares("promotionRegionBlack", zone_black);
+    let pawns = named(b, &["pawn"]);
+    let (pawns_w, pawns_b) = colour_set(b, "promotionPawnTypes", &pawns);
+    let choices = named(b, &["queen", "rook", "bishop", "knight"]);
+    let (choice_w, choice_b) = colour_set(b, "promotionPieceTypes", &choices);
+    let pawn_mandatory = b.ctx.flag("mandatoryPawnPromotion", true);
+    let piece_mandatory = b.ctx.flag("mandatoryPiecePromotion", false);
+    for (pawns, choices) in [(&pawns_w, &choice_w), (&pawns_b, &choice_b)] {
+        for &p in pawns {
+            b.pieces[p as usize].promotions = choices.clone();
+            b.pieces[p as usize].mandatory_promotion = pawn_mandatory;
+        }
+    }
+    let shogi_style = link_plus_forms(b, piece_mandatory);
+    let limits = match b.ctx.take("promotionLimit") {
+        Some(e) => letter_map(b, &e, MAX_LIMIT)
+            .into_iter()
+            .map(|(p, n)| (p, n as u8))
+            .collect(),
+        None => Vec::new(),
+    };
+    Promotion {
+        zone_white,
+        zone_black,
+        shogi_style,
+        limited_to_captured: b.ctx.flag("promotionToCaptured", false),
+        limits,
+        demotion: b.ctx.flag("pieceDemotion", false),
+    }
+}
+
+/// Links every `+X` type with its base `X`. Returns true when any exists (shogi style).
+fn link_plus_forms(b: &mut Build, mandatory: bool) -> bool {
+    let mut any = false;
+    for i in 0..b.defs.len() {
+        let s = b.defs[i].symbol;
+        if !s.plus {
+            continue;
+        }
+        any = true;
+        match b.id(s.base()) {
+            Some(base) => {
+                b.pieces[base as usize].promoted = Some(i as PieceId);
+                b.pieces[base as usize].mandatory_promotion |= mandatory;
+                b.pieces[i].demotes_to = Some(base);
+            }
+            None => {
+                let entry = b.defs[i].entry.clone();
+                b.ctx
+                    .fail(&entry, format!("promoted form `{s}` has no base piece"));
+            }
+        }
+    }
+    any
+}
+
+fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
+    let enabled = b.ctx.flag("pieceDrops", false);
+    let captures_to_hand = b.ctx.flag("capturesToHand", false);
+    let no_doubled = b.id_set("dropNoDoubled").unwrap_or_default();
+    let mate_illegal = b.ctx.flag("shogiPawnDropMateIllegal", false);
+    let first_rank = b.ctx.flag("firstRankPawnDrops", false);
+    let zone_drops = b.ctx.flag("promotionZonePawnDrops", false);
+    let shogi_pawns = named(b, &["shogiPawn"]);
+    let no_drop_mate = match (mate_illegal, shogi_pawns.is_empty()) {
+        (false, _) => Vec::new(),
+        (true, false) => shogi_pawns,
+        (true, true) => no_doubled.clone(),
+    };
+    let mut forbidden = SquareSet::EMPTY;
+    if !first_rank {
+        forbidden = SquareSet::ranks(b.files, 0, 0);
+    }
+    if !zone_drops {
+        forbidden = values::union(forbidden, promotion.zone_white);
+    }
+    let pawn_types = (0..b.pieces.len() as PieceId)
+        .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
+        .collect();
+    Drops {
+        enabled,
+        captures_to_hand,
+        no_doubled,
+        no_drop_mate,
+        pawn_drop_forbidden: if enabled { forbidden } else { SquareSet::EMPTY },
+        pawn_types,
+    }
+}
+
+fn castling(b: &mut Build) -> Option<Castling> {
+    let enabled = b.ctx.flag("castling", true);
+    let chess960 = b.ctx.flag("chess960", false);
+    let king_side = b
+        .ctx
+        .parsed("castlingKingsideFile", values::file)
+        .unwrap_or(7);
+    let queen_side = b
+        .ctx
+        .parsed("castlingQueensideFile", values::file)
+        .unwrap_or(3);
+    let king = match b.ctx.take("castlingKingPiece") {
+        Some(e) => symbol(&e.value).ok().and_then(|s| b.id(s)).or_else(|| {
+            b.ctx.fail(&e, format!("unknown piece `{}`", e.value));
+            None
+        }),
+        None => b.defs.iter().position(|d| d.is_king).map(|i| i as PieceId),
+    };
+    let rooks = named(b, &["rook"]);
+    let (rooks, _) = colour_set(b, "castlingRookPieces", &rooks);
+    if !enabled || rooks.is_empty() {
+        return None;
+    }
+    for (key, file) in [
+        ("castlingKingsideFile", king_side),
+        ("castlingQueensideFile", queen_side),
+    ] {
+        if file > b.files as u32 {
+            let msg = format!("file {file} is off the board");
+            match b.ctx.take(key) {
+                Some(e) => b.ctx.fail(&e, msg),
+                None => b.ctx.fail_section(key, msg),
+            }
+        }
+    }
+    let king = king?;
+    Some(Castling {
+        king_side_file: (king_side.max(1) - 1) as u8,
+        queen_side_file: (queen_side.max(1) - 1) as u8,
+        rook_types: rooks,
+        king_type: king,
+        chess960,
+    })
+}
+
+fn outcome_key(b: &mut Build, key: &str, default: Outcome) -> Outcome {
+    b.ctx.parsed(key, values::outcome).unwrap_or(default)
+}
+
+fn game_end(b: &mut Build) -> GameEnd {
+    let checkmate = outcome_key(b, "checkmateValue", Outcome::Loss);
+    let stalemate = outcome_key(b, "stalemateValue", Outcome::Draw);
+    let extinction = b.ctx.parsed("extinctionValue", |v| match v {
+        "none" => Ok(None),
+        _ => values::outcome(v).map(Some),
+    });
+    let types = b.id_set("extinctionPieceTypes").unwrap_or_default();
+    let count = b
+        .ctx
+        .parsed("extinctionPieceCount", |v| values::integer(v, MAX_COUNTER));
+    let pseudo_royal = b.ctx.flag("extinctionPseudoRoyal", false);
+    let duple = b.ctx.flag("dupleCheck", false);
+    let all_types = types.len() == b.pieces.len() && !types.is_empty();
+    let mut bare_king = extinction.flatten().is_some() && all_types && count == Some(1);
+    if let Some(v) = b.ctx.parsed("bareKing", |v| match v {
+        "loss" => Ok(true),
+        "none" => Ok(false),
+        _ => Err(format!("expected loss or none, found `{v}`")),
+    }) {
+        bare_king = v;
+    }
+    let extinction_types = match extinction.flatten() {
+        Some(_) if !bare_king => types,
+        _ => Vec::new(),
+    };
+    if pseudo_royal {
+        extinction_types
+            .iter()
+            .for_each(|&p| b.pieces[p as usize].royal = true);
+    }
+    royal_pieces(b);
+    let royalty = royalty(b, duple);
+    let n_move = b
+        .ctx
+        .parsed("nMoveRule", |v| values::integer(v, MAX_COUNTER));
+    GameEnd {
+        checkmate,
+        stalemate,
+        royalty,
+        extinction_types,
+        bare_king_loses: bare_king,
+        n_move_rule: 2 * n_move.unwrap_or(DEFAULT_N_MOVE_RULE),
+        n_fold_rule: b
+            .ctx
+            .parsed("nFoldRule", |v| values::integer(v, MAX_COUNTER))
+            .unwrap_or(DEFAULT_N_FOLD),
+        perpetual_check_illegal: b.ctx.flag("perpetualCheckIllegal", false),
+        chasing_rule: b.ctx.parsed("chasingRule", chasing).unwrap_or(false),
+        flying_general: b.ctx.flag("flyingGeneral", false),
+    }
+}
+
+fn chasing(v: &str) -> Result<bool, String> {
+    match v {
+        "axf" => Ok(true),
+        "none" => Ok(false),
+        _ => Err(format!("expected axf or none, found `{v}`")),
+    }
+}
+
+/// Our `royalPieces = k +e`: exactly these types are royal.
+fn royal_pieces(b: &mut Build) {
+    if let Some(ids) = b.id_set("royalPieces") {
+        b.pieces.iter_mut().for_each(|p| p.royal = false);
+        ids.iter().for_each(|&p| b.pieces[p as usize].royal = true);
+    }
+}
+
+fn royalty(b: &mut Build, duple: bool) -> Royalty {
+    let default = if duple {
+        Royalty::Extinction
+    } else {
+        Royalty::Absolute
+    };
+    b.ctx
+        .parsed("royalty", |v| match v {
+            "absolute" => Ok(Royalty::Absolute),
+            "extinction" => Ok(Royalty::Extinction),
+            _ => Err(format!("expected absolute or extinction, found `{v}`")),
+        })
+        .unwrap_or(default)
+}
+
+fn blast(b: &mut Build) -> Option<Blast> {
+    let on = b.ctx.flag("blastOnCapture", false);
+    let fully_immune = b.id_set("blastImmuneTypes").unwrap_or_default();
+    if !on {
+        return None;
+    }
+    let immune = (0..b.pieces.len() as PieceId)
+        .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
+        .collect();
+    Some(Blast {
+        immune,
+        fully_immune,
+    })
+}
+
+fn capture_matrix(b: &mut Build) -> CaptureMatrix {
+    let mut no_capture = piece_pairs(b, "noCapture");
+    let no_hop = piece_pairs(b, "noHop");
+    for victim in b.id_set("iron").unwrap_or_default() {
+        for attacker in 0..b.pieces.len() as PieceId {
+            no_capture.push((attacker, victim));
+        }
+    }
+    CaptureMatrix { no_capture, no_hop }
+}
+
+fn leave_behind(b: &mut Build) {
+    for (mover, left) in piece_pairs(b, "leaveBehind") {
+        b.pieces[mover as usize].leaves_behind = Some(left);
+    }
+}
+
+/// `burn = d!`, `rangeJump = q! v! r! b!`, `jumpRank = k:4 q!:3`.
+fn tenjiku_keys(b: &mut Build) {
+    for p in b.id_set("burn").unwrap_or_default() {
+        b.pieces[p as usize].burns = true;
+    }
+    for p in b.id_set("rangeJump").unwrap_or_default() {
+        b.pieces[p as usize].range_jump = true;
+    }
+    if let Some(entry) = b.ctx.take("jumpRank") {
+        for (p, r) in letter_map(b, &entry, u8::MAX as u32) {
+            b.pieces[p as usize].jump_rank = r as u8;
+        }
+    }
+    let jumpers: Vec<usize> = (0..b.pieces.len())
+        .filter(|&i| b.pieces[i].range_jump)
+        .collect();
+    for i in jumpers {
+        if b.pieces[i].jump_rank == 0 {
+            let entry = b.defs[i].entry.clone();
+            b.ctx
+                .fail(&entry, "a rangeJump piece needs a jumpRank above 0");
+        }
+    }
+}
+
+/// `confine = k:palace b:ownHalf`: the piece never leaves the zone.
+fn confinement(b: &mut Build) {
+    let Some(entry) = b.ctx.take("confine") else {
+        return;
+    };
+    let items = match values::pairs(&entry.value) {
+        Ok(items) => items,
+        Err(msg) => return b.ctx.fail(&entry, msg),
+    };
+    for (l, zone) in items {
+        let Some(piece) = symbol(&l).ok().and_then(|s| b.id(s)) else {
+            b.ctx.fail(&entry, format!("unknown piece `{l}`"));
+            continue;
+        };
+        match b.zones.index(&zone) {
+            Some(z) => confine(b, piece, z),
+            None => b.ctx.fail(&entry, format!("unknown zone `{zone}`")),
+        }
+    }
+}
+
+fn confine(b: &mut Build, piece: PieceId, zone: u8) {
+    let p = &mut b.pieces[piece as usize];
+    p.confined = Some(zone);
+    p.moves.nodes.iter_mut().for_each(|n| n.zone = Some(zone));
+}
+
+/// `zoneMoves = p:enemyHalf:sW r:palaceDiag:F2:palaces`: extra moves available only while
+/// the piece stands in the first zone; the optional last part confines those paths.
+fn zone_moves(b: &mut Build) {
+    let Some(entry) = b.ctx.take("zoneMoves") else {
+        return;
+    };
+    for item in entry.value.split_whitespace() {
+        let parts: Vec<&str> = item.split(':').collect();
+        if !(3..=4).contains(&parts.len()) {
+            b.ctx.fail(
+                &entry,
+                format!("expected `piece:zone:betza[:within]`, found `{item}`"),
+            );
+            continue;
+        }
+        let Some(piece) = symbol(parts[0]).ok().and_then(|s| b.id(s)) else {
+            b.ctx.fail(&entry, format!("unknown piece `{}`", parts[0]));
+            continue;
+        };
+        let mut zone_of = |name: &str| {
+            let z = b.zones.index(name);
+            if z.is_none() {
+                b.ctx.fail(&entry, format!("unknown zone `{name}`"));
+            }
+            z
+        };
+        let Some(from) = zone_of(parts[1]) else {
+            continue;
+        };
+        let within = match parts.get(3) {
+            Some(name) => match zone_of(name) {
+                Some(z) => Some(z),
+                None => continue,
+            },
+            None => None,
+        };
+        add_zone_move(b, piece, from, within, parts[2], &entry);
+    }
+}
+
+fn add_zone_move(
+    b: &mut Build,
+    piece: PieceId,
+    from: u8,
+    within: Option<u8>,
+    betza: &str,
+    entry: &crate::ini::Entry,
+) {
+    let mut def = b.defs[piece as usize].clone();
+    def.entry = entry.clone();
+    let within = within.or(b.pieces[piece as usize].confined);
+    if let Some(extra) = compile_moves(b.ctx, &def, betza, b.max_range()) {
+        append(
+            &mut b.pieces[piece as usize].moves,
+            &extra,
+            Some(from),
+            within,
+        );
+    }
+}
+
+/// FSF's `soldierPromotionRank`: soldiers step forward only, and also sideways from that
+/// rank on.
+fn soldier_rank(b: &mut Build) {
+    let Some(rank) = b.ctx.parsed("soldierPromotionRank", values::rank) else {
+        return;
+    };
+    let Some(soldier) = b.id_named("soldier") else {
+        return;
+    };
+    if rank <= 1 {
+        return;
+    }
+    let lo = (rank.min(b.ranks as u32) - 1) as u8;
+    let white = SquareSet::ranks(b.files, lo, b.ranks - 1);
+    let zone = b.zones.add("soldierRank", white, white.flip_ranks(b.ranks));
+    let def = b.defs[soldier as usize].clone();
+    if let Some(forward) = compile_moves(b.ctx, &def, "fW", b.max_range()) {
+        b.pieces[soldier as usize].moves = forward;
+        add_zone_move(b, soldier, zone, None, "sW", &def.entry);
+    }
+}
+
+/// FSF's `mobilityRegion<White|Black><PieceName>`: confines a piece to a region.
+fn mobility_regions(b: &mut Build) {
+    for entry in b.ctx.take_prefixed("mobilityRegion") {
+        let rest = &entry.key["mobilityRegion".len()..];
+        let (white, name) = match (rest.strip_prefix("White"), rest.strip_prefix("Black")) {
+            (Some(n), _) => (true, n),
+            (_, Some(n)) => (false, n),
+            _ => {
+                b.ctx.fail(
+                    &entry,
+                    "unknown key (expected mobilityRegionWhite<Piece> or ...Black<Piece>)",
+                );
+                continue;
+            }
+        };
+        let Some(piece) = piece_by_fsf_name(b, name) else {
+            b.ctx
+                .fail(&entry, format!("no piece named `{name}` in this variant"));
+            continue;
+        };
+        let (f, r) = (b.files, b.ranks);
+        let set = match values::squares(&entry.value, f, r) {
+            Ok(s) => s,
+            Err(msg) => {
+                b.ctx.fail(&entry, msg);
+                continue;
+            }
+        };
+        let zone_name = format!("mobility{name}");
+        let all = SquareSet::ranks(f, 0, r - 1);
+        let zone = b
+            .zones
+            .index(&zone_name)
+            .unwrap_or_else(|| b.zones.add(&zone_name, all, all));
+        let z = &mut b.zones.list[zone as usize];
+        if white {
+            z.white = set
+        } else {
+            z.black = set
+        }
+        confine(b, piece, zone);
+    }
+}
+
+/// FSF writes piece names capitalised in `mobilityRegion` keys (`King`, `CustomPiece1`).
+fn piece_by_fsf_name(b: &Build, name: &str) -> Option<PieceId> {
+    b.defs
+        .iter()
+        .position(|d| {
+            let mut c = d.name.chars();
+            c.next()
+                .is_some_and(|f| f.to_ascii_uppercase().to_string() + c.as_str() == name)
+        })
+        .map(|i| i as PieceId)
+}
+
+/// FSF's `immobilityIllegal`: squares where a piece could never move again are barred.
+fn immobility(b: &mut Build) {
+    if !b.ctx.flag("immobilityIllegal", false) {
+        return;
+    }
+    let (f, r) = (b.files, b.ranks);
+    for p in &mut b.pieces {
+        p.dead_squares = dead_squares(&p.moves, f, r);
+    }
+}
+
+/// A royal type must exist unless extinction or bare-king rules decide the game, and each
+/// side must start with a royal unless leave-behind pieces can create one later.
+fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>) {
+    let royal: Vec<PieceId> = (0..b.pieces.len() as PieceId)
+        .filter(|&p| b.pieces[p as usize].royal)
+        .collect();
+    if royal.is_empty() {
+        if end.extinction_types.is_empty() && !end.bare_king_loses {
+            b.ctx.fail_section(
+                "king",
+                "no royal piece: define `king` (or extinction rules)",
+            );
+        }
+        return;
+    }
+    let created = b
+        .pieces
+        .iter()
+        .any(|p| p.leaves_behind.is_some_and(|l| royal.contains(&l)));
+    let Some(info) = info else { return };
+    if created || !end.extinction_types.is_empty() {
+        return;
+    }
+    for (white, side) in [(true, "White"), (false, "Black")] {
+        let has = info
+            .pieces
+            .iter()
+            .any(|(s, w, _)| *w == white && is_royal(b, *s, &royal));
+        if !has {
+            let msg = format!("bad start FEN: {side} has no royal piece");
+            match b.ctx.take("startFen") {
+                Some(e) => b.ctx.fail(&e, msg),
+                None => b.ctx.fail_section("startFen", msg),
+            }
+        }
+    }
+}
+
+fn is_royal(b: &Build, s: Symbol, royal: &[PieceId]) -> bool {
+    b.id(s).is_some_and(|p| royal.contains(&p))
+}
