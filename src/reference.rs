@@ -12,10 +12,14 @@
 //! * the moving man's own square counts as empty while its paths are walked (it has left);
 //! * `capture_matrix.no_capture` forbids every capture by that attacker of that victim:
 //!   replacement, locust (the path is cut there), self-capture and en passant;
-//! * a royal is in check when some pseudo-legal enemy move would remove it (replacement,
-//!   locust, e.p. or blast) without costing the enemy its own royal, or when an enemy path
-//!   reaches it with `CHECK_ONLY`; taking the opponent's last royal (Absolute: any royal)
-//!   wins and is therefore legal whatever it leaves attacked; losing one's own is illegal;
+//! * a royal is in check when some pseudo-legal enemy move aims at it (replacement, locust,
+//!   e.p., a fire demon's burn; not an atomic blast next to it, as in atomic chess) and
+//!   would remove it without costing the enemy its own royal (so adjacent atomic kings do
+//!   not check each other), or when an enemy path reaches it with `CHECK_ONLY`; taking the
+//!   opponent's last royal (Absolute: any royal) wins and is therefore legal whatever it
+//!   leaves attacked; losing one's own royal (own blast, self-capture) is illegal;
+//! * not modelled yet: `range_jump`/`jump_rank` (Tenjiku jumping generals) and
+//!   `promotion.demotion`;
 //! * identical moves reached by different paths are generated once.
 
 use std::collections::HashSet;
@@ -572,7 +576,9 @@ fn push_promotions(b: &RefBoard, v: &Variant, man: RefMan, m: Move, out: &mut Ve
     };
     if !piece.promotions.is_empty() && zone.contains(to) {
         for &p in &piece.promotions {
-            if !v.promotion.limited_to_captured || fewer_than_at_start(b, man.colour, p) {
+            let captured_ok =
+                !v.promotion.limited_to_captured || fewer_than_at_start(b, man.colour, p);
+            if captured_ok && under_limit(b, v, man.colour, p) {
                 out.push(promote(p));
             }
         }
@@ -602,6 +608,18 @@ fn fewer_than_at_start(b: &RefBoard, colour: Colour, p: PieceId) -> bool {
         .filter(|(_, m)| m.colour == colour && m.piece == p)
         .count();
     have < start
+}
+
+/// `promotion.limits`: a side may not promote to a type it already has the most of.
+fn under_limit(b: &RefBoard, v: &Variant, colour: Colour, p: PieceId) -> bool {
+    let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == p) else {
+        return true;
+    };
+    let have = b
+        .men()
+        .filter(|(_, m)| m.colour == colour && m.piece == p)
+        .count();
+    have < limit as usize
 }
 
 /// Castling of every virgin king with every virgin rook on its rank.
@@ -778,9 +796,13 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
         // Pawn-style promotion marks the man so it returns to hand as a pawn.
         man.promoted = v.pieces[m.piece as usize].promotions.is_empty() && !v.promotion.shogi_style;
     }
-    match &v.blast {
-        Some(blast) if captured => explode(b, v, to, us, &blast.immune),
-        _ => b.squares[to.index()] = Some(man),
+    let burns = v.pieces[man.piece as usize].burns;
+    b.squares[to.index()] = Some(man);
+    if let Some(blast) = v.blast.as_ref().filter(|_| captured) {
+        explode(b, v, to, us, blast);
+    }
+    if burns {
+        burn(b, v, to, us);
     }
     if let (Some(piece), None) = (behind, b.at(from)) {
         b.squares[from.index()] = Some(RefMan {
@@ -817,17 +839,35 @@ fn capture(b: &mut RefBoard, v: &Variant, c: Coord, captor: Colour) {
     *n = n.saturating_add(1);
 }
 
-/// Atomic: the capturer (already off the board) is gone, and every man on the 3x3 around
-/// `to` except the immune types is captured.
-fn explode(b: &mut RefBoard, v: &Variant, to: Coord, us: Colour, immune: &[PieceId]) {
-    for dr in -1..=1 {
-        for df in -1..=1 {
-            let Some(c) = b.square(to.file as i32 + df, to.rank as i32 + dr) else {
-                continue;
-            };
-            if b.at(c).is_some_and(|m| !immune.contains(&m.piece)) {
-                capture(b, v, c, us);
-            }
+/// The squares of the 3x3 block centred on `c`, `c` included.
+fn around(b: &RefBoard, c: Coord) -> Vec<Coord> {
+    (-1..=1)
+        .flat_map(|dr| (-1..=1).map(move |df| (c.file as i32 + df, c.rank as i32 + dr)))
+        .filter_map(|(f, r)| b.square(f, r))
+        .collect()
+}
+
+/// Atomic: the capturer on `to` (unless fully immune) and every man next to it except the
+/// immune types are gone; the capturer is destroyed, not captured into a hand.
+fn explode(b: &mut RefBoard, v: &Variant, to: Coord, us: Colour, blast: &variants::rules::Blast) {
+    let spared = |p: PieceId| blast.fully_immune.contains(&p);
+    if b.at(to).is_some_and(|m| !spared(m.piece)) {
+        b.squares[to.index()] = None;
+    }
+    for c in around(b, to).into_iter().filter(|&c| c != to) {
+        if b.at(c)
+            .is_some_and(|m| !blast.immune.contains(&m.piece) && !spared(m.piece))
+        {
+            capture(b, v, c, us);
+        }
+    }
+}
+
+/// Tenjiku fire demon: every enemy man next to where it arrived is captured.
+fn burn(b: &mut RefBoard, v: &Variant, to: Coord, us: Colour) {
+    for c in around(b, to) {
+        if b.at(c).is_some_and(|m| m.colour != us) {
+            capture(b, v, c, us);
         }
     }
 }
@@ -897,12 +937,18 @@ pub fn threatened_royals(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord
     };
     let ours = royals(b, v, victim);
     let mut hit: Vec<Coord> = Vec::new();
-    for m in pseudo_moves(b, v).iter().filter(|m| is_capture(b, m)) {
-        let sim = play(b, v, m);
+    for m in pseudo_moves(b, v) {
+        let aimed = aimed_at(b, v, &m);
+        if !ours.iter().any(|r| aimed.contains(r)) {
+            continue;
+        }
+        let sim = play(b, v, &m);
         if loses_royal(b, &sim, v, attacker) {
             continue; // a capture that costs the attacker its royal is no threat
         }
-        let gone = ours.iter().filter(|&&r| !royals_at(&sim, v, r, victim));
+        let gone = ours
+            .iter()
+            .filter(|&&r| aimed.contains(&r) && !royals_at(&sim, v, r, victim));
         hit.extend(gone);
     }
     for (from, man) in b.men().filter(|(_, m)| m.colour == attacker) {
@@ -923,15 +969,27 @@ fn royals_at(b: &RefBoard, v: &Variant, c: Coord, colour: Colour) -> bool {
         .is_some_and(|m| m.colour == colour && v.pieces[m.piece as usize].royal)
 }
 
-/// True when `m` removes some man from the board by capture.
-fn is_capture(b: &RefBoard, m: &Move) -> bool {
-    match m.kind {
-        MoveKind::EnPassant => true,
-        MoveKind::Normal | MoveKind::Promotion => {
-            m.n_extra > 0 || (m.from != m.to && b.at(m.to_coord()).is_some())
-        }
-        _ => false,
+/// The squares `m` captures on purpose: its end square, its locust and e.p. victims, and
+/// for a burner the squares around its end. Atomic blast victims are left out: in atomic
+/// only a direct attack on the king is check, a threat to blow it up is not.
+fn aimed_at(b: &RefBoard, v: &Variant, m: &Move) -> Vec<Coord> {
+    if !matches!(
+        m.kind,
+        MoveKind::Normal | MoveKind::Promotion | MoveKind::EnPassant
+    ) {
+        return Vec::new();
     }
+    let mut out: Vec<Coord> = m.extras().collect();
+    if m.kind != MoveKind::EnPassant && m.from != m.to {
+        out.push(m.to_coord());
+    }
+    let burner = b
+        .at(m.from_coord())
+        .is_some_and(|x| v.pieces[x.piece as usize].burns);
+    if burner {
+        out.extend(around(b, m.to_coord()));
+    }
+    out
 }
 
 /// True when a royal of `colour` is in check.

@@ -36,6 +36,10 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
         dead_squares: SquareSet::EMPTY,
         confined: None,
         leaves_behind: None,
+        suffix: None,
+        burns: false,
+        range_jump: false,
+        jump_rank: 0,
     }
 }
 
@@ -383,4 +387,65 @@ fn from_position_reads_the_engine_position() {
     let pos = Position::from_fen(lay, zob, fen).unwrap();
     let ours = RefBoard::from_fen(&v, fen).unwrap();
     assert_eq!(RefBoard::from_position(&pos), ours);
+}
+
+// ---------------------------------------------------------------------------------------
+// Built-in variants from the loader
+// ---------------------------------------------------------------------------------------
+
+fn builtin(name: &str) -> Variant {
+    let all = variants::builtins().unwrap();
+    variants::find(&all, name).unwrap().clone()
+}
+
+fn start_perft(v: &Variant, counts: &[u64]) {
+    for (d, &n) in counts.iter().enumerate() {
+        assert_eq!(
+            ref_perft(v, &v.start_fen, d as u32 + 1),
+            n,
+            "{} depth {}",
+            v.name,
+            d + 1
+        );
+    }
+}
+
+#[test]
+fn builtin_chess_perft() {
+    let v = builtin("chess");
+    start_perft(&v, &[20, 400, 8902]);
+    // Kiwipete: castling on both wings from the loader's Castling data.
+    let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(ref_perft(&v, kiwi, 1), 48);
+    assert_eq!(ref_perft(&v, kiwi, 2), 2039);
+}
+
+/// Published start-position counts (Fairy-Stockfish) at low depth.
+#[test]
+fn builtin_start_perfts() {
+    start_perft(&builtin("xiangqi"), &[44, 1920]);
+    start_perft(&builtin("shogi"), &[30, 900]);
+    start_perft(&builtin("capablanca"), &[28, 784]);
+    start_perft(&builtin("atomic"), &[20, 400, 8902]);
+    start_perft(&builtin("crazyhouse"), &[20, 400]);
+}
+
+#[test]
+fn atomic_kings_side_by_side() {
+    let v = builtin("atomic");
+    // Touching kings do not check each other (taking one blows up the other), and a king
+    // may not capture: it would explode itself.
+    assert_eq!(
+        moves_of(&v, "8/8/8/8/8/8/4k3/4K3 w - - 0 1"),
+        set("e1d1 e1f1 e1d2 e1f2")
+    );
+}
+
+#[test]
+fn chu_lion_may_step_out_and_back() {
+    let v = builtin("chu");
+    // `mabK`: the lion's pass; its own square counts as empty while it moves.
+    let fen = "lfcsgekgs1fl/a1bt1xotcb1a/mvrhdqndhrvm/ppppppppppp1/3i4i2p/12/8I3/\
+               3I2N2P2/PPPPPPPPP1PP/MVRHD1QDHRVM/AFBSTOXT1B1A/L1C1GKEGSCFL w - - 10 6";
+    assert!(moves_of(&v, fen).contains("g5g5"));
 }
