@@ -11,6 +11,7 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod reference;
 pub mod types;
 pub mod validate;
 pub mod zobrist;

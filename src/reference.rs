@@ -1,0 +1,1052 @@
+//! The reference move generator: slow, plain and written from the rules, the oracle the
+//! engine's incremental generator is tested against.
+//!
+//! It knows nothing of the engine's mailbox, kinds, moveTable cells or attack map. The board
+//! is a plain array of men indexed by [`Coord::index`]; moves come from walking the variant's
+//! compiled [`Trajectories`] square by square; legality is decided by playing the move on a
+//! copy of the board and asking, from scratch, whether the opponent could then take a royal.
+//! Only the output type ([`Move`]) and the FEN placement reader are shared with the engine.
+//!
+//! Semantics chosen where the rules leave room (see also the report in the commit log):
+//!
+//! * the moving man's own square counts as empty while its paths are walked (it has left);
+//! * `capture_matrix.no_capture` forbids every capture by that attacker of that victim:
+//!   replacement, locust (the path is cut there), self-capture and en passant;
+//! * a royal is in check when some pseudo-legal enemy move aims at it (replacement, locust,
+//!   e.p., a fire demon's burn; not an atomic blast next to it, as in atomic chess) and
+//!   would remove it without costing the enemy its own royal (so adjacent atomic kings do
+//!   not check each other), or when an enemy path reaches it with `CHECK_ONLY`; taking the
+//!   opponent's last royal (Absolute: any royal) wins and is therefore legal whatever it
+//!   leaves attacked; losing one's own royal (own blast, self-capture) is illegal;
+//! * not modelled yet: `range_jump`/`jump_rank` (Tenjiku jumping generals) and
+//!   `promotion.demotion`;
+//! * identical moves reached by different paths are generated once.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use variants::geometry::{Coord, SquareSet, MAX_SQUARES};
+use variants::rights;
+use variants::rules::Royalty;
+use variants::{NodeId, PieceId, Trajectories, Variant};
+
+use crate::fen::{parse_placement, FenError, Placement};
+use crate::layout::Layout;
+use crate::moves::{Move, MoveKind, NO_PIECE};
+use crate::position::Position;
+use crate::types::{Colour, OFF};
+
+/// One man on the reference board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RefMan {
+    /// Variant piece type.
+    pub piece: PieceId,
+    /// Owner.
+    pub colour: Colour,
+    /// Has not moved: may use `INITIAL` paths and castle.
+    pub virgin: bool,
+    /// Crazyhouse `~` marker: returns to hand as the pawn type.
+    pub promoted: bool,
+}
+
+/// En-passant state: where a capture may land and whom it removes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefEp {
+    /// Landing squares.
+    pub targets: Vec<Coord>,
+    /// Square of the man that passed them.
+    pub victim: Coord,
+}
+
+/// A plain board: men by square, walls, hands, side to move and e.p.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefBoard {
+    /// Files of the variant.
+    pub files: u8,
+    /// Ranks of the variant.
+    pub ranks: u8,
+    /// Men by [`Coord::index`].
+    pub squares: Vec<Option<RefMan>>,
+    /// Wall squares (`*`) by [`Coord::index`].
+    pub walls: Vec<bool>,
+    /// `hands[colour][piece]`.
+    pub hands: [Vec<u8>; 2],
+    /// Side to move.
+    pub stm: Colour,
+    /// En passant, if the last move was a double step.
+    pub ep: Option<RefEp>,
+    /// Squares of each piece type in the variant's start position, per colour (for virgin
+    /// drops and Grand-chess promotion limits).
+    pub start: Arc<[Vec<SquareSet>; 2]>,
+}
+
+/// One end of a walked path: where it ends, the node's rights, the locust victims passed.
+struct Reach<'p> {
+    to: Coord,
+    rights: u16,
+    victims: &'p [Coord],
+}
+
+impl RefBoard {
+    /// An empty board for the variant, White to move.
+    pub fn empty(v: &Variant, start: Arc<[Vec<SquareSet>; 2]>) -> RefBoard {
+        let n = v.pieces.len();
+        RefBoard {
+            files: v.files,
+            ranks: v.ranks,
+            squares: vec![None; MAX_SQUARES],
+            walls: vec![false; MAX_SQUARES],
+            hands: [vec![0; n], vec![0; n]],
+            stm: Colour::White,
+            ep: None,
+            start,
+        }
+    }
+
+    /// The man on a square.
+    pub fn at(&self, c: Coord) -> Option<RefMan> {
+        self.squares[c.index()]
+    }
+
+    /// The playing square at (file, rank), `None` off the board or on a wall.
+    pub fn square(&self, f: i32, r: i32) -> Option<Coord> {
+        if f < 0 || r < 0 || f >= self.files as i32 || r >= self.ranks as i32 {
+            return None;
+        }
+        let c = Coord::new(f as u8, r as u8);
+        (!self.walls[c.index()]).then_some(c)
+    }
+
+    /// Every playing square (walls excluded), rank by rank from a1.
+    pub fn coords(&self) -> impl Iterator<Item = Coord> + '_ {
+        (0..self.ranks as i32)
+            .flat_map(move |r| (0..self.files as i32).filter_map(move |f| self.square(f, r)))
+    }
+
+    /// Every man as (square, man).
+    pub fn men(&self) -> impl Iterator<Item = (Coord, RefMan)> + '_ {
+        self.coords().filter_map(|c| self.at(c).map(|m| (c, m)))
+    }
+
+    /// A square as seen from `colour`'s side (ranks mirrored for Black).
+    fn relative(&self, c: Coord, colour: Colour) -> Coord {
+        match colour {
+            Colour::White => c,
+            Colour::Black => c.flip_rank(self.ranks),
+        }
+    }
+
+    /// Reads the engine position's men, walls, hands, side to move and e.p. (data only).
+    pub fn from_position(pos: &Position) -> RefBoard {
+        let lay = &pos.lay;
+        let mut b = RefBoard::empty(&lay.variant, Arc::new(lay.start_squares.clone()));
+        for sq in lay.squares() {
+            let Some(c) = lay.coord(sq) else { continue };
+            b.walls[c.index()] = pos.board[sq as usize] == OFF;
+            b.squares[c.index()] = pos.man_at(sq).map(|m| {
+                let kind = &lay.kinds[m.kind as usize];
+                RefMan {
+                    piece: kind.piece,
+                    colour: m.colour,
+                    virgin: kind.virgin,
+                    promoted: m.promoted,
+                }
+            });
+        }
+        b.hands = pos.hand.clone();
+        b.stm = pos.stm;
+        b.ep = pos.ep.as_ref().and_then(|ep| {
+            Some(RefEp {
+                targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
+                victim: lay.coord(ep.victim)?,
+            })
+        });
+        b
+    }
+
+    /// Reads a FEN with its own small parser on top of [`parse_placement`].
+    pub fn from_fen(v: &Variant, fen: &str) -> Result<RefBoard, FenError> {
+        let lay = Layout::new(v.clone());
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let placement = parse_placement(&lay, fields.first().ok_or(FenError::Empty)?)?;
+        let start_placement = v
+            .start_fen
+            .split_whitespace()
+            .next()
+            .and_then(|s| parse_placement(&lay, s).ok())
+            .unwrap_or_default();
+        let mut b = RefBoard::empty(v, Arc::new(start_sets(v, &start_placement)));
+        b.stm = match fields.get(1).copied() {
+            None | Some("w") => Colour::White,
+            Some("b") => Colour::Black,
+            Some(s) => return Err(FenError::BadSide(s.into())),
+        };
+        // Castling and e.p. fields are optional: shogi FENs go straight to the counters.
+        let mut rest = fields.iter().skip(2).filter(|s| !is_counter(s));
+        let castling = rest.next().copied().unwrap_or("-");
+        let ep = rest.next().copied().unwrap_or("-");
+        let rights = castling_rights(v, &placement, castling)?;
+        b.place(v, &placement, &rights);
+        b.ep = b.parse_ep(ep)?;
+        Ok(b)
+    }
+
+    /// Puts walls, men and holdings; castling men are virgin by the rights, other men with
+    /// initial paths by standing on a start square of their type.
+    fn place(&mut self, v: &Variant, p: &Placement, rights: &[Coord]) {
+        for w in &p.walls {
+            self.walls[w.index()] = true;
+        }
+        for m in &p.men {
+            let virgin = if castling_piece(v, m.piece) {
+                rights.contains(&m.at)
+            } else {
+                has_initial_paths(&v.pieces[m.piece as usize].moves)
+                    && self.start[m.colour.index()][m.piece as usize].contains(m.at)
+            };
+            self.squares[m.at.index()] = Some(RefMan {
+                piece: m.piece,
+                colour: m.colour,
+                virgin,
+                promoted: m.promoted,
+            });
+        }
+        for &(c, piece) in p.holdings.iter().flatten() {
+            let n = &mut self.hands[c.index()][piece as usize];
+            *n = n.saturating_add(1);
+        }
+    }
+
+    /// The e.p. field: empty squares are targets, an enemy man named is the victim, else the
+    /// enemy man one rank behind the first target (straight or diagonally) is.
+    fn parse_ep(&self, field: &str) -> Result<Option<RefEp>, FenError> {
+        if field == "-" {
+            return Ok(None);
+        }
+        let bad = || FenError::BadEnPassant(field.into());
+        let mut targets = Vec::new();
+        let mut victim = None;
+        for text in split_squares(field).ok_or_else(bad)? {
+            let c = Coord::parse(text, self.files, self.ranks).ok_or_else(bad)?;
+            match self.at(c) {
+                None => targets.push(c),
+                Some(m) if m.colour != self.stm => victim = Some(c),
+                Some(_) => return Err(bad()),
+            }
+        }
+        let first = *targets.first().ok_or_else(bad)?;
+        let victim = match victim {
+            Some(v) => v,
+            None => self.infer_ep_victim(first).ok_or_else(bad)?,
+        };
+        Ok(Some(RefEp { targets, victim }))
+    }
+
+    fn infer_ep_victim(&self, target: Coord) -> Option<Coord> {
+        let back = if self.stm == Colour::White { -1 } else { 1 };
+        [0, -1, 1].iter().find_map(|df| {
+            let c = self.square(target.file as i32 + df, target.rank as i32 + back)?;
+            self.at(c).filter(|m| m.colour != self.stm).map(|_| c)
+        })
+    }
+}
+
+/// Counters are all digits (or a negative number); anything else is castling or e.p.
+fn is_counter(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_digit()) || (s.starts_with('-') && s.len() > 1)
+}
+
+/// Splits `e3` / `c5d6` / `j10` into square texts.
+fn split_squares(field: &str) -> Option<Vec<&str>> {
+    let b = field.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_lowercase() {
+            return None;
+        }
+        let start = i;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start + 1 {
+            return None;
+        }
+        out.push(&field[start..i]);
+    }
+    Some(out)
+}
+
+fn start_sets(v: &Variant, p: &Placement) -> [Vec<SquareSet>; 2] {
+    let n = v.pieces.len();
+    let mut out = [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]];
+    for m in &p.men {
+        out[m.colour.index()][m.piece as usize].insert(m.at);
+    }
+    out
+}
+
+fn has_initial_paths(t: &Trajectories) -> bool {
+    t.roots
+        .iter()
+        .any(|&r| t.nodes[r as usize].rights & rights::INITIAL != 0)
+}
+
+/// True when the type takes part in castling (its virgin state comes from the rights).
+fn castling_piece(v: &Variant, piece: PieceId) -> bool {
+    v.castling
+        .as_ref()
+        .is_some_and(|c| c.king_type == piece || c.rook_types.contains(&piece))
+}
+
+/// The squares of the king and rook of every castling letter (`KQkq`, Shredder `A`-`P`).
+fn castling_rights(v: &Variant, p: &Placement, field: &str) -> Result<Vec<Coord>, FenError> {
+    if field == "-" {
+        return Ok(Vec::new());
+    }
+    let bad = || FenError::BadCastling(field.into());
+    let castling = v.castling.as_ref().ok_or_else(bad)?;
+    let mut out = Vec::new();
+    for ch in field.chars() {
+        let colour = if ch.is_ascii_uppercase() {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let rank = if colour == Colour::White {
+            0
+        } else {
+            v.ranks - 1
+        };
+        let home = |piece_ok: &dyn Fn(PieceId) -> bool| {
+            p.men
+                .iter()
+                .filter(|m| m.colour == colour && m.at.rank == rank && piece_ok(m.piece))
+                .map(|m| m.at)
+                .collect::<Vec<Coord>>()
+        };
+        let king = *home(&|x| x == castling.king_type).first().ok_or_else(bad)?;
+        let rooks = home(&|x| castling.rook_types.contains(&x));
+        let rook = match ch.to_ascii_uppercase() {
+            'K' => rooks.iter().filter(|r| r.file > king.file).max(),
+            'Q' => rooks.iter().filter(|r| r.file < king.file).min(),
+            c @ 'A'..='P' => rooks.iter().find(|r| r.file == c as u8 - b'A'),
+            _ => None,
+        };
+        out.push(king);
+        out.push(*rook.ok_or_else(bad)?);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Walking trajectories
+// ---------------------------------------------------------------------------------------
+
+/// True when `c` lies in zone `z` for `colour`; an unknown zone contains nothing.
+fn in_zone(v: &Variant, colour: Colour, z: u8, c: Coord) -> bool {
+    v.zones.get(z as usize).is_some_and(|zone| match colour {
+        Colour::White => zone.white.contains(c),
+        Colour::Black => zone.black.contains(c),
+    })
+}
+
+/// True when the matrix lets `attacker` capture `victim`.
+fn may_take(v: &Variant, attacker: PieceId, victim: PieceId) -> bool {
+    !v.capture_matrix.no_capture.contains(&(attacker, victim))
+}
+
+/// One man's walk over the board.
+struct Walk<'a> {
+    b: &'a RefBoard,
+    v: &'a Variant,
+    man: RefMan,
+    from: Coord,
+}
+
+impl Walk<'_> {
+    /// What stands on `c` for this walk: the mover's own square counts as empty.
+    fn occupant(&self, c: Coord) -> Option<RefMan> {
+        if c == self.from {
+            None
+        } else {
+            self.b.at(c)
+        }
+    }
+
+    /// Calls `visit` for every square every path of the man reaches.
+    fn run(&self, visit: &mut dyn FnMut(&Reach)) {
+        let t = &self.v.pieces[self.man.piece as usize].moves;
+        let at = (self.from.file as i32, self.from.rank as i32);
+        for &root in &t.roots {
+            let node = &t.nodes[root as usize];
+            if node.rights & rights::INITIAL != 0 && !self.man.virgin {
+                continue;
+            }
+            if let Some(z) = node.from_zone {
+                if !in_zone(self.v, self.man.colour, z, self.from) {
+                    continue;
+                }
+            }
+            self.node(t, root, at, &mut Vec::new(), visit);
+        }
+    }
+
+    fn node(
+        &self,
+        t: &Trajectories,
+        id: NodeId,
+        at: (i32, i32),
+        victims: &mut Vec<Coord>,
+        visit: &mut dyn FnMut(&Reach),
+    ) {
+        let node = &t.nodes[id as usize];
+        let dr = match self.man.colour {
+            Colour::White => node.step.1 as i32,
+            Colour::Black => -(node.step.1 as i32),
+        };
+        let (f, r) = (at.0 + node.step.0 as i32, at.1 + dr);
+        // Off the board, a wall or outside the node's zone: the path is cut here.
+        let Some(c) = self.b.square(f, r) else { return };
+        let confined = self.v.pieces[self.man.piece as usize].confined;
+        if let Some(z) = node.zone.or(confined) {
+            if !in_zone(self.v, self.man.colour, z, c) {
+                return;
+            }
+        }
+        visit(&Reach {
+            to: c,
+            rights: node.rights,
+            victims,
+        });
+        let Some(other) = self.occupant(c) else {
+            for &child in &node.on_empty {
+                self.node(t, child, (f, r), victims, visit);
+            }
+            return;
+        };
+        let Some(locust) = self.pass(node.rights, other) else {
+            return;
+        };
+        if locust {
+            victims.push(c);
+        }
+        for &child in &node.on_occupied {
+            self.node(t, child, (f, r), victims, visit);
+        }
+        if locust {
+            victims.pop();
+        }
+    }
+
+    /// May the path go on over `other`? `Some(true)` when it captures it on the way.
+    fn pass(&self, node_rights: u16, other: RefMan) -> Option<bool> {
+        let friend = other.colour == self.man.colour;
+        let (pass, locust) = if friend {
+            (rights::PASS_FRIEND, rights::LOCUST_FRIEND)
+        } else {
+            (rights::PASS_FOE, rights::LOCUST_FOE)
+        };
+        if node_rights & pass == 0 {
+            return None;
+        }
+        if self
+            .v
+            .capture_matrix
+            .no_hop
+            .contains(&(self.man.piece, other.piece))
+        {
+            return None;
+        }
+        let captures = node_rights & locust != 0;
+        if captures && !may_take(self.v, self.man.piece, other.piece) {
+            return None;
+        }
+        Some(captures)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Pseudo-legal moves
+// ---------------------------------------------------------------------------------------
+
+/// Every pseudo-legal move of the side to move, each once, in generation order.
+pub fn pseudo_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
+    let mut out = Vec::new();
+    for (from, man) in b.men().filter(|(_, m)| m.colour == b.stm) {
+        let walk = Walk { b, v, man, from };
+        walk.run(&mut |reach| path_moves(b, v, man, from, reach, &mut out));
+    }
+    castling_moves(b, v, &mut out);
+    drop_moves(b, v, &mut out);
+    if v.pass_move {
+        let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
+        m.kind = MoveKind::Pass;
+        out.push(m);
+    }
+    let mut seen = HashSet::new();
+    out.retain(|m| seen.insert(*m));
+    out
+}
+
+/// The moves that end where a path reaches, by what stands there.
+fn path_moves(
+    b: &RefBoard,
+    v: &Variant,
+    man: RefMan,
+    from: Coord,
+    reach: &Reach,
+    out: &mut Vec<Move>,
+) {
+    let occupant = if reach.to == from {
+        None
+    } else {
+        b.at(reach.to)
+    };
+    let ends = match occupant {
+        None => reach.rights & rights::MOVE != 0,
+        Some(o) if o.colour == man.colour => {
+            reach.rights & rights::DESTROY != 0 && may_take(v, man.piece, o.piece)
+        }
+        Some(o) => {
+            let royal = v.pieces[o.piece as usize].royal;
+            reach.rights & rights::CAPTURE != 0
+                && !(royal && reach.rights & rights::TAME != 0)
+                && may_take(v, man.piece, o.piece)
+        }
+    };
+    if ends {
+        let mut m = Move::normal(from, reach.to);
+        m.sets_ep = reach.rights & rights::SETS_EP != 0;
+        // Victims from the end of the path backwards; a move with more than fits is dropped.
+        if reach.victims.iter().rev().all(|&c| m.push_extra(c)) {
+            push_promotions(b, v, man, m, out);
+        }
+    }
+    if occupant.is_none() && reach.rights & rights::EN_PASSANT != 0 {
+        en_passant_move(b, v, man, from, reach, out);
+    }
+}
+
+fn en_passant_move(
+    b: &RefBoard,
+    v: &Variant,
+    man: RefMan,
+    from: Coord,
+    reach: &Reach,
+    out: &mut Vec<Move>,
+) {
+    let Some(ep) = &b.ep else { return };
+    if !ep.targets.contains(&reach.to) {
+        return;
+    }
+    let Some(victim) = b.at(ep.victim) else {
+        return;
+    };
+    if victim.colour == man.colour || !may_take(v, man.piece, victim.piece) {
+        return;
+    }
+    let mut m = Move::normal(from, reach.to);
+    m.kind = MoveKind::EnPassant;
+    m.push_extra(ep.victim);
+    if reach.victims.iter().rev().all(|&c| m.push_extra(c)) {
+        push_promotions(b, v, man, m, out);
+    }
+}
+
+/// Pushes `m` with every promotion choice it has (the engine's `push_promotions` rules):
+/// pawn-style choices on arrival in the zone, shogi-style on entering or leaving it, no plain
+/// move onto a dead square or when promotion is mandatory.
+fn push_promotions(b: &RefBoard, v: &Variant, man: RefMan, m: Move, out: &mut Vec<Move>) {
+    let piece = &v.pieces[man.piece as usize];
+    let zone = match man.colour {
+        Colour::White => &v.promotion.zone_white,
+        Colour::Black => &v.promotion.zone_black,
+    };
+    let (from, to) = (m.from_coord(), m.to_coord());
+    let dead = piece.dead_squares.contains(b.relative(to, man.colour));
+    let promote = |p: PieceId| {
+        let mut pm = m;
+        if pm.kind != MoveKind::EnPassant {
+            pm.kind = MoveKind::Promotion;
+        }
+        pm.piece = p;
+        pm
+    };
+    if !piece.promotions.is_empty() && zone.contains(to) {
+        for &p in &piece.promotions {
+            let captured_ok =
+                !v.promotion.limited_to_captured || fewer_than_at_start(b, man.colour, p);
+            if captured_ok && under_limit(b, v, man.colour, p) {
+                out.push(promote(p));
+            }
+        }
+        if !piece.mandatory_promotion && !dead {
+            out.push(m);
+        }
+        return;
+    }
+    if let Some(p) = piece.promoted {
+        if zone.contains(to) || zone.contains(from) {
+            out.push(promote(p));
+            if piece.mandatory_promotion || dead {
+                return;
+            }
+        }
+    }
+    if !dead {
+        out.push(m);
+    }
+}
+
+/// Grand chess: a pawn may only become a type its side has fewer of than at the start.
+fn fewer_than_at_start(b: &RefBoard, colour: Colour, p: PieceId) -> bool {
+    let start = b.start[colour.index()][p as usize].iter().count();
+    let have = b
+        .men()
+        .filter(|(_, m)| m.colour == colour && m.piece == p)
+        .count();
+    have < start
+}
+
+/// `promotion.limits`: a side may not promote to a type it already has the most of.
+fn under_limit(b: &RefBoard, v: &Variant, colour: Colour, p: PieceId) -> bool {
+    let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == p) else {
+        return true;
+    };
+    let have = b
+        .men()
+        .filter(|(_, m)| m.colour == colour && m.piece == p)
+        .count();
+    have < limit as usize
+}
+
+/// Castling of every virgin king with every virgin rook on its rank.
+fn castling_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
+    let Some(c) = &v.castling else { return };
+    let us = b.stm;
+    let virgin_of = |types: &dyn Fn(PieceId) -> bool| {
+        b.men()
+            .filter(|(_, m)| m.colour == us && m.virgin && types(m.piece))
+            .map(|(sq, _)| sq)
+            .collect::<Vec<Coord>>()
+    };
+    for king in virgin_of(&|p| p == c.king_type) {
+        for rook in virgin_of(&|p| c.rook_types.contains(&p)) {
+            if rook.rank != king.rank {
+                continue;
+            }
+            let (kf, rf) = if rook.file > king.file {
+                (c.king_side_file, c.king_side_file.wrapping_sub(1))
+            } else {
+                (c.queen_side_file, c.queen_side_file + 1)
+            };
+            if castling_clear(b, v, king, rook, kf, rf) {
+                let mut m = Move::normal(king, Coord::new(kf, king.rank));
+                m.kind = MoveKind::Castle;
+                m.push_extra(rook);
+                out.push(m);
+            }
+        }
+    }
+}
+
+/// Every square between and including the starts and ends of king and rook is empty but
+/// for the two; the king is not in check and crosses no attacked square.
+fn castling_clear(b: &RefBoard, v: &Variant, king: Coord, rook: Coord, kf: u8, rf: u8) -> bool {
+    if kf >= b.files || rf >= b.files {
+        return false;
+    }
+    let lo = king.file.min(rook.file).min(kf).min(rf);
+    let hi = king.file.max(rook.file).max(kf).max(rf);
+    let clear = (lo..=hi).all(|f| {
+        let c = Coord::new(f, king.rank);
+        c == king || c == rook || (b.at(c).is_none() && !b.walls[c.index()])
+    });
+    let (a, z) = (king.file.min(kf), king.file.max(kf));
+    clear && (a..=z).all(|f| !attacked(b, v, Coord::new(f, king.rank), b.stm.flip()))
+}
+
+/// True when a path of a man of `by` reaches `sq` with a (non-tame) capture or check right.
+pub fn attacked(b: &RefBoard, v: &Variant, sq: Coord, by: Colour) -> bool {
+    let mut hit = false;
+    for (from, man) in b.men().filter(|(_, m)| m.colour == by) {
+        Walk { b, v, man, from }.run(&mut |reach| {
+            let r = reach.rights;
+            hit |= reach.to == sq
+                && r & (rights::CAPTURE | rights::CHECK_ONLY) != 0
+                && r & rights::TAME == 0;
+        });
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Drops from the hand of the side to move onto empty squares the rules allow.
+fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
+    if !v.drops.enabled {
+        return;
+    }
+    let us = b.stm;
+    for (p, &n) in b.hands[us.index()].iter().enumerate() {
+        let p = p as PieceId;
+        if n == 0 {
+            continue;
+        }
+        for c in b.coords().filter(|&c| b.at(c).is_none()) {
+            if may_drop(b, v, p, c) {
+                let mut m = Move::normal(c, c);
+                m.kind = MoveKind::Drop;
+                m.piece = p;
+                out.push(m);
+            }
+        }
+    }
+}
+
+fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
+    let rel = b.relative(c, b.stm);
+    if v.pieces[p as usize].dead_squares.contains(rel) {
+        return false;
+    }
+    if v.drops.pawn_types.contains(&p) && v.drops.pawn_drop_forbidden.contains(rel) {
+        return false;
+    }
+    let doubled = || {
+        b.men()
+            .any(|(sq, m)| m.colour == b.stm && m.piece == p && sq.file == c.file)
+    };
+    !(v.drops.no_doubled.contains(&p) && doubled())
+}
+
+// ---------------------------------------------------------------------------------------
+// Playing a move on a copy
+// ---------------------------------------------------------------------------------------
+
+/// The board after `m` (pseudo-legal for the side to move), as a new board.
+pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
+    let mut n = b.clone();
+    n.ep = None;
+    match m.kind {
+        MoveKind::Pass => {}
+        MoveKind::Drop => play_drop(&mut n, v, m),
+        MoveKind::Castle => play_castle(&mut n, m),
+        _ => play_normal(&mut n, v, m),
+    }
+    n.stm = b.stm.flip();
+    n
+}
+
+fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
+    let (us, to) = (b.stm, m.to_coord());
+    let n = &mut b.hands[us.index()][m.piece as usize];
+    *n = n.saturating_sub(1);
+    // A dropped man is virgin on a start square of its type, except castling men.
+    let virgin = has_initial_paths(&v.pieces[m.piece as usize].moves)
+        && b.start[us.index()][m.piece as usize].contains(to)
+        && !castling_piece(v, m.piece);
+    b.squares[to.index()] = Some(RefMan {
+        piece: m.piece,
+        colour: us,
+        virgin,
+        promoted: false,
+    });
+}
+
+fn play_castle(b: &mut RefBoard, m: &Move) {
+    let (from, to) = (m.from_coord(), m.to_coord());
+    let Some(rook_from) = m.extras().next() else {
+        return;
+    };
+    let rook_file = if to.file > from.file {
+        to.file - 1
+    } else {
+        to.file + 1
+    };
+    let king = b.squares[from.index()].take();
+    let rook = b.squares[rook_from.index()].take();
+    let used = |m: Option<RefMan>| {
+        m.map(|mut x| {
+            x.virgin = false;
+            x
+        })
+    };
+    b.squares[to.index()] = used(king);
+    b.squares[Coord::new(rook_file, to.rank).index()] = used(rook);
+}
+
+fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
+    let (from, to, us) = (m.from_coord(), m.to_coord(), b.stm);
+    let Some(mut man) = b.squares[from.index()].take() else {
+        return;
+    };
+    for c in m.extras() {
+        capture(b, v, c, us);
+    }
+    let captured = b.at(to).is_some() || m.n_extra > 0;
+    capture(b, v, to, us);
+    // The type that moved decides what stays behind, even if it promotes on arrival.
+    let behind = v.pieces[man.piece as usize].leaves_behind;
+    man.virgin = false;
+    if m.piece != NO_PIECE {
+        man.piece = m.piece;
+        // Pawn-style promotion marks the man so it returns to hand as a pawn.
+        man.promoted = v.pieces[m.piece as usize].promotions.is_empty() && !v.promotion.shogi_style;
+    }
+    let burns = v.pieces[man.piece as usize].burns;
+    b.squares[to.index()] = Some(man);
+    if let Some(blast) = v.blast.as_ref().filter(|_| captured) {
+        explode(b, v, to, us, blast);
+    }
+    if burns {
+        burn(b, v, to, us);
+    }
+    if let (Some(piece), None) = (behind, b.at(from)) {
+        b.squares[from.index()] = Some(RefMan {
+            piece,
+            colour: us,
+            virgin: false,
+            promoted: false,
+        });
+    }
+    if m.sets_ep {
+        b.ep = ep_after(from, to);
+    }
+}
+
+/// Removes the man on `c`, sending it to `captor`'s hand (demoted) if the rules say so.
+fn capture(b: &mut RefBoard, v: &Variant, c: Coord, captor: Colour) {
+    let Some(victim) = b.squares[c.index()].take() else {
+        return;
+    };
+    if !v.drops.captures_to_hand {
+        return;
+    }
+    let piece = if victim.promoted {
+        v.pieces
+            .iter()
+            .position(|p| !p.promotions.is_empty())
+            .map_or(victim.piece, |p| p as PieceId)
+    } else {
+        v.pieces[victim.piece as usize]
+            .demotes_to
+            .unwrap_or(victim.piece)
+    };
+    let n = &mut b.hands[captor.index()][piece as usize];
+    *n = n.saturating_add(1);
+}
+
+/// The squares of the 3x3 block centred on `c`, `c` included.
+fn around(b: &RefBoard, c: Coord) -> Vec<Coord> {
+    (-1..=1)
+        .flat_map(|dr| (-1..=1).map(move |df| (c.file as i32 + df, c.rank as i32 + dr)))
+        .filter_map(|(f, r)| b.square(f, r))
+        .collect()
+}
+
+/// Atomic: the capturer on `to` (unless fully immune) and every man next to it except the
+/// immune types are gone; the capturer is destroyed, not captured into a hand.
+fn explode(b: &mut RefBoard, v: &Variant, to: Coord, us: Colour, blast: &variants::rules::Blast) {
+    let spared = |p: PieceId| blast.fully_immune.contains(&p);
+    if b.at(to).is_some_and(|m| !spared(m.piece)) {
+        b.squares[to.index()] = None;
+    }
+    for c in around(b, to).into_iter().filter(|&c| c != to) {
+        if b.at(c)
+            .is_some_and(|m| !blast.immune.contains(&m.piece) && !spared(m.piece))
+        {
+            capture(b, v, c, us);
+        }
+    }
+}
+
+/// Tenjiku fire demon: every enemy man next to where it arrived is captured.
+fn burn(b: &mut RefBoard, v: &Variant, to: Coord, us: Colour) {
+    for c in around(b, to) {
+        if b.at(c).is_some_and(|m| m.colour != us) {
+            capture(b, v, c, us);
+        }
+    }
+}
+
+/// E.p. squares of a double step: the squares strictly between `from` and `to` on a line.
+fn ep_after(from: Coord, to: Coord) -> Option<RefEp> {
+    let (df, dr) = (
+        to.file as i32 - from.file as i32,
+        to.rank as i32 - from.rank as i32,
+    );
+    let n = df.abs().max(dr.abs());
+    if n < 2 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+        return None;
+    }
+    let targets = (1..n)
+        .map(|i| {
+            Coord::new(
+                (from.file as i32 + df / n * i) as u8,
+                (from.rank as i32 + dr / n * i) as u8,
+            )
+        })
+        .collect();
+    Some(RefEp {
+        targets,
+        victim: to,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Legality
+// ---------------------------------------------------------------------------------------
+
+/// Squares of the royal men of `colour`.
+fn royals(b: &RefBoard, v: &Variant, colour: Colour) -> Vec<Coord> {
+    b.men()
+        .filter(|(_, m)| m.colour == colour && v.pieces[m.piece as usize].royal)
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// True when going from `before` to `after` cost `colour` what its royalty cannot spare:
+/// any royal (Absolute) or the last one (Extinction).
+fn loses_royal(before: &RefBoard, after: &RefBoard, v: &Variant, colour: Colour) -> bool {
+    let (had, has) = (
+        royals(before, v, colour).len(),
+        royals(after, v, colour).len(),
+    );
+    match v.end.royalty {
+        Royalty::Absolute => has < had,
+        Royalty::Extinction => had > 0 && has == 0,
+    }
+}
+
+/// The royals of `victim` the other side could take next (or checks with `CHECK_ONLY`).
+pub fn threatened_royals(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord> {
+    let attacker = victim.flip();
+    let owned;
+    let b = if b.stm == attacker {
+        b
+    } else {
+        owned = RefBoard {
+            stm: attacker,
+            ep: None,
+            ..b.clone()
+        };
+        &owned
+    };
+    let ours = royals(b, v, victim);
+    let mut hit: Vec<Coord> = Vec::new();
+    for m in pseudo_moves(b, v) {
+        let aimed = aimed_at(b, v, &m);
+        if !ours.iter().any(|r| aimed.contains(r)) {
+            continue;
+        }
+        let sim = play(b, v, &m);
+        if loses_royal(b, &sim, v, attacker) {
+            continue; // a capture that costs the attacker its royal is no threat
+        }
+        let gone = ours
+            .iter()
+            .filter(|&&r| aimed.contains(&r) && !royals_at(&sim, v, r, victim));
+        hit.extend(gone);
+    }
+    for (from, man) in b.men().filter(|(_, m)| m.colour == attacker) {
+        Walk { b, v, man, from }.run(&mut |reach| {
+            let r = reach.rights;
+            if r & rights::CHECK_ONLY != 0 && r & rights::TAME == 0 && ours.contains(&reach.to) {
+                hit.push(reach.to);
+            }
+        });
+    }
+    hit.sort();
+    hit.dedup();
+    hit
+}
+
+fn royals_at(b: &RefBoard, v: &Variant, c: Coord, colour: Colour) -> bool {
+    b.at(c)
+        .is_some_and(|m| m.colour == colour && v.pieces[m.piece as usize].royal)
+}
+
+/// The squares `m` captures on purpose: its end square, its locust and e.p. victims, and
+/// for a burner the squares around its end. Atomic blast victims are left out: in atomic
+/// only a direct attack on the king is check, a threat to blow it up is not.
+fn aimed_at(b: &RefBoard, v: &Variant, m: &Move) -> Vec<Coord> {
+    if !matches!(
+        m.kind,
+        MoveKind::Normal | MoveKind::Promotion | MoveKind::EnPassant
+    ) {
+        return Vec::new();
+    }
+    let mut out: Vec<Coord> = m.extras().collect();
+    if m.kind != MoveKind::EnPassant && m.from != m.to {
+        out.push(m.to_coord());
+    }
+    let burner = b
+        .at(m.from_coord())
+        .is_some_and(|x| v.pieces[x.piece as usize].burns);
+    if burner {
+        out.extend(around(b, m.to_coord()));
+    }
+    out
+}
+
+/// True when a royal of `colour` is in check.
+pub fn in_check(b: &RefBoard, v: &Variant, colour: Colour) -> bool {
+    !threatened_royals(b, v, colour).is_empty()
+}
+
+/// True when the pseudo-legal move `m` is legal.
+pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
+    let us = b.stm;
+    let after = play(b, v, m);
+    if loses_royal(b, &after, v, us) {
+        return false;
+    }
+    if loses_royal(b, &after, v, us.flip()) {
+        return true; // the game is won on the spot
+    }
+    let total = royals(&after, v, us).len();
+    let threatened = threatened_royals(&after, v, us).len();
+    let safe = match v.end.royalty {
+        Royalty::Absolute => threatened == 0,
+        Royalty::Extinction => total == 0 || threatened < total,
+    };
+    safe && drop_mate_ok(&after, v, m)
+}
+
+/// Shogi: a drop of a `no_drop_mate` type that gives check must leave a legal reply.
+fn drop_mate_ok(after: &RefBoard, v: &Variant, m: &Move) -> bool {
+    if m.kind != MoveKind::Drop || !v.drops.no_drop_mate.contains(&m.piece) {
+        return true;
+    }
+    !in_check(after, v, after.stm) || !legal_moves(after, v).is_empty()
+}
+
+/// Every legal move of the side to move.
+pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
+    pseudo_moves(b, v)
+        .into_iter()
+        .filter(|m| is_legal(b, v, m))
+        .collect()
+}
+
+/// Leaf count of the legal move tree of `depth` plies (no bulk counting).
+pub fn perft(b: &RefBoard, v: &Variant, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    legal_moves(b, v)
+        .iter()
+        .map(|m| perft(&play(b, v, m), v, depth - 1))
+        .sum()
+}
+
+/// Perft per root move.
+pub fn divide(b: &RefBoard, v: &Variant, depth: u32) -> Vec<(Move, u64)> {
+    legal_moves(b, v)
+        .into_iter()
+        .map(|m| (m, perft(&play(b, v, &m), v, depth.saturating_sub(1))))
+        .collect()
+}
