@@ -32,6 +32,21 @@ pub enum Command {
         /// The INI file to check.
         file: PathBuf,
     },
+    /// Count the leaves of the legal move tree. Bulk-counted like Stockfish and
+    /// Fairy-Stockfish: at the last ply the legal moves are counted, not played. Prints
+    /// `Nodes searched: N` last.
+    Perft {
+        /// Variant name.
+        variant: String,
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below every root move.
+        #[arg(long)]
+        divide: bool,
+    },
 }
 
 /// Runs the parsed command line.
@@ -44,6 +59,12 @@ pub fn run(cli: Cli) -> ExitCode {
         None => engine_loop(&all),
         Some(Command::Variants) => list(&all),
         Some(Command::CheckVariants { file }) => check(&file),
+        Some(Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+        }) => locust::perft::run_cli(&all, &variant, depth, fen.as_deref(), divide),
     }
 }
 

@@ -205,7 +205,12 @@ impl Layout {
             });
             if p.moves.has_initial() || castler {
                 let vid = self.kinds.len() as u8;
-                let castles = p.moves.castling.is_some();
+                let castles = p.moves.castling.is_some()
+                    || self
+                        .variant
+                        .castling
+                        .as_ref()
+                        .is_some_and(|c| c.king_type == id as PieceId);
                 let virgin = self.kind(id as PieceId, true, used_id, castles, &p.moves);
                 self.kinds.push(virgin);
                 self.virgin_kind.push(vid);
