@@ -141,7 +141,10 @@ fn read_tail(fields: Vec<&str>, files: u8, ranks: u8, info: &mut FenInfo) -> Res
         .iter()
         .position(|t| t.bytes().all(|b| b.is_ascii_digit()))
         .unwrap_or(tail.len());
-    if first_counter > 2 || tail.len() - first_counter > 2 {
+    let counters_ok = tail[first_counter..]
+        .iter()
+        .all(|t| t.bytes().all(|b| b.is_ascii_digit()));
+    if first_counter > 2 || tail.len() - first_counter > 2 || !counters_ok {
         return Err(format!("unexpected FEN fields `{}`", tail.join(" ")));
     }
     if let Some(c) = tail.first().filter(|_| first_counter >= 1) {

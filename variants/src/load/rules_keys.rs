@@ -454,22 +454,22 @@ fn tenjiku_keys(b: &mut Build) {
     for p in b.id_set("burn").unwrap_or_default() {
         b.pieces[p as usize].burns = true;
     }
-    for p in b.id_set("rangeJump").unwrap_or_default() {
-        b.pieces[p as usize].range_jump = true;
-    }
+    let jumpers = b.id_set("rangeJump").unwrap_or_default();
+    jumpers
+        .iter()
+        .for_each(|&p| b.pieces[p as usize].range_jump = true);
     if let Some(entry) = b.ctx.take("jumpRank") {
         for (p, r) in letter_map(b, &entry, u8::MAX as u32) {
             b.pieces[p as usize].jump_rank = r as u8;
         }
     }
-    let jumpers: Vec<usize> = (0..b.pieces.len())
-        .filter(|&i| b.pieces[i].range_jump)
-        .collect();
-    for i in jumpers {
-        if b.pieces[i].jump_rank == 0 {
-            let entry = b.defs[i].entry.clone();
-            b.ctx
-                .fail(&entry, "a rangeJump piece needs a jumpRank above 0");
+    for p in jumpers {
+        if b.pieces[p as usize].jump_rank == 0 {
+            if let Some(entry) = b.ctx.take("rangeJump") {
+                let name = b.pieces[p as usize].name.clone();
+                b.ctx
+                    .fail(&entry, format!("{name} needs a jumpRank above 0"));
+            }
         }
     }
 }

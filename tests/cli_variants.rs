@@ -1,0 +1,106 @@
+//! The `locust` binary's variant commands: every built-in file passes `check-variants`,
+//! a broken file is reported with its line, `variants` lists everything, `--variants` adds
+//! a user's file, and the docs' worked example checks clean.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn locust(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_locust"))
+        .args(args)
+        .output()
+        .expect("run locust")
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("locust-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn check_variants_passes_every_builtin_file() {
+    for (file, text) in variants::load::BUILTIN_FILES {
+        let path = temp_file(file, text);
+        let out = locust(&["check-variants", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{file}: {}", stdout(&out));
+        assert!(stdout(&out).contains("start FEN ok"), "{file}");
+    }
+}
+
+#[test]
+fn check_variants_reports_the_broken_line() {
+    let text = "[mine:chess]\n# comment\nmaxFile = 10\ncastling = sometimes\n";
+    let path = temp_file("broken.ini", text);
+    let out = locust(&["check-variants", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let want = format!("{}:4: castling: expected true or false", path.display());
+    assert!(stdout(&out).contains(&want), "{}", stdout(&out));
+}
+
+#[test]
+fn variants_lists_builtins_with_sizes() {
+    let out = locust(&["variants"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("chess ") && l.contains("8x8")));
+    assert!(text.contains("builtin tenjiku.ini"));
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("chu ") && l.contains("12x12")));
+}
+
+#[test]
+fn user_variants_join_the_list() {
+    let path = temp_file("user.ini", "[tinychess:chess]\nmaxFile = 6\nmaxRank = 6\nstartFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\ncastling = false\n");
+    let out = locust(&["--variants", path.to_str().unwrap(), "variants"]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out)
+        .lines()
+        .any(|l| l.starts_with("tinychess") && l.contains("6x6")));
+    let bad = temp_file("bad.ini", "[x:chess]\nfoo = 1\n");
+    let out = locust(&["--variants", bad.to_str().unwrap(), "variants"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains(":2: foo: unknown key"));
+}
+
+#[test]
+fn docs_worked_example_checks_clean() {
+    let doc = include_str!("../docs/variants.md");
+    let start = doc.find("```ini\n").expect("an ini block") + "```ini\n".len();
+    let len = doc[start..].find("```").unwrap();
+    let path = temp_file("example.ini", &doc[start..start + len]);
+    let out = locust(&["check-variants", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stdout(&out));
+}
+
+#[test]
+fn greets_protocols() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_locust"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"xboard\nprotover 2\nping\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = stdout(&out);
+    assert!(text.starts_with("Locust "));
+    assert!(text.contains("variants=\"chess,"));
+    assert!(text.contains("Error (unknown command): ping"));
+}
