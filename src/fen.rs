@@ -217,7 +217,11 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
             }
             '~' => {
                 let last = out.men.last_mut().ok_or(FenError::Misplaced('~'))?;
-                if last.at != Coord::new(file.wrapping_sub(1) as u8, rank) || last.promoted {
+                let marks_matter = lay.variant.drops.captures_to_hand;
+                if last.at != Coord::new(file.wrapping_sub(1) as u8, rank)
+                    || last.promoted
+                    || !marks_matter
+                {
                     return Err(FenError::Misplaced('~'));
                 }
                 last.promoted = true;
@@ -511,7 +515,7 @@ impl Position {
             } else {
                 c.flip_rank(self.lay.ranks)
             };
-            if p.dead_squares.contains(c) {
+            if p.dead_squares.contains(c) || !self.can_ever_move(m) {
                 return Err(FenError::DeadPiece(
                     p.letter,
                     self.lay
@@ -522,6 +526,21 @@ impl Position {
             }
         }
         Ok(())
+    }
+
+    /// False when no path of the man leads anywhere on the board even when it is empty (a
+    /// pawn on its last rank): such a man could never move again.
+    fn can_ever_move(&self, m: &crate::position::Man) -> bool {
+        let kind = &self.lay.kinds[m.kind as usize];
+        let table = &kind.cells[m.colour.index()];
+        kind.royal
+            || self.lay.variant.drops.enabled && table.roots.is_empty()
+            || table.roots.iter().any(|&r| {
+                let cell = &table.cells[r as usize];
+                let sq = (m.sq as i32 + cell.offset as i32) as Sq;
+                self.board.get(sq as usize).is_some_and(|&b| b != OFF)
+                    && self.lay.in_zone(m.colour, cell.zone, sq)
+            })
     }
 
     /// Writes the position as FEN, in the style Fairy-Stockfish writes for the variant.

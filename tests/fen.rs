@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{perft_cases, start};
+use common::{perft_cases, start, variant};
 use locust::fen::FenError;
 
 #[test]
@@ -48,7 +48,7 @@ fn fairy_stockfish_fens_round_trip() {
 fn start_positions_print_their_own_fen() {
     for v in ["chess", "capablanca", "xiangqi", "shogi", "grand", "janggi"] {
         let pos = start(v);
-        let fen = variants::find(v).unwrap().start_fen;
+        let fen = variant(v).start_fen;
         assert_eq!(pos.fen(), fen, "{v}");
     }
 }
@@ -205,8 +205,13 @@ fn malformed_fens_give_specific_errors() {
         ),
         (
             "shogi",
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN+L[-] w 0 1".into(),
-            |e| matches!(e, BadPromoted(_) | DeadPiece(..)),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNS+GKGSNL[-] w 0 1".into(),
+            |e| matches!(e, BadPromoted('G')),
+        ),
+        (
+            "shogi",
+            "lnsgkgsnP/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL[-] w 0 1".into(),
+            |e| matches!(e, DeadPiece('P', _)),
         ),
         (
             "shogi",

@@ -1,13 +1,20 @@
 //! Shared helpers of the integration tests: variants by name, perft files, a small PRNG.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use locust::position::Position;
 
 /// The start position of a built-in variant.
 pub fn start(name: &str) -> Position {
-    let v = variants::find(name).unwrap_or_else(|| panic!("no built-in variant {name}"));
-    Position::new_game(v).unwrap_or_else(|e| panic!("{name}: bad start FEN: {e}"))
+    Position::new_game(variant(name)).unwrap_or_else(|e| panic!("{name}: bad start FEN: {e}"))
+}
+
+/// A built-in variant by name.
+pub fn variant(name: &str) -> variants::Variant {
+    let all = variants::builtins().expect("built-in variants load");
+    variants::find(&all, name)
+        .unwrap_or_else(|| panic!("no built-in variant {name}"))
+        .clone()
 }
 
 /// A fixed-seed xorshift generator, so failures reproduce.
