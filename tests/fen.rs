@@ -53,6 +53,9 @@ fn start_positions_print_their_own_fen() {
     }
 }
 
+/// (variant, FEN, expected error).
+type Case = (&'static str, String, fn(&FenError) -> bool);
+
 fn err(variant: &str, fen: &str) -> FenError {
     match start(variant).with_fen(fen) {
         Ok(p) => panic!("{variant}: accepted malformed FEN {fen:?} as {}", p.fen()),
@@ -64,7 +67,7 @@ fn err(variant: &str, fen: &str) -> FenError {
 fn malformed_fens_give_specific_errors() {
     use FenError::*;
     let chess_ok = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
-    let cases: Vec<(&str, String, fn(&FenError) -> bool)> = vec![
+    let cases: Vec<Case> = vec![
         ("chess", String::new(), |e| matches!(e, Empty)),
         ("chess", "   ".into(), |e| matches!(e, Empty)),
         (
