@@ -13,7 +13,7 @@ use crate::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
 pub type NodeId = u32;
 
 /// Rights that make a cell count as an attack on the square it reaches.
-const ATTACK_RIGHTS: u16 = rights::CAPTURE | rights::CHECK_ONLY;
+const ATTACK_RIGHTS: u16 = rights::CAPTURE;
 
 /// What the map needs to read from the position while it walks.
 pub struct View<'a> {
@@ -38,6 +38,9 @@ pub struct AttackMap {
     node_sq: Vec<Sq>,
     /// `count[colour][sq]`: cells of that colour attacking the square.
     count: [Vec<u16>; 2],
+    /// `facing[colour][sq]`: check-only cells of that colour reaching the square (flying
+    /// general, bikjang).
+    facing: [Vec<u16>; 2],
 }
 
 impl AttackMap {
@@ -53,6 +56,7 @@ impl AttackMap {
             prev: vec![0; total],
             node_sq: vec![0; heads as usize],
             count: [vec![0; lay.size], vec![0; lay.size]],
+            facing: [vec![0; lay.size], vec![0; lay.size]],
         }
     }
 
@@ -79,6 +83,12 @@ impl AttackMap {
     #[inline]
     pub fn attacked(&self, colour: Colour, sq: Sq) -> bool {
         self.count[colour.index()][sq as usize] != 0
+    }
+
+    /// True when a check-only path of `colour` reaches `sq` (a royal facing another).
+    #[inline]
+    pub fn faced(&self, colour: Colour, sq: Sq) -> bool {
+        self.facing[colour.index()][sq as usize] != 0
     }
 
     /// Number of cells of `colour` attacking `sq`.
@@ -130,6 +140,9 @@ impl AttackMap {
         if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
             self.count[colour.index()][sq as usize] += 1;
         }
+        if rights & rights::CHECK_ONLY != 0 {
+            self.facing[colour.index()][sq as usize] += 1;
+        }
     }
 
     fn unlink(&mut self, id: NodeId, colour: Colour, rights: u16) {
@@ -139,6 +152,9 @@ impl AttackMap {
         let sq = self.node_sq[id as usize];
         if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
             self.count[colour.index()][sq as usize] -= 1;
+        }
+        if rights & rights::CHECK_ONLY != 0 {
+            self.facing[colour.index()][sq as usize] -= 1;
         }
         self.node_sq[id as usize] = 0;
     }
@@ -310,16 +326,23 @@ impl Iterator for CellIter<'_> {
     }
 }
 
+/// One (square, colour) entry of [`AttackMap::canonical`]: cell ids and the two counters.
+pub type Canonical = (Sq, usize, Vec<NodeId>, (u16, u16));
+
 impl AttackMap {
     /// Canonical content for comparing two maps: per (square, colour), the sorted cell ids,
     /// plus the counters. List order may differ between incremental and scratch builds.
-    pub fn canonical(&self, lay: &Layout) -> Vec<(Sq, usize, Vec<NodeId>, u16)> {
+    pub fn canonical(&self, lay: &Layout) -> Vec<Canonical> {
         let mut out = Vec::new();
         for sq in lay.squares() {
             for colour in [Colour::White, Colour::Black] {
                 let mut ids: Vec<NodeId> = self.cells_at(sq, colour).collect();
                 ids.sort_unstable();
-                out.push((sq, colour.index(), ids, self.attackers(colour, sq)));
+                let counts = (
+                    self.attackers(colour, sq),
+                    self.facing[colour.index()][sq as usize],
+                );
+                out.push((sq, colour.index(), ids, counts));
             }
         }
         out

@@ -194,7 +194,13 @@ impl Layout {
 
     fn build_kinds(&mut self) {
         let pieces = self.variant.pieces.clone();
+        let facing_rule = self.variant.end.flying_general || self.variant.end.bikjang;
         for (id, p) in pieces.iter().enumerate() {
+            let mut p = p.clone();
+            if facing_rule && p.royal {
+                self.add_facing_paths(&mut p.moves);
+            }
+            let p = &p;
             let used_traj = p.moves.without_initial();
             let used_id = self.kinds.len() as u8;
             let used = self.kind(id as PieceId, false, used_id, false, &used_traj);
@@ -227,6 +233,24 @@ impl Layout {
             .max(1);
     }
 
+    /// Flying general / bikjang: a royal "sees" along its file like a rook that can only give
+    /// check, so royals facing each other show up in the attack map as check-only attacks.
+    fn add_facing_paths(&self, moves: &mut Trajectories) {
+        let range = self.files.max(self.ranks).saturating_sub(1);
+        let Ok(b) = variants::xbetza::parse("vkR") else {
+            return;
+        };
+        let extra = variants::xbetza::compile(&b, range);
+        let base = moves.nodes.len() as u16;
+        for mut n in extra.nodes {
+            n.parent = n.parent.map(|p| p + base);
+            n.on_empty.iter_mut().for_each(|c| *c += base);
+            n.on_occupied.iter_mut().for_each(|c| *c += base);
+            moves.nodes.push(n);
+        }
+        moves.roots.extend(extra.roots.iter().map(|r| r + base));
+    }
+
     fn kind(
         &self,
         piece: PieceId,
@@ -256,7 +280,15 @@ impl Layout {
         let mut table = CellTable::default();
         for node in &t.nodes {
             let offset = node.step.0 as i16 + dir * node.step.1 as i16 * self.stride;
-            let zone = node.zone.or(confined).unwrap_or(NO_ZONE);
+            // A check-only path is not a move, so a confined royal still "sees" beyond its
+            // palace (flying general).
+            let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
+            let zone = if sight {
+                node.zone
+            } else {
+                node.zone.or(confined)
+            }
+            .unwrap_or(NO_ZONE);
             let empty_start = table.children.len() as u16;
             table.children.extend(node.on_empty.iter().copied());
             let occ_start = table.children.len() as u16;

@@ -32,6 +32,7 @@ pub struct Saved {
     ops_len: usize,
     ep: Option<EnPassant>,
     rule50: u32,
+    passes: u8,
     key: u64,
 }
 
@@ -165,7 +166,14 @@ impl Position {
             ops_len: ops.len(),
             ep: self.ep.take(),
             rule50: self.rule50,
+            passes: self.passes,
             key: self.key,
+        };
+        self.passes = match mv.kind {
+            // Passing out of bikjang ends the game, as two passes in a row do.
+            MoveKind::Pass if self.lay.variant.end.bikjang && self.facing(self.stm) => 2,
+            MoveKind::Pass => self.passes + 1,
+            _ => 0,
         };
         if let Some(ep) = &saved.ep {
             self.key ^= self.zob.ep(ep.victim);
@@ -198,6 +206,7 @@ impl Position {
         }
         self.ep = saved.ep;
         self.rule50 = saved.rule50;
+        self.passes = saved.passes;
         self.key = saved.key;
     }
 

@@ -361,9 +361,12 @@ impl Position {
         true
     }
 
-    /// True when the side that just moved (`mover`) has not left its royals capturable.
-    pub fn royals_safe(&self, mover: Colour) -> bool {
+    /// True when the side that just moved (`mover`) has not left its royals capturable, nor
+    /// facing the enemy royal where the rules forbid it (`was_facing`: the mover was in
+    /// bikjang before a move that was not a pass).
+    pub fn royals_safe(&self, mover: Colour, was_facing: bool) -> bool {
         let them = mover.flip();
+        let end = &self.lay.variant.end;
         let mut total = 0;
         let mut attacked = 0;
         for sq in self.royals(mover) {
@@ -371,26 +374,40 @@ impl Position {
             if self.map.attacked(them, sq) {
                 attacked += 1;
             }
+            if (end.flying_general || was_facing) && self.map.faced(them, sq) {
+                return false;
+            }
         }
-        match self.lay.variant.end.royalty {
+        match end.royalty {
             Royalty::Absolute => attacked == 0,
             Royalty::Extinction => total == 0 || attacked < total,
         }
     }
 
-    /// Every legal move.
+    /// True when a royal of `colour` faces an enemy royal on an open file.
+    pub fn facing(&self, colour: Colour) -> bool {
+        self.royals(colour)
+            .any(|sq| self.map.faced(colour.flip(), sq))
+    }
+
+    /// Every legal move. None once both sides have passed in a row: the game is over (janggi).
     pub fn legal_moves(&mut self, out: &mut Vec<Move>, ops: &mut Vec<Op>) {
+        if self.passes >= 2 {
+            return;
+        }
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
         let us = self.stm;
-        let checked = self.in_check(us);
+        let facing = self.lay.variant.end.bikjang && self.facing(us);
+        let checked = facing || self.in_check(us);
         for m in pseudo {
             if !checked && self.cannot_expose(&m) {
                 out.push(m);
                 continue;
             }
+            let was_facing = facing && m.kind != MoveKind::Pass;
             let saved = self.make(&m, ops);
-            let ok = self.royals_safe(us) && self.drop_mate_ok(&m, ops);
+            let ok = self.royals_safe(us, was_facing) && self.drop_mate_ok(&m, ops);
             self.unmake(saved, ops);
             if ok {
                 out.push(m);

@@ -55,6 +55,8 @@ pub struct Position {
     pub rule50: u32,
     /// Full-move number.
     pub fullmove: u32,
+    /// Passes played in a row just before this position (two end the game).
+    pub passes: u8,
     /// Incrementally updated Zobrist key.
     pub key: u64,
     /// Incremental attack map.
@@ -82,6 +84,7 @@ impl Position {
             ep: None,
             rule50: 0,
             fullmove: 1,
+            passes: 0,
             key: 0,
             map,
             zob,

@@ -71,6 +71,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             perpetual_check_illegal: false,
             chasing_rule: false,
             flying_general: false,
+            bikjang: false,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

@@ -11,6 +11,12 @@ FSF = "/usr/games/fairy-stockfish"
 LOCUST = "target/release/locust"
 
 
+def is_pass(m):
+    """Fairy-Stockfish writes a pass as the king moving to its own square (e2e2)."""
+    half = len(m) // 2
+    return len(m) % 2 == 0 and m[:half] == m[half:]
+
+
 def fsf_divide(variant, fen, depth):
     cmds = f"uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo perft {depth}\n"
     out = subprocess.run([FSF], input=cmds, capture_output=True, text=True).stdout
@@ -18,8 +24,14 @@ def fsf_divide(variant, fen, depth):
     for line in out.splitlines():
         if ": " in line and not line.startswith(("info", "Nodes", "id", "option")):
             m, n = line.split(": ")
-            rows[m.strip()] = int(n)
+            m = m.strip()
+            rows["@@@@" if is_pass(m) else m] = int(n)
+            if is_pass(m):
+                PASS_NAME[fen] = m
     return rows
+
+
+PASS_NAME = {}
 
 
 def locust_divide(variant, fen, depth):
@@ -49,7 +61,7 @@ def main():
             return
         m = diff[0]
         print(f"  descending into {m}: fsf {a[m]} locust {b[m]}")
-        fen = sf.get_fen(variant, fen, [m])
+        fen = sf.get_fen(variant, fen, [PASS_NAME.get(fen, m) if m == "@@@@" else m])
         depth -= 1
 
 

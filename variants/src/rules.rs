@@ -177,6 +177,9 @@ pub struct GameEnd {
     pub chasing_rule: bool,
     /// Kings may not face each other on an open file (xiangqi).
     pub flying_general: bool,
+    /// Janggi's bikjang: a side whose royal faces the enemy royal on an open file must break
+    /// the facing or pass; creating the facing is allowed.
+    pub bikjang: bool,
 }
 
 /// Atomic chess: a capture explodes the capturer and every non-immune piece next to it.

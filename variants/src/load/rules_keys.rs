@@ -32,7 +32,6 @@ const ACCEPTED_UNMODELLED: &[&str] = &[
     "nFoldValueAbsolute",
     "extinctionClaim",
     "extinctionOpponentPieceCount",
-    "bikjangRule",
     "diagonalLines",
     "enPassantRegion",
     "enPassantRegionWhite",
@@ -383,6 +382,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         perpetual_check_illegal: b.ctx.flag("perpetualCheckIllegal", false),
         chasing_rule: b.ctx.parsed("chasingRule", chasing).unwrap_or(false),
         flying_general: b.ctx.flag("flyingGeneral", false),
+        bikjang: b.ctx.flag("bikjangRule", false),
     }
 }
 
