@@ -194,7 +194,7 @@ impl Position {
         let dead = piece.dead_squares.contains(rel(to));
         if !piece.promotions.is_empty() && zone.contains(to) {
             for &p in &piece.promotions {
-                if !v.promotion.limited_to_captured || self.may_promote_to(man.colour, p) {
+                if self.may_promote_to(man.colour, p) {
                     let mut pm = m;
                     pm.kind = if m.kind == MoveKind::EnPassant {
                         m.kind
@@ -226,16 +226,27 @@ impl Position {
         }
     }
 
-    /// Grand chess: a pawn may only become a piece its side has fewer of than at the start.
+    /// Promotion limits: a side may not exceed `promotionLimit` men of a type, and where
+    /// promotion is limited to captured pieces (Grand chess) it may only become a type it
+    /// has fewer of than at the start.
     fn may_promote_to(&self, colour: Colour, p: PieceId) -> bool {
-        let start = self.lay.start_squares[colour.index()][p as usize]
+        let promo = &self.lay.variant.promotion;
+        let limit = promo
+            .limits
             .iter()
-            .count();
+            .find(|(t, _)| *t == p)
+            .map(|&(_, n)| n as usize);
+        if limit.is_none() && !promo.limited_to_captured {
+            return true;
+        }
         let have = self
             .live()
             .filter(|(_, m)| m.colour == colour && self.piece_of(m) == p)
             .count();
-        have < start
+        let start = self.lay.start_squares[colour.index()][p as usize]
+            .iter()
+            .count();
+        limit.is_none_or(|n| have < n) && (!promo.limited_to_captured || have < start)
     }
 
     /// Castling with every virgin rook of the side on the royal's rank.
@@ -369,9 +380,19 @@ impl Position {
         let end = &self.lay.variant.end;
         let mut total = 0;
         let mut attacked = 0;
+        if self.lay.variant.blast.is_some() {
+            // Explosions: losing the own royal is never allowed, blowing up the enemy's wins.
+            let (ours, theirs) = (self.royals(mover).count(), self.royals(them).count());
+            if ours == 0 && self.lay.start_royals[mover.index()] > 0 {
+                return false;
+            }
+            if theirs == 0 && self.lay.start_royals[them.index()] > 0 {
+                return true;
+            }
+        }
         for sq in self.royals(mover) {
             total += 1;
-            if self.map.attacked(them, sq) {
+            if self.royal_attacked(mover, sq) {
                 attacked += 1;
             }
             if (end.flying_general || was_facing) && self.map.faced(them, sq) {

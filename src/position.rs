@@ -165,8 +165,26 @@ impl Position {
 
     /// True when a royal of `colour` stands on a square the other side attacks.
     pub fn in_check(&self, colour: Colour) -> bool {
+        self.royals(colour)
+            .any(|sq| self.royal_attacked(colour, sq))
+    }
+
+    /// True when the royal of `colour` on `sq` could be captured. With atomic explosions a
+    /// capture next to the capturer's own royal would blow that royal up too, so it is no
+    /// threat.
+    pub fn royal_attacked(&self, colour: Colour, sq: Sq) -> bool {
         let them = colour.flip();
-        self.royals(colour).any(|sq| self.map.attacked(them, sq))
+        if !self.map.attacked(them, sq) {
+            return false;
+        }
+        if self.lay.variant.blast.is_none() {
+            return true;
+        }
+        let stride = self.lay.stride as i32;
+        !self.royals(them).any(|r| {
+            let d = r as i32 - sq as i32;
+            (-1..=1).any(|dr| (-1..=1).any(|df| d == dr * stride + df))
+        })
     }
 }
 
