@@ -194,13 +194,7 @@ impl Layout {
 
     fn build_kinds(&mut self) {
         let pieces = self.variant.pieces.clone();
-        let facing_rule = self.variant.end.flying_general || self.variant.end.bikjang;
         for (id, p) in pieces.iter().enumerate() {
-            let mut p = p.clone();
-            if facing_rule && p.royal {
-                self.add_facing_paths(&mut p.moves);
-            }
-            let p = &p;
             let used_traj = p.moves.without_initial();
             let used_id = self.kinds.len() as u8;
             let used = self.kind(id as PieceId, false, used_id, false, &used_traj);
@@ -231,24 +225,6 @@ impl Layout {
             .max()
             .unwrap_or(1)
             .max(1);
-    }
-
-    /// Flying general / bikjang: a royal "sees" along its file like a rook that can only give
-    /// check, so royals facing each other show up in the attack map as check-only attacks.
-    fn add_facing_paths(&self, moves: &mut Trajectories) {
-        let range = self.files.max(self.ranks).saturating_sub(1);
-        let Ok(b) = variants::xbetza::parse("vkR") else {
-            return;
-        };
-        let extra = variants::xbetza::compile(&b, range);
-        let base = moves.nodes.len() as u16;
-        for mut n in extra.nodes {
-            n.parent = n.parent.map(|p| p + base);
-            n.on_empty.iter_mut().for_each(|c| *c += base);
-            n.on_occupied.iter_mut().for_each(|c| *c += base);
-            moves.nodes.push(n);
-        }
-        moves.roots.extend(extra.roots.iter().map(|r| r + base));
     }
 
     fn kind(

@@ -405,6 +405,12 @@ impl Position {
         }
     }
 
+    /// True when `colour` started with royals and has none left (an atomic king blown up):
+    /// the game is over.
+    pub fn royals_lost(&self, colour: Colour) -> bool {
+        self.lay.start_royals[colour.index()] > 0 && self.royals(colour).next().is_none()
+    }
+
     /// True when a royal of `colour` faces an enemy royal on an open file.
     pub fn facing(&self, colour: Colour) -> bool {
         self.royals(colour)
@@ -413,7 +419,7 @@ impl Position {
 
     /// Every legal move. None once both sides have passed in a row: the game is over (janggi).
     pub fn legal_moves(&mut self, out: &mut Vec<Move>, ops: &mut Vec<Op>) {
-        if self.passes >= 2 {
+        if self.passes >= 2 || self.royals_lost(Colour::White) || self.royals_lost(Colour::Black) {
             return;
         }
         let mut pseudo = Vec::with_capacity(64);
@@ -451,7 +457,13 @@ impl Position {
         let Some(man) = self.man_at(from) else {
             return false;
         };
-        if self.lay.kinds[man.kind as usize].royal {
+        let kind = &self.lay.kinds[man.kind as usize];
+        // A royal moves into attacks; a man that leaves another behind may leave a royal.
+        if kind.royal
+            || self.lay.variant.pieces[kind.piece as usize]
+                .leaves_behind
+                .is_some()
+        {
             return false;
         }
         let them = self.stm.flip();

@@ -75,6 +75,8 @@ pub struct RefBoard {
     pub stm: Colour,
     /// En passant, if the last move was a double step.
     pub ep: Option<RefEp>,
+    /// Passes played in a row before this position; at 2 the game is over.
+    pub passes: u8,
     /// Squares of each piece type in the variant's start position, per colour (for virgin
     /// drops and Grand-chess promotion limits).
     pub start: Arc<[Vec<SquareSet>; 2]>,
@@ -99,6 +101,7 @@ impl RefBoard {
             hands: [vec![0; n], vec![0; n]],
             stm: Colour::White,
             ep: None,
+            passes: 0,
             start,
         }
     }
@@ -155,6 +158,7 @@ impl RefBoard {
         }
         b.hands = pos.hand.clone();
         b.stm = pos.stm;
+        b.passes = pos.passes;
         b.ep = pos.ep.as_ref().and_then(|ep| {
             Some(RefEp {
                 targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
@@ -409,8 +413,15 @@ impl Walk<'_> {
         let (f, r) = (at.0 + node.step.0 as i32, at.1 + dr);
         // Off the board, a wall or outside the node's zone: the path is cut here.
         let Some(c) = self.b.square(f, r) else { return };
+        // Confinement binds moves, not a royal's check-only sight line (flying general).
+        let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
         let confined = self.v.pieces[self.man.piece as usize].confined;
-        if let Some(z) = node.zone.or(confined) {
+        let zone = if sight {
+            node.zone
+        } else {
+            node.zone.or(confined)
+        };
+        if let Some(z) = zone {
             if !in_zone(self.v, self.man.colour, z, c) {
                 return;
             }
@@ -730,6 +741,11 @@ fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
 pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     let mut n = b.clone();
     n.ep = None;
+    n.passes = match m.kind {
+        MoveKind::Pass if v.end.bikjang && facing(b, v, b.stm) => 2,
+        MoveKind::Pass => b.passes + 1,
+        _ => 0,
+    };
     match m.kind {
         MoveKind::Pass => {}
         MoveKind::Drop => play_drop(&mut n, v, m),
@@ -921,7 +937,23 @@ fn loses_royal(before: &RefBoard, after: &RefBoard, v: &Variant, colour: Colour)
     }
 }
 
-/// The royals of `victim` the other side could take next (or checks with `CHECK_ONLY`).
+/// True when a royal of `colour` is reached by an enemy check-only path: royals facing each
+/// other under the flying-general or bikjang rules.
+pub fn facing(b: &RefBoard, v: &Variant, colour: Colour) -> bool {
+    let ours = royals(b, v, colour);
+    let mut seen = false;
+    for (from, man) in b.men().filter(|(_, m)| m.colour != colour) {
+        Walk { b, v, man, from }.run(&mut |reach| {
+            let r = reach.rights;
+            if r & rights::CHECK_ONLY != 0 && ours.contains(&reach.to) {
+                seen = true;
+            }
+        });
+    }
+    seen
+}
+
+/// The royals of `victim` the other side could take next.
 pub fn threatened_royals(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord> {
     let attacker = victim.flip();
     let owned;
@@ -950,14 +982,6 @@ pub fn threatened_royals(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord
             .iter()
             .filter(|&&r| aimed.contains(&r) && !royals_at(&sim, v, r, victim));
         hit.extend(gone);
-    }
-    for (from, man) in b.men().filter(|(_, m)| m.colour == attacker) {
-        Walk { b, v, man, from }.run(&mut |reach| {
-            let r = reach.rights;
-            if r & rights::CHECK_ONLY != 0 && r & rights::TAME == 0 && ours.contains(&reach.to) {
-                hit.push(reach.to);
-            }
-        });
     }
     hit.sort();
     hit.dedup();
@@ -1013,7 +1037,11 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
         Royalty::Absolute => threatened == 0,
         Royalty::Extinction => total == 0 || threatened < total,
     };
-    safe && drop_mate_ok(&after, v, m)
+    // Flying general: never leave royals facing. Bikjang: a side in it must break it or pass.
+    let must_not_face =
+        v.end.flying_general || v.end.bikjang && m.kind != MoveKind::Pass && facing(b, v, us);
+    let faced = must_not_face && facing(&after, v, us);
+    safe && !faced && drop_mate_ok(&after, v, m)
 }
 
 /// Shogi: a drop of a `no_drop_mate` type that gives check must leave a legal reply.
@@ -1026,6 +1054,16 @@ fn drop_mate_ok(after: &RefBoard, v: &Variant, m: &Move) -> bool {
 
 /// Every legal move of the side to move.
 pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
+    let start_royals = |c: Colour| {
+        b.start[c.index()]
+            .iter()
+            .zip(&v.pieces)
+            .any(|(sqs, p)| p.royal && !sqs.is_empty())
+    };
+    let lost = |c: Colour| start_royals(c) && royals(b, v, c).is_empty();
+    if b.passes >= 2 || lost(Colour::White) || lost(Colour::Black) {
+        return Vec::new(); // both sides passed, or a side lost its royals: the game is over
+    }
     pseudo_moves(b, v)
         .into_iter()
         .filter(|m| is_legal(b, v, m))

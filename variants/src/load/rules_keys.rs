@@ -9,11 +9,14 @@ use crate::rules::{
     Blast, CaptureMatrix, Castling, Drops, GameEnd, Origin, Outcome, PieceId, Promotion, Royalty,
     Variant,
 };
+use crate::xbetza;
 
 /// Fairy-Stockfish's default start position.
 pub const CHESS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// FSF's default n-move rule, in moves.
 const DEFAULT_N_MOVE_RULE: u32 = 50;
+/// The check-only sight line royals get under the flying-general and bikjang rules.
+const ROYAL_SIGHT_BETZA: &str = "vkR";
 /// FSF's default repetition count.
 const DEFAULT_N_FOLD: u32 = 3;
 /// Upper bound for counters read from files.
@@ -51,6 +54,23 @@ const ACCEPTED_UNMODELLED: &[&str] = &[
 ];
 
 /// Everything after the pieces; `None` when something essential failed.
+/// Flying general and bikjang: every royal gets a check-only rook path along its file
+/// (`vkR`), so royals facing each other are seen by the generators as a check-only attack.
+/// The path is not a move (its nodes have no end rights) and confinement does not apply to
+/// it; the canonical XBetza of the piece does not show it.
+fn royal_sight(b: &mut Build, end: &GameEnd) {
+    if !end.flying_general && !end.bikjang {
+        return;
+    }
+    let Ok(ast) = xbetza::parse(ROYAL_SIGHT_BETZA) else {
+        return;
+    };
+    let sight = xbetza::compile(&ast, b.max_range());
+    for p in b.pieces.iter_mut().filter(|p| p.royal) {
+        append(&mut p.moves, &sight, None, None);
+    }
+}
+
 pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     for key in ACCEPTED_UNMODELLED {
         b.ctx.take(key);
@@ -69,6 +89,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     soldier_rank(b);
     mobility_regions(b);
     immobility(b);
+    royal_sight(b, &end);
     let fen = b
         .ctx
         .take("startFen")
