@@ -319,6 +319,11 @@ impl Position {
         pos.parse_counters(counters)?;
         pos.rebuild();
         pos.parse_ep(ep)?;
+        if let Some(e) = pos.ep.take() {
+            if pos.ep_capturable(&e.targets, pos.stm) {
+                pos.ep = Some(e);
+            }
+        }
         pos.rebuild();
         pos.validate()?;
         Ok(pos)
@@ -703,21 +708,12 @@ impl Position {
         let Some(ep) = &self.ep else {
             return "-".into();
         };
-        let capturable: Vec<String> = ep
+        let text: Vec<String> = ep
             .targets
             .iter()
-            .filter(|&&t| {
-                self.map
-                    .cells_at(t, self.stm)
-                    .any(|id| self.cell_rights(id) & variants::rights::EN_PASSANT != 0)
-            })
             .filter_map(|&t| self.lay.coord(t).map(|c| c.to_text()))
             .collect();
-        if capturable.is_empty() {
-            "-".into()
-        } else {
-            capturable.concat()
-        }
+        text.concat()
     }
 
     /// Rights of an associated map cell.

@@ -320,7 +320,7 @@ impl Position {
             return;
         }
         let (sf, sr) = (df / n, dr / n);
-        let targets = (1..n)
+        let targets: Vec<Sq> = (1..n)
             .map(|i| {
                 let c = Coord::new(
                     (a.file as i32 + sf * i) as u8,
@@ -329,11 +329,23 @@ impl Position {
                 self.lay.sq(c)
             })
             .collect();
-        self.key ^= self.zob.ep(to);
-        self.ep = Some(EnPassant {
-            targets,
-            victim: to,
-        });
+        if self.ep_capturable(&targets, self.stm.flip()) {
+            self.key ^= self.zob.ep(to);
+            self.ep = Some(EnPassant {
+                targets,
+                victim: to,
+            });
+        }
+    }
+
+    /// True when a man of `by` could capture en passant on one of the targets. Only then is
+    /// the e.p. state kept (and hashed, and written in FEN), as Stockfish does.
+    pub fn ep_capturable(&self, targets: &[Sq], by: Colour) -> bool {
+        targets.iter().any(|&t| {
+            self.map
+                .cells_at(t, by)
+                .any(|id| self.cell_rights(id) & variants::rights::EN_PASSANT != 0)
+        })
     }
 
     fn make_drop(&mut self, mv: &Move, ops: &mut Vec<Op>) {
@@ -350,7 +362,9 @@ impl Position {
     fn make_castle(&mut self, mv: &Move, ops: &mut Vec<Op>) {
         let (from, to) = (self.sq_of(mv.from), self.sq_of(mv.to));
         let rook_from = self.sq_of(mv.extra[0]);
-        let step = if to > from { -1 } else { 1 };
+        // The rook lands beside the royal's end square, on the side it came from (in Chess960
+        // the royal may not move at all, so its own direction says nothing).
+        let step = if rook_from > from { -1 } else { 1 };
         let rook_to = (to as i32 + step) as Sq;
         let king = self.lift(from, ops);
         let rook = self.lift(rook_from, ops);

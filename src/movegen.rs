@@ -411,6 +411,16 @@ impl Position {
         self.lay.start_royals[colour.index()] > 0 && self.royals(colour).next().is_none()
     }
 
+    /// Bare-king rule: `colour` (the side that just moved) has nothing but royals left, so
+    /// the game is over (lost, or drawn if it bared the other side in return).
+    pub fn bared(&self, colour: Colour) -> bool {
+        self.lay.variant.end.bare_king_loses
+            && self
+                .live()
+                .filter(|(_, m)| m.colour == colour)
+                .all(|(_, m)| self.lay.kinds[m.kind as usize].royal)
+    }
+
     /// True when a royal of `colour` faces an enemy royal on an open file.
     pub fn facing(&self, colour: Colour) -> bool {
         self.royals(colour)
@@ -419,7 +429,11 @@ impl Position {
 
     /// Every legal move. None once both sides have passed in a row: the game is over (janggi).
     pub fn legal_moves(&mut self, out: &mut Vec<Move>, ops: &mut Vec<Op>) {
-        if self.passes >= 2 || self.royals_lost(Colour::White) || self.royals_lost(Colour::Black) {
+        if self.passes >= 2
+            || self.royals_lost(Colour::White)
+            || self.royals_lost(Colour::Black)
+            || self.bared(self.stm.flip())
+        {
             return;
         }
         let mut pseudo = Vec::with_capacity(64);
@@ -432,9 +446,12 @@ impl Position {
                 out.push(m);
                 continue;
             }
-            let was_facing = facing && m.kind != MoveKind::Pass;
+            if facing && m.kind == MoveKind::Pass {
+                out.push(m); // passing out of bikjang ends the game, even under check
+                continue;
+            }
             let saved = self.make(&m, ops);
-            let ok = self.royals_safe(us, was_facing) && self.drop_mate_ok(&m, ops);
+            let ok = self.royals_safe(us, facing) && self.drop_mate_ok(&m, ops);
             self.unmake(saved, ops);
             if ok {
                 out.push(m);

@@ -777,7 +777,7 @@ fn play_castle(b: &mut RefBoard, m: &Move) {
     let Some(rook_from) = m.extras().next() else {
         return;
     };
-    let rook_file = if to.file > from.file {
+    let rook_file = if rook_from.file > from.file {
         to.file - 1
     } else {
         to.file + 1
@@ -1024,6 +1024,9 @@ pub fn in_check(b: &RefBoard, v: &Variant, colour: Colour) -> bool {
 /// True when the pseudo-legal move `m` is legal.
 pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     let us = b.stm;
+    if m.kind == MoveKind::Pass && v.end.bikjang && facing(b, v, us) {
+        return true; // passing out of bikjang ends the game, even under check
+    }
     let after = play(b, v, m);
     if loses_royal(b, &after, v, us) {
         return false;
@@ -1061,7 +1064,13 @@ pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
             .any(|(sqs, p)| p.royal && !sqs.is_empty())
     };
     let lost = |c: Colour| start_royals(c) && royals(b, v, c).is_empty();
-    if b.passes >= 2 || lost(Colour::White) || lost(Colour::Black) {
+    // Bare king: the side that just moved with nothing but royals left has lost (or drawn,
+    // if it bared the other side in return).
+    let bare = |c: Colour| {
+        let mut men = b.men().filter(|(_, m)| m.colour == c);
+        v.end.bare_king_loses && men.all(|(_, m)| v.pieces[m.piece as usize].royal)
+    };
+    if b.passes >= 2 || lost(Colour::White) || lost(Colour::Black) || bare(b.stm.flip()) {
         return Vec::new(); // both sides passed, or a side lost its royals: the game is over
     }
     pseudo_moves(b, v)

@@ -14,6 +14,7 @@ fn run(variant: &str, deep: bool) {
     let base = start(variant);
     let cases = perft_cases(variant);
     assert!(!cases.is_empty(), "no perft data for {variant}");
+    let mut checked = 0;
     for case in cases {
         let mut pos = base
             .with_fen(&case.fen)
@@ -28,8 +29,11 @@ fn run(variant: &str, deep: bool) {
                 "{variant} {} depth {depth}: {}",
                 case.id, case.fen
             );
+            checked += 1;
         }
     }
+    eprintln!("{variant}: {checked} perft rows checked");
+    assert!(checked > 0, "{variant}: no perft row in this group");
 }
 
 macro_rules! perft_tests {

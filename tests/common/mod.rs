@@ -62,12 +62,15 @@ pub fn perft_cases(variant: &str) -> Vec<PerftCase> {
         }
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
-            "id" => out.push(PerftCase {
-                id: rest.into(),
-                fen: String::new(),
-                counts: vec![],
-                deep,
-            }),
+            "id" => {
+                out.push(PerftCase {
+                    id: rest.into(),
+                    fen: String::new(),
+                    counts: vec![],
+                    deep,
+                });
+                deep = false; // "# deep" marks the next entry only
+            }
             "fen" => {
                 if let Some(c) = out.last_mut() {
                     c.fen = rest.trim().into();
