@@ -285,7 +285,12 @@ fn continuation(v: &View, mover: &Man, cell: &Cell, occ: Slot) -> (u16, u16) {
 }
 
 /// Continuation range of `cell` for `mover` over `occupant` (`None`: empty square).
-fn continuation_for(v: &View, mover: &Man, cell: &Cell, occupant: Option<&Man>) -> (u16, u16) {
+pub(crate) fn continuation_for(
+    v: &View,
+    mover: &Man,
+    cell: &Cell,
+    occupant: Option<&Man>,
+) -> (u16, u16) {
     let Some(o) = occupant else {
         return cell.empty;
     };

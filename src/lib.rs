@@ -6,6 +6,7 @@
 pub mod attack;
 pub mod fen;
 pub mod layout;
+pub mod legality;
 pub mod make;
 pub mod movegen;
 pub mod moves;

@@ -442,7 +442,7 @@ impl Position {
         let facing = self.lay.variant.end.bikjang && self.facing(us);
         let checked = facing || self.in_check(us);
         for m in pseudo {
-            if !checked && self.cannot_expose(&m) {
+            if !checked && self.surely_legal(&m) {
                 out.push(m);
                 continue;
             }
@@ -457,41 +457,6 @@ impl Position {
                 out.push(m);
             }
         }
-    }
-
-    /// True when the move provably leaves every enemy trajectory that could reach our royals
-    /// as it was: a non-royal man leaves a square no enemy path continues through, and lands
-    /// where no enemy path hops on. Such a move is legal when we are not in check.
-    fn cannot_expose(&self, m: &Move) -> bool {
-        if m.kind != MoveKind::Normal && m.kind != MoveKind::Promotion || m.n_extra > 0 {
-            return false;
-        }
-        if self.lay.variant.blast.is_some() {
-            return false;
-        }
-        let from = self.lay.sq(m.from_coord());
-        let to = self.lay.sq(m.to_coord());
-        let Some(man) = self.man_at(from) else {
-            return false;
-        };
-        let kind = &self.lay.kinds[man.kind as usize];
-        // A royal moves into attacks; a man that leaves another behind may leave a royal.
-        if kind.royal
-            || self.lay.variant.pieces[kind.piece as usize]
-                .leaves_behind
-                .is_some()
-        {
-            return false;
-        }
-        let them = self.stm.flip();
-        let passes = |sq: Sq, occupied_only: bool| {
-            self.map.cells_at(sq, them).any(|id| {
-                self.cell_of(id).is_some_and(|(_, _, c)| {
-                    c.occupied.0 != c.occupied.1 || (!occupied_only && c.empty.0 != c.empty.1)
-                })
-            })
-        };
-        !passes(from, false) && !passes(to, true)
     }
 
     /// Shogi: a pawn drop may not give mate (called with the drop made).

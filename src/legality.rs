@@ -1,0 +1,135 @@
+//! Legality without make/unmake. When the side to move is not in check, a move of a
+//! non-royal man changes the board only on its from- and to-squares, so any enemy path that
+//! newly reaches a royal must leave the unchanged part of the board at one of those squares,
+//! where its cell is already in the attack map. Re-walking those cells' continuations on a
+//! virtual board (from emptied, to filled) finds every such path; when none reaches a royal
+//! the move is legal. Anything else goes to the full make / test / unmake.
+
+use variants::rights;
+
+use crate::attack::{continuation_for, View};
+use crate::layout::{CellTable, NO_ZONE};
+use crate::moves::{Move, MoveKind};
+use crate::position::{Man, Position};
+use crate::types::{Sq, OFF};
+
+/// The board as it will be after the move, on the two squares that change.
+struct Virtual {
+    from: Option<Sq>,
+    to: Sq,
+    mover: Man,
+}
+
+impl Position {
+    /// True when the move is certainly legal (the side to move must not be in check); false
+    /// means "not known", not "illegal".
+    pub(crate) fn surely_legal(&self, m: &Move) -> bool {
+        let Some(virt) = self.virtual_move(m) else {
+            return false;
+        };
+        let them = self.stm.flip();
+        let view = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        let squares = [Some(virt.to), virt.from];
+        for sq in squares.into_iter().flatten() {
+            for id in self.map.cells_at(sq, them) {
+                let (slot, c) = self.map.split(id);
+                let Some(enemy) = self.men[slot as usize] else {
+                    continue;
+                };
+                let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
+                let cell = &t.cells[c as usize];
+                if cell.empty.0 == cell.occupied.1 {
+                    continue; // nothing continues beyond this square
+                }
+                let occ = self.virtual_at(sq, &virt);
+                let (lo, hi) = continuation_for(&view, &enemy, cell, occ.as_ref());
+                for i in lo..hi {
+                    if self.reaches_royal(&view, &enemy, t, t.children[i as usize], sq, &virt) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The two changed squares of a move the shortcut can handle, or `None`.
+    fn virtual_move(&self, m: &Move) -> Option<Virtual> {
+        let v = &self.lay.variant;
+        if v.blast.is_some() || m.n_extra > 0 {
+            return None;
+        }
+        let to = self.lay.sq(m.to_coord());
+        let (from, mut mover) = match m.kind {
+            MoveKind::Normal | MoveKind::Promotion => {
+                let from = self.lay.sq(m.from_coord());
+                (Some(from), *self.man_at(from)?)
+            }
+            MoveKind::Drop if !v.drops.no_drop_mate.contains(&m.piece) => {
+                let kind = self.lay.kind_of(m.piece, false);
+                let man = Man {
+                    kind,
+                    colour: self.stm,
+                    sq: to,
+                    promoted: false,
+                };
+                (None, man)
+            }
+            _ => return None,
+        };
+        let kind = &self.lay.kinds[mover.kind as usize];
+        // A royal moves into attacks; a man that leaves another behind may leave a royal.
+        if kind.royal || v.pieces[kind.piece as usize].leaves_behind.is_some() {
+            return None;
+        }
+        if m.kind == MoveKind::Promotion {
+            mover.kind = self.lay.kind_of(m.piece, false);
+        }
+        Some(Virtual { from, to, mover })
+    }
+
+    fn virtual_at(&self, sq: Sq, virt: &Virtual) -> Option<Man> {
+        if sq == virt.to {
+            Some(virt.mover)
+        } else if Some(sq) == virt.from {
+            None
+        } else {
+            self.man_at(sq).copied()
+        }
+    }
+
+    /// Walks cell `c` of `enemy` from `at` on the virtual board; true when it reaches a royal
+    /// of the side to move with a capture (or, under the flying-general rule, a sight line).
+    fn reaches_royal(
+        &self,
+        v: &View,
+        enemy: &Man,
+        t: &CellTable,
+        c: u16,
+        at: Sq,
+        virt: &Virtual,
+    ) -> bool {
+        let cell = &t.cells[c as usize];
+        let sq = (at as i32 + cell.offset as i32) as Sq;
+        if self.board[sq as usize] == OFF
+            || (cell.zone != NO_ZONE && !self.lay.in_zone(enemy.colour, cell.zone, sq))
+        {
+            return false;
+        }
+        let occ = self.virtual_at(sq, virt);
+        if let Some(o) = &occ {
+            let royal = o.colour != enemy.colour && self.lay.kinds[o.kind as usize].royal;
+            let captures = cell.rights & rights::CAPTURE != 0 && cell.rights & rights::TAME == 0;
+            let sees = cell.rights & rights::CHECK_ONLY != 0 && self.lay.variant.end.flying_general;
+            if royal && (captures || sees) {
+                return true;
+            }
+        }
+        let (lo, hi) = continuation_for(v, enemy, cell, occ.as_ref());
+        (lo..hi).any(|i| self.reaches_royal(v, enemy, t, t.children[i as usize], sq, virt))
+    }
+}
