@@ -46,6 +46,9 @@ pub enum Command {
         /// Print the count below every root move.
         #[arg(long)]
         divide: bool,
+        /// Count with the slow reference generator (plain board, no attack map).
+        #[arg(long)]
+        reference: bool,
     },
 }
 
@@ -64,7 +67,16 @@ pub fn run(cli: Cli) -> ExitCode {
             depth,
             fen,
             divide,
-        }) => locust::perft::run_cli(&all, &variant, depth, fen.as_deref(), divide),
+            reference,
+        }) => {
+            let args = locust::perft::PerftArgs {
+                depth,
+                fen,
+                divide,
+                reference,
+            };
+            locust::perft::run_cli(&all, &variant, &args)
+        }
     }
 }
 

@@ -50,14 +50,21 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
+/// Options of `locust perft`.
+#[derive(Clone, Debug, Default)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Start position in FEN, if not the variant's.
+    pub fen: Option<String>,
+    /// Print the count below every root move.
+    pub divide: bool,
+    /// Count with the slow reference generator instead of the attack map.
+    pub reference: bool,
+}
+
 /// `locust perft`: prints the divide (if asked), the time, and `Nodes searched: N` last.
-pub fn run_cli(
-    all: &[variants::Variant],
-    name: &str,
-    depth: u32,
-    fen: Option<&str>,
-    show_divide: bool,
-) -> std::process::ExitCode {
+pub fn run_cli(all: &[variants::Variant], name: &str, args: &PerftArgs) -> std::process::ExitCode {
     use std::process::ExitCode;
     let Some(v) = all
         .iter()
@@ -66,12 +73,10 @@ pub fn run_cli(
         eprintln!("unknown variant '{name}' (see `locust variants`)");
         return ExitCode::FAILURE;
     };
-    let start = Position::new_game(v.clone());
-    let pos = match (start, fen) {
-        (Ok(p), None) => Ok(p),
-        (Ok(p), Some(f)) => p.with_fen(f),
-        (Err(e), _) => Err(e),
-    };
+    let pos = Position::new_game(v.clone()).and_then(|p| match &args.fen {
+        Some(f) => p.with_fen(f),
+        None => Ok(p),
+    });
     let mut pos = match pos {
         Ok(p) => p,
         Err(e) => {
@@ -80,30 +85,28 @@ pub fn run_cli(
         }
     };
     let t = std::time::Instant::now();
-    let nodes = if show_divide {
-        let letter = |p: variants::PieceId| {
-            pos.lay
-                .variant
-                .pieces
-                .get(p as usize)
-                .map(|t| t.letter)
-                .unwrap_or('?')
-        };
-        let rows: Vec<(String, u64)> = divide(&mut pos.clone(), depth)
-            .into_iter()
-            .map(|(m, n)| (m.text(letter), n))
-            .collect();
-        for (m, n) in &rows {
-            println!("{m}: {n}");
-        }
-        rows.iter().map(|r| r.1).sum()
+    let rows = if args.depth == 0 {
+        Vec::new()
+    } else if args.reference {
+        let board = crate::reference::RefBoard::from_position(&pos);
+        crate::reference::divide(&board, v, args.depth)
     } else {
-        perft(&mut pos, depth)
+        divide(&mut pos, args.depth)
     };
+    let nodes: u64 = if args.depth == 0 {
+        1
+    } else {
+        rows.iter().map(|r| r.1).sum()
+    };
+    if args.divide {
+        let letter = |p: variants::PieceId| v.pieces.get(p as usize).map_or('?', |t| t.letter);
+        for (m, n) in &rows {
+            println!("{}: {n}", m.text(letter));
+        }
+    }
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "Time: {:.3} s, {:.0} leaves/s",
-        secs,
+        "Time: {secs:.3} s, {:.0} leaves/s",
         nodes as f64 / secs.max(1e-9)
     );
     println!("Nodes searched: {nodes}");

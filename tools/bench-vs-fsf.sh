@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 fsf=/usr/games/fairy-stockfish
-locust=target/release/locust
+locust=${LOCUST:-target/release/locust}
 cases="chess:6 capablanca:5 xiangqi:5 shogi:5 grand:4 janggi:5"
 now() { date +%s.%N; }
 run_fsf() {
