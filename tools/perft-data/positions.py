@@ -240,11 +240,11 @@ HAND = {
     "grand": [
         ("promote-all-captured", "k9/4P5/10/10/10/10/10/10/10/K9 w - - 0 1",
          "pawn e9: optional promotion on 9; all pieces captured so all types available"),
-        ("promote-none-available", "k9/4P5/10/10/10/10/10/10/QCARRBBNN1/K9 w - - 0 1",
+        ("promote-none-available", "9k/4P5/10/10/10/10/10/10/QCARRBBNN1/K9 w - - 0 1",
          "pawn e9 with the full army on the board: no promotion possible, e10 not reachable"),
-        ("promote-rank8-optional", "k9/10/10/4P5/10/10/10/10/R9/K9 w - - 0 1",
+        ("promote-rank8-optional", "9k/10/10/4P5/10/10/10/10/R9/K9 w - - 0 1",
          "pawn reaching rank 8 may promote (only to captured piece types: one rook left)"),
-        ("promote-rank10-forced", "k9/3P6/10/10/10/10/10/10/QC1RRBBNN1/K9 w - - 0 1",
+        ("promote-rank10-forced", "9k/3P6/10/10/10/10/10/10/QC1RRBBNN1/K9 w - - 0 1",
          "pawn on 9: only the archbishop was captured, so d10 must promote to it"),
     ],
     "xiangqi": [
@@ -254,7 +254,7 @@ HAND = {
          "horse e5 pinned between the kings by the flying-general rule"),
         ("cannon-screen", "r3k4/9/9/9/p8/9/C8/9/9/3K5 w - - 0 1",
          "cannon a4 captures a10 over the screen a6; cannot capture a6"),
-        ("elephant-eye-horse-leg", "3k5/9/9/9/9/9/9/3R5/3N5/2B1K4 w - - 0 1",
+        ("elephant-eye-horse-leg", "5k3/9/9/9/9/9/9/3R5/3N5/2B1K4 w - - 0 1",
          "elephant c1 blocked at d2 (eye), horse d2 blocked at d3 (leg)"),
         ("palace-advisor-river", "3k5/4a4/9/9/9/9/9/9/4A4/2B1K1B2 b - - 0 1",
          "advisors confined to palace diagonals, elephants may not cross the river"),
