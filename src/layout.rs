@@ -33,6 +33,10 @@ pub struct Cell {
     pub empty: (u16, u16),
     /// `children[occupied.0..occupied.1]` are taken when passing an occupied square.
     pub occupied: (u16, u16),
+    /// When every square below this cell lies further along one fixed offset (a slider's or
+    /// a cannon's ray), that offset; 0 otherwise. Lets the legality test skip rays that
+    /// cannot reach a royal.
+    pub straight: i16,
 }
 
 /// The compiled cells of one kind (piece type, virgin state and colour).
@@ -64,6 +68,10 @@ pub struct Kind {
     /// The kind can never promote nor stand on a dead square: its moves need no promotion
     /// handling.
     pub plain: bool,
+    /// The kind has no promotion at all (it may still have dead squares).
+    pub never_promotes: bool,
+    /// `dead[colour][sq]`: the kind could never move again from this mailbox square.
+    pub dead: [Vec<bool>; 2],
     /// Cell tables per colour.
     pub cells: [CellTable; 2],
 }
@@ -244,6 +252,11 @@ impl Layout {
             value: p.value,
             royal: p.royal,
             plain: p.promotions.is_empty() && p.promoted.is_none() && p.dead_squares.is_empty(),
+            never_promotes: p.promotions.is_empty() && p.promoted.is_none(),
+            dead: [
+                self.mailbox_set(&p.dead_squares, Colour::White),
+                self.mailbox_set(&p.dead_squares, Colour::Black),
+            ],
             cells: [
                 self.cell_table(t, Colour::White, p.confined),
                 self.cell_table(t, Colour::Black, p.confined),
@@ -281,10 +294,30 @@ impl Layout {
                 locust_back,
                 empty: (empty_start, occ_start),
                 occupied: (occ_start, end),
+                straight: 0,
             });
         }
         table.roots = t.roots.clone();
+        Self::mark_straight(&mut table);
         table
+    }
+
+    /// Fills [`Cell::straight`] bottom-up (children always follow their parents).
+    fn mark_straight(table: &mut CellTable) {
+        for i in (0..table.cells.len()).rev() {
+            let cell = &table.cells[i];
+            let kids = &table.children[cell.empty.0 as usize..cell.occupied.1 as usize];
+            let mut ray: Option<i16> = None;
+            let mut straight = !kids.is_empty();
+            for &k in kids {
+                let child = &table.cells[k as usize];
+                let leaf = child.empty.0 == child.occupied.1;
+                let same = ray.is_none_or(|r| r == child.offset);
+                straight &= same && (leaf || child.straight == child.offset);
+                ray = Some(child.offset);
+            }
+            table.cells[i].straight = if straight { ray.unwrap_or(0) } else { 0 };
+        }
     }
 
     /// The nearest node at or above `from` whose occupied continuation captures.
@@ -297,6 +330,22 @@ impl Layout {
             from = n.parent;
         }
         NO_CELL
+    }
+
+    /// A square set (given for White) as a mailbox-indexed table for `colour`.
+    fn mailbox_set(&self, set: &variants::SquareSet, colour: Colour) -> Vec<bool> {
+        (0..self.size)
+            .map(|sq| {
+                self.coord_of[sq].is_some_and(|c| {
+                    let c = if colour == Colour::White {
+                        c
+                    } else {
+                        c.flip_rank(self.ranks)
+                    };
+                    set.contains(c)
+                })
+            })
+            .collect()
     }
 
     /// Mailbox square of a coordinate (which must be on the board).

@@ -23,7 +23,9 @@ struct Virtual {
 impl Position {
     /// True when the move is certainly legal (the side to move must not be in check); false
     /// means "not known", not "illegal".
-    pub(crate) fn surely_legal(&self, m: &Move) -> bool {
+    /// `royals` lists the royals of the side to move, or is `None` when there were too many
+    /// to list (then no ray is skipped).
+    pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
         let Some(virt) = self.virtual_move(m) else {
             return false;
         };
@@ -32,6 +34,22 @@ impl Position {
             lay: &self.lay,
             board: &self.board,
             men: &self.men,
+        };
+        let mut moved: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
+        let royal_mover = self.lay.kinds[virt.mover.kind as usize].royal;
+        if royal_mover {
+            if self.attacked_after_royal_move(&virt) {
+                return false;
+            }
+            // The ray filter must look for the royal where it goes, not where it was.
+            for &r in royals.unwrap_or(&[]) {
+                moved.push(if Some(r) == virt.from { virt.to } else { r });
+            }
+        }
+        let royals = if royal_mover {
+            royals.map(|_| &moved[..])
+        } else {
+            royals
         };
         let squares = [Some(virt.to), virt.from];
         for sq in squares.into_iter().flatten() {
@@ -42,8 +60,8 @@ impl Position {
                 };
                 let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
                 let cell = &t.cells[c as usize];
-                if cell.empty.0 == cell.occupied.1 {
-                    continue; // nothing continues beyond this square
+                if cell.empty.0 == cell.occupied.1 || !Self::may_reach(cell.straight, sq, royals) {
+                    continue; // nothing continues beyond this square towards a royal
                 }
                 let occ = self.virtual_at(sq, &virt);
                 let (lo, hi) = continuation_for(&view, &enemy, cell, occ.as_ref());
@@ -82,14 +100,66 @@ impl Position {
             _ => return None,
         };
         let kind = &self.lay.kinds[mover.kind as usize];
-        // A royal moves into attacks; a man that leaves another behind may leave a royal.
-        if kind.royal || v.pieces[kind.piece as usize].leaves_behind.is_some() {
+        // A man that leaves another behind may leave a royal; with extinction royalty one
+        // royal may stand attacked, which only the full test knows about.
+        let extinction = v.end.royalty == variants::rules::Royalty::Extinction;
+        if kind.royal && extinction || v.pieces[kind.piece as usize].leaves_behind.is_some() {
             return None;
         }
         if m.kind == MoveKind::Promotion {
             mover.kind = self.lay.kind_of(m.piece, false);
         }
         Some(Virtual { from, to, mover })
+    }
+
+    /// True when a royal moving to `to` would stand on a square an enemy path already attacks
+    /// (other than paths that led through the royal's old square, which the virtual re-walk
+    /// from that square covers).
+    fn attacked_after_royal_move(&self, virt: &Virtual) -> bool {
+        let them = self.stm.flip();
+        let sight = self.lay.variant.end.flying_general;
+        self.map.cells_at(virt.to, them).any(|id| {
+            let (slot, c) = self.map.split(id);
+            let Some(enemy) = self.men[slot as usize] else {
+                return false;
+            };
+            let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
+            let r = t.cells[c as usize].rights;
+            let hits = r & rights::CAPTURE != 0 && r & rights::TAME == 0
+                || sight && r & rights::CHECK_ONLY != 0;
+            hits && !self.passes_through(slot, t, c, virt.from)
+        })
+    }
+
+    /// True when the associated path leading to cell `c` of `slot` went through `sq`.
+    fn passes_through(
+        &self,
+        slot: crate::types::Slot,
+        t: &CellTable,
+        c: u16,
+        sq: Option<Sq>,
+    ) -> bool {
+        let Some(sq) = sq else { return false };
+        let mut a = t.cells[c as usize].parent;
+        while a != crate::layout::NO_CELL {
+            if self.map.square_of(self.map.id(slot, a)) == Some(sq) {
+                return true;
+            }
+            a = t.cells[a as usize].parent;
+        }
+        false
+    }
+
+    /// False when a straight ray from `sq` cannot meet any of the royals.
+    fn may_reach(straight: i16, sq: Sq, royals: Option<&[Sq]>) -> bool {
+        let Some(royals) = royals.filter(|_| straight != 0) else {
+            return true;
+        };
+        royals.iter().any(|&r| {
+            let d = r as i32 - sq as i32;
+            let s = straight as i32;
+            d % s == 0 && d / s > 0
+        })
     }
 
     fn virtual_at(&self, sq: Sq, virt: &Virtual) -> Option<Man> {

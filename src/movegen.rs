@@ -171,8 +171,12 @@ impl Position {
 
     /// Pushes a move with every promotion choice it allows (or just the move).
     fn push_promotions(&self, man: &Man, m: Move, out: &mut Vec<Move>) {
-        if self.lay.kinds[man.kind as usize].plain {
-            out.push(m);
+        let kind = &self.lay.kinds[man.kind as usize];
+        if kind.never_promotes {
+            let to = self.lay.sq(m.to_coord());
+            if !kind.dead[man.colour.index()][to as usize] {
+                out.push(m);
+            }
             return;
         }
         let v = &self.lay.variant;
@@ -441,8 +445,12 @@ impl Position {
         let us = self.stm;
         let facing = self.lay.variant.end.bikjang && self.facing(us);
         let checked = facing || self.in_check(us);
+        let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
+        let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
+        let royals = all_listed.then_some(&royals[..]);
         for m in pseudo {
-            if !checked && self.surely_legal(&m) {
+            let quiet_pass = m.kind == MoveKind::Pass && !checked;
+            if quiet_pass || !checked && self.surely_legal(&m, royals) {
                 out.push(m);
                 continue;
             }
