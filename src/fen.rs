@@ -84,6 +84,9 @@ pub enum FenError {
     /// The side not to move is in check (its royal could be captured).
     #[error("the side not to move is in check")]
     OpponentInCheck,
+    /// A confined piece stands outside its zone (a xiangqi general outside the palace).
+    #[error("{0} on {1} stands outside the zone it is confined to")]
+    OutsideZone(char, String),
     /// A piece stands where it could never move (a pawn on its last rank).
     #[error("{0} on {1} could never move")]
     DeadPiece(char, String),
@@ -338,6 +341,9 @@ impl Position {
             return Err(FenError::NoHoldings);
         }
         for &(c, p) in h {
+            if v.pieces[p as usize].royal {
+                return Err(FenError::BadHoldings("a royal piece cannot be in hand".into()));
+            }
             let n = &mut self.hand[c.index()][p as usize];
             *n = n
                 .checked_add(1)
@@ -369,7 +375,10 @@ impl Position {
         }
         if let Some(f) = nums.next() {
             let n: u32 = f.parse().map_err(|_| FenError::BadCounter((*f).into()))?;
-            self.fullmove = n.max(1);
+            if n == 0 {
+                return Err(FenError::BadCounter((*f).into()));
+            }
+            self.fullmove = n;
         }
         if let Some(extra) = nums.next() {
             return Err(FenError::Trailing((*extra).into()));
@@ -504,6 +513,9 @@ impl Position {
             if needed > 0 && have == 0 {
                 return Err(FenError::NoRoyal(names[colour.index()]));
             }
+            if needed > 0 && have > needed && !self.royals_can_grow(colour) {
+                return Err(FenError::TooManyRoyals(names[colour.index()]));
+            }
         }
         if self.in_check(self.stm.flip())
             && self.lay.variant.end.royalty == variants::rules::Royalty::Absolute
@@ -520,6 +532,13 @@ impl Position {
             } else {
                 c.flip_rank(self.lay.ranks)
             };
+            let outside = p
+                .confined
+                .is_some_and(|z| !self.lay.in_zone(m.colour, z, m.sq));
+            if outside {
+                let at = self.lay.coord(m.sq).map(|c| c.to_text()).unwrap_or_default();
+                return Err(FenError::OutsideZone(p.letter, at));
+            }
             if p.dead_squares.contains(c) || !self.can_ever_move(m) {
                 return Err(FenError::DeadPiece(
                     p.letter,
@@ -531,6 +550,21 @@ impl Position {
             }
         }
         Ok(())
+    }
+
+    /// True when `colour` may gain royals during the game (a piece type it starts with
+    /// promoting to a royal type or leaving one behind), so a FEN may show more royals than
+    /// its start position has.
+    fn royals_can_grow(&self, colour: Colour) -> bool {
+        let v = &self.lay.variant;
+        let royal = |p: &variants::PieceId| v.pieces[*p as usize].royal;
+        let starts = &self.lay.start_squares[colour.index()];
+        v.pieces.iter().zip(starts).any(|(p, at)| {
+            !at.is_empty()
+                && (p.promotions.iter().any(royal)
+                    || p.promoted.iter().any(royal)
+                    || p.leaves_behind.iter().any(royal))
+        })
     }
 
     /// False when no path of the man leads anywhere on the board even when it is empty (a

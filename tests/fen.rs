@@ -246,3 +246,26 @@ fn malformed_fens_give_specific_errors() {
     }
     assert!(cases.len() >= 25);
 }
+
+/// Every FEN of tests/data/perft/malformed_fens.txt (collected with Fairy-Stockfish, which
+/// crashes on or silently repairs most of them) is rejected with an error, never a panic.
+#[test]
+fn collected_malformed_fens_are_rejected() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft/malformed_fens.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut checked = 0;
+    let mut accepted = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && l.contains('|')) {
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (v, fen, why) = (parts[0], parts[1], parts[2]);
+        let result = start(v).with_fen(fen);
+        if why.contains("control") || why.contains("lenient parsers accept") {
+            assert!(result.is_ok(), "{v} FEN rejected: {fen} ({why})");
+        } else if result.is_ok() {
+            accepted.push(format!("{v}: '{fen}' ({why})"));
+        }
+        checked += 1;
+    }
+    assert!(accepted.is_empty(), "accepted malformed FENs:\n{}", accepted.join("\n"));
+    assert!(checked >= 50);
+}
