@@ -120,6 +120,13 @@ impl AttackMap {
         ((slot as u32) << self.shift) | cell as u32
     }
 
+    /// The association squares of a slot's first `n` cells (0: not associated), in cell order.
+    #[inline]
+    pub fn slot_squares(&self, slot: Slot, n: usize) -> &[Sq] {
+        let base = self.id(slot, 0) as usize;
+        &self.node_sq[base..base + n]
+    }
+
     /// The square a cell is associated with, if it is.
     #[inline]
     pub fn square_of(&self, id: NodeId) -> Option<Sq> {

@@ -83,11 +83,12 @@ impl Position {
         let us = self.stm;
         for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
             let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
-            for (c, cell) in table.cells.iter().enumerate() {
+            let squares = self.map.slot_squares(slot, table.cells.len());
+            for (c, (cell, &sq)) in table.cells.iter().zip(squares).enumerate() {
+                if sq == 0 {
+                    continue; // not associated
+                }
                 let id = self.map.id(slot, c as u16);
-                let Some(sq) = self.map.square_of(id) else {
-                    continue;
-                };
                 match self.board[sq as usize] {
                     EMPTY => {
                         if cell.rights & rights::MOVE != 0 {
