@@ -342,7 +342,9 @@ impl Position {
         }
         for &(c, p) in h {
             if v.pieces[p as usize].royal {
-                return Err(FenError::BadHoldings("a royal piece cannot be in hand".into()));
+                return Err(FenError::BadHoldings(
+                    "a royal piece cannot be in hand".into(),
+                ));
             }
             let n = &mut self.hand[c.index()][p as usize];
             *n = n
@@ -536,7 +538,11 @@ impl Position {
                 .confined
                 .is_some_and(|z| !self.lay.in_zone(m.colour, z, m.sq));
             if outside {
-                let at = self.lay.coord(m.sq).map(|c| c.to_text()).unwrap_or_default();
+                let at = self
+                    .lay
+                    .coord(m.sq)
+                    .map(|c| c.to_text())
+                    .unwrap_or_default();
                 return Err(FenError::OutsideZone(p.letter, at));
             }
             if p.dead_squares.contains(c) || !self.can_ever_move(m) {
@@ -603,12 +609,10 @@ impl Position {
         } else {
             " b "
         });
-        if !(drops && v.castling.is_none()) {
-            s.push_str(&self.castling_text());
-            s.push(' ');
-            s.push_str(&self.ep_text());
-            s.push(' ');
-        }
+        s.push_str(&self.castling_text());
+        s.push(' ');
+        s.push_str(&self.ep_text());
+        s.push(' ');
         s.push_str(&format!("{} {}", self.rule50, self.fullmove));
         s
     }
@@ -665,9 +669,6 @@ impl Position {
                     s.push_str(&self.letter(p as PieceId, colour));
                 }
             }
-        }
-        if s.is_empty() {
-            s.push('-');
         }
         s
     }
@@ -727,7 +728,15 @@ impl Position {
                 && ((rook.file > king.file && c.file > rook.file)
                     || (rook.file < king.file && c.file < rook.file)))
         });
-        if outer {
+        // Chess960 positions are written with Shredder letters (the rook's file), as
+        // Fairy-Stockfish writes them.
+        let shredder = self
+            .lay
+            .variant
+            .castling
+            .as_ref()
+            .is_some_and(|c| c.chess960);
+        if outer && !shredder {
             if rook.file > king.file {
                 'K'
             } else {

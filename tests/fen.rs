@@ -46,11 +46,68 @@ fn fairy_stockfish_fens_round_trip() {
 
 #[test]
 fn start_positions_print_their_own_fen() {
-    for v in ["chess", "capablanca", "xiangqi", "shogi", "grand", "janggi"] {
+    for v in [
+        "chess",
+        "capablanca",
+        "xiangqi",
+        "grand",
+        "janggi",
+        "makruk",
+    ] {
         let pos = start(v);
         let fen = variant(v).start_fen;
         assert_eq!(pos.fen(), fen, "{v}");
     }
+    // Drop variants' start FENs use Fairy-Stockfish's short form (`[-] w 0 1`); Locust writes
+    // the long form FSF's get_fen writes, and reads both.
+    let shogi = start("shogi");
+    assert_eq!(
+        shogi.fen(),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1"
+    );
+    assert_eq!(shogi.with_fen(&shogi.fen()).unwrap().key, shogi.key);
+}
+
+/// Locust writes exactly the FEN Fairy-Stockfish writes (pyffish `get_fen`, as recorded in the
+/// perft files), so positions can be exchanged with it. Exceptions: entries that record FSF's
+/// literal start FENs (`-literal`), and Berolina's e.p. field, which FSF writes even when no
+/// capture is possible (Locust, like Stockfish, only keeps a capturable e.p. square).
+#[test]
+fn fen_output_equals_fairy_stockfish() {
+    let mut checked = 0;
+    for v in [
+        "chess",
+        "fischerandom",
+        "crazyhouse",
+        "atomic",
+        "berolina",
+        "knightmate",
+        "spartan",
+        "shatranj",
+        "makruk",
+        "courier",
+        "capablanca",
+        "gothic",
+        "embassy",
+        "grand",
+        "xiangqi",
+        "janggi",
+        "shogi",
+        "minishogi",
+        "hekatomb",
+    ] {
+        let base = start(v);
+        for case in perft_cases(v) {
+            let ep_field = case.fen.split_whitespace().nth(3).unwrap_or("-");
+            if case.id.ends_with("-literal") || v == "berolina" && ep_field != "-" {
+                continue;
+            }
+            let pos = base.with_fen(&case.fen).unwrap();
+            assert_eq!(pos.fen(), case.fen, "{v} {}", case.id);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 190, "{checked}");
 }
 
 /// (variant, FEN, expected error).
@@ -251,11 +308,17 @@ fn malformed_fens_give_specific_errors() {
 /// crashes on or silently repairs most of them) is rejected with an error, never a panic.
 #[test]
 fn collected_malformed_fens_are_rejected() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft/malformed_fens.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/perft/malformed_fens.txt"
+    );
     let text = std::fs::read_to_string(path).unwrap();
     let mut checked = 0;
     let mut accepted = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && l.contains('|')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.contains('|'))
+    {
         let parts: Vec<&str> = line.split('|').map(str::trim).collect();
         let (v, fen, why) = (parts[0], parts[1], parts[2]);
         let result = start(v).with_fen(fen);
@@ -266,6 +329,10 @@ fn collected_malformed_fens_are_rejected() {
         }
         checked += 1;
     }
-    assert!(accepted.is_empty(), "accepted malformed FENs:\n{}", accepted.join("\n"));
+    assert!(
+        accepted.is_empty(),
+        "accepted malformed FENs:\n{}",
+        accepted.join("\n")
+    );
     assert!(checked >= 50);
 }
