@@ -4,6 +4,11 @@
 //! The adapters themselves arrive with the protocols issue; this crate currently holds the
 //! protocol detection that the command line uses to greet a user who types `uci` or `xboard`.
 
+// Lint posture: no unsafe code; documented public items; no unwrap/expect outside tests
+// (CI runs clippy with -D warnings, so these warnings fail the build).
+#![forbid(unsafe_code)]
+#![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
 /// Which protocol a session speaks, decided from its first meaningful line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {

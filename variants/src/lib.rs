@@ -2,6 +2,11 @@
 //! trajectory trees, and holds the built-in variants. It has no engine code; the engine reads
 //! the compiled [`Variant`] only.
 
+// Lint posture: no unsafe code; documented public items; no unwrap/expect outside tests
+// (CI runs clippy with -D warnings, so these warnings fail the build).
+#![forbid(unsafe_code)]
+#![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
 pub mod error;
 pub mod geometry;
 pub mod ini;
