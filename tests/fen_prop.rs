@@ -1,6 +1,8 @@
 //! Random and mutated FEN text never panics the FEN reader, and whatever it accepts prints a
 //! FEN that reads back to the same position.
 
+#![allow(clippy::expect_used)]
+
 mod common;
 
 use common::{perft_cases, start};

@@ -33,7 +33,8 @@ fn run(variant: &str, deep: bool) {
         }
     }
     eprintln!("{variant}: {checked} perft rows checked");
-    assert!(checked > 0, "{variant}: no perft row in this group");
+    // Every variant has rows for the suite; not every one has deep rows.
+    assert!(deep || checked > 0, "{variant}: no perft row in the suite");
 }
 
 macro_rules! perft_tests {
