@@ -772,7 +772,7 @@ impl Position {
 }
 
 /// Splits `e3` / `c5d6` / `j10` into square texts.
-fn split_squares(field: &str) -> Option<Vec<&str>> {
+pub(crate) fn split_squares(field: &str) -> Option<Vec<&str>> {
     let b = field.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -28,6 +28,11 @@ impl Position {
     /// Every pseudo-legal move, captures first in MVV/LVA order.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
         self.gen_captures(out);
+        self.gen_non_captures(out);
+    }
+
+    /// Everything but replacement captures: quiet moves, castling, drops and the pass.
+    fn gen_non_captures(&self, out: &mut Vec<Move>) {
         self.gen_quiets(out);
         self.gen_castling(out);
         self.gen_drops(out);
@@ -500,13 +505,6 @@ impl Position {
                 }
             }
         }
-        self.gen_quiets(out);
-        self.gen_castling(out);
-        self.gen_drops(out);
-        if self.lay.variant.pass_move {
-            let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
-            m.kind = MoveKind::Pass;
-            out.push(m);
-        }
+        self.gen_non_captures(out);
     }
 }

@@ -30,7 +30,7 @@ use variants::rights;
 use variants::rules::Royalty;
 use variants::{NodeId, PieceId, Trajectories, Variant};
 
-use crate::fen::{parse_placement, FenError, Placement};
+use crate::fen::{parse_placement, split_squares, FenError, Placement};
 use crate::layout::Layout;
 use crate::moves::{Move, MoveKind, NO_PIECE};
 use crate::position::Position;
@@ -258,28 +258,6 @@ impl RefBoard {
 /// Counters are all digits (or a negative number); anything else is castling or e.p.
 fn is_counter(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_digit()) || (s.starts_with('-') && s.len() > 1)
-}
-
-/// Splits `e3` / `c5d6` / `j10` into square texts.
-fn split_squares(field: &str) -> Option<Vec<&str>> {
-    let b = field.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_lowercase() {
-            return None;
-        }
-        let start = i;
-        i += 1;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start + 1 {
-            return None;
-        }
-        out.push(&field[start..i]);
-    }
-    Some(out)
 }
 
 fn start_sets(v: &Variant, p: &Placement) -> [Vec<SquareSet>; 2] {
