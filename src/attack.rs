@@ -202,7 +202,11 @@ impl AttackMap {
         loop {
             let cell = &t.cells[c as usize];
             let sq = (from as i32 + cell.offset as i32) as Sq;
-            let occ = v.board[sq as usize];
+            // A man's own square is empty for its own paths (the Chu lion steps out and back).
+            let occ = match v.board[sq as usize] {
+                s if s == slot => EMPTY,
+                s => s,
+            };
             if occ == OFF || (cell.zone != NO_ZONE && !v.lay.in_zone(man.colour, cell.zone, sq)) {
                 return;
             }

@@ -209,14 +209,15 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
             '*' => out.walls.push(place(file)?),
             '+' => {
                 let l = *bytes.get(i + 1).ok_or(FenError::Misplaced('+'))? as char;
-                let p = plus_piece(lay, l)?;
+                let suffix = suffix_at(bytes, i + 2);
+                let p = plus_piece(lay, l, suffix)?;
                 out.men.push(Placed {
                     at: place(file)?,
                     piece: p,
                     colour: colour_of(l),
                     promoted: false,
                 });
-                i += 1;
+                i += 1 + suffix.is_some() as usize;
             }
             '~' => {
                 let last = out.men.last_mut().ok_or(FenError::Misplaced('~'))?;
@@ -232,9 +233,10 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
                 continue;
             }
             c if c.is_ascii_alphabetic() => {
+                let suffix = suffix_at(bytes, i + 1);
                 let p = lay
                     .variant
-                    .piece_by_letter(c)
+                    .piece_by_symbol(c, false, suffix)
                     .ok_or(FenError::UnknownPiece(c))?;
                 out.men.push(Placed {
                     at: place(file)?,
@@ -242,6 +244,7 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
                     colour: colour_of(c),
                     promoted: false,
                 });
+                i += suffix.is_some() as usize;
             }
             c => return Err(FenError::UnknownPiece(c)),
         }
@@ -258,17 +261,22 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
     Ok(())
 }
 
-fn plus_piece(lay: &Layout, l: char) -> Result<PieceId, FenError> {
+fn plus_piece(lay: &Layout, l: char, suffix: Option<char>) -> Result<PieceId, FenError> {
     if !l.is_ascii_alphabetic() {
         return Err(FenError::Misplaced('+'));
     }
-    let up = l.to_ascii_uppercase();
     lay.variant
-        .pieces
-        .iter()
-        .position(|p| p.plus_form && p.letter == up)
-        .map(|i| i as PieceId)
+        .piece_by_symbol(l, true, suffix)
         .ok_or(FenError::BadPromoted(l))
+}
+
+/// XBoard's mark after a letter for variants with more than 26 piece types (`N'`, `D!`).
+fn suffix_at(bytes: &[u8], i: usize) -> Option<char> {
+    match bytes.get(i) {
+        Some(b'\'') => Some('\''),
+        Some(b'!') => Some('!'),
+        _ => None,
+    }
 }
 
 /// The squares each piece type occupies in the variant's start position, per colour.
@@ -624,11 +632,9 @@ impl Position {
         } else {
             p.letter.to_ascii_lowercase()
         };
-        if p.plus_form {
-            format!("+{l}")
-        } else {
-            l.to_string()
-        }
+        let plus = if p.plus_form { "+" } else { "" };
+        let suffix = p.suffix.map(String::from).unwrap_or_default();
+        format!("{plus}{l}{suffix}")
     }
 
     fn write_rank(&self, r: u8, s: &mut String) {

@@ -99,6 +99,9 @@ pub struct Layout {
     pub used_kind: Vec<u8>,
     /// The largest number of cells of any kind (per slot region of the attack map).
     pub max_cells: usize,
+    /// Some kind can reach one square by two different paths with the same end rights (the
+    /// Chu lion), so generated moves must be de-duplicated.
+    pub multi_path: bool,
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -148,6 +151,7 @@ impl Layout {
             virgin_kind: Vec::new(),
             used_kind: Vec::new(),
             max_cells: 1,
+            multi_path: false,
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -226,6 +230,7 @@ impl Layout {
                 self.virgin_kind.push(used_id);
             }
         }
+        self.multi_path = self.kinds.iter().any(|k| Self::has_twin_paths(&k.cells[0]));
         self.max_cells = self
             .kinds
             .iter()
@@ -300,6 +305,32 @@ impl Layout {
         table.roots = t.roots.clone();
         Self::mark_straight(&mut table);
         table
+    }
+
+    /// True when two cells that may end a move lie on the same square relative to the piece
+    /// with end rights in common: the same move could then be generated twice.
+    fn has_twin_paths(table: &CellTable) -> bool {
+        const ENDS: u16 = rights::MOVE | rights::CAPTURE | rights::DESTROY | rights::EN_PASSANT;
+        let mut at: Vec<i32> = vec![0; table.cells.len()];
+        let mut seen: std::collections::HashMap<i32, u16> = std::collections::HashMap::new();
+        for (i, cell) in table.cells.iter().enumerate() {
+            let base = if cell.parent == NO_CELL {
+                0
+            } else {
+                at[cell.parent as usize]
+            };
+            at[i] = base + cell.offset as i32;
+            let ends = cell.rights & ENDS;
+            if ends == 0 {
+                continue;
+            }
+            let prev = seen.entry(at[i]).or_insert(0);
+            if *prev & ends != 0 {
+                return true;
+            }
+            *prev |= ends;
+        }
+        false
     }
 
     /// Fills [`Cell::straight`] bottom-up (children always follow their parents).

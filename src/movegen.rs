@@ -27,8 +27,24 @@ impl Position {
 
     /// Every pseudo-legal move, captures first in MVV/LVA order.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
         self.gen_captures(out);
         self.gen_non_captures(out);
+        self.dedup_from(out, start);
+    }
+
+    /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
+    fn dedup_from(&self, out: &mut Vec<Move>, start: usize) {
+        if !self.lay.multi_path {
+            return;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut index = 0;
+        out.retain(|m| {
+            let keep = index < start || seen.insert(*m);
+            index += 1;
+            keep
+        });
     }
 
     /// Everything but replacement captures: quiet moves, castling, drops and the pass.
@@ -94,7 +110,12 @@ impl Position {
                     continue; // not associated
                 }
                 let id = self.map.id(slot, c as u16);
-                match self.board[sq as usize] {
+                // The man's own square is empty for its own paths (a lion's step out and back).
+                let occ = match self.board[sq as usize] {
+                    s if s == slot => EMPTY,
+                    s => s,
+                };
+                match occ {
                     EMPTY => {
                         if cell.rights & rights::MOVE != 0 {
                             self.push_move(slot, man, cell, id, sq, out);
@@ -506,5 +527,6 @@ impl Position {
             }
         }
         self.gen_non_captures(out);
+        self.dedup_from(out, 0);
     }
 }
