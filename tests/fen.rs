@@ -3,31 +3,12 @@
 
 mod common;
 
-use common::{perft_cases, start, variant};
+use common::{perft_cases, start, variant, PERFT_VARIANTS};
 use locust::fen::FenError;
 
 #[test]
 fn fairy_stockfish_fens_round_trip() {
-    for v in [
-        "chess",
-        "fischerandom",
-        "crazyhouse",
-        "capablanca",
-        "gothic",
-        "embassy",
-        "grand",
-        "xiangqi",
-        "janggi",
-        "shogi",
-        "minishogi",
-        "makruk",
-        "shatranj",
-        "courier",
-        "knightmate",
-        "spartan",
-        "berolina",
-        "atomic",
-    ] {
+    for &v in PERFT_VARIANTS {
         let base = start(v);
         for case in perft_cases(v) {
             let pos = base
@@ -75,27 +56,7 @@ fn start_positions_print_their_own_fen() {
 #[test]
 fn fen_output_equals_fairy_stockfish() {
     let mut checked = 0;
-    for v in [
-        "chess",
-        "fischerandom",
-        "crazyhouse",
-        "atomic",
-        "berolina",
-        "knightmate",
-        "spartan",
-        "shatranj",
-        "makruk",
-        "courier",
-        "capablanca",
-        "gothic",
-        "embassy",
-        "grand",
-        "xiangqi",
-        "janggi",
-        "shogi",
-        "minishogi",
-        "hekatomb",
-    ] {
+    for &v in PERFT_VARIANTS {
         let base = start(v);
         for case in perft_cases(v) {
             let ep_field = case.fen.split_whitespace().nth(3).unwrap_or("-");

@@ -4,6 +4,31 @@
 
 use locust::position::Position;
 
+/// The built-in variants with perft data (all but chu and tenjiku, whose move generation is
+/// checked in their own issue).
+pub const PERFT_VARIANTS: &[&str] = &[
+    "chess",
+    "fischerandom",
+    "crazyhouse",
+    "atomic",
+    "berolina",
+    "knightmate",
+    "spartan",
+    "hekatomb",
+    "battleotk",
+    "shatranj",
+    "makruk",
+    "courier",
+    "capablanca",
+    "gothic",
+    "embassy",
+    "grand",
+    "xiangqi",
+    "janggi",
+    "shogi",
+    "minishogi",
+];
+
 /// The start position of a built-in variant.
 pub fn start(name: &str) -> Position {
     Position::new_game(variant(name)).unwrap_or_else(|e| panic!("{name}: bad start FEN: {e}"))
