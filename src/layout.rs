@@ -230,7 +230,7 @@ impl Layout {
                 self.virgin_kind.push(used_id);
             }
         }
-        self.multi_path = self.kinds.iter().any(|k| Self::has_twin_paths(&k.cells[0]));
+        self.multi_path = pieces.iter().any(|p| Self::has_twin_paths(&p.moves));
         self.max_cells = self
             .kinds
             .iter()
@@ -308,20 +308,28 @@ impl Layout {
     }
 
     /// True when two cells that may end a move lie on the same square relative to the piece
-    /// with end rights in common: the same move could then be generated twice.
-    fn has_twin_paths(table: &CellTable) -> bool {
+    /// with end rights in common, both reached over empty squares only: the same move could
+    /// then be generated twice (the Chu lion's direct leap and its two-step path). Paths that
+    /// passed an occupied square are left out: they carry a victim or depend on a screen
+    /// (a cannon's post-screen chains exclude each other), so they never repeat a move.
+    fn has_twin_paths(t: &Trajectories) -> bool {
         const ENDS: u16 = rights::MOVE | rights::CAPTURE | rights::DESTROY | rights::EN_PASSANT;
-        let mut at: Vec<i32> = vec![0; table.cells.len()];
-        let mut seen: std::collections::HashMap<i32, u16> = std::collections::HashMap::new();
-        for (i, cell) in table.cells.iter().enumerate() {
-            let base = if cell.parent == NO_CELL {
-                0
-            } else {
-                at[cell.parent as usize]
-            };
-            at[i] = base + cell.offset as i32;
-            let ends = cell.rights & ENDS;
-            if ends == 0 {
+        let n = t.nodes.len();
+        let mut at: Vec<(i32, i32)> = vec![(0, 0); n];
+        let mut over_occupied = vec![false; n];
+        let mut seen: std::collections::HashMap<(i32, i32), u16> = std::collections::HashMap::new();
+        for (i, node) in t.nodes.iter().enumerate() {
+            for &k in &node.on_occupied {
+                over_occupied[k as usize] = true;
+            }
+            if let Some(p) = node.parent {
+                at[i] = at[p as usize];
+                over_occupied[i] |= over_occupied[p as usize];
+            }
+            at[i].0 += node.step.0 as i32;
+            at[i].1 += node.step.1 as i32;
+            let ends = node.rights & ENDS;
+            if ends == 0 || over_occupied[i] {
                 continue;
             }
             let prev = seen.entry(at[i]).or_insert(0);
