@@ -467,31 +467,48 @@ impl Position {
         {
             return;
         }
-        let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(&mut pseudo);
+        // Pseudo-legal moves go straight into `out` and are filtered in place: no allocation.
+        let start = out.len();
+        self.pseudo_moves(out);
         let us = self.stm;
         let facing = self.lay.variant.end.bikjang && self.facing(us);
         let checked = facing || self.in_check(us);
         let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
         let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
         let royals = all_listed.then_some(&royals[..]);
-        for m in pseudo {
-            let quiet_pass = m.kind == MoveKind::Pass && !checked;
-            if quiet_pass || !checked && self.surely_legal(&m, royals) {
-                out.push(m);
-                continue;
-            }
-            if facing && m.kind == MoveKind::Pass {
-                out.push(m); // passing out of bikjang ends the game, even under check
-                continue;
-            }
-            let saved = self.make(&m, ops);
-            let ok = self.royals_safe(us, facing) && self.drop_mate_ok(&m, ops);
-            self.unmake(saved, ops);
-            if ok {
-                out.push(m);
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.is_legal_pseudo(&m, checked, facing, royals, ops) {
+                out[kept] = m;
+                kept += 1;
             }
         }
+        out.truncate(kept);
+    }
+
+    /// Legality of one pseudo-legal move: the shortcut when it can tell, else make / test /
+    /// unmake.
+    fn is_legal_pseudo(
+        &mut self,
+        m: &Move,
+        checked: bool,
+        facing: bool,
+        royals: Option<&[Sq]>,
+        ops: &mut Vec<Op>,
+    ) -> bool {
+        let us = self.stm;
+        let quiet_pass = m.kind == MoveKind::Pass && !checked;
+        if quiet_pass || !checked && self.surely_legal(m, royals) {
+            return true;
+        }
+        if facing && m.kind == MoveKind::Pass {
+            return true; // passing out of bikjang ends the game, even under check
+        }
+        let saved = self.make(m, ops);
+        let ok = self.royals_safe(us, facing) && self.drop_mate_ok(m, ops);
+        self.unmake(saved, ops);
+        ok
     }
 
     /// Shogi: a pawn drop may not give mate (called with the drop made).

@@ -8,24 +8,34 @@ use crate::position::Position;
 /// Leaf count of the legal move tree of `depth` plies (bulk-counted at the last ply).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let mut ops = Vec::with_capacity(1024);
-    count(pos, depth, &mut ops)
+    let mut lists = Vec::new();
+    count(pos, depth, &mut ops, &mut lists)
 }
 
-fn count(pos: &mut Position, depth: u32, ops: &mut Vec<Op>) -> u64 {
+/// `lists[d]` is the move list reused at every node `d` plies above the leaves.
+fn count(pos: &mut Position, depth: u32, ops: &mut Vec<Op>, lists: &mut Vec<Vec<Move>>) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut moves = Vec::with_capacity(64);
+    let d = depth as usize;
+    while lists.len() <= d {
+        lists.push(Vec::with_capacity(64));
+    }
+    let mut moves = std::mem::take(&mut lists[d]);
+    moves.clear();
     pos.legal_moves(&mut moves, ops);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut total = 0;
-    for m in &moves {
-        let saved = pos.make(m, ops);
-        total += count(pos, depth - 1, ops);
-        pos.unmake(saved, ops);
-    }
+    let total = if depth == 1 {
+        moves.len() as u64
+    } else {
+        let mut sum = 0;
+        for m in &moves {
+            let saved = pos.make(m, ops);
+            sum += count(pos, depth - 1, ops, lists);
+            pos.unmake(saved, ops);
+        }
+        sum
+    };
+    lists[d] = moves;
     total
 }
 
@@ -41,7 +51,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
                 1
             } else {
                 let saved = pos.make(&m, &mut ops);
-                let n = count(pos, depth - 1, &mut ops);
+                let n = count(pos, depth - 1, &mut ops, &mut Vec::new());
                 pos.unmake(saved, &mut ops);
                 n
             };
