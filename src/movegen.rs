@@ -77,7 +77,9 @@ impl Position {
                     }
                 }
             }
-            out[start..].sort_by_key(|m| self.attacker_value(m));
+            if out.len() - start > 1 {
+                out[start..].sort_by_key(|m| self.attacker_value(m));
+            }
         }
     }
 
@@ -169,7 +171,12 @@ impl Position {
         };
         let mut m = Move::normal(from, toc);
         m.sets_ep = cell.rights & rights::SETS_EP != 0;
-        let table = &self.lay.kinds[man.kind as usize].cells[man.colour.index()];
+        let kind = &self.lay.kinds[man.kind as usize];
+        if kind.plain && cell.locust_back == NO_CELL {
+            out.push(m); // no victims on the way, no promotion: the common case
+            return;
+        }
+        let table = &kind.cells[man.colour.index()];
         let mut back = cell.locust_back;
         while back != NO_CELL {
             let bcell = &table.cells[back as usize];

@@ -180,6 +180,27 @@ impl Trajectories {
         out
     }
 
+    /// True when some path from `from` can end on an empty board of `files` x `ranks`: the
+    /// piece is not stuck there. Stops at the first such square (cheaper than `targets`).
+    pub fn can_move_from(&self, from: (i32, i32), files: i32, ranks: i32) -> bool {
+        self.roots
+            .iter()
+            .any(|&r| self.moves_on_empty(r, from, files, ranks))
+    }
+
+    fn moves_on_empty(&self, id: NodeId, at: (i32, i32), files: i32, ranks: i32) -> bool {
+        let node = &self.nodes[id as usize];
+        let (f, r) = (at.0 + node.step.0 as i32, at.1 + node.step.1 as i32);
+        if f < 0 || r < 0 || f >= files || r >= ranks {
+            return false;
+        }
+        node.rights & (rights::MOVE | rights::EN_PASSANT) != 0
+            || node
+                .on_empty
+                .iter()
+                .any(|&c| self.moves_on_empty(c, (f, r), files, ranks))
+    }
+
     fn walk(
         &self,
         id: NodeId,
