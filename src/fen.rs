@@ -533,34 +533,21 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         for (_, m) in self.live() {
-            let p = &self.lay.variant.pieces[self.piece_of(m) as usize];
-            let Some(c) = self.lay.coord(m.sq) else {
-                continue;
-            };
-            let c = if m.colour == Colour::White {
-                c
-            } else {
-                c.flip_rank(self.lay.ranks)
-            };
-            let outside = p
-                .confined
-                .is_some_and(|z| !self.lay.in_zone(m.colour, z, m.sq));
-            if outside {
-                let at = self
-                    .lay
+            let kind = &self.lay.kinds[m.kind as usize];
+            let p = &self.lay.variant.pieces[kind.piece as usize];
+            let at = || {
+                self.lay
                     .coord(m.sq)
                     .map(|c| c.to_text())
-                    .unwrap_or_default();
-                return Err(FenError::OutsideZone(p.letter, at));
+                    .unwrap_or_default()
+            };
+            if p.confined
+                .is_some_and(|z| !self.lay.in_zone(m.colour, z, m.sq))
+            {
+                return Err(FenError::OutsideZone(p.letter, at()));
             }
-            if p.dead_squares.contains(c) || !self.can_ever_move(m) {
-                return Err(FenError::DeadPiece(
-                    p.letter,
-                    self.lay
-                        .coord(m.sq)
-                        .map(|c| c.to_text())
-                        .unwrap_or_default(),
-                ));
+            if kind.dead[m.colour.index()][m.sq as usize] || !self.can_ever_move(m) {
+                return Err(FenError::DeadPiece(p.letter, at()));
             }
         }
         Ok(())
@@ -763,17 +750,6 @@ impl Position {
             .filter_map(|&t| self.lay.coord(t).map(|c| c.to_text()))
             .collect();
         text.concat()
-    }
-
-    /// Rights of an associated map cell.
-    pub fn cell_rights(&self, id: crate::attack::NodeId) -> u16 {
-        let (slot, c) = self.map.split(id);
-        match self.men[slot as usize] {
-            Some(m) => {
-                self.lay.kinds[m.kind as usize].cells[m.colour.index()].cells[c as usize].rights
-            }
-            None => 0,
-        }
     }
 }
 

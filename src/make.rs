@@ -344,7 +344,8 @@ impl Position {
         targets.iter().any(|&t| {
             self.map
                 .cells_at(t, by)
-                .any(|id| self.cell_rights(id) & variants::rights::EN_PASSANT != 0)
+                .filter_map(|id| self.cell_of(id))
+                .any(|(_, _, cell)| cell.rights & variants::rights::EN_PASSANT != 0)
         })
     }
 

@@ -18,7 +18,7 @@ use crate::types::{Colour, Slot, Sq, EMPTY, OFF};
 impl Position {
     /// The cell behind a map id and its man.
     #[inline]
-    fn cell_of(&self, id: NodeId) -> Option<(Slot, Man, &Cell)> {
+    pub(crate) fn cell_of(&self, id: NodeId) -> Option<(Slot, Man, &Cell)> {
         let (slot, c) = self.map.split(id);
         let man = self.men[slot as usize]?;
         let cell = &self.lay.kinds[man.kind as usize].cells[man.colour.index()].cells[c as usize];
@@ -73,7 +73,7 @@ impl Position {
             for id in self.map.cells_at(vsq, us) {
                 if let Some((slot, man, cell)) = self.cell_of(id) {
                     if cell.rights & rights::CAPTURE != 0 && self.may_capture(&man, cell, vsq) {
-                        self.push_move(slot, &man, cell, id, vsq, out);
+                        self.push_move(slot, &man, cell, vsq, out);
                     }
                 }
             }
@@ -107,11 +107,10 @@ impl Position {
         for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
             let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
             let squares = self.map.slot_squares(slot, table.cells.len());
-            for (c, (cell, &sq)) in table.cells.iter().zip(squares).enumerate() {
+            for (cell, &sq) in table.cells.iter().zip(squares) {
                 if sq == 0 {
                     continue; // not associated
                 }
-                let id = self.map.id(slot, c as u16);
                 // The man's own square is empty for its own paths (a lion's step out and back).
                 let occ = match self.board[sq as usize] {
                     s if s == slot => EMPTY,
@@ -120,7 +119,7 @@ impl Position {
                 match occ {
                     EMPTY => {
                         if cell.rights & rights::MOVE != 0 {
-                            self.push_move(slot, man, cell, id, sq, out);
+                            self.push_move(slot, man, cell, sq, out);
                         }
                         if cell.rights & rights::EN_PASSANT != 0 {
                             self.push_ep(man, sq, out);
@@ -130,7 +129,7 @@ impl Position {
                     s => {
                         let friend = self.men[s as usize].is_some_and(|m| m.colour == us);
                         if friend && cell.rights & rights::DESTROY != 0 {
-                            self.push_move(slot, man, cell, id, sq, out);
+                            self.push_move(slot, man, cell, sq, out);
                         }
                     }
                 }
@@ -156,16 +155,8 @@ impl Position {
         self.push_promotions(man, m, out);
     }
 
-    /// Builds the move that ends in cell `id` on `to`, with its locust victims.
-    fn push_move(
-        &self,
-        slot: Slot,
-        man: &Man,
-        cell: &Cell,
-        id: NodeId,
-        to: Sq,
-        out: &mut Vec<Move>,
-    ) {
+    /// Builds the move of `slot`'s man that ends in `cell` on `to`, with its locust victims.
+    fn push_move(&self, slot: Slot, man: &Man, cell: &Cell, to: Sq, out: &mut Vec<Move>) {
         let (Some(from), Some(toc)) = (self.lay.coord(man.sq), self.lay.coord(to)) else {
             return;
         };
@@ -191,7 +182,6 @@ impl Position {
             }
             back = bcell.locust_back;
         }
-        let _ = id;
         self.push_promotions(man, m, out);
     }
 
@@ -206,30 +196,21 @@ impl Position {
     /// Pushes a move with every promotion choice it allows (or just the move).
     fn push_promotions(&self, man: &Man, m: Move, out: &mut Vec<Move>) {
         let kind = &self.lay.kinds[man.kind as usize];
+        let (from, to) = (m.from_coord(), m.to_coord());
+        let dead = kind.dead[man.colour.index()][self.lay.sq(to) as usize];
         if kind.never_promotes {
-            let to = self.lay.sq(m.to_coord());
-            if !kind.dead[man.colour.index()][to as usize] {
+            if !dead {
                 out.push(m);
             }
             return;
         }
         let v = &self.lay.variant;
-        let piece_id = self.lay.kinds[man.kind as usize].piece;
-        let piece = &v.pieces[piece_id as usize];
-        let rel = |c: Coord| {
-            if man.colour == Colour::White {
-                c
-            } else {
-                c.flip_rank(self.lay.ranks)
-            }
-        };
+        let piece = &v.pieces[kind.piece as usize];
         let zone = if man.colour == Colour::White {
             &v.promotion.zone_white
         } else {
             &v.promotion.zone_black
         };
-        let (from, to) = (m.from_coord(), m.to_coord());
-        let dead = piece.dead_squares.contains(rel(to));
         if !piece.promotions.is_empty() && zone.contains(to) {
             for &p in &piece.promotions {
                 if self.may_promote_to(man.colour, p) {
@@ -546,7 +527,7 @@ impl Position {
                 };
                 let foe = self.man_at(sq).is_some_and(|m| m.colour != us);
                 if foe && cell.rights & rights::CAPTURE != 0 && self.may_capture(man, cell, sq) {
-                    self.push_move(slot, man, cell, id, sq, out);
+                    self.push_move(slot, man, cell, sq, out);
                 }
             }
         }
