@@ -8,16 +8,5 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
-pub mod attack;
-pub mod fen;
-pub mod layout;
-pub mod legality;
-pub mod make;
-pub mod movegen;
-pub mod moves;
+pub mod board;
 pub mod perft;
-pub mod position;
-pub mod reference;
-pub mod types;
-pub mod validate;
-pub mod zobrist;

@@ -1,9 +1,9 @@
 //! Perft: counts the leaves of the legal move tree. Like Stockfish and Fairy-Stockfish it
 //! bulk-counts: at the last ply it adds the number of legal moves without playing them.
 
-use crate::make::Op;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::board::make::Op;
+use crate::board::moves::Move;
+use crate::board::position::Position;
 
 /// Leaf count of the legal move tree of `depth` plies (bulk-counted at the last ply).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -98,8 +98,8 @@ pub fn run_cli(all: &[variants::Variant], name: &str, args: &PerftArgs) -> std::
     let rows = if args.depth == 0 {
         Vec::new()
     } else if args.reference {
-        let board = crate::reference::RefBoard::from_position(&pos);
-        crate::reference::divide(&board, v, args.depth)
+        let board = crate::board::reference::RefBoard::from_position(&pos);
+        crate::board::reference::divide(&board, v, args.depth)
     } else {
         divide(&mut pos, args.depth)
     };

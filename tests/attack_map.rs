@@ -6,8 +6,8 @@
 mod common;
 
 use common::{start, variant, Rng, PERFT_VARIANTS};
-use locust::moves::Move;
-use locust::reference::{self, RefBoard};
+use locust::board::moves::Move;
+use locust::board::reference::{self, RefBoard};
 
 /// Variants walked in the suite: those with perft data, plus chu (its perft belongs to a
 /// later issue) for its multi-leg lion moves and locust captures, which none of the others has.

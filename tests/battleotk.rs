@@ -6,8 +6,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::start;
-use locust::moves::Move;
-use locust::position::Position;
+use locust::board::moves::Move;
+use locust::board::position::Position;
 
 fn texts(pos: &mut Position) -> BTreeSet<String> {
     let (mut moves, mut ops) = (Vec::new(), Vec::new());

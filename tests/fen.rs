@@ -4,7 +4,7 @@
 mod common;
 
 use common::{perft_cases, start, variant, PERFT_VARIANTS};
-use locust::fen::FenError;
+use locust::board::fen::FenError;
 
 #[test]
 fn fairy_stockfish_fens_round_trip() {

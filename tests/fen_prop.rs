@@ -8,7 +8,7 @@ mod common;
 use common::{perft_cases, start};
 use std::sync::OnceLock;
 
-use locust::position::Position;
+use locust::board::position::Position;
 use proptest::prelude::*;
 
 const VARIANTS: &[&str] = &[

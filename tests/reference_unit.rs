@@ -7,11 +7,11 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use locust::layout::Layout;
-use locust::moves::{Move, MoveKind, NO_PIECE};
-use locust::position::Position;
-use locust::reference::{legal_moves, perft, play, RefBoard};
-use locust::zobrist::Zobrist;
+use locust::board::layout::Layout;
+use locust::board::moves::{Move, MoveKind, NO_PIECE};
+use locust::board::position::Position;
+use locust::board::reference::{legal_moves, perft, play, RefBoard};
+use locust::board::zobrist::Zobrist;
 use variants::geometry::{Coord, SquareSet};
 use variants::rules::{
     CaptureMatrix, Castling, Drops, GameEnd, Origin, Outcome, PieceType, Promotion, Royalty,

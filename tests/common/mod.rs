@@ -2,7 +2,7 @@
 
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
-use locust::position::Position;
+use locust::board::position::Position;
 
 /// The built-in variants with perft data (all but chu and tenjiku, whose move generation is
 /// checked in their own issue).

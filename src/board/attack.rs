@@ -5,9 +5,9 @@
 
 use variants::rights;
 
-use crate::layout::{Cell, CellTable, Layout, NO_ZONE};
-use crate::position::{Man, Position};
-use crate::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
+use crate::board::layout::{Cell, CellTable, Layout, NO_ZONE};
+use crate::board::position::{Man, Position};
+use crate::board::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
 
 /// A cell id in the map: `slot << shift | cell index`. Id 0 is the list tail sentinel.
 pub type NodeId = u32;

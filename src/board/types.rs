@@ -36,7 +36,7 @@ impl Colour {
     }
 }
 
-/// A square of the padded mailbox (see [`crate::layout::Layout`]).
+/// A square of the padded mailbox (see [`crate::board::layout::Layout`]).
 pub type Sq = u16;
 
 /// A piece slot: the identity of one man on the board, 1-based; 0 on the board means empty.

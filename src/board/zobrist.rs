@@ -1,8 +1,8 @@
 //! Zobrist keys, sized from the variant: one per (kind, colour, square), per hand count,
 //! per en-passant victim square, and one for the side to move.
 
-use crate::layout::Layout;
-use crate::types::{Colour, Sq};
+use crate::board::layout::Layout;
+use crate::board::types::{Colour, Sq};
 
 /// Largest hand count with its own key; larger counts share the last.
 const MAX_HAND_KEYED: usize = 64;

@@ -30,11 +30,11 @@ use variants::rights;
 use variants::rules::Royalty;
 use variants::{NodeId, PieceId, Trajectories, Variant};
 
-use crate::fen::{parse_placement, split_squares, FenError, Placement};
-use crate::layout::Layout;
-use crate::moves::{Move, MoveKind, NO_PIECE};
-use crate::position::Position;
-use crate::types::{Colour, OFF};
+use crate::board::fen::{parse_placement, split_squares, FenError, Placement};
+use crate::board::layout::Layout;
+use crate::board::moves::{Move, MoveKind, NO_PIECE};
+use crate::board::position::Position;
+use crate::board::types::{Colour, OFF};
 
 /// One man on the reference board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

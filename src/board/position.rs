@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use variants::PieceId;
 
-use crate::attack::AttackMap;
-use crate::layout::Layout;
-use crate::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
-use crate::zobrist::Zobrist;
+use crate::board::attack::AttackMap;
+use crate::board::layout::Layout;
+use crate::board::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
+use crate::board::zobrist::Zobrist;
 
 /// One man on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,14 +190,14 @@ impl Position {
 
 impl Position {
     /// Compiles a variant and returns its start position.
-    pub fn new_game(variant: variants::Variant) -> Result<Position, crate::fen::FenError> {
+    pub fn new_game(variant: variants::Variant) -> Result<Position, crate::board::fen::FenError> {
         let lay = Arc::new(Layout::new(variant));
         let zob = Arc::new(Zobrist::new(&lay));
         Position::start(lay, zob)
     }
 
     /// A position of the same variant from a FEN.
-    pub fn with_fen(&self, fen: &str) -> Result<Position, crate::fen::FenError> {
+    pub fn with_fen(&self, fen: &str) -> Result<Position, crate::board::fen::FenError> {
         Position::from_fen(self.lay.clone(), self.zob.clone(), fen)
     }
 }

@@ -6,7 +6,7 @@ use variants::geometry::{Coord, MAX_SQUARES};
 use variants::rights;
 use variants::{PieceId, Trajectories, Variant};
 
-use crate::types::{Colour, Sq};
+use crate::board::types::{Colour, Sq};
 
 /// Marks "no cell" in parent and locust links.
 pub const NO_CELL: u16 = u16::MAX;
@@ -164,7 +164,7 @@ impl Layout {
         lay.build_zones();
         lay.build_kinds();
         lay.build_matrix();
-        lay.start_squares = crate::fen::start_squares(&lay);
+        lay.start_squares = crate::board::fen::start_squares(&lay);
         for c in 0..2 {
             lay.start_royals[c] = lay.start_squares[c]
                 .iter()

@@ -8,12 +8,12 @@ use variants::rights;
 use variants::rules::Royalty;
 use variants::PieceId;
 
-use crate::attack::NodeId;
-use crate::layout::{Cell, NO_CELL};
-use crate::make::Op;
-use crate::moves::{Move, MoveKind, NO_PIECE};
-use crate::position::{Man, Position};
-use crate::types::{Colour, Slot, Sq, EMPTY, OFF};
+use crate::board::attack::NodeId;
+use crate::board::layout::{Cell, NO_CELL};
+use crate::board::make::Op;
+use crate::board::moves::{Move, MoveKind, NO_PIECE};
+use crate::board::position::{Man, Position};
+use crate::board::types::{Colour, Slot, Sq, EMPTY, OFF};
 
 impl Position {
     /// The cell behind a map id and its man.

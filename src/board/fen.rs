@@ -7,10 +7,10 @@ use std::sync::Arc;
 use variants::geometry::{Coord, SquareSet};
 use variants::PieceId;
 
-use crate::layout::Layout;
-use crate::position::{EnPassant, Position};
-use crate::types::{Colour, Sq, OFF};
-use crate::zobrist::Zobrist;
+use crate::board::layout::Layout;
+use crate::board::position::{EnPassant, Position};
+use crate::board::types::{Colour, Sq, OFF};
+use crate::board::zobrist::Zobrist;
 
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -570,7 +570,7 @@ impl Position {
 
     /// False when no path of the man leads anywhere on the board even when it is empty (a
     /// pawn on its last rank): such a man could never move again.
-    fn can_ever_move(&self, m: &crate::position::Man) -> bool {
+    fn can_ever_move(&self, m: &crate::board::position::Man) -> bool {
         let kind = &self.lay.kinds[m.kind as usize];
         let table = &kind.cells[m.colour.index()];
         kind.royal

@@ -7,11 +7,11 @@
 
 use variants::rights;
 
-use crate::attack::{continuation_for, View};
-use crate::layout::{CellTable, NO_ZONE};
-use crate::moves::{Move, MoveKind};
-use crate::position::{Man, Position};
-use crate::types::{Sq, OFF};
+use crate::board::attack::{continuation_for, View};
+use crate::board::layout::{CellTable, NO_ZONE};
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::{Man, Position};
+use crate::board::types::{Sq, OFF};
 
 /// The board as it will be after the move, on the two squares that change.
 struct Virtual {
@@ -134,14 +134,14 @@ impl Position {
     /// True when the associated path leading to cell `c` of `slot` went through `sq`.
     fn passes_through(
         &self,
-        slot: crate::types::Slot,
+        slot: crate::board::types::Slot,
         t: &CellTable,
         c: u16,
         sq: Option<Sq>,
     ) -> bool {
         let Some(sq) = sq else { return false };
         let mut a = t.cells[c as usize].parent;
-        while a != crate::layout::NO_CELL {
+        while a != crate::board::layout::NO_CELL {
             if self.map.square_of(self.map.id(slot, a)) == Some(sq) {
                 return true;
             }

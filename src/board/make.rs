@@ -4,10 +4,10 @@
 
 use variants::geometry::Coord;
 
-use crate::attack::View;
-use crate::moves::{Move, MoveKind};
-use crate::position::{EnPassant, Man, Position};
-use crate::types::{Colour, Slot, Sq, EMPTY};
+use crate::board::attack::View;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::{EnPassant, Man, Position};
+use crate::board::types::{Colour, Slot, Sq, EMPTY};
 
 /// One primitive change, recorded for unmake.
 #[derive(Clone, Copy, Debug)]

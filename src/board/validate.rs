@@ -1,8 +1,8 @@
 //! Consistency checks of a position against its from-scratch twins: the attack map, the
 //! Zobrist key and the board/men cross references. Used by tests after every make and unmake.
 
-use crate::attack::AttackMap;
-use crate::position::Position;
+use crate::board::attack::AttackMap;
+use crate::board::position::Position;
 
 impl Position {
     /// Describes the first way the incremental state differs from a from-scratch rebuild, or
@@ -18,7 +18,9 @@ impl Position {
         }
         for sq in self.lay.squares() {
             let s = self.board[sq as usize];
-            if s != crate::types::EMPTY && s != crate::types::OFF && self.men[s as usize].is_none()
+            if s != crate::board::types::EMPTY
+                && s != crate::board::types::OFF
+                && self.men[s as usize].is_none()
             {
                 return Some(format!("square {sq} holds dead slot {s}"));
             }

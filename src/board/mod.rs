@@ -1,0 +1,15 @@
+//! The board core: compiled layout (moveTable), position, incremental attack map, FEN,
+//! make/unmake, move generation, legality and the slow reference generator.
+
+pub mod attack;
+pub mod fen;
+pub mod layout;
+pub mod legality;
+pub mod make;
+pub mod movegen;
+pub mod moves;
+pub mod position;
+pub mod reference;
+pub mod types;
+pub mod validate;
+pub mod zobrist;
