@@ -1,6 +1,7 @@
 //! The board core: compiled layout (moveTable), position, incremental attack map, FEN,
 //! make/unmake, move generation, legality and the slow reference generator.
 
+pub mod access;
 pub mod attack;
 pub mod fen;
 pub mod layout;

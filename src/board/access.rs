@@ -1,0 +1,68 @@
+//! Read-only accessors of the position: the small API that code outside `board` uses instead
+//! of the fields, so that the fields can become private without touching callers.
+
+use std::sync::Arc;
+
+use variants::PieceId;
+
+use crate::board::layout::Layout;
+use crate::board::position::Position;
+use crate::board::types::Colour;
+
+impl Position {
+    /// The compiled variant.
+    #[inline]
+    pub fn layout(&self) -> &Arc<Layout> {
+        &self.lay
+    }
+
+    /// The variant's rules.
+    #[inline]
+    pub fn variant(&self) -> &variants::Variant {
+        &self.lay.variant
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Colour {
+        self.stm
+    }
+
+    /// The incrementally kept Zobrist key.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.rule50
+    }
+
+    /// Full-move number.
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Passes played in a row just before this position.
+    #[inline]
+    pub fn consecutive_passes(&self) -> u8 {
+        self.passes
+    }
+
+    /// How many men of `piece` `colour` holds in hand.
+    #[inline]
+    pub fn in_hand(&self, colour: Colour, piece: PieceId) -> u8 {
+        self.hand[colour.index()]
+            .get(piece as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Number of live men on the board.
+    pub fn men_count(&self) -> usize {
+        self.live().count()
+    }
+}
