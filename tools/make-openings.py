@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Writes a small per-variant opening file (EPD, one FEN per line) for matches.
+
+Each opening is the start position followed by a few random legal plies (pyffish), kept only
+when the newest Fairy-Stockfish judges it roughly level (|score| <= MAX_CP at depth DEPTH).
+usage: tools/make-openings.py VARIANT COUNT [PLIES] > tests/data/openings/VARIANT.epd
+"""
+import random
+import subprocess
+import sys
+
+import pyffish
+
+FSF = "/opt/peers/fairy-stockfish-latest"
+DEPTH = 10
+MAX_CP = 80
+
+
+def score(proc, variant, fen):
+    proc.stdin.write(f"setoption name UCI_Variant value {variant}\nposition fen {fen}\ngo depth {DEPTH}\n")
+    proc.stdin.flush()
+    last = None
+    for line in proc.stdout:
+        if " score " in line:
+            parts = line.split()
+            i = parts.index("score")
+            last = (parts[i + 1], int(parts[i + 2]))
+        if line.startswith("bestmove"):
+            return last
+
+
+def main():
+    variant, count = sys.argv[1], int(sys.argv[2])
+    plies = int(sys.argv[3]) if len(sys.argv) > 3 else 6
+    rng = random.Random(f"{variant}-{count}-{plies}")
+    proc = subprocess.Popen([FSF], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    start = pyffish.start_fen(variant)
+    seen = set()
+    while len(seen) < count:
+        moves = []
+        for _ in range(plies):
+            legal = pyffish.legal_moves(variant, start, moves)
+            if not legal:
+                break
+            moves.append(rng.choice(legal))
+        fen = pyffish.get_fen(variant, start, moves)
+        if fen in seen or not pyffish.legal_moves(variant, start, moves):
+            continue
+        s = score(proc, variant, fen)
+        if s and s[0] == "cp" and abs(s[1]) <= MAX_CP:
+            seen.add(fen)
+            print(fen, flush=True)
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+
+
+main()
