@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs a match of Locust against a peer and prints cutechess-cli's result lines.
+# usage: tools/match.sh VARIANT PEER GAMES [TC] [OUTDIR]
+#   PEER: fairymax | maxqi | fsf (Debian 11.1) | fsf-latest | locust (a second Locust)
+#   TC:   cutechess time control (default 10+0.1)
+# Variants cutechess-cli lacks (xiangqi, janggi, the large shogis) run under XBoard in match
+# mode under Xvfb instead (tools/xboard-match.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=$1 peer=$2 games=$3 tc=${4:-10+0.1} out=${5:-/tmp/locust-matches}
+CUTECHESS=${CUTECHESS:-/opt/peers/cutechess-cli}
+LOCUST=${LOCUST:-$PWD/target/release/locust}
+mkdir -p "$out"
+case $peer in
+  fairymax)   peer_args=(cmd=/usr/games/fairymax proto=xboard name=Fairy-Max) ;;
+  maxqi)      peer_args=(cmd=/usr/games/maxqi proto=xboard name=MaxQi) ;;
+  fsf)        peer_args=(cmd=/usr/games/fairy-stockfish proto=uci name=FSF-11.1) ;;
+  fsf-latest) peer_args=(cmd=/opt/peers/fairy-stockfish-latest proto=uci name=FSF-latest) ;;
+  locust)     peer_args=(cmd="$LOCUST" proto=uci name=Locust-B) ;;
+  *) echo "unknown peer $peer" >&2; exit 2 ;;
+esac
+book=tests/data/openings/$variant.epd
+stamp=$variant-$peer-$(date +%H%M%S)
+"$CUTECHESS" -variant "$variant" \
+  -engine cmd="$LOCUST" proto=uci name=Locust \
+  -engine "${peer_args[@]}" \
+  -each tc="$tc" -games "$games" -repeat -recover -concurrency 1 \
+  -openings file="$book" format=epd order=random \
+  -pgnout "$out/$stamp.pgn" 2>&1 | tee "$out/$stamp.log" | grep -E "^(Score|Elo|Finished|.*(forfeit|illegal|disconnect|stall))" || true
