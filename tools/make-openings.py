@@ -3,7 +3,9 @@
 
 Each opening is the start position followed by a few random legal plies (pyffish), kept only
 when the newest Fairy-Stockfish judges it roughly level (|score| <= MAX_CP at depth DEPTH).
-usage: tools/make-openings.py VARIANT COUNT [PLIES] > tests/data/openings/VARIANT.epd
+usage: tools/make-openings.py VARIANT COUNT [PLIES]
+writes tests/data/openings/VARIANT.epd (FENs) and VARIANT.pgn (the same openings as moves from
+the start, for engines without setboard such as Fairy-Max).
 """
 import random
 import subprocess
@@ -36,6 +38,8 @@ def main():
     proc = subprocess.Popen([FSF], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     start = pyffish.start_fen(variant)
     seen = set()
+    epd = open(f"tests/data/openings/{variant}.epd", "w")
+    pgn = open(f"tests/data/openings/{variant}.pgn", "w")
     while len(seen) < count:
         moves = []
         for _ in range(plies):
@@ -49,7 +53,10 @@ def main():
         s = score(proc, variant, fen)
         if s and s[0] == "cp" and abs(s[1]) <= MAX_CP:
             seen.add(fen)
-            print(fen, flush=True)
+            epd.write(fen + "\n")
+            sans = pyffish.get_san_moves(variant, start, moves)
+            text = " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + m for i, m in enumerate(sans))
+            pgn.write(f'[Variant "{variant}"]\n\n{text} *\n\n')
     proc.stdin.write("quit\n")
     proc.stdin.flush()
 

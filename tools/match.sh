@@ -19,11 +19,11 @@ case $peer in
   locust)     peer_args=(cmd="$LOCUST" proto=uci name=Locust-B) ;;
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
-book=tests/data/openings/$variant.epd
+book=tests/data/openings/$variant.pgn   # moves from the start: Fairy-Max has no setboard
 stamp=$variant-$peer-$(date +%H%M%S)
 "$CUTECHESS" -variant "$variant" \
   -engine cmd="$LOCUST" proto=uci name=Locust \
   -engine "${peer_args[@]}" \
   -each tc="$tc" -games "$games" -repeat -recover -concurrency 1 \
-  -openings file="$book" format=epd order=random \
+  -openings file="$book" format=pgn order=random \
   -pgnout "$out/$stamp.pgn" 2>&1 | tee "$out/$stamp.log" | grep -E "^(Score|Elo|Finished|.*(forfeit|illegal|disconnect|stall))" || true
