@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs a match under XBoard in match mode (headless, Xvfb) for variants cutechess-cli lacks
+# (xiangqi, janggi, chu, tenjiku, engine-defined ones) and prints the score from the PGN.
+# usage: tools/xboard-match.sh VARIANT PEER GAMES [MINUTES] [INC] [OUTDIR]
+#   PEER: maxqi | fairymax | hachu | locust
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=$1 peer=$2 games=$3 minutes=${4:-0:10} inc=${5:-0.1} out=${6:-/tmp/locust-matches}
+LOCUST=${LOCUST:-$PWD/target/release/locust}
+mkdir -p "$out"
+case $peer in
+  maxqi)    scp=/usr/games/maxqi ;;
+  fairymax) scp=/usr/games/fairymax ;;
+  hachu)    scp=/usr/games/hachu ;;
+  locust)   scp="$LOCUST" ;;
+  *) echo "unknown peer $peer" >&2; exit 2 ;;
+esac
+stamp=$variant-$peer-$(date +%H%M%S)
+xvfb-run -a /usr/games/xboard -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" \
+  -variant "$variant" -matchMode true -matchGames "$games" -tc "$minutes" -inc "$inc" \
+  -xponder -noGUI -autoCallFlag true -popupExitMessage false -testClaims true \
+  -saveGameFile "$out/$stamp.pgn" -debug -nameOfDebugFile "$out/$stamp.debug" \
+  >"$out/$stamp.log" 2>&1 || true
+echo "games: $(grep -c '^\[Result' "$out/$stamp.pgn" 2>/dev/null || echo 0)"
+grep '^\[Result' "$out/$stamp.pgn" | sort | uniq -c
+grep -iE "illegal move|error" "$out/$stamp.debug" | head -5 || true
+echo "pgn: $out/$stamp.pgn"
