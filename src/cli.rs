@@ -50,6 +50,26 @@ pub enum Command {
         #[arg(long)]
         reference: bool,
     },
+    /// Search a fixed list of positions from many variants; prints `Nodes searched  : N` and
+    /// `Nodes/second    : N`.
+    Bench {
+        /// Search depth (default 7; large boards search a little less deep).
+        depth: Option<u32>,
+    },
+    /// Search one position and print the thinking lines and the best move.
+    Search {
+        /// Variant name.
+        variant: String,
+        /// Start from this FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Search to this depth (default 8 when no time is given).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+    },
 }
 
 /// Runs the parsed command line.
@@ -77,6 +97,13 @@ pub fn run(cli: Cli) -> ExitCode {
             };
             locust::perft::run_cli(&all, &variant, &args)
         }
+        Some(Command::Bench { depth }) => locust::bench::run_bench(&all, depth),
+        Some(Command::Search {
+            variant,
+            fen,
+            depth,
+            movetime,
+        }) => locust::bench::run_search(&all, &variant, fen.as_deref(), depth, movetime),
     }
 }
 

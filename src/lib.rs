@@ -8,5 +8,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod bench;
 pub mod board;
+pub mod eval;
+pub mod game;
 pub mod perft;
+pub mod search;

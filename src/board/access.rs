@@ -66,3 +66,12 @@ impl Position {
         self.live().count()
     }
 }
+
+impl Position {
+    /// Number of capture paths of `colour` reaching the mailbox square `sq` (the map's
+    /// per-square counter: one per cell, so a slider and a leaper each count once).
+    #[inline]
+    pub fn attack_count(&self, colour: Colour, sq: crate::board::types::Sq) -> u16 {
+        self.map.attackers(colour, sq)
+    }
+}

@@ -475,6 +475,26 @@ impl Position {
         out.truncate(kept);
     }
 
+    /// Legality of one pseudo-legal move generated in this position (search uses it on the
+    /// capture list; `legal_moves` filters whole lists more cheaply). False once the game is
+    /// over, as `legal_moves` then has none.
+    pub fn is_legal(&mut self, m: &Move, ops: &mut Vec<Op>) -> bool {
+        if self.passes >= 2
+            || self.royals_lost(Colour::White)
+            || self.royals_lost(Colour::Black)
+            || self.bared(self.stm.flip())
+        {
+            return false;
+        }
+        let us = self.stm;
+        let facing = self.lay.variant.end.bikjang && self.facing(us);
+        let checked = facing || self.in_check(us);
+        let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
+        let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
+        let royals = all_listed.then_some(&royals[..]);
+        self.is_legal_pseudo(m, checked, facing, royals, ops)
+    }
+
     /// Legality of one pseudo-legal move: the shortcut when it can tell, else make / test /
     /// unmake.
     fn is_legal_pseudo(

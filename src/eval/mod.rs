@@ -1,0 +1,209 @@
+//! Static evaluation from compiled data only: piece values, piece-square tables generated from
+//! the board and the pieces' promotion rights, mobility and king safety from the attack map's
+//! counters, pieces in hand, blended between middle game and endgame.
+
+pub mod params;
+
+use std::sync::Arc;
+
+use crate::board::layout::Layout;
+use crate::board::position::Position;
+use crate::board::types::{Colour, Sq};
+use params::*;
+
+/// Tables derived once per variant.
+#[derive(Debug)]
+pub struct EvalTables {
+    /// Mailbox size the tables index.
+    size: usize,
+    /// `pst[kind][colour][sq]`: (middle game, endgame) bonus of a man of `kind` on `sq`.
+    pst: Vec<[Vec<(i16, i16)>; 2]>,
+    /// Value of each kind.
+    value: Vec<i32>,
+    /// Value of a variant piece in hand.
+    hand_value: Vec<i32>,
+    /// Non-royal material of the start position, both sides.
+    start_material: i32,
+    /// Squares next to each square (king zone), by mailbox square.
+    neighbours: Vec<Vec<Sq>>,
+    /// Royal flag per kind.
+    royal: Vec<bool>,
+}
+
+impl EvalTables {
+    /// Builds the tables of a layout; `start` is the variant's start position.
+    pub fn new(lay: &Arc<Layout>, start: &Position) -> EvalTables {
+        let value: Vec<i32> = lay.kinds.iter().map(|k| k.value).collect();
+        let royal = lay.kinds.iter().map(|k| k.royal).collect();
+        let pst = (0..lay.kinds.len())
+            .map(|k| {
+                [
+                    pst_for(lay, k, Colour::White),
+                    pst_for(lay, k, Colour::Black),
+                ]
+            })
+            .collect();
+        let hand_value = lay
+            .variant
+            .pieces
+            .iter()
+            .map(|p| p.value * HAND_PER_MILLE / 1000)
+            .collect();
+        let start_material = start
+            .live()
+            .filter(|(_, m)| !lay.kinds[m.kind as usize].royal)
+            .map(|(_, m)| lay.kinds[m.kind as usize].value)
+            .sum::<i32>()
+            .max(1);
+        let neighbours = (0..lay.size)
+            .map(|sq| neighbour_squares(lay, sq as Sq))
+            .collect();
+        EvalTables {
+            size: lay.size,
+            pst,
+            value,
+            hand_value,
+            start_material,
+            neighbours,
+            royal,
+        }
+    }
+
+    /// Value of a piece kind (for move ordering and SEE-like decisions).
+    pub fn kind_value(&self, kind: u8) -> i32 {
+        self.value.get(kind as usize).copied().unwrap_or(0)
+    }
+
+    /// The position's score from the side to move's view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        debug_assert_eq!(self.size, pos.layout().size);
+        let mut mg = [0i32; 2];
+        let mut eg = [0i32; 2];
+        let mut material = 0;
+        for (_, m) in pos.live() {
+            let c = m.colour.index();
+            let k = m.kind as usize;
+            let v = self.value[k];
+            if !self.royal[k] {
+                material += v;
+            }
+            let (pm, pe) = self.pst[k][c][m.sq as usize];
+            mg[c] += v + pm as i32;
+            eg[c] += v + pe as i32;
+            if self.royal[k] {
+                let (att, def) = self.king_zone(pos, m.colour, m.sq);
+                mg[c] -= att * KING_ZONE_ATTACK - def.min(att + 2) * KING_ZONE_DEFENCE;
+            }
+        }
+        for c in [Colour::White, Colour::Black] {
+            let hand: i32 = (0..self.hand_value.len())
+                .map(|p| pos.in_hand(c, p as u8) as i32 * self.hand_value[p])
+                .sum();
+            mg[c.index()] += hand;
+            eg[c.index()] += hand;
+            material += hand;
+        }
+        self.mobility(pos, &mut mg, &mut eg);
+        let phase = self.phase(material);
+        let blend = |s: [i32; 2]| s[0] - s[1];
+        let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
+        let us = pos.side_to_move();
+        TEMPO + if us == Colour::White { score } else { -score }
+    }
+
+    /// Middle-game weight 0..=PHASE_MAX from the material left.
+    fn phase(&self, material: i32) -> i32 {
+        let per_mille = material * 1000 / self.start_material;
+        let span = PHASE_FULL_PER_MILLE - PHASE_NONE_PER_MILLE;
+        ((per_mille - PHASE_NONE_PER_MILLE).clamp(0, span) * PHASE_MAX) / span
+    }
+
+    /// Squares each side attacks, capped per square.
+    fn mobility(&self, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 2]) {
+        for sq in pos.layout().squares() {
+            for c in [Colour::White, Colour::Black] {
+                let n = pos.attack_count(c, sq).min(MOBILITY_CAP) as i32;
+                mg[c.index()] += n * MOBILITY_MG;
+                eg[c.index()] += n * MOBILITY_EG;
+            }
+        }
+    }
+
+    /// (enemy paths, friendly paths) onto the squares next to a royal.
+    fn king_zone(&self, pos: &Position, colour: Colour, sq: Sq) -> (i32, i32) {
+        let mut att = 0;
+        let mut def = 0;
+        for &n in &self.neighbours[sq as usize] {
+            att += pos.attack_count(colour.flip(), n) as i32;
+            def += pos.attack_count(colour, n) as i32;
+        }
+        (att, def)
+    }
+}
+
+/// The on-board squares next to a square.
+fn neighbour_squares(lay: &Layout, sq: Sq) -> Vec<Sq> {
+    let Some(c) = lay.coord(sq) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for df in -1i32..=1 {
+        for dr in -1i32..=1 {
+            let (f, r) = (c.file as i32 + df, c.rank as i32 + dr);
+            if (df, dr) != (0, 0)
+                && f >= 0
+                && r >= 0
+                && f < lay.files as i32
+                && r < lay.ranks as i32
+            {
+                out.push(lay.sq(variants::geometry::Coord::new(f as u8, r as u8)));
+            }
+        }
+    }
+    out
+}
+
+/// The piece-square table of one kind for one colour, by mailbox square.
+fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
+    let k = &lay.kinds[kind];
+    let piece = &lay.variant.pieces[k.piece as usize];
+    let gain = piece
+        .promotions
+        .iter()
+        .map(|&p| lay.variant.pieces[p as usize].value - piece.value)
+        .max()
+        .unwrap_or(0)
+        .max(0);
+    let mut table = vec![(0i16, 0i16); lay.size];
+    let (files, ranks) = (lay.files as i32, lay.ranks as i32);
+    for sq in lay.squares() {
+        let Some(c) = lay.coord(sq) else { continue };
+        let rank = if colour == Colour::White {
+            c.rank as i32
+        } else {
+            ranks - 1 - c.rank as i32
+        };
+        // Steps from the centre, in half squares so that even boards are symmetric.
+        let df = (2 * c.file as i32 - (files - 1)).abs();
+        let dr = (2 * c.rank as i32 - (ranks - 1)).abs();
+        let centre = (files.max(ranks) - 1 - df.max(dr) / 2 - (df + dr) / 4).max(0);
+        let (mg, eg) = if k.royal {
+            (-rank * ROYAL_ADVANCE_MG, centre * ROYAL_CENTRE_EG)
+        } else {
+            let scale = (k.value / 100).clamp(1, 9);
+            let mut mg = centre * CENTRE_MG * scale / 3;
+            let mut eg = centre * CENTRE_EG * scale / 3;
+            let progress = rank * 1000 / (ranks - 1).max(1);
+            let adv = gain * ADVANCE_PER_MILLE / 1000 * progress * progress / 1_000_000;
+            mg += adv / 2;
+            eg += adv;
+            if k.value < PAWN_VALUE_LIMIT {
+                mg += rank * PAWN_RANK_MG;
+                eg += rank * PAWN_RANK_EG;
+            }
+            (mg, eg)
+        };
+        table[sq as usize] = (mg as i16, eg as i16);
+    }
+    table
+}

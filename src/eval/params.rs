@@ -1,0 +1,41 @@
+//! Every tunable of the evaluation, in one place (centipawns unless said otherwise).
+
+/// Bonus per step closer to the centre, per 100 cp of the piece's value, middle game.
+pub const CENTRE_MG: i32 = 3;
+/// Same in the endgame.
+pub const CENTRE_EG: i32 = 2;
+/// Royal pieces: bonus per step closer to the centre in the endgame (they hide in the middle
+/// game: the same amount is a penalty there).
+pub const ROYAL_CENTRE_EG: i32 = 10;
+/// Royal pieces: penalty per step away from their home rank in the middle game.
+pub const ROYAL_ADVANCE_MG: i32 = 12;
+/// Promoting pieces: share (per mille) of the promotion gain earned at the last rank before
+/// the zone, growing with the square of the progress.
+pub const ADVANCE_PER_MILLE: i32 = 350;
+/// Weakest pieces (pawns): bonus per rank advanced, middle game / endgame.
+pub const PAWN_RANK_MG: i32 = 4;
+/// Endgame counterpart of [`PAWN_RANK_MG`].
+pub const PAWN_RANK_EG: i32 = 10;
+/// A piece counts as a pawn for the rank bonus below this value.
+pub const PAWN_VALUE_LIMIT: i32 = 150;
+/// Mobility: bonus per attacked square (capped per square at [`MOBILITY_CAP`] paths).
+pub const MOBILITY_MG: i32 = 2;
+/// Endgame counterpart of [`MOBILITY_MG`].
+pub const MOBILITY_EG: i32 = 2;
+/// Most paths counted on one square for mobility.
+pub const MOBILITY_CAP: u16 = 2;
+/// King safety: penalty per enemy path onto a square next to a royal (middle game).
+pub const KING_ZONE_ATTACK: i32 = 6;
+/// Friendly paths onto squares next to a royal (shelter), middle game.
+pub const KING_ZONE_DEFENCE: i32 = 3;
+/// Pieces in hand are worth this share (per mille) of their board value.
+pub const HAND_PER_MILLE: i32 = 1150;
+/// Side to move bonus.
+pub const TEMPO: i32 = 12;
+/// Non-royal material (both sides, per mille of the start material) at and above which the
+/// game counts as a full middle game.
+pub const PHASE_FULL_PER_MILLE: i32 = 800;
+/// Material at and below which the game counts as a pure endgame (per mille of start).
+pub const PHASE_NONE_PER_MILLE: i32 = 200;
+/// Scale of the phase blend.
+pub const PHASE_MAX: i32 = 256;

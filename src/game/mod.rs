@@ -1,0 +1,159 @@
+//! One game: the position, the moves played with what undoes them, the keys for repetition,
+//! move text in and out, and the end of the game by the variant's rules.
+
+pub mod outcome;
+
+use variants::Variant;
+
+use crate::board::fen::FenError;
+use crate::board::make::{Op, Saved};
+use crate::board::moves::Move;
+use crate::board::position::Position;
+
+pub use outcome::{Outcome, Termination};
+
+/// Why a game could not be set up or a move not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The FEN was rejected.
+    #[error("bad FEN: {0}")]
+    Fen(#[from] FenError),
+    /// The move text names no legal move here.
+    #[error("illegal move: {0}")]
+    IllegalMove(String),
+    /// The move text could not be read at all.
+    #[error("malformed move: {0}")]
+    MalformedMove(String),
+}
+
+/// One played move and what takes it back.
+struct Played {
+    mv: Move,
+    saved: Saved,
+}
+
+/// A game record over a live position.
+pub struct Game {
+    pos: Position,
+    ops: Vec<Op>,
+    played: Vec<Played>,
+    /// Keys of every position of the game, the current one last.
+    keys: Vec<u64>,
+    /// Whether the side to move was in check, per position of `keys`.
+    checks: Vec<bool>,
+}
+
+impl Game {
+    /// The start position of a variant.
+    pub fn new(variant: Variant) -> Result<Game, GameError> {
+        Ok(Game::from_position(Position::new_game(variant)?))
+    }
+
+    /// A game from a FEN of a variant.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, GameError> {
+        let start = Position::new_game(variant)?;
+        Ok(Game::from_position(start.with_fen(fen)?))
+    }
+
+    /// A game that starts from this position.
+    pub fn from_position(pos: Position) -> Game {
+        let keys = vec![pos.hash()];
+        let checks = vec![pos.in_check(pos.side_to_move())];
+        Game {
+            pos,
+            ops: Vec::with_capacity(4096),
+            played: Vec::new(),
+            keys,
+            checks,
+        }
+    }
+
+    /// Replaces the game by one from a FEN of the same variant.
+    pub fn set_fen(&mut self, fen: &str) -> Result<(), GameError> {
+        let pos = self.pos.with_fen(fen)?;
+        *self = Game::from_position(pos);
+        Ok(())
+    }
+
+    /// Back to the variant's start position.
+    pub fn restart(&mut self) -> Result<(), GameError> {
+        let fen = self.pos.variant().start_fen.clone();
+        self.set_fen(&fen)
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> impl Iterator<Item = &Move> {
+        self.played.iter().map(|p| &p.mv)
+    }
+
+    /// Keys of every position of the game, the current one last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Per position of [`Game::keys`]: was the side to move in check.
+    pub fn checks(&self) -> &[bool] {
+        &self.checks
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.pos.legal_moves(&mut out, &mut self.ops);
+        out
+    }
+
+    /// Canonical coordinate text of a move (`e2e4`, `P@e4`, `a10b10`, `@@@@`, legs with commas).
+    pub fn move_text(&self, mv: &Move) -> String {
+        move_text(&self.pos, mv)
+    }
+
+    /// The legal move written as `text` in canonical coordinates.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, GameError> {
+        let text = text.trim();
+        if text.is_empty() || text.len() > 64 || !text.is_ascii() {
+            return Err(GameError::MalformedMove(text.chars().take(64).collect()));
+        }
+        let legal = self.legal_moves();
+        legal
+            .into_iter()
+            .find(|m| self.move_text(m).eq_ignore_ascii_case(text))
+            .ok_or_else(|| GameError::IllegalMove(text.to_string()))
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, mv: Move) {
+        let saved = self.pos.make(&mv, &mut self.ops);
+        self.played.push(Played { mv, saved });
+        self.keys.push(self.pos.hash());
+        self.checks.push(self.pos.in_check(self.pos.side_to_move()));
+    }
+
+    /// Takes the last move back; false at the start of the game.
+    pub fn undo(&mut self) -> bool {
+        let Some(p) = self.played.pop() else {
+            return false;
+        };
+        self.pos.unmake(p.saved, &mut self.ops);
+        self.keys.pop();
+        self.checks.pop();
+        true
+    }
+
+    /// The end of the game, if the current position ends it.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        let legal = self.legal_moves();
+        outcome::adjudicate(&self.pos, legal.is_empty(), &self.keys, &self.checks)
+    }
+}
+
+/// Canonical coordinate text of a move in a position.
+pub fn move_text(pos: &Position, mv: &Move) -> String {
+    let pieces = &pos.variant().pieces;
+    mv.text(|p| pieces.get(p as usize).map_or('?', |t| t.letter))
+}

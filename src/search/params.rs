@@ -1,0 +1,58 @@
+//! Every tunable of the search, in one place.
+
+/// Score of a mate on the board (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A forced win that is not a mate (perpetual check by the opponent, bare king): scored
+/// below mates, above any evaluation.
+pub const KNOWN_WIN: i32 = MATE_BOUND - 1_000;
+/// Deepest ply searched.
+pub const MAX_PLY: usize = 128;
+/// Aspiration window half width at the first try.
+pub const ASPIRATION: i32 = 20;
+/// Depth from which aspiration windows are used.
+pub const ASPIRATION_DEPTH: i32 = 5;
+/// Reverse futility: margin per ply of depth.
+pub const RFP_MARGIN: i32 = 90;
+/// Reverse futility: deepest draft it applies to.
+pub const RFP_DEPTH: i32 = 6;
+/// Null move: smallest draft.
+pub const NULL_DEPTH: i32 = 3;
+/// Null move: base reduction and extra reduction per this many plies of depth.
+pub const NULL_BASE: i32 = 3;
+/// See [`NULL_BASE`].
+pub const NULL_DIVISOR: i32 = 4;
+/// Futility pruning of quiet moves: margin per ply.
+pub const FUTILITY_MARGIN: i32 = 110;
+/// Futility pruning: deepest draft.
+pub const FUTILITY_DEPTH: i32 = 3;
+/// Late-move pruning: quiet moves tried at draft `d` before the rest are skipped:
+/// `LMP_BASE + d * d`.
+pub const LMP_BASE: usize = 4;
+/// Late-move pruning: deepest draft.
+pub const LMP_DEPTH: i32 = 4;
+/// LMR: smallest draft and first move index reduced.
+pub const LMR_DEPTH: i32 = 3;
+/// See [`LMR_DEPTH`].
+pub const LMR_MOVES: usize = 3;
+/// LMR: reduction = ln(depth) * ln(index) / LMR_DIVISOR.
+pub const LMR_DIVISOR: f64 = 2.2;
+/// Quiescence delta pruning margin.
+pub const DELTA_MARGIN: i32 = 200;
+/// History bonus cap.
+pub const HISTORY_MAX: i32 = 16_384;
+/// Nodes between looks at the clock and the stop flag.
+pub const POLL_NODES: u64 = 128;
+/// Time management: moves to go assumed in sudden death.
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Time management: share (per mille) of the increment spent on this move.
+pub const INCREMENT_PER_MILLE: u64 = 750;
+/// Time management: the hard limit is this many times the soft one.
+pub const HARD_FACTOR: u32 = 4;
+/// Time management: never use more than this share (per mille) of the remaining time.
+pub const MAX_SHARE_PER_MILLE: u64 = 300;
+/// Time management: an iteration is not begun after this share (per mille) of the soft time.
+pub const NEW_ITERATION_PER_MILLE: u64 = 550;
+/// Move overhead assumed when the GUI does not say.
+pub const DEFAULT_OVERHEAD_MS: u64 = 30;

@@ -1,0 +1,106 @@
+//! Time management: from the clock (sudden death, increment, moves to go) or a fixed time per
+//! move to a soft limit (no new iteration after part of it) and a hard limit (stop at once).
+
+use std::time::Duration;
+
+use super::params::*;
+use super::Limits;
+use crate::board::types::Colour;
+
+/// The two limits of one search; `None` means no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Past this, no new iteration starts.
+    pub soft: Option<Duration>,
+    /// Past this, the search stops.
+    pub hard: Option<Duration>,
+}
+
+/// The budget of a search by `us` under `limits`, keeping `overhead` for the GUI's lag.
+pub fn budget(limits: &Limits, us: Colour, overhead: Duration) -> Budget {
+    if let Some(t) = limits.movetime {
+        let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+        return Budget {
+            soft: Some(t),
+            hard: Some(t),
+        };
+    }
+    let Some(clock) = &limits.clock else {
+        return Budget {
+            soft: None,
+            hard: None,
+        };
+    };
+    let left = clock.time[us.index()].saturating_sub(overhead);
+    let inc = clock.inc[us.index()];
+    let mtg = clock
+        .movestogo
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, DEFAULT_MOVES_TO_GO);
+    let left_ms = left.as_millis() as u64;
+    let cap = if mtg == 1 {
+        left_ms * 8 / 10
+    } else {
+        left_ms * MAX_SHARE_PER_MILLE / 1000
+    };
+    let soft =
+        (left_ms / mtg as u64 + inc.as_millis() as u64 * INCREMENT_PER_MILLE / 1000).min(cap);
+    let hard = (soft * HARD_FACTOR as u64).min(cap.max(soft));
+    Budget {
+        soft: Some(Duration::from_millis(soft.max(1))),
+        hard: Some(Duration::from_millis(hard.max(1))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Clock;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: [Duration::from_millis(ms); 2],
+                inc: [Duration::from_millis(inc); 2],
+                movestogo: mtg,
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        for (ms, inc, mtg) in [
+            (10, 0, None),
+            (100, 100, None),
+            (10_000, 100, None),
+            (60_000, 0, Some(1)),
+            (500, 0, Some(40)),
+        ] {
+            let b = budget(
+                &clock(ms, inc, mtg),
+                Colour::White,
+                Duration::from_millis(30),
+            );
+            let hard = b.hard.unwrap().as_millis() as u64;
+            assert!(
+                hard <= ms.saturating_sub(30).max(1),
+                "{ms} {inc} {mtg:?}: {b:?}"
+            );
+            assert!(b.soft.unwrap() <= b.hard.unwrap());
+        }
+    }
+
+    #[test]
+    fn spends_more_with_more_time() {
+        let small = budget(&clock(10_000, 100, None), Colour::Black, Duration::ZERO);
+        let big = budget(&clock(60_000, 100, None), Colour::Black, Duration::ZERO);
+        assert!(big.soft > small.soft);
+        let fixed = Limits {
+            movetime: Some(Duration::from_millis(500)),
+            ..Limits::default()
+        };
+        let b = budget(&fixed, Colour::White, Duration::from_millis(20));
+        assert_eq!(b.hard, Some(Duration::from_millis(480)));
+    }
+}

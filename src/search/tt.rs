@@ -1,0 +1,172 @@
+//! The transposition table: a lock-free table of 16-byte entries shared by every search thread
+//! (key xor data checked on read, so a torn entry is a miss), sized in MB, with aging.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::board::moves::Move;
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The exact score.
+    Exact,
+    /// At least the score (a fail high).
+    Lower,
+    /// At most the score (a fail low).
+    Upper,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// Signature of the best move (see [`move_sig`]); 0 for none.
+    pub sig: u32,
+    /// Score, rebased to the probing node by the caller.
+    pub score: i32,
+    /// Draft searched.
+    pub depth: i32,
+    /// Bound of the score.
+    pub bound: Bound,
+}
+
+/// A move's 32-bit signature, enough to find it again among the legal moves of the node that
+/// stored it: the search only ever uses a stored move after finding it in its own legal list,
+/// so a collision costs ordering, never legality.
+pub fn move_sig(m: &Move) -> u32 {
+    let mut h = m.from as u32 | (m.to as u32) << 8 | (m.piece as u32) << 16;
+    h ^= (m.kind as u32) << 24;
+    for (i, &e) in m.extra[..m.n_extra as usize].iter().enumerate() {
+        h = h.rotate_left(5) ^ (e as u32).wrapping_mul(0x9E37_79B1 >> i);
+    }
+    h | 1 << 31
+}
+
+/// The shared table.
+pub struct Tt {
+    slots: Vec<[AtomicU64; 2]>,
+    age: AtomicU64,
+}
+
+const ENTRY_BYTES: usize = 16;
+
+impl Tt {
+    /// A table of `mb` megabytes (at least one entry).
+    pub fn new(mb: usize) -> Tt {
+        let n = (mb.max(1) * 1024 * 1024 / ENTRY_BYTES).max(1024);
+        let slots = (0..n)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
+        Tt {
+            slots,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s[0].store(0, Ordering::Relaxed);
+            s[1].store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// A new search begins: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The entry of `key`, if present and intact.
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let s = &self.slots[self.index(key)];
+        let data = s[1].load(Ordering::Relaxed);
+        if s[0].load(Ordering::Relaxed) ^ data != key || data == 0 {
+            return None;
+        }
+        Some(unpack(data))
+    }
+
+    /// Stores an entry, replacing a shallower or older one (an exact score always wins).
+    pub fn store(&self, key: u64, sig: u32, score: i32, depth: i32, bound: Bound) {
+        let s = &self.slots[self.index(key)];
+        let old = s[1].load(Ordering::Relaxed);
+        let age = self.age.load(Ordering::Relaxed) & 0x3F;
+        let same = s[0].load(Ordering::Relaxed) ^ old == key;
+        if same && old != 0 {
+            let prev = unpack(old);
+            let old_age = (old >> 58) & 0x3F;
+            if old_age == age && prev.depth > depth + 2 && bound != Bound::Exact {
+                return;
+            }
+        }
+        let sig = if sig == 0 && same {
+            unpack(old).sig
+        } else {
+            sig
+        };
+        let data = pack(sig, score, depth, bound, age);
+        s[0].store(key ^ data, Ordering::Relaxed);
+        s[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Per mille of a sample of entries written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 0x3F;
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s[1].load(Ordering::Relaxed);
+                d != 0 && (d >> 58) & 0x3F == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+fn pack(sig: u32, score: i32, depth: i32, bound: Bound, age: u64) -> u64 {
+    let b = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    sig as u64
+        | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 32)
+        | ((depth.clamp(-1, 254) + 1) as u64) << 48
+        | b << 56
+        | age << 58
+}
+
+fn unpack(data: u64) -> TtHit {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    TtHit {
+        sig: data as u32,
+        score: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xFF) as i32 - 1,
+        bound,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_negative_scores_and_bounds() {
+        let tt = Tt::new(1);
+        tt.store(0xDEAD_BEEF_1234, 77 | 1 << 31, -31000, 12, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF_1234).unwrap();
+        assert_eq!(
+            (hit.sig, hit.score, hit.depth, hit.bound),
+            (77 | 1 << 31, -31000, 12, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEF_1235).is_none());
+    }
+}

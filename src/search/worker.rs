@@ -1,0 +1,748 @@
+//! One search thread: iterative deepening, principal variation search with aspiration windows,
+//! quiescence, and the pruning and ordering heuristics. Thread 0 also keeps the clock, reports
+//! and sends the best move.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossbeam_channel::Sender;
+use variants::geometry::Coord;
+
+use super::params::*;
+use super::time::{budget, Budget};
+use super::tt::{move_sig, Bound};
+use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
+use crate::board::make::Op;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::Position;
+use crate::board::types::Colour;
+use crate::eval::EvalTables;
+use crate::game::outcome::{self, perpetual_loser};
+
+/// The root of a search: the position and the game's history.
+pub(crate) struct Root {
+    pub pos: Position,
+    pub keys: Vec<u64>,
+    pub checks: Vec<bool>,
+}
+
+/// Runs a whole search (the main thread plus helpers) and sends the best move.
+pub(crate) fn run(
+    root: Root,
+    limits: Limits,
+    opts: SearchOptions,
+    eval: Arc<EvalTables>,
+    shared: Arc<Shared>,
+    events: Sender<SearchEvent>,
+) {
+    let budget = budget(&limits, root.pos.side_to_move(), opts.move_overhead);
+    let threads = opts.threads.clamp(1, 256);
+    let (best, ponder) = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let mut w = Worker::new(id, &root, &limits, budget, eval.clone(), shared.clone());
+            scope.spawn(move || w.iterate(None));
+        }
+        let mut main = Worker::new(0, &root, &limits, budget, eval.clone(), shared.clone());
+        let result = main.iterate(Some(&events));
+        // Infinite and ponder searches hold their move until told.
+        while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stopped() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        shared.stop.store(true, Ordering::Relaxed);
+        result
+    });
+    let _ = events.send(SearchEvent::BestMove { best, ponder });
+}
+
+/// Per-thread search state.
+struct Worker<'a> {
+    id: usize,
+    pos: Position,
+    ops: Vec<Op>,
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    limits: &'a Limits,
+    budget: Budget,
+    eval: Arc<EvalTables>,
+    shared: Arc<Shared>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    lists: Vec<Vec<Move>>,
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<Move>>,
+    root_moves: Vec<Move>,
+    excluded: Vec<Move>,
+    lmr: Vec<Vec<i32>>,
+    aborted: bool,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        id: usize,
+        root: &Root,
+        limits: &'a Limits,
+        budget: Budget,
+        eval: Arc<EvalTables>,
+        shared: Arc<Shared>,
+    ) -> Worker<'a> {
+        let lmr = (0..64)
+            .map(|d| {
+                (0..64)
+                    .map(|i| {
+                        if d == 0 || i == 0 {
+                            0
+                        } else {
+                            ((d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as i32
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Worker {
+            id,
+            pos: root.pos.clone(),
+            ops: Vec::with_capacity(4096),
+            keys: root.keys.clone(),
+            checks: root.checks.clone(),
+            limits,
+            budget,
+            eval,
+            shared,
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            lists: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
+            killers: vec![[0; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 256 * 256],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_moves: Vec::new(),
+            excluded: Vec::new(),
+            lmr,
+            aborted: false,
+        }
+    }
+
+    /// Iterative deepening; returns (best move, expected reply). Thread 0 reports on `events`.
+    fn iterate(&mut self, events: Option<&Sender<SearchEvent>>) -> (Option<Move>, Option<Move>) {
+        let mut moves = Vec::new();
+        self.pos.legal_moves(&mut moves, &mut self.ops);
+        if !self.limits.searchmoves.is_empty() {
+            moves.retain(|m| self.limits.searchmoves.contains(m));
+        }
+        self.root_moves = moves;
+        let Some(&first) = self.root_moves.first() else {
+            return (None, None);
+        };
+        let mut best = (Some(first), None);
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1) as i32;
+        let lines = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut scores = vec![0; lines];
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            self.excluded.clear();
+            for line in 0..lines {
+                self.seldepth = 0;
+                let score = self.aspiration(depth, scores[line]);
+                if self.aborted && !(depth == 1 + (self.id % 2) as i32 && line == 0) {
+                    break;
+                }
+                let Some(&m) = self.pv[0].first() else { break };
+                scores[line] = score;
+                self.excluded.push(m);
+                if line == 0 {
+                    best = (Some(m), self.pv[0].get(1).copied());
+                }
+                if let Some(tx) = events {
+                    let _ = tx.send(SearchEvent::Info(self.info(depth, line + 1, score)));
+                }
+                if self.aborted {
+                    break;
+                }
+            }
+            if self.aborted
+                || self.shared.stopped()
+                || (events.is_some() && self.out_of_time_for_iteration())
+            {
+                break;
+            }
+            if events.is_some()
+                && lines == 1
+                && scores[0].abs() >= MATE_BOUND
+                && depth > 2 * (MATE - scores[0].abs()) + 4
+            {
+                break;
+            }
+            depth += 1;
+        }
+        if events.is_some() {
+            self.shared.stop.store(
+                !self.limits.infinite && !self.shared.pondering.load(Ordering::Relaxed),
+                Ordering::Relaxed,
+            );
+        }
+        self.flush_nodes();
+        best
+    }
+
+    /// One root search with an aspiration window around the previous score.
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && prev.abs() < KNOWN_WIN {
+            (prev - delta, prev + delta)
+        } else {
+            (-MATE, MATE)
+        };
+        loop {
+            let score = self.search(depth, alpha, beta, 0, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -MATE {
+                alpha = (alpha - delta).max(-MATE);
+            } else if score >= beta && beta < MATE {
+                beta = (beta + delta).min(MATE);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                (alpha, beta) = (-MATE, MATE);
+            }
+        }
+    }
+
+    fn info(&self, depth: i32, multipv: usize, score: i32) -> Info {
+        let time = self.shared.start.lock().elapsed();
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed;
+        Info {
+            depth: depth as u32,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            multipv,
+            score: to_score(score),
+            bound: super::Bound::Exact,
+            nodes,
+            nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
+            hashfull: self.shared.tt.hashfull(),
+            time,
+            pv: self.pv[0].clone(),
+        }
+    }
+
+    fn pondering(&self) -> bool {
+        self.shared.pondering.load(Ordering::Relaxed)
+    }
+
+    fn out_of_time_for_iteration(&self) -> bool {
+        if self.pondering() {
+            return false;
+        }
+        let Some(soft) = self.budget.soft else {
+            return false;
+        };
+        let elapsed = self.shared.start.lock().elapsed();
+        elapsed.as_millis() as u64 * 1000 >= soft.as_millis() as u64 * NEW_ITERATION_PER_MILLE
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Polls the stop flag, the clock and the node limit.
+    fn poll(&mut self) {
+        if self.nodes % POLL_NODES != 0 {
+            return;
+        }
+        self.flush_nodes();
+        if self.shared.stopped() {
+            self.aborted = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.shared.nodes.load(Ordering::Relaxed) >= n {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.aborted = true;
+            }
+        }
+        if let Some(hard) = self.budget.hard {
+            if !self.pondering() && self.shared.start.lock().elapsed() >= hard {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// Mailbox square of a board-independent square index.
+    fn sq(&self, index: u8) -> crate::board::types::Sq {
+        self.pos.layout().sq(Coord::from_index(index as usize))
+    }
+
+    /// Value of everything a move removes of the enemy (0 for a quiet move).
+    fn victim_value(&self, m: &Move) -> i32 {
+        let us = self.pos.side_to_move();
+        let value_at = |index: u8| {
+            self.pos
+                .man_at(self.sq(index))
+                .filter(|v| v.colour != us)
+                .map_or(0, |v| self.eval.kind_value(v.kind).max(1))
+        };
+        match m.kind {
+            MoveKind::Normal | MoveKind::Promotion => {
+                value_at(m.to)
+                    + m.extra[..m.n_extra as usize]
+                        .iter()
+                        .map(|&e| value_at(e))
+                        .sum::<i32>()
+            }
+            MoveKind::EnPassant => m.extra[..m.n_extra as usize]
+                .iter()
+                .map(|&e| value_at(e))
+                .sum::<i32>()
+                .max(1),
+            _ => 0,
+        }
+    }
+
+    fn mover_value(&self, m: &Move) -> i32 {
+        match m.kind {
+            MoveKind::Drop | MoveKind::Pass => 0,
+            _ => self
+                .pos
+                .man_at(self.sq(m.from))
+                .map_or(0, |v| self.eval.kind_value(v.kind)),
+        }
+    }
+
+    fn history_index(&self, m: &Move) -> usize {
+        let c = self.pos.side_to_move().index();
+        c * 65536 + (m.from as usize) * 256 + m.to as usize
+    }
+
+    /// Ordering keys: table move, winning-looking captures (MVV/LVA), promotions, killers,
+    /// history.
+    fn order(&self, moves: &[Move], tt_sig: u32, ply: usize) -> Vec<i32> {
+        moves
+            .iter()
+            .map(|m| {
+                let sig = move_sig(m);
+                if sig == tt_sig {
+                    return 1 << 30;
+                }
+                let victim = self.victim_value(m);
+                if victim > 0 {
+                    return (1 << 26) + victim * 64 - self.mover_value(m) / 16;
+                }
+                if m.kind == MoveKind::Promotion {
+                    return 1 << 25;
+                }
+                if self.killers[ply][0] == sig {
+                    return (1 << 24) + 2;
+                }
+                if self.killers[ply][1] == sig {
+                    return (1 << 24) + 1;
+                }
+                self.history[self.history_index(m)]
+            })
+            .collect()
+    }
+
+    /// Repetition inside the window of reversible moves: a draw, or a loss for a side that
+    /// checked on every move of the cycle where perpetual check is forbidden.
+    fn repetition(&self) -> Option<i32> {
+        let last = self.keys.len() - 1;
+        let window = (self.pos.halfmove_clock() as usize).min(last);
+        let mut i = last;
+        while i >= 2 && last - (i - 2) <= window {
+            i -= 2;
+            if self.keys[i] == self.keys[last] {
+                let us = self.pos.side_to_move();
+                if self.pos.variant().end.perpetual_check_illegal {
+                    if let Some(loser) = perpetual_loser(&self.checks[i..], us) {
+                        return Some(if loser == us { -KNOWN_WIN } else { KNOWN_WIN });
+                    }
+                }
+                return Some(0);
+            }
+        }
+        None
+    }
+
+    /// Score of a node without legal moves, by the variant's rules.
+    fn terminal(&self, ply: usize) -> i32 {
+        let o = outcome::adjudicate(&self.pos, true, &self.keys, &self.checks);
+        let us = self.pos.side_to_move();
+        match o.and_then(|o| o.winner) {
+            Some(w) if w == us => MATE - ply as i32,
+            Some(_) => -(MATE - ply as i32),
+            None => 0,
+        }
+    }
+
+    fn make(&mut self, m: &Move) -> crate::board::make::Saved {
+        let saved = self.pos.make(m, &mut self.ops);
+        self.keys.push(self.pos.hash());
+        self.checks.push(self.pos.in_check(self.pos.side_to_move()));
+        saved
+    }
+
+    fn unmake(&mut self, saved: crate::board::make::Saved) {
+        self.pos.unmake(saved, &mut self.ops);
+        self.keys.pop();
+        self.checks.pop();
+    }
+
+    /// Zugzwang guard for the null move: the side to move has a man that is neither royal nor
+    /// among the weakest pieces (pawn-like), so passing is rarely its best.
+    fn has_pieces(&self, us: Colour) -> bool {
+        self.pos.live().any(|(_, m)| {
+            m.colour == us
+                && !self.pos.layout().kinds[m.kind as usize].royal
+                && self.eval.kind_value(m.kind) >= 250
+        })
+    }
+
+    /// Principal variation search.
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let end = &self.pos.variant().end;
+        if ply > 0 {
+            if let Some(s) = self.repetition() {
+                return s;
+            }
+            if end.n_move_rule > 0 && self.pos.halfmove_clock() >= end.n_move_rule {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return self.eval.evaluate(&self.pos);
+            }
+        }
+        let in_check = *self.checks.last().unwrap_or(&false);
+        let depth = if in_check && ply < 2 * MAX_PLY / 3 {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        let key = self.pos.hash();
+        let hit = self.shared.tt.probe(key);
+        let tt_sig = hit.map_or(0, |h| h.sig);
+        if let Some(h) = hit.filter(|h| !pv_node && ply > 0 && h.depth >= depth) {
+            let s = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        if ply == 0 {
+            moves.extend(
+                self.root_moves
+                    .iter()
+                    .filter(|m| !self.excluded.contains(m)),
+            );
+        } else {
+            self.pos.legal_moves(&mut moves, &mut self.ops);
+        }
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            return if ply == 0 { alpha } else { self.terminal(ply) };
+        }
+        let static_eval = if in_check {
+            -MATE
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
+        let us = self.pos.side_to_move();
+        if !pv_node && !in_check && ply > 0 {
+            if depth <= RFP_DEPTH
+                && static_eval - RFP_MARGIN * depth >= beta
+                && beta.abs() < KNOWN_WIN
+            {
+                self.lists[ply] = moves;
+                return static_eval;
+            }
+            if let Some(s) = self.null_move(depth, beta, ply, static_eval, us) {
+                self.lists[ply] = moves;
+                return s;
+            }
+        }
+        let keys = self.order(&moves, tt_sig, ply);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
+        let mut best = -MATE;
+        let mut best_sig = 0;
+        let mut quiets_tried = 0usize;
+        let alpha0 = alpha;
+        for (n, &i) in order.iter().enumerate() {
+            let m = moves[i];
+            let quiet = keys[i] < (1 << 25);
+            if quiet && !pv_node && !in_check && best > -KNOWN_WIN {
+                if depth <= LMP_DEPTH && quiets_tried >= LMP_BASE + (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
+            let saved = self.make(&m);
+            let gives_check = *self.checks.last().unwrap_or(&false);
+            let mut score;
+            if n == 0 {
+                score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
+                    r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32;
+                    r = r.clamp(0, depth - 2);
+                }
+                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.unmake(saved);
+            if self.aborted {
+                self.lists[ply] = moves;
+                return 0;
+            }
+            if quiet {
+                quiets_tried += 1;
+            }
+            if score > best {
+                best = score;
+                best_sig = move_sig(&m);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(&m, &moves, &order[..n], &keys, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_sig, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Null move: pass, and if a reduced search still fails high, so does this node.
+    fn null_move(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        eval: i32,
+        us: Colour,
+    ) -> Option<i32> {
+        if depth < NULL_DEPTH || eval < beta || beta.abs() >= KNOWN_WIN || !self.has_pieces(us) {
+            return None;
+        }
+        if self.pos.consecutive_passes() > 0 || self.pos.variant().pass_move {
+            return None;
+        }
+        let mut pass = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
+        pass.kind = MoveKind::Pass;
+        let r = NULL_BASE + depth / NULL_DIVISOR;
+        let saved = self.make(&pass);
+        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        self.unmake(saved);
+        (!self.aborted && score >= beta).then_some(if score >= KNOWN_WIN { beta } else { score })
+    }
+
+    /// Killers and history after a quiet move caused a cut; the quiet moves tried before it
+    /// lose history.
+    fn reward(
+        &mut self,
+        m: &Move,
+        moves: &[Move],
+        tried: &[usize],
+        keys: &[i32],
+        ply: usize,
+        depth: i32,
+    ) {
+        let sig = move_sig(m);
+        if self.killers[ply][0] != sig {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = sig;
+        }
+        let bonus = (depth * depth).min(400);
+        let i = self.history_index(m);
+        self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
+        for &t in tried {
+            if keys[t] < (1 << 24) {
+                let j = self.history_index(&moves[t]);
+                self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
+            }
+        }
+    }
+
+    /// Quiescence: captures (and every evasion when in check) until the position is quiet.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = *self.checks.last().unwrap_or(&false);
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(&self.pos);
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        let mut best;
+        if in_check {
+            self.pos.legal_moves(&mut moves, &mut self.ops);
+            if moves.is_empty() {
+                self.lists[ply] = moves;
+                return self.terminal(ply);
+            }
+            best = -MATE;
+        } else {
+            let stand = self.eval.evaluate(&self.pos);
+            if stand >= beta {
+                self.lists[ply] = moves;
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            self.pos.gen_captures(&mut moves);
+        }
+        let keys = self.order(&moves, 0, ply);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
+        for &i in &order {
+            let m = moves[i];
+            if !in_check {
+                let victim = self.victim_value(&m);
+                if best + victim + DELTA_MARGIN <= alpha && m.kind != MoveKind::Promotion {
+                    continue;
+                }
+                if self.losing_capture(&m, victim) || !self.pos.is_legal(&m, &mut self.ops) {
+                    continue;
+                }
+            }
+            let saved = self.make(&m);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            self.unmake(saved);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        best
+    }
+
+    /// A capture of a cheaper man by a dearer one onto a defended square: likely to lose
+    /// material (a cheap stand-in for static exchange evaluation).
+    fn losing_capture(&self, m: &Move, victim: i32) -> bool {
+        let mover = self.mover_value(m);
+        if mover <= victim || m.kind == MoveKind::Promotion {
+            return false;
+        }
+        let them = self.pos.side_to_move().flip();
+        self.pos.attack_count(them, self.sq(m.to)) > 0
+    }
+}
+
+/// A score as the protocols show it.
+fn to_score(s: i32) -> Score {
+    if s.abs() >= MATE_BOUND {
+        let plies = MATE - s.abs();
+        let moves = (plies + 1) / 2;
+        Score::Mate(if s > 0 { moves } else { -moves })
+    } else {
+        Score::Cp(s)
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_rebase_between_node_and_root() {
+        for ply in [0usize, 3, 17] {
+            for s in [MATE - 5, -(MATE - 8), 123, -77] {
+                assert_eq!(from_tt(to_tt(s, ply), ply), s);
+            }
+        }
+        assert_eq!(to_score(MATE - 1), Score::Mate(1));
+        assert_eq!(to_score(MATE - 3), Score::Mate(2));
+        assert_eq!(to_score(-(MATE - 2)), Score::Mate(-1));
+    }
+}
