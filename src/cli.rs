@@ -1,12 +1,10 @@
-//! The command line: global options and subcommands (clap derive), and the small interactive
-//! loop that answers the protocol greetings until the engine proper is wired in.
+//! The command line: global options and subcommands (clap derive); without a subcommand it
+//! runs the engine itself (src/engine/) on stdin/stdout.
 
-use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use protocol::Protocol;
 use variants::rules::Origin;
 use variants::{Variant, VariantError};
 
@@ -79,7 +77,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Err(errors) => return report(&errors),
     };
     match cli.command {
-        None => engine_loop(&all),
+        None => locust::engine::run_stdio(all),
         Some(Command::Variants) => list(&all),
         Some(Command::CheckVariants { file }) => check(&file),
         Some(Command::Perft {
@@ -158,78 +156,5 @@ fn check(file: &std::path::Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(errors) => report(&errors),
-    }
-}
-
-/// Answers typed protocol lines until `quit` or end of input.
-fn engine_loop(all: &[Variant]) -> ExitCode {
-    let version = env!("CARGO_PKG_VERSION");
-    let names: Vec<&str> = all.iter().map(|v| v.name.as_str()).collect();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = writeln!(out, "Locust {version}");
-    let _ = out.flush();
-    let mut protocol: Option<Protocol> = None;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if protocol.is_none() {
-            protocol = protocol::detect(line);
-        }
-        let reply = answer(line, protocol, version, &names);
-        if reply.as_deref() == Some(QUIT) {
-            break;
-        }
-        if let Some(text) = reply {
-            let _ = writeln!(out, "{text}");
-        }
-        let _ = out.flush();
-    }
-    ExitCode::SUCCESS
-}
-
-/// Sentinel reply meaning "leave the loop".
-const QUIT: &str = "\u{0}quit";
-
-/// The reply to one line, if any.
-fn answer(line: &str, protocol: Option<Protocol>, version: &str, names: &[&str]) -> Option<String> {
-    let mut words = line.split_whitespace();
-    let command = words.next().unwrap_or("");
-    match command {
-        "quit" => Some(QUIT.to_string()),
-        "uci" => Some(format!(
-            "id name Locust {version}\nid author The Locust developers\nuciok"
-        )),
-        "isready" => Some("readyok".to_string()),
-        "xboard" => None,
-        "protover" => Some(format!(
-            "feature myname=\"Locust {version}\" variants=\"{}\" done=1",
-            names.join(",")
-        )),
-        _ => Some(match protocol {
-            Some(Protocol::Uci) => format!("info string unknown command {line}"),
-            _ => format!("Error (unknown command): {command}"),
-        }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn greetings() {
-        let names = ["chess", "shogi"];
-        let uci = answer("uci", Some(Protocol::Uci), "1", &names);
-        assert!(uci.is_some_and(|t| t.ends_with("uciok")));
-        let pv = answer("protover 2", Some(Protocol::Xboard), "1", &names);
-        assert!(pv.is_some_and(|t| t.contains("variants=\"chess,shogi\"")));
-        let bad = answer("frob", Some(Protocol::Xboard), "1", &names);
-        assert_eq!(bad.as_deref(), Some("Error (unknown command): frob"));
-        let bad = answer("frob x", Some(Protocol::Uci), "1", &names);
-        assert_eq!(bad.as_deref(), Some("info string unknown command frob x"));
     }
 }

@@ -1,8 +1,8 @@
 //! Protocol adapters (XBoard/CECP v2 and UCI): they turn protocol text into neutral commands
 //! for the engine and the engine's events back into text. Nothing here knows about boards.
 //!
-//! The adapters themselves arrive with the protocols issue; this crate currently holds the
-//! protocol detection that the command line uses to greet a user who types `uci` or `xboard`.
+//! It owns the reader thread (stdin lines to a channel, so the engine never blocks on input),
+//! protocol detection, and the square-notation rewriting the protocols differ in.
 
 // Lint posture: no unsafe code; documented public items; no unwrap/expect outside tests
 // (CI runs clippy with -D warnings, so these warnings fail the build).
@@ -16,12 +16,66 @@ pub enum Protocol {
     Uci,
     /// XBoard / WinBoard, CECP version 2.
     Xboard,
+    /// Universal Shogi Interface (recognised; answered as UCI with shogi notation to come).
+    Usi,
+    /// Universal Chinese Chess Interface (recognised; answered as UCI).
+    Ucci,
+}
+
+/// Starts the reader thread: every stdin line arrives on the returned channel; the channel
+/// closes at end of input.
+pub fn spawn_reader() -> crossbeam_channel::Receiver<String> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let stdin = std::io::stdin();
+        let mut lock = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match lock.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).trim().to_string();
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+/// Rewrites every square in a move text (`e2e4`, `P@e5`, `a9a8,a8b7`) by adding `delta` to its
+/// rank number: XBoard numbers the ranks of 10-rank boards from 0, the engine from 1. Text that
+/// is not a square (piece letters, `@@@@`, `O-O`) is kept.
+pub fn shift_ranks(text: &str, delta: i32) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 2);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        if c.is_ascii_lowercase() && digits > 0 {
+            let n: i32 = text[i + 1..i + 1 + digits].parse().unwrap_or(0);
+            out.push(c as char);
+            out.push_str(&(n + delta).to_string());
+            i += 1 + digits;
+        } else {
+            out.push(c as char);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Detects the protocol from the first non-empty input line (`uci`, `xboard` or `protover`).
 pub fn detect(line: &str) -> Option<Protocol> {
     match line.split_whitespace().next()? {
         "uci" => Some(Protocol::Uci),
+        "usi" => Some(Protocol::Usi),
+        "ucci" => Some(Protocol::Ucci),
         "xboard" | "protover" => Some(Protocol::Xboard),
         _ => None,
     }
@@ -30,6 +84,15 @@ pub fn detect(line: &str) -> Option<Protocol> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shifts_only_squares() {
+        assert_eq!(shift_ranks("a0a9", 1), "a1a10");
+        assert_eq!(shift_ranks("a10i1,i1b2", -1), "a9i0,i0b1");
+        assert_eq!(shift_ranks("P@e5", -1), "P@e4");
+        assert_eq!(shift_ranks("e7e8q", 0), "e7e8q");
+        assert_eq!(shift_ranks("@@@@", 1), "@@@@");
+    }
 
     #[test]
     fn detects_protocols_from_first_word() {

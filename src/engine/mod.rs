@@ -1,0 +1,164 @@
+//! The engine thread: owns the game and the searcher, takes protocol lines from the reader
+//! thread and search events from the searcher over channels, and is the only writer of the
+//! protocol's output. It never blocks on either side, so `isready` and `ping` are answered while
+//! a search runs.
+
+pub mod notation;
+mod uci;
+mod xboard;
+
+use std::io::Write;
+
+use crossbeam_channel::{select, Receiver, Sender};
+use variants::Variant;
+
+use crate::game::Game;
+use crate::search::{SearchEvent, SearchOptions, Searcher};
+use protocol::Protocol;
+
+/// Engine name and version as the protocols announce it.
+pub const NAME: &str = concat!("Locust ", env!("CARGO_PKG_VERSION"));
+/// Author line.
+pub const AUTHOR: &str = "The Locust developers";
+
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// No search runs.
+    Idle,
+    /// UCI `go`: report `bestmove`.
+    UciGo,
+    /// XBoard: the engine's own move; play it.
+    Think,
+    /// XBoard analysis: nothing to play.
+    Analyze,
+}
+
+/// The engine's state between commands.
+pub struct Engine<W: Write> {
+    variants: Vec<Variant>,
+    game: Game,
+    searcher: Searcher,
+    events_tx: Sender<SearchEvent>,
+    events_rx: Receiver<SearchEvent>,
+    out: W,
+    protocol: Option<Protocol>,
+    task: Task,
+    uci: uci::UciState,
+    xb: xboard::XbState,
+    quit: bool,
+}
+
+impl<W: Write> Engine<W> {
+    /// An engine over these variants, writing to `out`; it starts in the first variant named
+    /// `chess` (or the first one).
+    pub fn new(variants: Vec<Variant>, out: W) -> Option<Engine<W>> {
+        let start = variants
+            .iter()
+            .find(|v| v.name == "chess")
+            .or(variants.first())?
+            .clone();
+        let game = Game::new(start).ok()?;
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        Some(Engine {
+            variants,
+            game,
+            searcher: Searcher::new(SearchOptions::default()),
+            events_tx,
+            events_rx,
+            out,
+            protocol: None,
+            task: Task::Idle,
+            uci: uci::UciState::default(),
+            xb: xboard::XbState::default(),
+            quit: false,
+        })
+    }
+
+    /// Runs until `quit` or the end of input.
+    pub fn run(&mut self, lines: Receiver<String>) {
+        self.say(&format!("{NAME} by {AUTHOR}"));
+        let events = self.events_rx.clone();
+        while !self.quit {
+            select! {
+                recv(lines) -> line => match line {
+                    Ok(line) => self.line(&line),
+                    Err(_) => break,
+                },
+                recv(events) -> ev => {
+                    if let Ok(ev) = ev {
+                        self.event(ev);
+                    }
+                }
+            }
+        }
+        self.searcher.stop();
+        self.searcher.wait();
+    }
+
+    /// Writes one line of output.
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn line(&mut self, line: &str) {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        if self.protocol.is_none() {
+            self.protocol = protocol::detect(line);
+        }
+        match self.protocol {
+            Some(Protocol::Xboard) => self.xboard(line),
+            Some(_) => self.uci(line),
+            None => match line.split_whitespace().next() {
+                Some("quit") => self.quit = true,
+                _ => self.say(&format!("Error (unknown command): {line}")),
+            },
+        }
+    }
+
+    fn event(&mut self, ev: SearchEvent) {
+        match self.protocol {
+            Some(Protocol::Xboard) => self.xboard_event(ev),
+            _ => self.uci_event(ev),
+        }
+    }
+
+    /// Stops a running search and waits for it, dropping its pending events.
+    fn halt(&mut self) {
+        self.searcher.stop();
+        self.searcher.wait();
+        while self.events_rx.try_recv().is_ok() {}
+        self.task = Task::Idle;
+    }
+
+    /// The variant of this name (or alias), case-insensitively.
+    fn find_variant(&self, name: &str) -> Option<Variant> {
+        let name = name.to_ascii_lowercase();
+        self.variants
+            .iter()
+            .find(|v| v.name == name || v.aliases.iter().any(|a| a.eq_ignore_ascii_case(&name)))
+            .cloned()
+    }
+
+    fn set_options(&mut self, f: impl FnOnce(&mut SearchOptions)) {
+        self.halt();
+        let mut opts = self.searcher.options().clone();
+        f(&mut opts);
+        self.searcher.set_options(opts);
+    }
+}
+
+/// Runs the engine on stdin/stdout.
+pub fn run_stdio(variants: Vec<Variant>) -> std::process::ExitCode {
+    let stdout = std::io::stdout();
+    let Some(mut engine) = Engine::new(variants, stdout) else {
+        eprintln!("no variant to start in");
+        return std::process::ExitCode::FAILURE;
+    };
+    engine.run(protocol::spawn_reader());
+    std::process::ExitCode::SUCCESS
+}

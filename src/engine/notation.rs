@@ -1,0 +1,118 @@
+//! Move text as each protocol writes it: XBoard's 0-based ranks on 10-rank boards, shogi's `+`
+//! promotions, Chess960 castling as king-takes-rook (UCI) or `O-O` (XBoard), the pass as
+//! `@@@@` (XBoard) or the royal moving to its own square (UCI, as Fairy-Stockfish writes it).
+//! Incoming text is matched against the legal moves' texts, so only legal moves get through.
+
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::Position;
+use crate::game::{move_text, Game, GameError};
+
+/// The conventions of one protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// UCI (and UCCI/USI until they get their own).
+    Uci {
+        /// `UCI_Chess960`: castling as the king capturing its rook.
+        chess960: bool,
+    },
+    /// XBoard / CECP.
+    Xboard,
+}
+
+/// Rank numbering: XBoard counts the ranks of a 10-rank board from 0.
+fn rank_shift(pos: &Position, dialect: Dialect) -> i32 {
+    match dialect {
+        Dialect::Xboard if pos.layout().ranks == 10 => -1,
+        _ => 0,
+    }
+}
+
+/// The text of a legal move of `pos` in a dialect.
+pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
+    let variant = pos.variant();
+    let text = match mv.kind {
+        MoveKind::Pass => match dialect {
+            Dialect::Xboard => return "@@@@".to_string(),
+            Dialect::Uci { .. } => match pos.royals(pos.side_to_move()).next() {
+                Some(sq) => {
+                    let c = pos
+                        .layout()
+                        .coord(sq)
+                        .map(|c| c.to_text())
+                        .unwrap_or_default();
+                    format!("{c}{c}")
+                }
+                None => "0000".to_string(),
+            },
+        },
+        MoveKind::Castle if variant.castling.as_ref().is_some_and(|c| c.chess960) => {
+            let rook = mv.extras().next().unwrap_or(mv.to_coord());
+            match dialect {
+                Dialect::Xboard => {
+                    return if rook.file > mv.from_coord().file {
+                        "O-O".to_string()
+                    } else {
+                        "O-O-O".to_string()
+                    }
+                }
+                Dialect::Uci { chess960: true } => {
+                    format!("{}{}", mv.from_coord().to_text(), rook.to_text())
+                }
+                Dialect::Uci { chess960: false } => move_text(pos, mv),
+            }
+        }
+        MoveKind::Promotion
+            if variant
+                .pieces
+                .get(mv.piece as usize)
+                .is_some_and(|p| p.plus_form) =>
+        {
+            let mut t = move_text(pos, mv);
+            t.pop();
+            t.push('+');
+            t
+        }
+        _ => move_text(pos, mv),
+    };
+    protocol::shift_ranks(&text, rank_shift(pos, dialect))
+}
+
+/// The legal move that `text` names in a dialect (or in the engine's canonical notation).
+pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, GameError> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > 64 || !text.is_ascii() || text.contains(char::is_whitespace)
+    {
+        return Err(GameError::MalformedMove(text.chars().take(64).collect()));
+    }
+    let legal = game.legal_moves();
+    let pos = game.position();
+    let matches = |m: &Move, exact: bool| {
+        let ours = write(pos, m, dialect);
+        let canonical = move_text(pos, m);
+        if exact {
+            ours == text || canonical == text
+        } else {
+            ours.eq_ignore_ascii_case(text) || canonical.eq_ignore_ascii_case(text)
+        }
+    };
+    let found = legal
+        .iter()
+        .find(|m| matches(m, true))
+        .or_else(|| legal.iter().find(|m| matches(m, false)))
+        .or_else(|| king_takes_rook(pos, &legal, text));
+    found
+        .copied()
+        .ok_or_else(|| GameError::IllegalMove(text.to_string()))
+}
+
+/// Chess960 castling written as the king taking its rook, whatever the option says (GUIs
+/// differ).
+fn king_takes_rook<'a>(pos: &Position, legal: &'a [Move], text: &str) -> Option<&'a Move> {
+    legal.iter().find(|m| {
+        m.kind == MoveKind::Castle
+            && m.extras()
+                .next()
+                .is_some_and(|r| format!("{}{}", m.from_coord().to_text(), r.to_text()) == text)
+            && pos.variant().castling.is_some()
+    })
+}

@@ -1,0 +1,432 @@
+//! The XBoard (CECP v2) adapter: features, game flow (new, variant, force, go, playother,
+//! usermove, undo/remove, setboard), clocks (time, otim, level, st, sd), analysis, thinking
+//! output, result claims and options.
+
+use std::io::Write;
+use std::time::Duration;
+
+use super::notation::{self, Dialect};
+use super::{Engine, Task, NAME};
+use crate::board::types::Colour;
+use crate::game::{Game, Outcome};
+use crate::search::{Clock, Limits, Score, SearchEvent};
+
+/// XBoard settings and game flow state.
+#[derive(Debug)]
+pub(super) struct XbState {
+    /// Force mode: the engine plays neither side.
+    force: bool,
+    /// The side the engine plays.
+    engine: Colour,
+    /// Engine's and opponent's clocks.
+    time: Duration,
+    otim: Duration,
+    /// `level`: moves per control (0: all), increment.
+    mps: u32,
+    inc: Duration,
+    /// `st`: fixed time per move.
+    st: Option<Duration>,
+    /// `sd`: depth limit.
+    sd: Option<u32>,
+    /// Thinking output on.
+    post: bool,
+}
+
+impl Default for XbState {
+    fn default() -> XbState {
+        XbState {
+            force: false,
+            engine: Colour::Black,
+            time: Duration::from_secs(300),
+            otim: Duration::from_secs(300),
+            mps: 0,
+            inc: Duration::ZERO,
+            st: None,
+            sd: None,
+            post: true,
+        }
+    }
+}
+
+/// Commands accepted and deliberately ignored (no reply is expected for them).
+const IGNORED: &[&str] = &[
+    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw",
+    "hard", "easy", "nps", "otim_", "bk", "hint", ".", "egtpath", "pause", "resume", "white",
+    "black",
+];
+
+impl<W: Write> Engine<W> {
+    pub(super) fn xboard(&mut self, line: &str) {
+        let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
+        let arg = arg.trim();
+        match cmd {
+            "protover" => self.features(),
+            "new" => self.xb_new(),
+            "variant" => self.xb_variant(arg),
+            "force" => {
+                self.halt_thinking();
+                self.xb.force = true;
+            }
+            "go" => {
+                self.halt_thinking();
+                self.xb.force = false;
+                self.xb.engine = self.game.position().side_to_move();
+                self.think();
+            }
+            "playother" => {
+                self.halt_thinking();
+                self.xb.force = false;
+                self.xb.engine = self.game.position().side_to_move().flip();
+            }
+            "usermove" => self.usermove(arg),
+            "setboard" => self.setboard(arg),
+            "time" => self.xb.time = centiseconds(arg),
+            "otim" => self.xb.otim = centiseconds(arg),
+            "level" => self.level(arg),
+            "st" => {
+                self.xb.st = arg
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| *s > 0.0)
+                    .map(|s| Duration::from_secs_f64(s.min(1e6)))
+            }
+            "sd" => self.xb.sd = arg.parse().ok(),
+            "ping" => self.say(&format!("pong {arg}")),
+            "?" => {
+                if self.task == Task::Think {
+                    self.searcher.stop();
+                }
+            }
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "result" => {
+                self.halt();
+                self.xb.force = true;
+            }
+            "post" => self.xb.post = true,
+            "nopost" => self.xb.post = false,
+            "analyze" => self.analyze(),
+            "exit" => self.halt(),
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) => self.set_options(|o| o.hash_mb = mb.clamp(1, 65_536)),
+                Err(_) => self.say(&format!("Error (bad number): {line}")),
+            },
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) => self.set_options(|o| o.threads = n.clamp(1, 256)),
+                Err(_) => self.say(&format!("Error (bad number): {line}")),
+            },
+            "option" => self.xb_option(arg),
+            "perft" => self.xb_perft(arg),
+            "quit" => self.quit = true,
+            c if IGNORED.contains(&c) => {}
+            _ if self.looks_like_move(cmd) => self.usermove(cmd),
+            _ => self.say(&format!("Error (unknown command): {cmd}")),
+        }
+    }
+
+    fn features(&mut self) {
+        let names: Vec<String> = self
+            .variants
+            .iter()
+            .map(|v| xboard_name(&v.name).to_string())
+            .collect();
+        self.say(&format!(
+            "feature done=0 myname=\"{NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 name=0 pause=0 nps=0 memory=1 smp=1 exclude=0 debug=1"
+        ));
+        self.say(&format!("feature variants=\"{}\"", names.join(",")));
+        self.say("feature option=\"VariantPath -file \"");
+        self.say("feature done=1");
+    }
+
+    fn xb_new(&mut self) {
+        self.halt();
+        self.xb.force = false;
+        self.xb.engine = Colour::Black;
+        self.xb.st = None;
+        self.xb.sd = None;
+        if let Some(v) = self.find_variant("chess") {
+            if let Ok(g) = Game::new(v) {
+                self.game = g;
+            }
+        }
+        self.searcher.clear();
+    }
+
+    fn xb_variant(&mut self, name: &str) {
+        self.halt();
+        // XBoard may prefix a board size (`10x8_capablanca`); the name after it decides.
+        let base = name.rsplit('_').next().unwrap_or(name);
+        let found = self
+            .find_variant(engine_name(name))
+            .or_else(|| self.find_variant(engine_name(base)));
+        match found.map(Game::new) {
+            Some(Ok(g)) => {
+                self.game = g;
+                self.send_setup();
+            }
+            Some(Err(e)) => self.say(&format!("Error (bad variant): {name}: {e}")),
+            None => self.say(&format!("Error (unknown variant): {name}")),
+        }
+    }
+
+    /// For variants XBoard does not know, tell it the board and the pieces' moves.
+    fn send_setup(&mut self) {
+        let v = self.game.position().variant().clone();
+        if KNOWN.contains(&xboard_name(&v.name)) {
+            return;
+        }
+        let letters: String = piece_to_char(&v);
+        let parent = if v.xboard_parent.is_empty() {
+            "fairy"
+        } else {
+            v.xboard_parent.as_str()
+        };
+        let hand = if v.drops.enabled { v.pieces.len() } else { 0 };
+        self.say(&format!(
+            "setup ({letters}) {}x{}+{hand}_{parent} {}",
+            v.files, v.ranks, v.start_fen
+        ));
+        for p in &v.pieces {
+            let betza = variants::xbetza::parse(&p.betza)
+                .map(|b| variants::xbetza::print(&b))
+                .unwrap_or_else(|_| p.betza.clone());
+            let letter = if p.plus_form {
+                format!("+{}", p.letter)
+            } else {
+                p.letter.to_string()
+            };
+            self.say(&format!("piece {letter}& {betza}"));
+        }
+    }
+
+    fn usermove(&mut self, text: &str) {
+        if self.task == Task::Think {
+            self.halt();
+        }
+        match notation::parse(&mut self.game, text, Dialect::Xboard) {
+            Ok(m) => {
+                self.game.play(m);
+                if self.task == Task::Analyze {
+                    self.analyze();
+                } else if !self.xb.force && self.game.position().side_to_move() == self.xb.engine {
+                    self.think();
+                }
+            }
+            Err(_) => self.say(&format!("Illegal move: {text}")),
+        }
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        self.halt_thinking();
+        if let Err(e) = self.game.set_fen(fen) {
+            self.say(&format!("tellusererror Illegal position: {e}"));
+            self.say(&format!("Error (illegal position): {fen}"));
+        }
+    }
+
+    fn level(&mut self, arg: &str) {
+        let w: Vec<&str> = arg.split_whitespace().collect();
+        if w.len() != 3 {
+            return self.say(&format!("Error (bad level): {arg}"));
+        }
+        self.xb.mps = w[0].parse().unwrap_or(0);
+        self.xb.inc = Duration::from_secs_f64(w[2].parse::<f64>().unwrap_or(0.0).clamp(0.0, 1e6));
+        self.xb.st = None;
+    }
+
+    fn take_back(&mut self, n: usize) {
+        let analyzing = self.task == Task::Analyze;
+        self.halt();
+        for _ in 0..n {
+            self.game.undo();
+        }
+        if analyzing {
+            self.analyze();
+        }
+    }
+
+    fn xb_option(&mut self, arg: &str) {
+        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+        match name.trim() {
+            "VariantPath" => match variants::load_file(value.trim()) {
+                Ok(list) => {
+                    for v in list {
+                        self.variants.retain(|b| b.name != v.name);
+                        self.variants.push(v);
+                    }
+                }
+                Err(errors) => {
+                    for e in errors {
+                        self.say(&format!("Error (variant file): {e}"));
+                    }
+                }
+            },
+            other => self.say(&format!("Error (unknown option): {other}")),
+        }
+    }
+
+    fn xb_perft(&mut self, arg: &str) {
+        let depth = arg.parse::<u32>().unwrap_or(1).clamp(1, 12);
+        let mut pos = self.game.position().clone();
+        let rows = crate::perft::divide(&mut pos, depth);
+        let total: u64 = rows.iter().map(|(_, n)| n).sum();
+        for (m, n) in &rows {
+            let text = notation::write(self.game.position(), m, Dialect::Xboard);
+            self.say(&format!("{text}: {n}"));
+        }
+        self.say(&format!("Nodes searched: {total}"));
+    }
+
+    /// Does this word look like a move (for GUIs that send moves without `usermove`)?
+    fn looks_like_move(&self, word: &str) -> bool {
+        let b = word.as_bytes();
+        b.len() >= 4
+            && (b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+                || b[1] == b'@'
+                || word == "@@@@"
+                || word.starts_with("O-O"))
+    }
+
+    fn halt_thinking(&mut self) {
+        if self.task != Task::Idle {
+            self.halt();
+        }
+    }
+
+    fn analyze(&mut self) {
+        self.halt();
+        self.task = Task::Analyze;
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        self.searcher
+            .start(&self.game, limits, self.events_tx.clone());
+    }
+
+    /// Starts thinking on the engine's move, unless the game is over.
+    fn think(&mut self) {
+        if let Some(o) = self.game.outcome() {
+            return self.claim(o);
+        }
+        let us = self.game.position().side_to_move();
+        let mut limits = Limits {
+            depth: self.xb.sd,
+            movetime: self.xb.st,
+            ..Limits::default()
+        };
+        if self.xb.st.is_none() {
+            let mut time = [self.xb.otim; 2];
+            time[us.index()] = self.xb.time;
+            let played = self.game.moves().count() as u32 / 2;
+            let movestogo = (self.xb.mps > 0).then(|| self.xb.mps - played % self.xb.mps);
+            limits.clock = Some(Clock {
+                time,
+                inc: [self.xb.inc; 2],
+                movestogo,
+            });
+        }
+        self.task = Task::Think;
+        self.searcher
+            .start(&self.game, limits, self.events_tx.clone());
+    }
+
+    fn claim(&mut self, o: Outcome) {
+        let (result, who) = match o.winner {
+            Some(Colour::White) => ("1-0", "White wins"),
+            Some(Colour::Black) => ("0-1", "Black wins"),
+            None => ("1/2-1/2", "Draw"),
+        };
+        self.say(&format!("{result} {{{who} by {}}}", o.reason.text()));
+    }
+
+    pub(super) fn xboard_event(&mut self, ev: SearchEvent) {
+        match ev {
+            SearchEvent::Info(i) if self.xb.post => {
+                let score = match i.score {
+                    Score::Cp(c) => c,
+                    Score::Mate(m) if m > 0 => 100_000 + m,
+                    Score::Mate(m) => -100_000 + m,
+                };
+                let pv = self.pv_text(&i.pv, Dialect::Xboard);
+                let cs = i.time.as_millis() / 10;
+                self.say(&format!("{} {score} {cs} {} {pv}", i.depth, i.nodes));
+            }
+            SearchEvent::Info(_) => {}
+            SearchEvent::Message(m) => self.say(&format!("# {m}")),
+            SearchEvent::BestMove { best, .. } => {
+                if self.task != Task::Think {
+                    self.task = Task::Idle;
+                    return;
+                }
+                self.task = Task::Idle;
+                let Some(best) = best else {
+                    if let Some(o) = self.game.outcome() {
+                        self.claim(o);
+                    }
+                    return;
+                };
+                let text = notation::write(self.game.position(), &best, Dialect::Xboard);
+                self.game.play(best);
+                self.say(&format!("move {text}"));
+                if let Some(o) = self.game.outcome() {
+                    self.claim(o);
+                }
+            }
+        }
+    }
+}
+
+/// XBoard's clock unit.
+fn centiseconds(arg: &str) -> Duration {
+    Duration::from_millis(arg.trim().parse::<i64>().unwrap_or(0).clamp(0, 1 << 40) as u64 * 10)
+}
+
+/// Variants XBoard knows by these names (no `setup` needed).
+const KNOWN: &[&str] = &[
+    "normal",
+    "fischerandom",
+    "crazyhouse",
+    "atomic",
+    "knightmate",
+    "berolina",
+    "shatranj",
+    "makruk",
+    "courier",
+    "capablanca",
+    "gothic",
+    "grand",
+    "xiangqi",
+    "janggi",
+    "shogi",
+    "chu",
+    "spartan",
+];
+
+/// The name XBoard uses for an engine variant.
+fn xboard_name(name: &str) -> &str {
+    match name {
+        "chess" => "normal",
+        n => n,
+    }
+}
+
+/// The engine's name for an XBoard variant name.
+fn engine_name(name: &str) -> &str {
+    match name {
+        "normal" => "chess",
+        n => n,
+    }
+}
+
+/// XBoard's piece-to-char table: White's letters in piece order, then Black's, `.` for
+/// gaps (a simplified table: every type listed once, plus forms as `+`).
+fn piece_to_char(v: &variants::Variant) -> String {
+    let white: String = v
+        .pieces
+        .iter()
+        .map(|p| if p.plus_form { '+' } else { p.letter })
+        .collect();
+    let black: String = white.to_ascii_lowercase();
+    format!("{white}{black}")
+}
