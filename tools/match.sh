@@ -19,7 +19,7 @@ case $peer in
   locust)     peer_args=(cmd="$LOCUST" proto=uci name=Locust-B) ;;
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
-book=tests/data/openings/$variant.pgn   # moves from the start: Fairy-Max has no setboard
+book=tests/data/openings/${variant/standard/chess}.pgn   # moves from the start: Fairy-Max has no setboard
 stamp=$variant-$peer-$(date +%H%M%S)
 "$CUTECHESS" -variant "$variant" \
   -engine cmd="$LOCUST" proto=uci name=Locust \

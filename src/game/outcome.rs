@@ -124,6 +124,18 @@ pub fn perpetual_loser(checks: &[bool], us: Colour) -> Option<Colour> {
     }
 }
 
+/// True when only royal men are left and no hand holds a piece: no side can ever win (a
+/// royal cannot capture a royal into check, nor mate with royals alone).
+pub fn dead_draw(pos: &Position) -> bool {
+    let kinds = &pos.layout().kinds;
+    let only_royals = pos.live().all(|(_, m)| kinds[m.kind as usize].royal);
+    let pieces = pos.variant().pieces.len();
+    let empty_hands = [Colour::White, Colour::Black]
+        .iter()
+        .all(|&c| (0..pieces).all(|p| pos.in_hand(c, p as u8) == 0));
+    only_royals && empty_hands && pos.variant().end.royalty == variants::rules::Royalty::Absolute
+}
+
 /// Why the side to move has no move, and who wins.
 fn no_move_outcome(pos: &Position) -> Outcome {
     let us = pos.side_to_move();

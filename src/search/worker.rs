@@ -77,6 +77,8 @@ struct Worker<'a> {
     excluded: Vec<Move>,
     lmr: Vec<Vec<i32>>,
     aborted: bool,
+    /// Only royals are left: every node is a draw.
+    dead_draw: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -122,6 +124,7 @@ impl<'a> Worker<'a> {
             excluded: Vec::new(),
             lmr,
             aborted: false,
+            dead_draw: outcome::dead_draw(&root.pos),
         }
     }
 
@@ -145,8 +148,17 @@ impl<'a> Worker<'a> {
         let lines = self.limits.multipv.clamp(1, self.root_moves.len());
         let mut scores = vec![0; lines];
         let mut depth = 1 + (self.id % 2) as i32;
+        if self.dead_draw {
+            // Nothing to find: report the draw at once.
+            if let Some(tx) = events {
+                self.pv[0] = vec![first];
+                let _ = tx.send(SearchEvent::Info(self.info(1, 1, 0)));
+            }
+            return best;
+        }
         while depth <= max_depth {
             self.excluded.clear();
+            #[allow(clippy::needless_range_loop)] // `line` is also the reported MultiPV index
             for line in 0..lines {
                 self.seldepth = 0;
                 let score = self.aspiration(depth, scores[line]);
@@ -181,11 +193,10 @@ impl<'a> Worker<'a> {
             }
             depth += 1;
         }
-        if events.is_some() {
-            self.shared.stop.store(
-                !self.limits.infinite && !self.shared.pondering.load(Ordering::Relaxed),
-                Ordering::Relaxed,
-            );
+        // The main thread ends the helpers' search, except when the move must wait for
+        // `stop` or `ponderhit` (then `run` waits). Never clear a stop already given.
+        if events.is_some() && !self.limits.infinite && !self.pondering() {
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
         self.flush_nodes();
         best
@@ -424,6 +435,9 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let end = &self.pos.variant().end;
         if ply > 0 {
+            if self.dead_draw {
+                return 0;
+            }
             if let Some(s) = self.repetition() {
                 return s;
             }

@@ -1,0 +1,182 @@
+//! Search behaviour: draws seen at once, mates found and kept across depths through the
+//! transposition table, `stop` obeyed promptly even on a 16x16 board, the clock respected.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use locust::game::Game;
+use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
+
+/// Runs a search to its end and returns (last score, best move text, infos seen).
+fn search(searcher: &mut Searcher, game: &Game, limits: Limits) -> (Option<Score>, String, usize) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    searcher.start(game, limits, tx);
+    let mut score = None;
+    let mut infos = 0;
+    for ev in rx {
+        match ev {
+            SearchEvent::Info(i) => {
+                score = Some(i.score);
+                infos += 1;
+            }
+            SearchEvent::BestMove { best, .. } => {
+                let text = best.map_or("(none)".into(), |m| game.move_text(&m));
+                return (score, text, infos);
+            }
+            SearchEvent::Message(_) => {}
+        }
+    }
+    panic!("the search ended without a best move");
+}
+
+fn game(variant: &str, fen: &str) -> Game {
+    Game::from_fen(common::variant(variant), fen).unwrap()
+}
+
+#[test]
+fn lone_kings_are_a_draw_at_once() {
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game("chess", "8/8/3k4/8/8/4K3/8/8 w - - 0 1");
+    let t = Instant::now();
+    let (score, _, _) = search(
+        &mut s,
+        &g,
+        Limits {
+            depth: Some(60),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(score, Some(Score::Cp(0)));
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn mate_scores_stay_right_across_depths_with_the_table() {
+    // Mate in 3 (Fairy-Stockfish 231126 at depth 14: 1. Ra6 f6 2. Bxf6+ Rg7 3. Rxa8#). The same
+    // searcher keeps its table from one depth to the next, so a mate score stored at one ply
+    // is read back at another: it must still be mate in 3 from the root.
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game("chess", "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
+    let mut seen = Vec::new();
+    for depth in 5..=10 {
+        let (score, best, _) = search(
+            &mut s,
+            &g,
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        );
+        seen.push((depth, score, best));
+    }
+    for (depth, score, _) in &seen {
+        assert_eq!(*score, Some(Score::Mate(3)), "depth {depth}: {seen:?}");
+    }
+}
+
+#[test]
+fn mated_side_sees_its_mate() {
+    let mut s = Searcher::new(SearchOptions::default());
+    // Black to move is mated next move whatever it does: Kh8 boxed by Rg1-g7 ideas.
+    let g = game("chess", "7k/8/6K1/8/8/8/8/R7 b - - 0 1");
+    let (score, _, _) = search(
+        &mut s,
+        &g,
+        Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(score, Some(Score::Mate(-1)));
+}
+
+#[test]
+fn stop_answers_within_50_ms_on_tenjiku() {
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = Game::new(common::variant("tenjiku")).unwrap();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    s.start(
+        &g,
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        tx,
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    let t = Instant::now();
+    s.stop();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(5)) {
+            Ok(SearchEvent::BestMove { best, .. }) => {
+                assert!(best.is_some());
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("no best move after stop: {e}"),
+        }
+    }
+    let waited = t.elapsed();
+    assert!(waited < Duration::from_millis(50), "stop took {waited:?}");
+}
+
+#[test]
+fn fixed_time_is_respected() {
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = Game::new(common::variant("capablanca")).unwrap();
+    let t = Instant::now();
+    let (_, best, infos) = search(
+        &mut s,
+        &g,
+        Limits {
+            movetime: Some(Duration::from_millis(200)),
+            ..Limits::default()
+        },
+    );
+    assert!(
+        t.elapsed() < Duration::from_millis(400),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(infos > 0 && best != "(none)");
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let (_, best, _) = search(
+        &mut s,
+        &g,
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(best, "(none)");
+}
+
+#[test]
+fn threads_agree_on_a_forced_mate() {
+    let mut s = Searcher::new(SearchOptions {
+        threads: 2,
+        ..SearchOptions::default()
+    });
+    let g = game("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let (score, best, _) = search(
+        &mut s,
+        &g,
+        Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+    );
+    assert_eq!((score, best.as_str()), (Some(Score::Mate(1)), "a1a8"));
+}
