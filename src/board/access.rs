@@ -75,3 +75,21 @@ impl Position {
         self.map.attackers(colour, sq)
     }
 }
+
+impl Position {
+    /// Mobility of the man in `slot`: how many of its paths currently reach a square that does
+    /// not hold a man of its own colour (read from the attack map's recorded cell squares).
+    pub fn mobility(&self, slot: crate::board::types::Slot) -> u32 {
+        let Some(man) = self.men.get(slot as usize).copied().flatten() else {
+            return 0;
+        };
+        let n = self.lay.kinds[man.kind as usize].cells[man.colour.index()]
+            .cells
+            .len();
+        self.map
+            .slot_squares(slot, n)
+            .iter()
+            .filter(|&&sq| sq != 0 && self.man_at(sq).is_none_or(|m| m.colour != man.colour))
+            .count() as u32
+    }
+}

@@ -28,6 +28,8 @@ pub struct EvalTables {
     neighbours: Vec<Vec<Sq>>,
     /// Royal flag per kind.
     royal: Vec<bool>,
+    /// Mobility weight per kind (0 for royals and pawns): middle game, endgame, in 1/100 cp.
+    mobility: Vec<(i32, i32)>,
 }
 
 impl EvalTables {
@@ -35,6 +37,18 @@ impl EvalTables {
     pub fn new(lay: &Arc<Layout>, start: &Position) -> EvalTables {
         let value: Vec<i32> = lay.kinds.iter().map(|k| k.value).collect();
         let royal = lay.kinds.iter().map(|k| k.royal).collect();
+        let mobility = lay
+            .kinds
+            .iter()
+            .map(|k| {
+                if k.royal || k.value < PAWN_VALUE_LIMIT {
+                    (0, 0)
+                } else {
+                    let per = 10_000 / k.value.max(100);
+                    (MOBILITY_MG * per, MOBILITY_EG * per)
+                }
+            })
+            .collect();
         let pst = (0..lay.kinds.len())
             .map(|k| {
                 [
@@ -66,6 +80,7 @@ impl EvalTables {
             start_material,
             neighbours,
             royal,
+            mobility,
         }
     }
 
@@ -80,9 +95,15 @@ impl EvalTables {
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
         let mut material = 0;
-        for (_, m) in pos.live() {
+        for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
+            let (wm, we) = self.mobility[k];
+            if wm != 0 || we != 0 {
+                let n = pos.mobility(slot) as i32;
+                mg[c] += n * wm / 100;
+                eg[c] += n * we / 100;
+            }
             let v = self.value[k];
             if !self.royal[k] {
                 material += v;
@@ -103,7 +124,6 @@ impl EvalTables {
             eg[c.index()] += hand;
             material += hand;
         }
-        self.mobility(pos, &mut mg, &mut eg);
         let phase = self.phase(material);
         let blend = |s: [i32; 2]| s[0] - s[1];
         let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
@@ -116,17 +136,6 @@ impl EvalTables {
         let per_mille = material * 1000 / self.start_material;
         let span = PHASE_FULL_PER_MILLE - PHASE_NONE_PER_MILLE;
         ((per_mille - PHASE_NONE_PER_MILLE).clamp(0, span) * PHASE_MAX) / span
-    }
-
-    /// Squares each side attacks, capped per square.
-    fn mobility(&self, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 2]) {
-        for sq in pos.layout().squares() {
-            for c in [Colour::White, Colour::Black] {
-                let n = pos.attack_count(c, sq).min(MOBILITY_CAP) as i32;
-                mg[c.index()] += n * MOBILITY_MG;
-                eg[c.index()] += n * MOBILITY_EG;
-            }
-        }
     }
 
     /// (enemy paths, friendly paths) onto the squares next to a royal.
@@ -190,9 +199,9 @@ fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
         let (mg, eg) = if k.royal {
             (-rank * ROYAL_ADVANCE_MG, centre * ROYAL_CENTRE_EG)
         } else {
-            let scale = (k.value / 100).clamp(1, 9);
-            let mut mg = centre * CENTRE_MG * scale / 3;
-            let mut eg = centre * CENTRE_EG * scale / 3;
+            let scale = CENTRE_VALUE * 100 / k.value.max(CENTRE_VALUE);
+            let mut mg = centre * CENTRE_MG * scale / 100;
+            let mut eg = centre * CENTRE_EG * scale / 100;
             let progress = rank * 1000 / (ranks - 1).max(1);
             let adv = gain * ADVANCE_PER_MILLE / 1000 * progress * progress / 1_000_000;
             mg += adv / 2;

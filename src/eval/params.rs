@@ -1,9 +1,9 @@
 //! Every tunable of the evaluation, in one place (centipawns unless said otherwise).
 
-/// Bonus per step closer to the centre, per 100 cp of the piece's value, middle game.
-pub const CENTRE_MG: i32 = 3;
+/// Bonus per step closer to the centre, middle game.
+pub const CENTRE_MG: i32 = 6;
 /// Same in the endgame.
-pub const CENTRE_EG: i32 = 2;
+pub const CENTRE_EG: i32 = 4;
 /// Royal pieces: bonus per step closer to the centre in the endgame (they hide in the middle
 /// game: the same amount is a penalty there).
 pub const ROYAL_CENTRE_EG: i32 = 10;
@@ -11,19 +11,20 @@ pub const ROYAL_CENTRE_EG: i32 = 10;
 pub const ROYAL_ADVANCE_MG: i32 = 12;
 /// Promoting pieces: share (per mille) of the promotion gain earned at the last rank before
 /// the zone, growing with the square of the progress.
-pub const ADVANCE_PER_MILLE: i32 = 350;
+pub const ADVANCE_PER_MILLE: i32 = 60;
 /// Weakest pieces (pawns): bonus per rank advanced, middle game / endgame.
-pub const PAWN_RANK_MG: i32 = 4;
+pub const PAWN_RANK_MG: i32 = 2;
 /// Endgame counterpart of [`PAWN_RANK_MG`].
-pub const PAWN_RANK_EG: i32 = 10;
+pub const PAWN_RANK_EG: i32 = 8;
 /// A piece counts as a pawn for the rank bonus below this value.
 pub const PAWN_VALUE_LIMIT: i32 = 150;
-/// Mobility: bonus per attacked square (capped per square at [`MOBILITY_CAP`] paths).
-pub const MOBILITY_MG: i32 = 2;
+/// Mobility: bonus per reachable square of a man, scaled by 100 / its value (so a knight's
+/// square counts more than a queen's, whose value already pays for its reach), middle game.
+pub const MOBILITY_MG: i32 = 12;
 /// Endgame counterpart of [`MOBILITY_MG`].
-pub const MOBILITY_EG: i32 = 2;
-/// Most paths counted on one square for mobility.
-pub const MOBILITY_CAP: u16 = 2;
+pub const MOBILITY_EG: i32 = 12;
+/// Centralisation applies in full to pieces of at most this value, less to dearer ones.
+pub const CENTRE_VALUE: i32 = 350;
 /// King safety: penalty per enemy path onto a square next to a royal (middle game).
 pub const KING_ZONE_ATTACK: i32 = 6;
 /// Friendly paths onto squares next to a royal (shelter), middle game.
