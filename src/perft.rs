@@ -1,6 +1,8 @@
 //! Perft: counts the leaves of the legal move tree. Like Stockfish and Fairy-Stockfish it
 //! bulk-counts: at the last ply it adds the number of legal moves without playing them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::board::make::Op;
 use crate::board::moves::Move;
 use crate::board::position::Position;
@@ -9,12 +11,19 @@ use crate::board::position::Position;
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let mut ops = Vec::with_capacity(1024);
     let mut lists = Vec::new();
-    count(pos, depth, &mut ops, &mut lists)
+    count(pos, depth, &mut ops, &mut lists, &AtomicBool::new(false))
 }
 
 /// `lists[d]` is the move list reused at every node `d` plies above the leaves.
-fn count(pos: &mut Position, depth: u32, ops: &mut Vec<Op>, lists: &mut Vec<Vec<Move>>) -> u64 {
-    if depth == 0 {
+/// `stop` abandons the count (the result is then meaningless).
+fn count(
+    pos: &mut Position,
+    depth: u32,
+    ops: &mut Vec<Op>,
+    lists: &mut Vec<Vec<Move>>,
+    stop: &AtomicBool,
+) -> u64 {
+    if depth == 0 || stop.load(Ordering::Relaxed) {
         return 1;
     }
     let d = depth as usize;
@@ -30,7 +39,7 @@ fn count(pos: &mut Position, depth: u32, ops: &mut Vec<Op>, lists: &mut Vec<Vec<
         let mut sum = 0;
         for m in &moves {
             let saved = pos.make(m, ops);
-            sum += count(pos, depth - 1, ops, lists);
+            sum += count(pos, depth - 1, ops, lists, stop);
             pos.unmake(saved, ops);
         }
         sum
@@ -41,6 +50,12 @@ fn count(pos: &mut Position, depth: u32, ops: &mut Vec<Op>, lists: &mut Vec<Vec<
 
 /// Perft per root move: (move, leaves).
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    divide_until(pos, depth, &AtomicBool::new(false))
+}
+
+/// [`divide`] that gives up when `stop` is set (the counts are then meaningless): protocol
+/// commands can cancel a perft.
+pub fn divide_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Vec<(Move, u64)> {
     let mut ops = Vec::with_capacity(1024);
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves, &mut ops);
@@ -51,7 +66,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
                 1
             } else {
                 let saved = pos.make(&m, &mut ops);
-                let n = count(pos, depth - 1, &mut ops, &mut Vec::new());
+                let n = count(pos, depth - 1, &mut ops, &mut Vec::new(), stop);
                 pos.unmake(saved, &mut ops);
                 n
             };

@@ -8,6 +8,8 @@ mod uci;
 mod xboard;
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crossbeam_channel::{select, Receiver, Sender};
 use variants::Variant;
@@ -47,6 +49,11 @@ pub struct Engine<W: Write> {
     uci: uci::UciState,
     xb: xboard::XbState,
     quit: bool,
+    /// Output lines from background jobs (perft), written by this thread.
+    aux_tx: Sender<String>,
+    aux_rx: Receiver<String>,
+    /// Cancels a running perft.
+    perft_stop: Arc<AtomicBool>,
 }
 
 impl<W: Write> Engine<W> {
@@ -60,7 +67,11 @@ impl<W: Write> Engine<W> {
             .clone();
         let game = Game::new(start).ok()?;
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let (aux_tx, aux_rx) = crossbeam_channel::unbounded();
         Some(Engine {
+            aux_tx,
+            aux_rx,
+            perft_stop: Arc::new(AtomicBool::new(false)),
             variants,
             game,
             searcher: Searcher::new(SearchOptions::default()),
@@ -79,8 +90,14 @@ impl<W: Write> Engine<W> {
     pub fn run(&mut self, lines: Receiver<String>) {
         self.say(&format!("{NAME} by {AUTHOR}"));
         let events = self.events_rx.clone();
+        let aux = self.aux_rx.clone();
         while !self.quit {
             select! {
+                recv(aux) -> text => {
+                    if let Ok(text) = text {
+                        self.say(&text);
+                    }
+                }
                 recv(lines) -> line => match line {
                     Ok(line) => self.line(&line),
                     Err(_) => break,
@@ -92,8 +109,34 @@ impl<W: Write> Engine<W> {
                 }
             }
         }
+        self.perft_stop.store(true, Ordering::Relaxed);
         self.searcher.stop();
         self.searcher.wait();
+    }
+
+    /// Counts perft below every root move on a background thread (a deep perft must not stop
+    /// the engine from answering); any later command but `ping`/`isready` cancels it.
+    fn start_perft(&mut self, depth: u32, dialect: notation::Dialect) {
+        self.perft_stop.store(true, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        self.perft_stop = stop.clone();
+        let root = self.game.position().clone();
+        let tx = self.aux_tx.clone();
+        std::thread::spawn(move || {
+            let t = std::time::Instant::now();
+            let mut pos = root.clone();
+            let rows = crate::perft::divide_until(&mut pos, depth.clamp(1, 64), &stop);
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut total = 0;
+            for (m, n) in &rows {
+                total += n;
+                let _ = tx.send(format!("{}: {n}", notation::write(&root, m, dialect)));
+            }
+            let _ = tx.send(format!("Nodes searched: {total}"));
+            let _ = tx.send(format!("# perft time {} ms", t.elapsed().as_millis()));
+        });
     }
 
     /// Writes one line of output.
@@ -109,6 +152,9 @@ impl<W: Write> Engine<W> {
         }
         if self.protocol.is_none() {
             self.protocol = protocol::detect(line);
+        }
+        if !matches!(line.split_whitespace().next(), Some("ping" | "isready")) {
+            self.perft_stop.store(true, Ordering::Relaxed);
         }
         match self.protocol {
             Some(Protocol::Xboard) => self.xboard(line),

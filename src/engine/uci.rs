@@ -181,7 +181,8 @@ impl<W: Write> Engine<W> {
         self.halt();
         if words.first() == Some(&"perft") {
             let depth = words.get(1).and_then(|d| d.parse().ok()).unwrap_or(1);
-            return self.perft(depth);
+            let dialect = self.dialect();
+            return self.start_perft(depth, dialect);
         }
         let mut limits = Limits {
             multipv: self.uci.multipv.max(1),
@@ -227,24 +228,6 @@ impl<W: Write> Engine<W> {
         self.task = Task::UciGo;
         self.searcher
             .start(&self.game, limits, self.events_tx.clone());
-    }
-
-    fn perft(&mut self, depth: u32) {
-        let mut pos = self.game.position().clone();
-        let t = std::time::Instant::now();
-        let rows = crate::perft::divide(&mut pos, depth.clamp(1, 12));
-        let dialect = self.dialect();
-        let mut total = 0;
-        for (m, n) in &rows {
-            total += n;
-            let text = notation::write(self.game.position(), m, dialect);
-            self.say(&format!("{text}: {n}"));
-        }
-        self.say(&format!("\nNodes searched: {total}"));
-        self.say(&format!(
-            "info string perft time {} ms",
-            t.elapsed().as_millis()
-        ));
     }
 
     pub(super) fn uci_event(&mut self, ev: SearchEvent) {

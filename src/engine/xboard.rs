@@ -266,15 +266,10 @@ impl<W: Write> Engine<W> {
     }
 
     fn xb_perft(&mut self, arg: &str) {
-        let depth = arg.parse::<u32>().unwrap_or(1).clamp(1, 12);
-        let mut pos = self.game.position().clone();
-        let rows = crate::perft::divide(&mut pos, depth);
-        let total: u64 = rows.iter().map(|(_, n)| n).sum();
-        for (m, n) in &rows {
-            let text = notation::write(self.game.position(), m, Dialect::Xboard);
-            self.say(&format!("{text}: {n}"));
+        match arg.parse::<u32>() {
+            Ok(depth) => self.start_perft(depth, Dialect::Xboard),
+            Err(_) => self.say(&format!("Error (bad depth): perft {arg}")),
         }
-        self.say(&format!("Nodes searched: {total}"));
     }
 
     /// Does this word look like a move (for GUIs that send moves without `usermove`)?

@@ -161,7 +161,9 @@ pub struct Searcher {
     tt: Arc<Tt>,
     shared: Option<Arc<Shared>>,
     handle: Option<JoinHandle<()>>,
-    evals: Option<(usize, Arc<EvalTables>)>,
+    /// Evaluation tables of the last variant searched; the layout is kept alive so that its
+    /// identity cannot be taken by another variant's layout.
+    evals: Option<(Arc<crate::board::layout::Layout>, Arc<EvalTables>)>,
 }
 
 impl Searcher {
@@ -202,15 +204,14 @@ impl Searcher {
         self.wait();
         let pos = game.position().clone();
         let lay = pos.layout().clone();
-        let key = Arc::as_ptr(&lay) as usize;
         let eval = match &self.evals {
-            Some((k, e)) if *k == key => e.clone(),
+            Some((k, e)) if Arc::ptr_eq(k, &lay) => e.clone(),
             _ => {
                 let start = pos
                     .with_fen(&lay.variant.start_fen)
                     .unwrap_or_else(|_| pos.clone());
                 let e = Arc::new(EvalTables::new(&lay, &start));
-                self.evals = Some((key, e.clone()));
+                self.evals = Some((lay.clone(), e.clone()));
                 e
             }
         };
