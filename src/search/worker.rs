@@ -79,6 +79,11 @@ struct Worker<'a> {
     aborted: bool,
     /// Only royals are left: every node is a draw.
     dead_draw: bool,
+    /// The variant can end by losing royals (explosions, extinction) or by a bare king, which
+    /// quiescence must notice without generating every legal move.
+    sudden_end: bool,
+    /// Captures explode (atomic).
+    blasts: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -125,6 +130,13 @@ impl<'a> Worker<'a> {
             lmr,
             aborted: false,
             dead_draw: outcome::dead_draw(&root.pos),
+            blasts: root.pos.variant().blast.is_some(),
+            sudden_end: {
+                let v = root.pos.variant();
+                v.blast.is_some()
+                    || v.end.bare_king_loses
+                    || v.end.royalty == variants::rules::Royalty::Extinction
+            },
         }
     }
 
@@ -390,6 +402,18 @@ impl<'a> Worker<'a> {
         None
     }
 
+    /// The score of a node where the game has ended by a lost royal or a bare king.
+    fn sudden_end_score(&self, ply: usize) -> Option<i32> {
+        if !self.sudden_end {
+            return None;
+        }
+        let us = self.pos.side_to_move();
+        let over = self.pos.royals_lost(us)
+            || self.pos.royals_lost(us.flip())
+            || self.pos.bared(us.flip());
+        over.then(|| self.terminal(ply))
+    }
+
     /// Score of a node without legal moves, by the variant's rules.
     fn terminal(&self, ply: usize) -> i32 {
         let o = outcome::adjudicate(&self.pos, true, &self.keys, &self.checks);
@@ -642,6 +666,9 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.sudden_end_score(ply) {
+            return s;
+        }
         let in_check = *self.checks.last().unwrap_or(&false);
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
@@ -671,14 +698,18 @@ impl<'a> Worker<'a> {
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
         for &i in &order {
             let m = moves[i];
-            if !in_check {
+            if !in_check && !self.blasts {
+                // Explosions remove more than the victim: no material-based pruning then.
                 let victim = self.victim_value(&m);
                 if best + victim + DELTA_MARGIN <= alpha && m.kind != MoveKind::Promotion {
                     continue;
                 }
-                if self.losing_capture(&m, victim) || !self.pos.is_legal(&m, &mut self.ops) {
+                if self.losing_capture(&m, victim) {
                     continue;
                 }
+            }
+            if !in_check && !self.pos.is_legal(&m, &mut self.ops) {
+                continue;
             }
             let saved = self.make(&m);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
