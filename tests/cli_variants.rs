@@ -96,11 +96,12 @@ fn greets_protocols() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"xboard\nprotover 2\nping\nquit\n")
+        .write_all(b"xboard\nprotover 2\nping 3\nfrob\nquit\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
     let text = stdout(&out);
     assert!(text.starts_with("Locust "));
-    assert!(text.contains("variants=\"chess,"));
-    assert!(text.contains("Error (unknown command): ping"));
+    assert!(text.contains("variants=\"normal,fischerandom,"));
+    assert!(text.contains("\npong 3\n"));
+    assert!(text.contains("Error (unknown command): frob"));
 }

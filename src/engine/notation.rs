@@ -86,9 +86,16 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     }
     let legal = game.legal_moves();
     let pos = game.position();
+    // The engine's own text is accepted too (`e7e8q` where the dialect says `e7e8+`), but not
+    // where the dialect numbers ranks differently: there `a7c8` would name another square.
+    let canonical_ok = rank_shift(pos, dialect) == 0;
     let matches = |m: &Move, exact: bool| {
         let ours = write(pos, m, dialect);
-        let canonical = move_text(pos, m);
+        let canonical = if canonical_ok {
+            move_text(pos, m)
+        } else {
+            ours.clone()
+        };
         if exact {
             ours == text || canonical == text
         } else {
@@ -115,4 +122,27 @@ fn king_takes_rook<'a>(pos: &Position, legal: &'a [Move], text: &str) -> Option<
                 .is_some_and(|r| format!("{}{}", m.from_coord().to_text(), r.to_text()) == text)
             && pos.variant().castling.is_some()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xboard_ranks_on_ten_rank_boards_are_never_read_as_engine_ranks() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(xq) = variants::find(&all, "xiangqi") else {
+            panic!("xiangqi is built in");
+        };
+        // The horse on b1 (XBoard b0): `b0c2` is its move; `b1c3` in engine text would be
+        // the same move, and must be refused in XBoard notation (it reads as b2c4).
+        let mut game = Game::new(xq.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let m = parse(&mut game, "b0c2", Dialect::Xboard).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(move_text(game.position(), &m), "b1c3");
+        assert!(parse(&mut game, "b1c3", Dialect::Xboard).is_err());
+        assert_eq!(write(game.position(), &m, Dialect::Xboard), "b0c2");
+        let u = parse(&mut game, "b1c3", Dialect::Uci { chess960: false })
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(u, m);
+    }
 }

@@ -91,6 +91,7 @@ impl<W: Write> Engine<W> {
                     .map(|s| Duration::from_secs_f64(s.min(1e6)))
             }
             "sd" => self.xb.sd = arg.parse().ok(),
+            "ping" if arg.is_empty() => self.say("pong"),
             "ping" => self.say(&format!("pong {arg}")),
             "?" => {
                 if self.task == Task::Think {

@@ -30,6 +30,8 @@ pub struct EvalTables {
     royal: Vec<bool>,
     /// Mobility weight per kind (0 for royals and pawns): middle game, endgame, in 1/100 cp.
     mobility: Vec<(i32, i32)>,
+    /// The bare-king rule is in force.
+    bare_king: bool,
 }
 
 impl EvalTables {
@@ -81,6 +83,7 @@ impl EvalTables {
             neighbours,
             royal,
             mobility,
+            bare_king: lay.variant.end.bare_king_loses,
         }
     }
 
@@ -95,6 +98,7 @@ impl EvalTables {
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
         let mut material = 0;
+        let mut men = [0i32; 2];
         for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
@@ -107,6 +111,7 @@ impl EvalTables {
             let v = self.value[k];
             if !self.royal[k] {
                 material += v;
+                men[c] += 1;
             }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
             mg[c] += v + pm as i32;
@@ -123,6 +128,13 @@ impl EvalTables {
             mg[c.index()] += hand;
             eg[c.index()] += hand;
             material += hand;
+        }
+        if self.bare_king {
+            for c in 0..2 {
+                let guard = men[c].min(BARE_GUARD_MEN) * BARE_GUARD;
+                mg[c] += guard;
+                eg[c] += guard;
+            }
         }
         let phase = self.phase(material);
         let blend = |s: [i32; 2]| s[0] - s[1];

@@ -40,3 +40,8 @@ pub const PHASE_FULL_PER_MILLE: i32 = 800;
 pub const PHASE_NONE_PER_MILLE: i32 = 200;
 /// Scale of the phase blend.
 pub const PHASE_MAX: i32 = 256;
+/// Bare-king variants: extra worth of each of a side's last [`BARE_GUARD_MEN`] non-royal men
+/// (losing the last one loses the game).
+pub const BARE_GUARD: i32 = 80;
+/// See [`BARE_GUARD`].
+pub const BARE_GUARD_MEN: i32 = 2;
