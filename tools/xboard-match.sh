@@ -21,7 +21,20 @@ xvfb-run -a /usr/games/xboard -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" \
   -xponder -noGUI -autoCallFlag true -popupExitMessage false -testClaims true \
   -saveGameFile "$out/$stamp.pgn" -debug -nameOfDebugFile "$out/$stamp.debug" \
   >"$out/$stamp.log" 2>&1 || true
-echo "games: $(grep -c '^\[Result' "$out/$stamp.pgn" 2>/dev/null || echo 0)"
-grep '^\[Result' "$out/$stamp.pgn" | sort | uniq -c
+python3 - "$out/$stamp.pgn" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+w = l = d = 0
+for white, black, result in re.findall(r'\[White "([^"]*)"\]\s*\[Black "([^"]*)"\]\s*\[Result "([^"]*)"\]', text):
+    us_white = white.startswith("Locust")
+    if result == "1/2-1/2":
+        d += 1
+    elif (result == "1-0") == us_white:
+        w += 1
+    elif result in ("1-0", "0-1"):
+        l += 1
+n = w + l + d
+print(f"Locust: +{w} -{l} ={d} of {n} games, score {(w + d / 2) / max(n, 1):.3f}")
+PY
 grep -iE "illegal move|error" "$out/$stamp.debug" | head -5 || true
 echo "pgn: $out/$stamp.pgn"
