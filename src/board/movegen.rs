@@ -448,22 +448,14 @@ impl Position {
 
     /// Every legal move. None once both sides have passed in a row: the game is over (janggi).
     pub fn legal_moves(&mut self, out: &mut Vec<Move>, ops: &mut Vec<Op>) {
-        if self.passes >= 2
-            || self.royals_lost(Colour::White)
-            || self.royals_lost(Colour::Black)
-            || self.bared(self.stm.flip())
-        {
+        if self.game_ended() {
             return;
         }
         // Pseudo-legal moves go straight into `out` and are filtered in place: no allocation.
         let start = out.len();
         self.pseudo_moves(out);
-        let us = self.stm;
-        let facing = self.lay.variant.end.bikjang && self.facing(us);
-        let checked = facing || self.in_check(us);
-        let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
-        let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
-        let royals = all_listed.then_some(&royals[..]);
+        let (checked, facing, royals) = self.legality_context();
+        let royals = royals.as_deref();
         let mut kept = start;
         for i in start..out.len() {
             let m = out[i];
@@ -479,20 +471,30 @@ impl Position {
     /// capture list; `legal_moves` filters whole lists more cheaply). False once the game is
     /// over, as `legal_moves` then has none.
     pub fn is_legal(&mut self, m: &Move, ops: &mut Vec<Op>) -> bool {
-        if self.passes >= 2
+        if self.game_ended() {
+            return false;
+        }
+        let (checked, facing, royals) = self.legality_context();
+        self.is_legal_pseudo(m, checked, facing, royals.as_deref(), ops)
+    }
+
+    /// The game is over whatever is on the board: two passes, a royal lost, a bare king.
+    fn game_ended(&self) -> bool {
+        self.passes >= 2
             || self.royals_lost(Colour::White)
             || self.royals_lost(Colour::Black)
             || self.bared(self.stm.flip())
-        {
-            return false;
-        }
+    }
+
+    /// What legality testing needs of the position: in check (or bikjang), in bikjang, and the
+    /// royals of the side to move (`None` when there are too many to list).
+    fn legality_context(&self) -> (bool, bool, Option<arrayvec::ArrayVec<Sq, 32>>) {
         let us = self.stm;
         let facing = self.lay.variant.end.bikjang && self.facing(us);
         let checked = facing || self.in_check(us);
         let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
         let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
-        let royals = all_listed.then_some(&royals[..]);
-        self.is_legal_pseudo(m, checked, facing, royals, ops)
+        (checked, facing, all_listed.then_some(royals))
     }
 
     /// Legality of one pseudo-legal move: the shortcut when it can tell, else make / test /

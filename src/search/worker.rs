@@ -448,15 +448,21 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// Principal variation search.
-    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    /// Counts a node, polls the clock and clears the node's line; false when the search is
+    /// being abandoned.
+    fn enter(&mut self, ply: usize) -> bool {
         self.pv[ply].clear();
         self.nodes += 1;
         self.poll();
-        if self.aborted {
+        self.seldepth = self.seldepth.max(ply);
+        !self.aborted
+    }
+
+    /// Principal variation search.
+    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+        if !self.enter(ply) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let end = &self.pos.variant().end;
         if ply > 0 {
             if self.dead_draw {
@@ -659,13 +665,9 @@ impl<'a> Worker<'a> {
 
     /// Quiescence: captures (and every evasion when in check) until the position is quiet.
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv[ply].clear();
-        self.nodes += 1;
-        self.poll();
-        if self.aborted {
+        if !self.enter(ply) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         if let Some(s) = self.sudden_end_score(ply) {
             return s;
         }
