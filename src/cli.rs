@@ -68,6 +68,12 @@ pub enum Command {
         #[arg(long)]
         movetime: Option<u64>,
     },
+    /// Endgame tables: build them, probe them.
+    Egt {
+        /// What to do.
+        #[command(subcommand)]
+        command: locust::egt::cli::EgtCommand,
+    },
 }
 
 /// Runs the parsed command line.
@@ -102,6 +108,7 @@ pub fn run(cli: Cli) -> ExitCode {
             depth,
             movetime,
         }) => locust::bench::run_search(&all, &variant, fen.as_deref(), depth, movetime),
+        Some(Command::Egt { command }) => locust::egt::cli::run(&all, command),
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod egt;
 pub mod engine;
 pub mod eval;
 pub mod game;

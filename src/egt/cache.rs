@@ -1,0 +1,135 @@
+//! Table files: a versioned header (variant fingerprint, material, metric, rules, symmetry,
+//! size), the values of both sides, and a checksum over all of it. A file that is short,
+//! damaged or made for something else is refused, and the caller rebuilds.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+
+use super::solve::Table;
+
+const MAGIC: &[u8; 8] = b"LOCUSTTB";
+const VERSION: u32 = 1;
+
+/// Why a cache file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The file is not the table asked for, or is damaged.
+    #[error("{0}: {1}")]
+    Refused(PathBuf, &'static str),
+}
+
+/// FNV-1a, 64 bits.
+fn fnv(data: &[u8], mut h: u64) -> u64 {
+    for &b in data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The header: everything that must match for a file to be this table.
+fn header(t: &Table) -> Vec<u8> {
+    let v = &t.rules.variant;
+    // The rules as compiled, not the variant's name or origin: a changed file gives new tables.
+    let fingerprint = format!(
+        "{}x{} {:?} {:?} {:?} {:?} {:?}",
+        v.files, v.ranks, v.pieces, v.zones, v.promotion, v.end, v.capture_matrix
+    );
+    let mut h = Vec::new();
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&fnv(fingerprint.as_bytes(), FNV_START).to_le_bytes());
+    let rules = format!("{:?} {:?}", t.metric, t.rules.game);
+    h.extend_from_slice(&fnv(rules.as_bytes(), FNV_START).to_le_bytes());
+    h.extend_from_slice(&(t.index.maps.len() as u32).to_le_bytes());
+    h.extend_from_slice(&(t.index.size as u64).to_le_bytes());
+    h.extend_from_slice(&(t.name.len() as u32).to_le_bytes());
+    h.extend_from_slice(t.name.as_bytes());
+    h
+}
+
+/// The file a table is kept in.
+pub fn file_of(dir: &Path, t: &Table) -> PathBuf {
+    let rules = format!("{:?} {:?}", t.metric, t.rules.game);
+    let tag = fnv(rules.as_bytes(), FNV_START) & 0xffff;
+    let safe: String = t
+        .name
+        .chars()
+        .map(|c| match c {
+            '+' => 'p',
+            '\'' => 'q',
+            '!' => 'x',
+            c => c,
+        })
+        .collect();
+    dir.join(format!(
+        "{}-{}-{:?}-{tag:04x}.ltb",
+        t.rules.variant.name, safe, t.metric
+    ))
+}
+
+/// Writes a solved table (to a temporary name, then renamed, so a crash leaves no half file).
+pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
+    std::fs::create_dir_all(dir)?;
+    let path = file_of(dir, t);
+    let tmp = path.with_extension("tmp");
+    let mut data = header(t);
+    for side in &t.values {
+        data.extend(side.iter().map(|v| v.load(Relaxed)));
+    }
+    let sum = fnv(&data, FNV_START);
+    data.extend_from_slice(&sum.to_le_bytes());
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&data)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(path)
+}
+
+/// Fills a table from its cache file, if the file is whole and is this table.
+pub fn load(dir: &Path, t: &Table) -> Result<(), CacheError> {
+    let path = file_of(dir, t);
+    let mut data = Vec::new();
+    std::fs::File::open(&path)?.read_to_end(&mut data)?;
+    let head = header(t);
+    let expect = head.len() + 2 * t.index.size + 8;
+    if data.len() != expect {
+        return Err(CacheError::Refused(
+            path,
+            "wrong length (truncated or foreign)",
+        ));
+    }
+    if data[..head.len()] != head[..] {
+        return Err(CacheError::Refused(
+            path,
+            "header does not match this table",
+        ));
+    }
+    let (body, sum) = data.split_at(expect - 8);
+    let mut stored = [0u8; 8];
+    stored.copy_from_slice(sum);
+    if fnv(body, FNV_START) != u64::from_le_bytes(stored) {
+        return Err(CacheError::Refused(path, "checksum mismatch (damaged)"));
+    }
+    let values = &body[head.len()..];
+    for (side, chunk) in t.values.iter().zip(values.chunks(t.index.size)) {
+        for (v, &b) in side.iter().zip(chunk) {
+            v.store(b, Relaxed);
+        }
+    }
+    Ok(())
+}
+
+/// The default cache folder: `$XDG_CACHE_HOME/locust/tables` or `~/.cache/locust/tables`.
+pub fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("locust").join("tables"))
+}

@@ -1,0 +1,205 @@
+//! `locust egt build` and `locust egt probe`: the command line of the table generator.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Subcommand, ValueEnum};
+use variants::rules::Outcome;
+use variants::Variant;
+
+use super::material::Material;
+use super::rules::Rules;
+use super::solve::Metric;
+use super::value::describe;
+use super::{report, Builder, Settings};
+use crate::game::Game;
+
+/// The `egt` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum EgtCommand {
+    /// Build the table of a material (and every table it converts into); print statistics.
+    Build {
+        /// Variant name.
+        variant: String,
+        /// Material, e.g. KQvKR (or EGTgen's KQ.KR); each side's royal included.
+        material: String,
+        /// Check every position against its successors after the build (slow).
+        #[arg(long)]
+        verify: bool,
+        /// Build options.
+        #[command(flatten)]
+        opts: Opts,
+    },
+    /// Print a position's value and every legal move with the value it leads to, best first.
+    Probe {
+        /// Variant name.
+        variant: String,
+        /// The position.
+        fen: String,
+        /// Build options.
+        #[command(flatten)]
+        opts: Opts,
+    },
+}
+
+/// Options shared by build and probe.
+#[derive(Debug, clap::Args)]
+pub struct Opts {
+    /// Distance metric (wdl is dtm reported without distances).
+    #[arg(long, value_enum, default_value = "dtm")]
+    metric: MetricArg,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Cache folder (default: ~/.cache/locust/tables).
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    /// Keep tables in memory only.
+    #[arg(long)]
+    no_cache: bool,
+    /// Black (the defender) may pass when not in check (EGTgen's -0).
+    #[arg(long)]
+    null_move: bool,
+    /// What a stalemate scores for the stalemated side (default: the variant's rule).
+    #[arg(long, value_enum)]
+    stalemate: Option<OutcomeArg>,
+    /// Refuse to build tables needing more than this many megabytes.
+    #[arg(long, value_name = "MB", default_value_t = 16384)]
+    memory: usize,
+}
+
+/// Metric names.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum MetricArg {
+    Wdl,
+    Dtm,
+    Dtc,
+}
+
+/// Outcome names.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OutcomeArg {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Runs an `egt` subcommand.
+pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
+    let (name, opts) = match &cmd {
+        EgtCommand::Build { variant, opts, .. } | EgtCommand::Probe { variant, opts, .. } => {
+            (variant, opts)
+        }
+    };
+    let Some(variant) = variants::find(all, name) else {
+        eprintln!("unknown variant `{name}` (see `locust variants`)");
+        return ExitCode::FAILURE;
+    };
+    let stalemate = opts.stalemate.map(|o| match o {
+        OutcomeArg::Win => Outcome::Win,
+        OutcomeArg::Draw => Outcome::Draw,
+        OutcomeArg::Loss => Outcome::Loss,
+    });
+    let rules = match Rules::new(variant, stalemate, opts.null_move) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let settings = Settings {
+        metric: match opts.metric {
+            MetricArg::Dtc => Metric::Dtc,
+            _ => Metric::Dtm,
+        },
+        threads: opts.threads.max(1),
+        cache: if opts.no_cache {
+            None
+        } else {
+            opts.cache.clone().or_else(super::cache::default_dir)
+        },
+        memory_mb: opts.memory,
+        progress: true,
+    };
+    let threads = settings.threads;
+    let mut builder = Builder::new(rules, settings);
+    match cmd {
+        EgtCommand::Build {
+            material, verify, ..
+        } => build(&mut builder, variant, &material, threads, verify),
+        EgtCommand::Probe { fen, .. } => probe(&mut builder, variant, &fen),
+    }
+}
+
+fn build(
+    builder: &mut Builder,
+    variant: &Variant,
+    text: &str,
+    threads: usize,
+    verify: bool,
+) -> ExitCode {
+    let material = match Material::parse(variant, text) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let start = std::time::Instant::now();
+    match builder.table(&material) {
+        Ok(table) => {
+            let secs = start.elapsed().as_secs_f64();
+            let stats = report::stats(&table, threads);
+            print!("{}", report::render(&table, &stats));
+            println!("Built in {secs:.2} s ({} tables)", builder.tables().count());
+            if verify {
+                let bad = super::solve::inconsistencies(&table);
+                println!(
+                    "Verify: {} position(s) differ from one ply of minimax",
+                    bad.len()
+                );
+                let mut sq = [0u8; super::material::MAX_MEN];
+                for &(stm, idx, got, want) in bad.iter().take(10) {
+                    table.index.decode(idx, &mut sq[..table.men()]);
+                    println!(
+                        "  {}: stored {}, expected {}",
+                        report::fen(&table, &sq[..table.men()], stm),
+                        describe(got),
+                        describe(want)
+                    );
+                }
+                if !bad.is_empty() {
+                    return ExitCode::FAILURE;
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn probe(builder: &mut Builder, variant: &Variant, fen: &str) -> ExitCode {
+    let mut game = match Game::from_fen(variant.clone(), fen) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match super::probe::probe(builder, &mut game) {
+        Ok((own, moves)) => {
+            println!("{}: {}", game.position().fen(), describe(own));
+            for (text, code) in moves {
+                println!("  {text:10} {}", describe(code));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Table indexing: one factor per man over the squares that man can stand on, the first man
+//! (White's royal) over one square of each orbit of the board symmetries the material allows,
+//! so that a position and its mirror images share one entry.
+
+use super::board::Board;
+
+/// Local index of a square outside a man's domain.
+const OUTSIDE: u16 = u16::MAX;
+
+/// Maps positions (one square per man, in material order) to table indices and back.
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    /// The symmetry maps in use (`maps[0]` the identity), as board-square permutations.
+    pub maps: Vec<Vec<u8>>,
+    /// For each square of the first man: which map brings it into the fundamental region.
+    canon: Vec<u8>,
+    /// Per man: board square to local index.
+    local: Vec<Vec<u16>>,
+    /// Per man: local index to board square.
+    squares: Vec<Vec<u8>>,
+    /// Per square of the first man's region: the maps other than the identity that keep it in
+    /// place (a position and these images of it are all stored).
+    stab: Vec<Vec<u8>>,
+    /// Number of entries per side to move.
+    pub size: usize,
+}
+
+impl Indexer {
+    /// An indexer for men with the given domains (board-square lists), under the board maps
+    /// selected by `group` (bit `k` = `board.maps[k]`; bit 0 must be set).
+    pub fn new(board: &Board, domains: &[Vec<u8>], group: u8) -> Indexer {
+        let maps: Vec<Vec<u8>> = (0..board.maps.len())
+            .filter(|k| group & (1 << k) != 0)
+            .map(|k| board.maps[k].clone())
+            .collect();
+        let mut canon = vec![0u8; board.n];
+        for (sq, c) in canon.iter_mut().enumerate() {
+            let mut best = sq as u8;
+            for (k, m) in maps.iter().enumerate() {
+                if m[sq] < best {
+                    best = m[sq];
+                    *c = k as u8;
+                }
+            }
+        }
+        let mut squares: Vec<Vec<u8>> = domains.to_vec();
+        if let Some(first) = squares.first_mut() {
+            first.retain(|&s| canon[s as usize] == 0);
+        }
+        let local = squares
+            .iter()
+            .map(|list| {
+                let mut l = vec![OUTSIDE; board.n];
+                for (i, &s) in list.iter().enumerate() {
+                    l[s as usize] = i as u16;
+                }
+                l
+            })
+            .collect();
+        let size = squares.iter().map(Vec::len).product();
+        let stab = (0..board.n)
+            .map(|sq| {
+                (1..maps.len())
+                    .filter(|&k| canon[sq] == 0 && maps[k][sq] as usize == sq)
+                    .map(|k| k as u8)
+                    .collect()
+            })
+            .collect();
+        Indexer {
+            maps,
+            canon,
+            local,
+            squares,
+            stab,
+            size,
+        }
+    }
+
+    /// The index of a position, or `None` when a man stands outside its domain.
+    #[inline]
+    pub fn encode(&self, sq: &[u8]) -> Option<usize> {
+        let map = &self.maps[self.canon[sq[0] as usize] as usize];
+        let mut idx = 0usize;
+        for (i, &s) in sq.iter().enumerate() {
+            let l = self.local[i][map[s as usize] as usize];
+            if l == OUTSIDE {
+                return None;
+            }
+            idx = idx * self.squares[i].len() + l as usize;
+        }
+        Some(idx)
+    }
+
+    /// Calls `f` with every index storing the position: its canonical form and, when the
+    /// first man stands on a square some map keeps in place, the images under those maps.
+    #[inline]
+    pub fn encode_all(&self, sq: &[u8], mut f: impl FnMut(usize)) {
+        let Some(idx) = self.encode(sq) else {
+            return;
+        };
+        f(idx);
+        let map = &self.maps[self.canon[sq[0] as usize] as usize];
+        let first = map[sq[0] as usize] as usize;
+        if self.stab[first].is_empty() {
+            return;
+        }
+        let mut canon = [0u8; super::material::MAX_MEN];
+        for (c, &s) in canon.iter_mut().zip(sq) {
+            *c = map[s as usize];
+        }
+        for &k in &self.stab[first] {
+            if let Some(other) = self.encode_mapped(&canon[..sq.len()], k as usize) {
+                if other != idx {
+                    f(other);
+                }
+            }
+        }
+    }
+
+    /// The index of a position already in canonical form, or under map `k` applied first.
+    pub fn encode_mapped(&self, sq: &[u8], k: usize) -> Option<usize> {
+        let map = &self.maps[k];
+        let mut idx = 0usize;
+        for (i, &s) in sq.iter().enumerate() {
+            let l = self.local[i][map[s as usize] as usize];
+            if l == OUTSIDE {
+                return None;
+            }
+            idx = idx * self.squares[i].len() + l as usize;
+        }
+        Some(idx)
+    }
+
+    /// The squares of the position at `idx` (in material order) into `out`.
+    #[inline]
+    pub fn decode(&self, mut idx: usize, out: &mut [u8]) {
+        for i in (0..self.squares.len()).rev() {
+            let n = self.squares[i].len();
+            out[i] = self.squares[i][idx % n];
+            idx /= n;
+        }
+    }
+
+    /// Number of board squares the first man's square stands for (its orbit under the maps).
+    pub fn orbit_len(&self, sq: u8) -> usize {
+        let mut seen: Vec<u8> = self.maps.iter().map(|m| m[sq as usize]).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    }
+
+    /// The maps other than the identity that leave `sq` in place.
+    pub fn stabilizer(&self, sq: u8) -> Vec<usize> {
+        (1..self.maps.len())
+            .filter(|&k| self.maps[k][sq as usize] == sq)
+            .collect()
+    }
+}

@@ -1,0 +1,260 @@
+//! Endgame tables: a retrograde generator for any material of any variant whose board has at
+//! most 128 squares (`locust egt build`), their statistics, a cache on disk, and probing.
+//!
+//! The tables use the variant's compiled pieces (the same trajectories as the engine), laid
+//! out as path lists with occupancy conditions on a small board (`paths`).
+
+pub mod board;
+pub mod cache;
+pub mod cli;
+pub mod index;
+pub mod material;
+pub mod paths;
+pub mod probe;
+pub mod report;
+pub mod rules;
+pub mod solve;
+pub mod value;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU8;
+use std::sync::Arc;
+
+use material::{ManSpec, Material, MaterialError};
+use rules::{Rules, RulesError};
+use solve::{Conv, Metric, SolveError, Table};
+
+/// Why tables could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum EgtError {
+    /// The variant cannot have tables.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The material text is wrong.
+    #[error(transparent)]
+    Material(#[from] MaterialError),
+    /// Solving failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// The table would not fit the memory budget.
+    #[error("{name}: needs {need} MB, more than the {budget} MB allowed (--memory)")]
+    Memory {
+        /// Table name.
+        name: String,
+        /// Megabytes needed.
+        need: usize,
+        /// Budget in megabytes.
+        budget: usize,
+    },
+}
+
+/// Build settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Metric.
+    pub metric: Metric,
+    /// Threads.
+    pub threads: usize,
+    /// Cache folder; `None`: keep tables in memory only.
+    pub cache: Option<PathBuf>,
+    /// Memory budget in megabytes for all tables built.
+    pub memory_mb: usize,
+    /// Print progress on stderr.
+    pub progress: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            metric: Metric::Dtm,
+            threads: 1,
+            cache: None,
+            memory_mb: 16 * 1024,
+            progress: false,
+        }
+    }
+}
+
+/// Builds tables and their sub-tables, once each.
+pub struct Builder {
+    /// The rules.
+    pub rules: Arc<Rules>,
+    /// Settings.
+    pub settings: Settings,
+    tables: HashMap<Material, Arc<Table>>,
+    used_mb: usize,
+}
+
+impl Builder {
+    /// A builder for one variant's rules.
+    pub fn new(rules: Rules, settings: Settings) -> Builder {
+        Builder {
+            rules: Arc::new(rules),
+            settings,
+            tables: HashMap::new(),
+            used_mb: 0,
+        }
+    }
+
+    /// The tables built or loaded so far.
+    pub fn tables(&self) -> impl Iterator<Item = &Arc<Table>> {
+        self.tables.values()
+    }
+
+    /// The table of `material`, building it (and every table it converts into) if needed.
+    pub fn table(&mut self, material: &Material) -> Result<Arc<Table>, EgtError> {
+        if let Some(t) = self.tables.get(material) {
+            return Ok(t.clone());
+        }
+        let mut table = self.empty_table(material)?;
+        table.convs = self.conversions(&table)?;
+        let table = Arc::new(table);
+        let loaded = self
+            .settings
+            .cache
+            .as_ref()
+            .is_some_and(|dir| cache::load(dir, &table).is_ok());
+        if !loaded {
+            self.solve(&table)?;
+            if let Some(dir) = &self.settings.cache {
+                if let Err(e) = cache::save(dir, &table) {
+                    log::warn!("{}: not cached: {e}", table.name);
+                }
+            }
+        }
+        self.tables.insert(material.clone(), table.clone());
+        Ok(table)
+    }
+
+    fn solve(&self, table: &Table) -> Result<(), EgtError> {
+        let start = std::time::Instant::now();
+        let show = self.settings.progress;
+        let name = table.name.clone();
+        let mut progress = |what: &str| {
+            if show {
+                report::progress(&name, what, start.elapsed());
+            }
+        };
+        solve::solve(table, self.settings.threads, &mut progress)?;
+        if show {
+            report::progress_done(&name, start.elapsed());
+        }
+        Ok(())
+    }
+
+    /// A table with its indexer and zeroed values, no conversions yet.
+    fn empty_table(&mut self, material: &Material) -> Result<Table, EgtError> {
+        let rules = &self.rules;
+        let name = material.name(&rules.variant);
+        let mut group = u8::MAX;
+        let mut domains = Vec::new();
+        for m in &material.men {
+            let (c, p) = (m.colour as usize, m.piece as usize);
+            group &= rules.symmetric[c][p];
+            let d = rules.domain[c][p];
+            domains.push(
+                (0..rules.board.n as u8)
+                    .filter(|&s| d & board::bit(s) != 0)
+                    .collect(),
+            );
+        }
+        let index = index::Indexer::new(&rules.board, &domains, group);
+        let need = (2 * index.size) >> 20;
+        if self.used_mb + need > self.settings.memory_mb {
+            return Err(EgtError::Memory {
+                name,
+                need,
+                budget: self.settings.memory_mb,
+            });
+        }
+        self.used_mb += need;
+        let fresh = || {
+            (0..index.size)
+                .map(|_| AtomicU8::new(0))
+                .collect::<Vec<_>>()
+        };
+        let colour: Vec<u8> = material.men.iter().map(|m| m.colour).collect();
+        let royal_of = |c: u8| {
+            material
+                .men
+                .iter()
+                .position(|m| m.colour == c && !m.not_royal)
+                .unwrap_or(0)
+        };
+        Ok(Table {
+            name,
+            values: [fresh(), fresh()],
+            metric: self.settings.metric,
+            piece: material.men.iter().map(|m| m.piece).collect(),
+            royal: [royal_of(0), royal_of(1)],
+            colour,
+            convs: Vec::new(),
+            rules: rules.clone(),
+            index,
+            material: material.clone(),
+        })
+    }
+
+    /// Every sub-table the table converts into, by conversion key.
+    fn conversions(&mut self, table: &Table) -> Result<Vec<Option<Conv>>, EgtError> {
+        let m = table.men();
+        let np = self.rules.variant.pieces.len();
+        let mut convs: Vec<Option<Conv>> = (0..(m + 1) * (m * np + 1)).map(|_| None).collect();
+        for victim in (0..m).map(Some).chain([None]) {
+            if victim.is_some_and(|v| !table.material.men[v].not_royal) {
+                continue;
+            }
+            let rules = self.rules.clone();
+            let promos = (0..m).flat_map(|i| {
+                let c = table.colour[i] as usize;
+                let p = table.piece[i] as usize;
+                rules.promo[c][p]
+                    .choices
+                    .iter()
+                    .map(move |&pc| Some((i, pc)))
+            });
+            for promo in promos.chain([None]) {
+                if victim.is_none() && promo.is_none() {
+                    continue;
+                }
+                if victim.is_some_and(|v| promo.is_some_and(|(i, _)| i == v)) {
+                    continue;
+                }
+                let conv = self.conversion(table, victim, promo)?;
+                convs[table.conv_key(victim, promo)] = Some(conv);
+            }
+        }
+        Ok(convs)
+    }
+
+    fn conversion(
+        &mut self,
+        table: &Table,
+        victim: Option<usize>,
+        promo: Option<(usize, variants::PieceId)>,
+    ) -> Result<Conv, EgtError> {
+        let v = &self.rules.variant;
+        let mut men: Vec<(ManSpec, u8)> = table
+            .material
+            .men
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (*m, i as u8))
+            .collect();
+        if let Some((i, pc)) = promo {
+            men[i].0.piece = pc;
+            men[i].0.not_royal = !v.pieces[pc as usize].royal;
+        }
+        if let Some(j) = victim {
+            men.remove(j);
+        }
+        men.sort();
+        let sub = Material::new(men.iter().map(|(m, _)| *m).collect());
+        let sub_table = self.table(&sub)?;
+        Ok(Conv {
+            table: sub_table,
+            order: men.iter().map(|(_, i)| *i).collect(),
+        })
+    }
+}

@@ -1,0 +1,222 @@
+//! Piece moves for the table generator: every path of a piece from every square, compiled
+//! from the variant's trajectories into occupancy conditions on the generator's small board,
+//! indexed by origin (forward moves), by destination (un-moves) and by origin and destination
+//! (attacks). The same compiled pieces as the engine's: no second rules engine.
+
+use variants::rules::PieceType;
+use variants::{rights, SquareSet, Trajectories, Variant};
+
+use super::board::{bit, Bits, Board};
+
+/// What the squares a path crosses must hold for the path to be open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cond {
+    /// Squares that must be empty.
+    pub empty: Bits,
+    /// Squares that must be occupied (hop screens).
+    pub occ: Bits,
+    /// Of those, squares that must hold a man of the mover's side.
+    pub friend: Bits,
+    /// Of those, squares that must hold an enemy man.
+    pub foe: Bits,
+}
+
+impl Cond {
+    /// True when the path is open on a board with `occ` occupied, `own` the mover's men.
+    #[inline]
+    pub fn open(&self, occ: Bits, own: Bits) -> bool {
+        occ & self.empty == 0
+            && occ & self.occ == self.occ
+            && own & self.friend == self.friend
+            && own & self.foe == 0
+    }
+}
+
+/// One path: where it ends, what it may do there, and what it needs on its way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Path {
+    /// Destination square.
+    pub to: u8,
+    /// End rights from [`rights`]: `MOVE`, `CAPTURE`, `CHECK_ONLY`, `TAME`.
+    pub rights: u16,
+    /// Conditions on the squares crossed.
+    pub cond: Cond,
+}
+
+/// The rights a table path keeps; everything else is either a condition or unsupported.
+const KEPT: u16 = rights::MOVE | rights::CAPTURE | rights::CHECK_ONLY | rights::TAME;
+
+/// Moves of one piece type for one colour.
+#[derive(Clone, Debug, Default)]
+pub struct PieceMoves {
+    /// Paths by origin square.
+    pub from: Vec<Vec<Path>>,
+    /// Paths that may end on an empty square, by destination: (origin, conditions).
+    pub into: Vec<Vec<(u8, Cond)>>,
+    /// Attacks (captures of a royal, or check-only sight) by `from * n + to`: offsets into
+    /// `attack_conds`.
+    pub attack_at: Vec<u32>,
+    /// The conditions of the attacks.
+    pub attack_conds: Vec<Cond>,
+    /// The piece can capture by passing over a man (locust), or capture a friend, or capture
+    /// en passant: moves the generator does not model.
+    pub unsupported: Option<&'static str>,
+}
+
+impl PieceMoves {
+    /// The attack conditions from `from` on `to` on a board of `n` squares.
+    #[inline]
+    pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {
+        let k = from as usize * n + to as usize;
+        &self.attack_conds[self.attack_at[k] as usize..self.attack_at[k + 1] as usize]
+    }
+
+    /// Every path of `piece` for `colour` (0 White, 1 Black) on `board`; `initial`: the
+    /// squares where the piece has not moved yet (its start squares), `zone_of`: the zone
+    /// sets for the colour.
+    pub fn compile(
+        board: &Board,
+        piece: &PieceType,
+        colour: usize,
+        initial: &SquareSet,
+        zones: &[SquareSet],
+    ) -> PieceMoves {
+        let n = board.n;
+        let mut pm = PieceMoves {
+            from: vec![Vec::new(); n],
+            into: vec![Vec::new(); n],
+            ..PieceMoves::default()
+        };
+        let walker = Walker {
+            board,
+            t: &piece.moves,
+            colour,
+            confined: piece.confined,
+            zones,
+        };
+        for s in 0..n as u8 {
+            let c = board.coord(s);
+            let mut out = Vec::new();
+            for &root in &piece.moves.roots {
+                let node = &piece.moves.nodes[root as usize];
+                if node.rights & rights::INITIAL != 0 && !initial.contains(c) {
+                    continue;
+                }
+                if node.from_zone.is_some_and(|z| !walker.in_zone(z, s)) {
+                    continue;
+                }
+                walker.walk(root, s, Cond::default(), &mut out, &mut pm.unsupported);
+            }
+            out.sort();
+            out.dedup();
+            pm.from[s as usize] = out;
+        }
+        let mut attacks: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
+        for s in 0..n {
+            for p in &pm.from[s] {
+                if p.rights & rights::MOVE != 0 {
+                    pm.into[p.to as usize].push((s as u8, p.cond));
+                }
+                let hits = p.rights & (rights::CAPTURE | rights::CHECK_ONLY) != 0;
+                if hits && p.rights & rights::TAME == 0 {
+                    attacks[s * n + p.to as usize].push(p.cond);
+                }
+            }
+        }
+        pm.attack_at.push(0);
+        for list in attacks {
+            pm.attack_conds.extend(list);
+            pm.attack_at.push(pm.attack_conds.len() as u32);
+        }
+        pm
+    }
+}
+
+/// Walks one piece's trajectory tree over the table board.
+struct Walker<'a> {
+    board: &'a Board,
+    t: &'a Trajectories,
+    colour: usize,
+    confined: Option<u8>,
+    zones: &'a [SquareSet],
+}
+
+impl Walker<'_> {
+    fn in_zone(&self, zone: u8, sq: u8) -> bool {
+        self.zones
+            .get(zone as usize)
+            .is_some_and(|z| z.contains(self.board.coord(sq)))
+    }
+
+    fn walk(
+        &self,
+        id: u16,
+        at: u8,
+        cond: Cond,
+        out: &mut Vec<Path>,
+        unsupported: &mut Option<&'static str>,
+    ) {
+        let node = &self.t.nodes[id as usize];
+        let dir = if self.colour == 0 { 1 } else { -1 };
+        let c = self.board.coord(at);
+        let f = c.file as i32 + node.step.0 as i32;
+        let r = c.rank as i32 + dir * node.step.1 as i32;
+        let Some(sq) = self.board.at(f, r) else {
+            return;
+        };
+        // A check-only sight line is not a move: a confined royal still sees out of its zone.
+        let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
+        let zone = if sight {
+            node.zone
+        } else {
+            node.zone.or(self.confined)
+        };
+        if zone.is_some_and(|z| !self.in_zone(z, sq)) {
+            return;
+        }
+        if node.rights & (rights::DESTROY | rights::EN_PASSANT) != 0 {
+            // En passant needs the previous move; a friend capture is out of scope.
+            if node.rights & rights::DESTROY != 0 {
+                *unsupported = Some("captures of its own men");
+            }
+        }
+        let ends = node.rights & KEPT;
+        if ends & (rights::MOVE | rights::CAPTURE | rights::CHECK_ONLY) != 0 {
+            out.push(Path {
+                to: sq,
+                rights: ends,
+                cond,
+            });
+        }
+        let mut next = cond;
+        next.empty |= bit(sq);
+        for &child in &node.on_empty {
+            self.walk(child, sq, next, out, unsupported);
+        }
+        let pass = node.rights & (rights::PASS_FRIEND | rights::PASS_FOE);
+        if pass != 0 && !node.on_occupied.is_empty() {
+            if node.rights & (rights::LOCUST_FOE | rights::LOCUST_FRIEND) != 0 {
+                *unsupported = Some("locust captures");
+                return;
+            }
+            let mut hop = cond;
+            hop.occ |= bit(sq);
+            if pass == rights::PASS_FRIEND {
+                hop.friend |= bit(sq);
+            } else if pass == rights::PASS_FOE {
+                hop.foe |= bit(sq);
+            }
+            for &child in &node.on_occupied {
+                self.walk(child, sq, hop, out, unsupported);
+            }
+        }
+    }
+}
+
+/// The zone square sets of a variant for one colour.
+pub fn zones_for(v: &Variant, colour: usize) -> Vec<SquareSet> {
+    v.zones
+        .iter()
+        .map(|z| if colour == 0 { z.white } else { z.black })
+        .collect()
+}

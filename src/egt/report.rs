@@ -1,0 +1,272 @@
+//! What a build prints: progress on stderr (one updating line on a terminal, plain lines
+//! otherwise) and the statistics of a table: per side to move, wins and losses per depth in
+//! orbits (positions counted once per symmetry class) and on the full board, mates,
+//! stalemates, draws, and the longest win with a FEN.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use super::material::{symbol, MAX_MEN};
+use super::solve::{parallel, Table};
+use super::value::{is_loss, is_win, plies, DRAW, ILLEGAL};
+
+/// Prints one progress step.
+pub fn progress(name: &str, what: &str, elapsed: Duration) {
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        let _ = write!(
+            err,
+            "\r{name}: {what} ({:.1} s)\x1b[K",
+            elapsed.as_secs_f64()
+        );
+    } else {
+        let _ = writeln!(err, "{name}: {what} ({:.1} s)", elapsed.as_secs_f64());
+    }
+}
+
+/// Ends the progress of one table.
+pub fn progress_done(name: &str, elapsed: Duration) {
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        let _ = write!(err, "\r\x1b[K");
+    }
+    let _ = writeln!(err, "{name}: solved in {:.2} s", elapsed.as_secs_f64());
+}
+
+/// A count on the full board and in orbits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Every placement.
+    pub full: u64,
+    /// Once per symmetry class.
+    pub orbits: u64,
+}
+
+impl Count {
+    fn add(&mut self, o: Count) {
+        self.full += o.full;
+        self.orbits += o.orbits;
+    }
+}
+
+/// Statistics of one side to move.
+#[derive(Clone, Debug, Default)]
+pub struct SideStats {
+    /// Legal positions.
+    pub legal: Count,
+    /// Wins by depth in moves.
+    pub wins: Vec<Count>,
+    /// Losses by depth in moves (0: mated or otherwise lost now).
+    pub losses: Vec<Count>,
+    /// Draws.
+    pub draws: Count,
+    /// Checkmates (lost now, in check).
+    pub mates: Count,
+    /// Stalemates (no legal move, not in check), whatever they score.
+    pub stalemates: Count,
+    /// Deepest win in plies and one index holding it.
+    pub longest: Option<(u8, usize)>,
+}
+
+impl SideStats {
+    fn merge(&mut self, o: &SideStats) {
+        self.legal.add(o.legal);
+        for (dst, src) in [(&mut self.wins, &o.wins), (&mut self.losses, &o.losses)] {
+            if dst.len() < src.len() {
+                dst.resize(src.len(), Count::default());
+            }
+            for (d, s) in dst.iter_mut().zip(src) {
+                d.add(*s);
+            }
+        }
+        self.draws.add(o.draws);
+        self.mates.add(o.mates);
+        self.stalemates.add(o.stalemates);
+        if o.longest.map(|l| l.0) > self.longest.map(|l| l.0) {
+            self.longest = o.longest;
+        }
+    }
+
+    /// Total wins.
+    pub fn total_wins(&self) -> Count {
+        sum(&self.wins)
+    }
+
+    /// Total losses.
+    pub fn total_losses(&self) -> Count {
+        sum(&self.losses)
+    }
+}
+
+fn sum(v: &[Count]) -> Count {
+    let mut c = Count::default();
+    for x in v {
+        c.add(*x);
+    }
+    c
+}
+
+fn bump(v: &mut Vec<Count>, at: usize, c: Count) {
+    if v.len() <= at {
+        v.resize(at + 1, Count::default());
+    }
+    v[at].add(c);
+}
+
+/// Counts a table, per side to move.
+pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
+    let m = table.men();
+    let mut out: [SideStats; 2] = Default::default();
+    for (stm, side) in out.iter_mut().enumerate() {
+        let total = Mutex::new(SideStats::default());
+        parallel(table.index.size, threads, |a, b| {
+            let mut local = SideStats::default();
+            let mut sq = [0u8; MAX_MEN];
+            for idx in a..b {
+                let code = table.values[stm][idx].load(Relaxed);
+                if code == ILLEGAL {
+                    continue;
+                }
+                table.index.decode(idx, &mut sq[..m]);
+                let c = weight(table, &sq[..m], idx);
+                local.legal.add(c);
+                if is_win(code) {
+                    bump(&mut local.wins, (plies(code) as usize).div_ceil(2), c);
+                    if local.longest.is_none_or(|l| plies(code) > l.0) {
+                        local.longest = Some((plies(code), idx));
+                    }
+                } else if is_loss(code) {
+                    bump(&mut local.losses, (plies(code) as usize).div_ceil(2), c);
+                } else {
+                    local.draws.add(c);
+                }
+                if code == DRAW || plies(code) == 0 {
+                    let moves = table.successors(&sq[..m], stm, |_| false);
+                    if moves == 0 {
+                        if table.in_check(&sq[..m], stm) {
+                            local.mates.add(c);
+                        } else {
+                            local.stalemates.add(c);
+                        }
+                    }
+                }
+            }
+            if let Ok(mut t) = total.lock() {
+                t.merge(&local);
+            }
+        });
+        if let Ok(t) = total.into_inner() {
+            *side = t;
+        }
+    }
+    out
+}
+
+/// The full-board placements and orbits one stored position stands for.
+fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
+    let ix = &table.index;
+    let full = ix.orbit_len(sq[0]) as u64;
+    let mut img = [0u8; MAX_MEN];
+    let representative = ix.stabilizer(sq[0]).into_iter().all(|k| {
+        for (d, &s) in img.iter_mut().zip(sq) {
+            *d = ix.maps[k][s as usize];
+        }
+        ix.encode_mapped(&img[..sq.len()], 0)
+            .is_none_or(|other| idx <= other)
+    });
+    Count {
+        full,
+        orbits: representative as u64,
+    }
+}
+
+/// The FEN of a table position.
+pub fn fen(table: &Table, sq: &[u8], stm: usize) -> String {
+    let v = &table.rules.variant;
+    let b = &table.rules.board;
+    let mut grid: Vec<Option<String>> = vec![None; b.n];
+    for (i, &s) in sq.iter().enumerate() {
+        let mut sym = symbol(v, table.piece[i]);
+        if table.colour[i] == 1 {
+            sym = sym.to_lowercase();
+        }
+        grid[s as usize] = Some(sym);
+    }
+    let mut out = String::new();
+    for r in (0..b.ranks).rev() {
+        let mut empty = 0;
+        for f in 0..b.files {
+            match &grid[(r * b.files + f) as usize] {
+                Some(sym) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(sym);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            out.push('/');
+        }
+    }
+    out.push_str(if stm == 0 { " w - - 0 1" } else { " b - - 0 1" });
+    out
+}
+
+/// The statistics report as text.
+pub fn render(table: &Table, stats: &[SideStats; 2]) -> String {
+    let mut s = String::new();
+    let side_name = ["White", "Black"];
+    s.push_str(&format!(
+        "{} ({}), {:?}, {} symmetry map(s), {} positions per side\n",
+        table.name,
+        table.rules.variant.name,
+        table.metric,
+        table.index.maps.len(),
+        table.index.size
+    ));
+    for (stm, st) in stats.iter().enumerate() {
+        let (w, l, d) = (st.total_wins(), st.total_losses(), st.draws);
+        s.push_str(&format!(
+            "{} to move: legal {} (orbits {}); win {} / draw {} / loss {} (orbits {} / {} / {}); mates {} (orbits {}), stalemates {} (orbits {})\n",
+            side_name[stm], st.legal.full, st.legal.orbits, w.full, d.full, l.full, w.orbits,
+            d.orbits, l.orbits, st.mates.full, st.mates.orbits, st.stalemates.full, st.stalemates.orbits
+        ));
+        s.push_str("  moves      wins (full)    wins (orbits)    losses (full)  losses (orbits)\n");
+        for depth in 0..st.wins.len().max(st.losses.len()) {
+            let w = st.wins.get(depth).copied().unwrap_or_default();
+            let l = st.losses.get(depth).copied().unwrap_or_default();
+            if w.full + l.full == 0 {
+                continue;
+            }
+            s.push_str(&format!(
+                "  {depth:5} {:16} {:16} {:16} {:16}\n",
+                w.full, w.orbits, l.full, l.orbits
+            ));
+        }
+    }
+    let best = (0..2)
+        .filter_map(|stm| stats[stm].longest.map(|l| (l, stm)))
+        .max_by_key(|((p, _), _)| *p);
+    match best {
+        Some(((p, idx), stm)) => {
+            let mut sq = [0u8; MAX_MEN];
+            table.index.decode(idx, &mut sq[..table.men()]);
+            s.push_str(&format!(
+                "Longest win: {} moves ({} to move), e.g. {}\n",
+                (p as usize).div_ceil(2),
+                side_name[stm],
+                fen(table, &sq[..table.men()], stm)
+            ));
+        }
+        None => s.push_str("Longest win: none (no position is won)\n"),
+    }
+    s
+}

@@ -1,0 +1,246 @@
+//! The variant as the table generator sees it: every piece's paths per colour, the squares
+//! each piece can stand on, promotion, the symmetries each piece allows and the game-end
+//! rules, compiled once per variant.
+
+use variants::rules::Outcome;
+use variants::{PieceId, SquareSet, Variant};
+
+use super::board::{bit, Bits, Board};
+use super::paths::{zones_for, PieceMoves};
+use crate::board::fen::start_squares;
+use crate::board::layout::Layout;
+
+/// Promotion of one piece type for one colour.
+#[derive(Clone, Debug, Default)]
+pub struct Promo {
+    /// The promotion zone.
+    pub zone: Bits,
+    /// Shogi style: a move leaving the zone promotes too.
+    pub shogi: bool,
+    /// The types it may become (empty: it does not promote).
+    pub choices: Vec<PieceId>,
+    /// Destinations where promotion is forced.
+    pub forced: Bits,
+}
+
+impl Promo {
+    /// True when a move from `s` to `t` may promote.
+    #[inline]
+    pub fn may(&self, s: u8, t: u8) -> bool {
+        !self.choices.is_empty()
+            && (self.zone & bit(t) != 0 || (self.shogi && self.zone & bit(s) != 0))
+    }
+}
+
+/// Options that change the game the tables solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRules {
+    /// Result for a stalemated side to move.
+    pub stalemate: Outcome,
+    /// Black may pass when not in check (EGTgen's `-0`).
+    pub null_move: bool,
+}
+
+/// Everything the generator needs of a variant.
+#[derive(Debug)]
+pub struct Rules {
+    /// The variant.
+    pub variant: Variant,
+    /// The board.
+    pub board: Board,
+    /// Paths per colour per piece type.
+    pub moves: [Vec<PieceMoves>; 2],
+    /// Squares each piece type can stand on, per colour.
+    pub domain: [Vec<Bits>; 2],
+    /// Promotion per colour per piece type.
+    pub promo: [Vec<Promo>; 2],
+    /// Board maps (bit `k` = `board.maps[k]`) each piece type is symmetric under, per colour.
+    pub symmetric: [Vec<u8>; 2],
+    /// `no_capture[attacker][victim]`.
+    pub no_capture: Vec<Vec<bool>>,
+    /// Game rules in force.
+    pub game: GameRules,
+}
+
+/// Why a variant cannot have tables.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RulesError {
+    /// The board is too large to index.
+    #[error("{0}: the table generator indexes boards of at most 128 squares")]
+    BoardTooLarge(String),
+    /// Drops change material without captures.
+    #[error("{0}: tables for variants with drops are not supported")]
+    Drops(String),
+}
+
+impl Rules {
+    /// Compiles a variant; `stalemate` and `null_move` override the variant's own rules.
+    pub fn new(
+        v: &Variant,
+        stalemate: Option<Outcome>,
+        null_move: bool,
+    ) -> Result<Rules, RulesError> {
+        let board =
+            Board::new(v.files, v.ranks).ok_or(RulesError::BoardTooLarge(v.name.clone()))?;
+        if v.drops.enabled {
+            return Err(RulesError::Drops(v.name.clone()));
+        }
+        let lay = Layout::new(v.clone());
+        let initial = start_squares(&lay);
+        let n = v.pieces.len();
+        let mut rules = Rules {
+            variant: v.clone(),
+            board,
+            moves: [Vec::new(), Vec::new()],
+            domain: [Vec::new(), Vec::new()],
+            promo: [Vec::new(), Vec::new()],
+            symmetric: [Vec::new(), Vec::new()],
+            no_capture: vec![vec![false; n]; n],
+            game: GameRules {
+                stalemate: stalemate.unwrap_or(v.end.stalemate),
+                null_move,
+            },
+        };
+        for &(a, b) in &v.capture_matrix.no_capture {
+            rules.no_capture[a as usize][b as usize] = true;
+        }
+        for (colour, start) in initial.iter().enumerate() {
+            let zones = zones_for(v, colour);
+            for ((p, piece), init) in v.pieces.iter().enumerate().zip(start) {
+                let pm = PieceMoves::compile(&rules.board, piece, colour, init, &zones);
+                rules.moves[colour].push(pm);
+                rules.promo[colour].push(rules.promotion(colour, p as PieceId));
+            }
+            for (p, init) in start.iter().enumerate() {
+                let d = rules.domain_of(colour, p, init);
+                rules.domain[colour].push(d);
+            }
+            for p in 0..n {
+                let s = rules.symmetry_of(colour, p);
+                rules.symmetric[colour].push(s);
+            }
+        }
+        Ok(rules)
+    }
+
+    fn bits(&self, set: &SquareSet) -> Bits {
+        (0..self.board.n as u8)
+            .filter(|&s| set.contains(self.board.coord(s)))
+            .fold(0, |acc, s| acc | bit(s))
+    }
+
+    fn promotion(&self, colour: usize, p: PieceId) -> Promo {
+        let v = &self.variant;
+        let piece = &v.pieces[p as usize];
+        let zone_set = if colour == 0 {
+            &v.promotion.zone_white
+        } else {
+            &v.promotion.zone_black
+        };
+        let zone = self.bits(zone_set);
+        let choices: Vec<PieceId> = if !piece.promotions.is_empty() {
+            piece.promotions.clone()
+        } else {
+            piece.promoted.into_iter().collect()
+        };
+        let dead = if colour == 0 {
+            piece.dead_squares
+        } else {
+            piece.dead_squares.flip_ranks(v.ranks)
+        };
+        let forced = if piece.mandatory_promotion { zone } else { 0 } | self.bits(&dead);
+        Promo {
+            zone,
+            shogi: v.promotion.shogi_style,
+            choices,
+            forced,
+        }
+    }
+
+    /// Where a piece can stand: reachable from its start squares, or anywhere it is allowed
+    /// when it does not start on the board; never where it would have to promote.
+    fn domain_of(&self, colour: usize, p: usize, start: &SquareSet) -> Bits {
+        let piece = &self.variant.pieces[p];
+        let promo = &self.promo[colour][p];
+        let allowed_zone = piece.confined.map(|z| {
+            let zones = zones_for(&self.variant, colour);
+            zones.get(z as usize).map(|s| self.bits(s)).unwrap_or(0)
+        });
+        let all = if self.board.n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.board.n) - 1
+        };
+        let mut open = allowed_zone.unwrap_or(all) & !promo.forced;
+        let seeds = self.bits(start) & open;
+        if seeds == 0 {
+            return open;
+        }
+        // Closure over the piece's moves on an empty board (hop screens ignored: a superset).
+        let pm = &self.moves[colour][p];
+        let mut reached = seeds;
+        let mut frontier = seeds;
+        while frontier != 0 {
+            let s = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            for path in &pm.from[s] {
+                let t = bit(path.to);
+                if path.rights & (variants::rights::MOVE | variants::rights::CAPTURE) != 0
+                    && open & t != 0
+                    && reached & t == 0
+                {
+                    reached |= t;
+                    frontier |= t;
+                }
+            }
+        }
+        open &= reached;
+        open
+    }
+
+    /// The board maps under which the piece's paths, domain and promotion zone are unchanged.
+    fn symmetry_of(&self, colour: usize, p: usize) -> u8 {
+        let pm = &self.moves[colour][p];
+        let b = &self.board;
+        let mut mask = 1u8;
+        'maps: for k in 1..b.maps.len() {
+            let map = &b.maps[k];
+            if b.map_bits(k, self.domain[colour][p]) != self.domain[colour][p] {
+                continue;
+            }
+            let promo = &self.promo[colour][p];
+            if !promo.choices.is_empty()
+                && (b.map_bits(k, promo.zone) != promo.zone
+                    || b.map_bits(k, promo.forced) != promo.forced)
+            {
+                continue;
+            }
+            for s in 0..b.n {
+                let mut image: Vec<_> = pm.from[s]
+                    .iter()
+                    .map(|path| {
+                        let mut q = *path;
+                        q.to = map[path.to as usize];
+                        q.cond.empty = b.map_bits(k, path.cond.empty);
+                        q.cond.occ = b.map_bits(k, path.cond.occ);
+                        q.cond.friend = b.map_bits(k, path.cond.friend);
+                        q.cond.foe = b.map_bits(k, path.cond.foe);
+                        q
+                    })
+                    .collect();
+                image.sort();
+                if image != pm.from[map[s] as usize] {
+                    continue 'maps;
+                }
+            }
+            mask |= 1 << k;
+        }
+        mask
+    }
+
+    /// The other colour's index.
+    #[inline]
+    pub fn other(c: usize) -> usize {
+        1 - c
+    }
+}

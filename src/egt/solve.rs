@@ -1,0 +1,577 @@
+//! Retrograde solving of one table: seed mates, stalemates and conversions (captures and
+//! promotions, valued from the sub-tables), then alternate two passes per distance: positions
+//! lost in `p` make their predecessors won in `p + 1`; positions won in `p` make their
+//! predecessors candidates for a loss, verified by generating all their moves.
+
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+
+use variants::rules::Outcome;
+use variants::PieceId;
+
+use super::board::{bit, Bits};
+use super::index::Indexer;
+use super::material::{Material, MAX_MEN};
+use super::rules::Rules;
+use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+
+/// Distance metric of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Distance to mate.
+    Dtm,
+    /// Distance to mate or conversion (the converting move counts).
+    Dtc,
+}
+
+/// A conversion target: the sub-table, and for each of its men the man of this table whose
+/// square it takes.
+#[derive(Debug)]
+pub struct Conv {
+    /// The sub-table.
+    pub table: Arc<Table>,
+    /// `order[k]`: this table's man standing where the sub-table's man `k` stands.
+    pub order: Vec<u8>,
+}
+
+/// A solved (or solving) table.
+#[derive(Debug)]
+pub struct Table {
+    /// Its material.
+    pub material: Material,
+    /// Canonical name.
+    pub name: String,
+    /// The indexer.
+    pub index: Indexer,
+    /// Codes per side to move (see `value`).
+    pub values: [Vec<AtomicU8>; 2],
+    /// The metric.
+    pub metric: Metric,
+    /// Colour of each man.
+    pub colour: Vec<u8>,
+    /// Piece type of each man.
+    pub piece: Vec<PieceId>,
+    /// Index of each side's royal man.
+    pub royal: [usize; 2],
+    /// Conversion targets by [`Table::conv_key`].
+    pub convs: Vec<Option<Conv>>,
+    /// The rules.
+    pub rules: Arc<Rules>,
+}
+
+/// A move's successor: its code from the opponent's side, and whether it stays in this table.
+#[derive(Clone, Copy, Debug)]
+pub struct Succ {
+    /// Code of the position after the move (opponent to move).
+    pub code: u8,
+    /// False for captures and promotions.
+    pub in_table: bool,
+}
+
+/// Why a build failed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SolveError {
+    /// A distance beyond one byte.
+    #[error("{0}: a distance exceeds {MAX_PLIES} plies")]
+    TooDeep(String),
+}
+
+impl Table {
+    /// Number of men.
+    pub fn men(&self) -> usize {
+        self.colour.len()
+    }
+
+    /// The key of a conversion: a victim (or none) and a promotion (man, piece) or none.
+    pub fn conv_key(&self, victim: Option<usize>, promo: Option<(usize, PieceId)>) -> usize {
+        let m = self.men();
+        let np = self.rules.variant.pieces.len();
+        let v = victim.map_or(0, |i| i + 1);
+        let p = promo.map_or(0, |(i, pc)| 1 + i * np + pc as usize);
+        v * (m * np + 1) + p
+    }
+
+    /// The code of a position of this table (squares in material order).
+    #[inline]
+    pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
+        match self.index.encode(sq) {
+            Some(i) => self.values[stm][i].load(Relaxed),
+            None => ILLEGAL,
+        }
+    }
+
+    /// True when a man of colour `by` attacks `target` (a royal of the other side) given the
+    /// squares and the men still on the board (`alive` bit mask).
+    #[inline]
+    pub fn attacked(&self, sq: &[u8], alive: u32, by: usize, target: usize) -> bool {
+        let (occ, own) = self.occupancy(sq, alive, by);
+        let n = self.rules.board.n;
+        let victim = self.piece[target] as usize;
+        let ts = sq[target];
+        for (e, &es) in sq.iter().enumerate() {
+            if alive & (1 << e) == 0 || self.colour[e] as usize != by {
+                continue;
+            }
+            let p = self.piece[e] as usize;
+            if self.rules.no_capture[p][victim] {
+                continue;
+            }
+            let pm = &self.rules.moves[by][p];
+            if pm.attacks(n, es, ts).iter().any(|c| c.open(occ, own)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// All men's squares and those of colour `c`.
+    #[inline]
+    fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
+        let mut occ = 0;
+        let mut own = 0;
+        for (i, &s) in sq.iter().enumerate() {
+            if alive & (1 << i) != 0 {
+                occ |= bit(s);
+                if self.colour[i] as usize == c {
+                    own |= bit(s);
+                }
+            }
+        }
+        (occ, own)
+    }
+
+    /// True when the position is broken: two men share a square, or `stm` can capture the
+    /// opponent's royal.
+    pub fn broken(&self, sq: &[u8], stm: usize) -> bool {
+        let mut occ: Bits = 0;
+        for &s in sq {
+            if occ & bit(s) != 0 {
+                return true;
+            }
+            occ |= bit(s);
+        }
+        let all = (1u32 << self.men()) - 1;
+        self.attacked(sq, all, stm, self.royal[1 - stm])
+    }
+
+    /// True when `stm`'s royal is attacked.
+    pub fn in_check(&self, sq: &[u8], stm: usize) -> bool {
+        let all = (1u32 << self.men()) - 1;
+        self.attacked(sq, all, 1 - stm, self.royal[stm])
+    }
+
+    /// Calls `f` with the successor of every legal move of `stm`; stops when `f` returns
+    /// false. Returns the number of legal moves seen.
+    pub fn successors(&self, sq: &[u8], stm: usize, mut f: impl FnMut(Succ) -> bool) -> usize {
+        let m = self.men();
+        let all = (1u32 << m) - 1;
+        let (occ, own) = self.occupancy(sq, all, stm);
+        let mut count = 0;
+        let mut next = [0u8; MAX_MEN];
+        next[..m].copy_from_slice(&sq[..m]);
+        let opp = 1 - stm;
+        for i in 0..m {
+            if self.colour[i] as usize != stm {
+                continue;
+            }
+            let p = self.piece[i] as usize;
+            let pm = &self.rules.moves[stm][p];
+            let promo = &self.rules.promo[stm][p];
+            let s = sq[i];
+            let mut seen: Bits = 0;
+            for path in &pm.from[s as usize] {
+                let t = path.to;
+                if seen & bit(t) != 0 || !path.cond.open(occ, own) {
+                    continue;
+                }
+                let victim = if occ & bit(t) == 0 {
+                    if path.rights & variants::rights::MOVE == 0 {
+                        continue;
+                    }
+                    None
+                } else {
+                    if own & bit(t) != 0 || path.rights & variants::rights::CAPTURE == 0 {
+                        continue;
+                    }
+                    let Some(j) = (0..m).find(|&j| sq[j] == t) else {
+                        continue;
+                    };
+                    let vp = self.piece[j] as usize;
+                    if self.rules.no_capture[p][vp] || j == self.royal[opp] {
+                        continue;
+                    }
+                    Some(j)
+                };
+                seen |= bit(t);
+                next[i] = t;
+                let alive = victim.map_or(all, |j| all & !(1 << j));
+                if !self.attacked(&next[..m], alive, opp, self.royal[stm])
+                    && !self.emit(&next, stm, i, s, t, victim, promo, &mut count, &mut f)
+                {
+                    return count;
+                }
+                next[i] = s;
+            }
+        }
+        if stm == 1 && self.rules.game.null_move && !self.in_check(sq, stm) {
+            count += 1;
+            f(Succ {
+                code: self.code(opp, &next[..m]),
+                in_table: true,
+            });
+        }
+        count
+    }
+
+    /// Reports one legal move (each promotion choice separately); false to stop.
+    #[allow(clippy::too_many_arguments)]
+    fn emit(
+        &self,
+        next: &[u8; MAX_MEN],
+        stm: usize,
+        i: usize,
+        s: u8,
+        t: u8,
+        victim: Option<usize>,
+        promo: &super::rules::Promo,
+        count: &mut usize,
+        f: &mut impl FnMut(Succ) -> bool,
+    ) -> bool {
+        let opp = 1 - stm;
+        let m = self.men();
+        if promo.may(s, t) {
+            for &c in &promo.choices {
+                *count += 1;
+                let code = self.conv_code(next, opp, victim, Some((i, c)));
+                if !f(Succ {
+                    code,
+                    in_table: false,
+                }) {
+                    return false;
+                }
+            }
+            if promo.forced & bit(t) != 0 {
+                return true;
+            }
+        }
+        *count += 1;
+        let succ = match victim {
+            None => Succ {
+                code: self.code(opp, &next[..m]),
+                in_table: true,
+            },
+            Some(_) => Succ {
+                code: self.conv_code(next, opp, victim, None),
+                in_table: false,
+            },
+        };
+        f(succ)
+    }
+
+    /// The code, for `opp` to move, of the position after a conversion.
+    fn conv_code(
+        &self,
+        next: &[u8; MAX_MEN],
+        opp: usize,
+        victim: Option<usize>,
+        promo: Option<(usize, PieceId)>,
+    ) -> u8 {
+        let Some(conv) = &self.convs[self.conv_key(victim, promo)] else {
+            return DRAW;
+        };
+        let mut sub = [0u8; MAX_MEN];
+        for (k, &from) in conv.order.iter().enumerate() {
+            sub[k] = next[from as usize];
+        }
+        let code = conv.table.code(opp, &sub[..conv.order.len()]);
+        match self.metric {
+            Metric::Dtm => code,
+            // Under DTC a conversion ends the count: only win, draw or loss passes through.
+            Metric::Dtc if is_win(code) => win(0),
+            Metric::Dtc if is_loss(code) => loss(0),
+            Metric::Dtc => code,
+        }
+    }
+
+    /// Calls `f` with the index of every predecessor (`1 - stm` to move) of the position
+    /// `sq` with `stm` to move: un-moves of the other side that capture nothing and do not
+    /// promote.
+    pub fn predecessors(&self, sq: &[u8], stm: usize, mut f: impl FnMut(usize)) {
+        let m = self.men();
+        let mover = 1 - stm;
+        let all = (1u32 << m) - 1;
+        let (occ, own) = self.occupancy(sq, all, mover);
+        let mut prev = [0u8; MAX_MEN];
+        prev[..m].copy_from_slice(&sq[..m]);
+        for i in 0..m {
+            if self.colour[i] as usize != mover {
+                continue;
+            }
+            let p = self.piece[i] as usize;
+            let pm = &self.rules.moves[mover][p];
+            let promo = &self.rules.promo[mover][p];
+            let t = sq[i];
+            let mut seen: Bits = 0;
+            for &(s, cond) in &pm.into[t as usize] {
+                if (occ | seen) & bit(s) != 0 || !cond.open(occ, own) {
+                    continue;
+                }
+                if promo.may(s, t) && promo.forced & bit(t) != 0 {
+                    continue;
+                }
+                seen |= bit(s);
+                prev[i] = s;
+                self.index.encode_all(&prev[..m], &mut f);
+            }
+            prev[i] = t;
+        }
+        if stm == 0 && self.rules.game.null_move {
+            self.index.encode_all(&prev[..m], &mut f);
+        }
+    }
+
+    /// The value of a position found by looking at its moves alone (the first pass): broken,
+    /// mated, stalemated, bare, or decided by conversions; `DRAW` when still open.
+    pub fn seed(&self, sq: &[u8], stm: usize) -> u8 {
+        if self.broken(sq, stm) {
+            return ILLEGAL;
+        }
+        if let Some(code) = self.bare_king(sq, stm) {
+            return code;
+        }
+        let mut best_win: Option<u8> = None;
+        let mut worst_loss: u8 = 0;
+        let mut escape = false;
+        let mut in_table = 0;
+        let n = self.successors(sq, stm, |s| {
+            if s.in_table {
+                in_table += 1;
+            } else if is_loss(s.code) {
+                let p = plies(s.code) + 1;
+                best_win = Some(best_win.map_or(p, |b| b.min(p)));
+            } else if is_win(s.code) {
+                worst_loss = worst_loss.max(plies(s.code) + 1);
+            } else {
+                escape = true;
+            }
+            true
+        });
+        if n == 0 {
+            let outcome = if self.in_check(sq, stm) {
+                self.rules.variant.end.checkmate
+            } else {
+                self.rules.game.stalemate
+            };
+            return match outcome {
+                Outcome::Loss => loss(0),
+                Outcome::Win => win(0),
+                Outcome::Draw => DRAW,
+            };
+        }
+        match best_win {
+            Some(p) => win(p.min(MAX_PLIES)),
+            None if in_table == 0 && !escape => loss(worst_loss.min(MAX_PLIES)),
+            None => DRAW,
+        }
+    }
+
+    /// True when the bare-king rule decides the position by itself.
+    pub fn bare_king_applies(&self, sq: &[u8], stm: usize) -> bool {
+        self.bare_king(sq, stm).is_some()
+    }
+
+    /// Shatranj's bare king: a side left with only its royal loses unless it can bare the
+    /// other at once.
+    fn bare_king(&self, sq: &[u8], stm: usize) -> Option<u8> {
+        if !self.rules.variant.end.bare_king_loses {
+            return None;
+        }
+        let count = |c: usize| self.colour.iter().filter(|&&x| x as usize == c).count();
+        let (mine, theirs) = (count(stm), count(1 - stm));
+        match (mine == 1, theirs == 1) {
+            (true, true) => Some(DRAW),
+            (false, true) => Some(win(0)),
+            (true, false) => {
+                let mut bares = false;
+                if theirs == 2 {
+                    self.successors(sq, stm, |s| {
+                        bares |= !s.in_table;
+                        !bares
+                    });
+                }
+                Some(if bares { DRAW } else { loss(0) })
+            }
+            (false, false) => None,
+        }
+    }
+
+    /// True when every legal move of `stm` leads to a win of the opponent, those inside the
+    /// table no deeper than `limit` plies (deeper ones may still shrink): returns the deepest,
+    /// or `None`.
+    pub fn all_lose(&self, sq: &[u8], stm: usize, limit: u8) -> Option<u8> {
+        let mut deepest = 0u8;
+        let mut ok = true;
+        let n = self.successors(sq, stm, |s| {
+            if is_win(s.code) && (!s.in_table || plies(s.code) <= limit) {
+                deepest = deepest.max(plies(s.code));
+                true
+            } else {
+                ok = false;
+                false
+            }
+        });
+        (ok && n > 0).then_some(deepest)
+    }
+}
+
+/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
+pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
+    const CHUNK: usize = 1 << 14;
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let start = next.fetch_add(CHUNK, Relaxed);
+                if start >= size {
+                    break;
+                }
+                work(start, (start + CHUNK).min(size));
+            });
+        }
+    });
+}
+
+/// Solves `table` in place; `progress` is told each finished distance.
+pub fn solve(
+    table: &Table,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    let size = table.index.size;
+    let m = table.men();
+    for stm in 0..2 {
+        parallel(size, threads, |a, b| {
+            let mut sq = [0u8; MAX_MEN];
+            for idx in a..b {
+                table.index.decode(idx, &mut sq[..m]);
+                table.values[stm][idx].store(table.seed(&sq[..m], stm), Relaxed);
+            }
+        });
+    }
+    progress("seeded");
+    let highest = AtomicU8::new(0);
+    let note = |p: u8| {
+        highest.fetch_max(p, Relaxed);
+    };
+    // Seeds may be deep (conversions into long sub-table wins).
+    for stm in 0..2 {
+        for v in &table.values[stm] {
+            let c = v.load(Relaxed);
+            if c != ILLEGAL && c != DRAW {
+                note(plies(c));
+            }
+        }
+    }
+    let mut p: u8 = 0;
+    while p <= highest.load(Relaxed) {
+        if p >= MAX_PLIES {
+            return Err(SolveError::TooDeep(table.name.clone()));
+        }
+        for stm in 0..2 {
+            let target = loss(p);
+            parallel(size, threads, |a, b| {
+                let mut sq = [0u8; MAX_MEN];
+                for idx in a..b {
+                    if table.values[stm][idx].load(Relaxed) != target {
+                        continue;
+                    }
+                    table.index.decode(idx, &mut sq[..m]);
+                    table.predecessors(&sq[..m], stm, |pi| {
+                        let cell = &table.values[1 - stm][pi];
+                        let cur = cell.load(Relaxed);
+                        if cur == DRAW || (is_win(cur) && plies(cur) > p + 1) {
+                            cell.store(win(p + 1), Relaxed);
+                            note(p + 1);
+                        }
+                    });
+                }
+            });
+        }
+        for stm in 0..2 {
+            let target = win(p);
+            parallel(size, threads, |a, b| {
+                let mut sq = [0u8; MAX_MEN];
+                let mut pre = [0u8; MAX_MEN];
+                for idx in a..b {
+                    if table.values[stm][idx].load(Relaxed) != target {
+                        continue;
+                    }
+                    table.index.decode(idx, &mut sq[..m]);
+                    table.predecessors(&sq[..m], stm, |pi| {
+                        let cell = &table.values[1 - stm][pi];
+                        if cell.load(Relaxed) != DRAW {
+                            return;
+                        }
+                        table.index.decode(pi, &mut pre[..m]);
+                        if let Some(d) = table.all_lose(&pre[..m], 1 - stm, p + 1) {
+                            cell.store(loss(d + 1), Relaxed);
+                            note(d + 1);
+                        }
+                    });
+                }
+            });
+        }
+        progress(&format!("distance {p}"));
+        p += 1;
+    }
+    Ok(())
+}
+
+/// The code a position should have given its successors' codes (one ply of minimax), for
+/// checking a solved table against itself. Positions with no moves keep their seed.
+pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
+    let seed = table.seed(sq, stm);
+    if seed == ILLEGAL {
+        return ILLEGAL;
+    }
+    let mut best_win: Option<u8> = None;
+    let mut worst: Option<u8> = Some(0);
+    let n = table.successors(sq, stm, |s| {
+        if is_loss(s.code) {
+            let p = plies(s.code) + 1;
+            best_win = Some(best_win.map_or(p, |b| b.min(p)));
+        }
+        worst = match worst {
+            Some(w) if is_win(s.code) => Some(w.max(plies(s.code) + 1)),
+            _ => None,
+        };
+        true
+    });
+    if n == 0 || table.bare_king_applies(sq, stm) {
+        return seed;
+    }
+    match (best_win, worst) {
+        (Some(p), _) => win(p),
+        (None, Some(p)) => loss(p),
+        _ => DRAW,
+    }
+}
+
+/// Every position whose stored code differs from [`expected`]: (side, index, stored,
+/// expected).
+pub fn inconsistencies(table: &Table) -> Vec<(usize, usize, u8, u8)> {
+    let m = table.men();
+    let mut out = Vec::new();
+    let mut sq = [0u8; MAX_MEN];
+    for stm in 0..2 {
+        for idx in 0..table.index.size {
+            table.index.decode(idx, &mut sq[..m]);
+            let got = table.values[stm][idx].load(Relaxed);
+            let want = expected(table, &sq[..m], stm);
+            if got != want {
+                out.push((stm, idx, got, want));
+            }
+        }
+    }
+    out
+}
