@@ -158,7 +158,8 @@ impl Rules {
     }
 
     /// Where a piece can stand: reachable from its start squares, or anywhere it is allowed
-    /// when it does not start on the board; never where it would have to promote.
+    /// when it does not start on the board or can be made by a promotion; never where it
+    /// would have to promote.
     fn domain_of(&self, colour: usize, p: usize, start: &SquareSet) -> Bits {
         let piece = &self.variant.pieces[p];
         let promo = &self.promo[colour][p];
@@ -173,7 +174,11 @@ impl Rules {
         };
         let mut open = allowed_zone.unwrap_or(all) & !promo.forced;
         let seeds = self.bits(start) & open;
-        if seeds == 0 {
+        // A piece that some promotion makes can appear wherever promotions land.
+        let promoted_to = self.promo[colour]
+            .iter()
+            .any(|q| q.choices.contains(&(p as PieceId)));
+        if seeds == 0 || promoted_to {
             return open;
         }
         // Closure over the piece's moves on an empty board (hop screens ignored: a superset).

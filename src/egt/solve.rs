@@ -536,7 +536,10 @@ pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
     }
     let mut best_win: Option<u8> = None;
     let mut worst: Option<u8> = Some(0);
+    let mut broken = false;
     let n = table.successors(sq, stm, |s| {
+        // A legal move never leads to a position the tables cannot hold.
+        broken |= s.code == ILLEGAL;
         if is_loss(s.code) {
             let p = plies(s.code) + 1;
             best_win = Some(best_win.map_or(p, |b| b.min(p)));
@@ -547,6 +550,9 @@ pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
         };
         true
     });
+    if broken {
+        return ILLEGAL;
+    }
     if n == 0 || table.bare_king_applies(sq, stm) {
         return seed;
     }

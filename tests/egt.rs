@@ -1,0 +1,483 @@
+//! Endgame tables: the figures of reference/endgames.md, other board sizes, a small-board
+//! oracle (plain minimax with the engine's own move generator), fairy pieces, promotions,
+//! self-consistency and the cache file's defences.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+use locust::board::moves::Move;
+use locust::board::position::Position;
+use locust::board::types::Colour;
+use locust::egt::material::{Material, MAX_MEN};
+use locust::egt::rules::Rules;
+use locust::egt::solve::{inconsistencies, Metric, Table};
+use locust::egt::value::{is_win, loss, plies, win, DRAW, ILLEGAL};
+use locust::egt::{report, Builder, Settings};
+use variants::Variant;
+
+fn chess_like(name: &str, n: u8, fen: &str) -> Variant {
+    let text = format!(
+        "[{name}:chess]\nmaxFile = {n}\nmaxRank = {n}\ncastling = false\ndoubleStep = false\nstartFen = {fen}\n"
+    );
+    variants::load_str(&text, "test.ini").unwrap().remove(0)
+}
+
+/// An n x n board with only kings in the start position (so every piece may stand anywhere).
+fn board(n: u8) -> Variant {
+    let mut ranks = vec![format!("k{}", n - 1)];
+    ranks.extend((0..n - 2).map(|_| n.to_string()));
+    ranks.push(format!("{}K", n - 1));
+    chess_like(
+        &format!("b{n}"),
+        n,
+        &format!("{} w - - 0 1", ranks.join("/")),
+    )
+}
+
+fn builtin(name: &str) -> Variant {
+    let all = variants::builtins().unwrap();
+    variants::find(&all, name).unwrap().clone()
+}
+
+fn settings(metric: Metric) -> Settings {
+    Settings {
+        metric,
+        threads: 2,
+        ..Settings::default()
+    }
+}
+
+fn build_with(v: &Variant, material: &str, s: Settings) -> (Builder, Arc<Table>) {
+    let mut b = Builder::new(Rules::new(v, None, false).unwrap(), s);
+    let m = Material::parse(v, material).unwrap();
+    let t = b.table(&m).unwrap();
+    (b, t)
+}
+
+fn build(v: &Variant, material: &str) -> Arc<Table> {
+    build_with(v, material, settings(Metric::Dtm)).1
+}
+
+/// The longest win of `stm` in moves, and the orbits at that depth.
+fn longest(st: &report::SideStats) -> (usize, u64) {
+    let d = st.wins.iter().rposition(|c| c.full > 0).unwrap_or(0);
+    (d, st.wins.get(d).map_or(0, |c| c.orbits))
+}
+
+fn deepest_loss(st: &report::SideStats) -> (usize, u64) {
+    let d = st.losses.iter().rposition(|c| c.full > 0).unwrap_or(0);
+    (d, st.losses.get(d).map_or(0, |c| c.orbits))
+}
+
+#[test]
+fn kqk_and_krk_figures() {
+    let chess = builtin("chess");
+    let t = build(&chess, "KQvK");
+    let [w, b] = report::stats(&t, 2);
+    assert_eq!((w.total_wins().orbits, w.draws.orbits), (18_081, 0));
+    assert_eq!((b.draws.orbits, b.total_losses().orbits), (2_896, 25_160));
+    assert_eq!(b.legal.full, 223_944);
+    assert_eq!(b.legal.orbits, 28_056);
+    assert_eq!(b.mates.full, 364);
+    assert_eq!(b.stalemates.full, 872);
+    assert_eq!(b.draws.full, 23_048);
+    assert_eq!(longest(&w), (10, 1));
+    assert_eq!(deepest_loss(&b), (10, 8));
+
+    let t = build(&chess, "KRvK");
+    let [w, b] = report::stats(&t, 2);
+    assert_eq!((w.total_wins().orbits, w.draws.orbits), (21_959, 0));
+    assert_eq!((b.draws.orbits, b.total_losses().orbits), (2_796, 25_260));
+    assert_eq!(longest(&w), (16, 121));
+    assert_eq!(deepest_loss(&b), (16, 390));
+}
+
+#[test]
+fn four_man_figures() {
+    let chess = builtin("chess");
+    let t = build(&chess, "KBBvK");
+    let [w, b] = report::stats(&t, 2);
+    assert_eq!(longest(&w), (19, 30));
+    assert_eq!(deepest_loss(&b).1, 90);
+
+    let t = build(&chess, "KBNvK");
+    let [w, b] = report::stats(&t, 2);
+    assert_eq!(longest(&w), (33, 138));
+    assert_eq!(deepest_loss(&b).1, 370);
+    assert_eq!((w.total_wins().orbits, w.draws.orbits), (1_352_913, 6_665));
+    assert_eq!(
+        (b.draws.orbits, b.total_losses().orbits),
+        (309_147, 1_398_741)
+    );
+
+    let t = build(&chess, "KPvK");
+    assert_eq!(longest(&report::stats(&t, 2)[0]).0, 28);
+}
+
+#[test]
+fn kqkr_and_krkb_figures() {
+    let chess = builtin("chess");
+    let t = build(&chess, "KQvKR");
+    let [w, b] = report::stats(&t, 2);
+    assert_eq!(longest(&w).0, 35);
+    let (ww, wd, wl) = (w.total_wins(), w.draws, w.total_losses());
+    assert_eq!((ww.orbits, wd.orbits, wl.orbits), (1_108_111, 8_963, 2_142));
+    let (bw, bd, bl) = (b.total_wins(), b.draws, b.total_losses());
+    assert_eq!(
+        (bw.orbits, bd.orbits, bl.orbits),
+        (386_313, 78_518, 883_075)
+    );
+    let (_, t) = build_with(&chess, "KQvKR", settings(Metric::Dtc));
+    assert_eq!(longest(&report::stats(&t, 2)[0]).0, 31);
+    let t = build(&chess, "KRvKB");
+    assert_eq!(longest(&report::stats(&t, 2)[0]).0, 29);
+}
+
+#[test]
+#[ignore = "5 men: about a minute; run by hand before touching the solver"]
+fn knnnk_figure() {
+    let t = build(&builtin("chess"), "KNNNvK");
+    assert_eq!(longest(&report::stats(&t, 2)[0]).0, 21);
+}
+
+#[test]
+fn longest_mates_on_small_boards() {
+    // OEIS A225551 (KQK), A225552 (KRK).
+    let kqk = [4, 6, 7, 8, 10, 11, 12];
+    let krk = [7, 10, 12, 14, 16, 18, 21];
+    for n in 4u8..=10 {
+        let v = board(n);
+        let i = n as usize - 4;
+        assert_eq!(
+            longest(&report::stats(&build(&v, "KQvK"), 2)[0]).0,
+            kqk[i],
+            "KQK {n}x{n}"
+        );
+        assert_eq!(
+            longest(&report::stats(&build(&v, "KRvK"), 2)[0]).0,
+            krk[i],
+            "KRK {n}x{n}"
+        );
+    }
+}
+
+/// The longest KBNK win with the bishop on a dark square (a1's colour) on odd boards.
+fn kbnk_longest(n: u8) -> usize {
+    let t = build(&board(n), "KBNvK");
+    let bishop = (0..t.men())
+        .find(|&i| {
+            t.piece[i]
+                == variants::find(&[board(n)], &format!("b{n}"))
+                    .unwrap()
+                    .piece_by_letter('B')
+                    .unwrap()
+        })
+        .unwrap();
+    let mut sq = [0u8; MAX_MEN];
+    let mut best = 0;
+    for idx in 0..t.index.size {
+        let code = t.values[0][idx].load(Relaxed);
+        if !is_win(code) {
+            continue;
+        }
+        t.index.decode(idx, &mut sq[..t.men()]);
+        let s = sq[bishop];
+        let dark = (s % n + s / n) % 2 == 0;
+        if n % 2 == 0 || dark {
+            best = best.max((plies(code) as usize).div_ceil(2));
+        }
+    }
+    best
+}
+
+#[test]
+fn kbnk_longest_mates_on_small_boards() {
+    // OEIS A225556.
+    for (n, want) in [(4u8, 14), (5, 13), (6, 22), (7, 21)] {
+        assert_eq!(kbnk_longest(n), want, "KBNK {n}x{n}");
+    }
+}
+
+#[test]
+#[ignore = "KBNK on 8x8 to 10x10: about a minute; run by hand"]
+fn kbnk_longest_mates_on_large_boards() {
+    for (n, want) in [(8u8, 33), (9, 29), (10, 47)] {
+        assert_eq!(kbnk_longest(n), want, "KBNK {n}x{n}");
+    }
+}
+
+/// Plain minimax with the engine's move generator: can the side to move force mate within
+/// `d` plies (`won`), or be forced into mate within `d` plies (`lost`)?
+struct Oracle {
+    memo: HashMap<(u64, u8, bool), bool>,
+}
+
+impl Oracle {
+    fn moves(pos: &mut Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        let mut ops = Vec::new();
+        pos.legal_moves(&mut out, &mut ops);
+        out
+    }
+
+    fn won(&mut self, pos: &mut Position, d: u8) -> bool {
+        if d == 0 {
+            return false;
+        }
+        let key = (pos.hash(), d, true);
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let mut ops = Vec::new();
+        let mut v = false;
+        for m in Self::moves(pos) {
+            let saved = pos.make(&m, &mut ops);
+            v = self.lost(pos, d - 1);
+            pos.unmake(saved, &mut ops);
+            if v {
+                break;
+            }
+        }
+        self.memo.insert(key, v);
+        v
+    }
+
+    fn lost(&mut self, pos: &mut Position, d: u8) -> bool {
+        let key = (pos.hash(), d, false);
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let moves = Self::moves(pos);
+        let v = if moves.is_empty() {
+            pos.in_check(pos.side_to_move())
+        } else if d == 0 {
+            false
+        } else {
+            let mut ops = Vec::new();
+            let mut all = true;
+            for m in moves {
+                let saved = pos.make(&m, &mut ops);
+                all = self.won(pos, d - 1);
+                pos.unmake(saved, &mut ops);
+                if !all {
+                    break;
+                }
+            }
+            all
+        };
+        self.memo.insert(key, v);
+        v
+    }
+
+    /// The table code minimax gives, looking at most `horizon` plies deep.
+    fn code(&mut self, pos: &mut Position, horizon: u8) -> u8 {
+        for d in 0..=horizon {
+            if self.lost(pos, d) {
+                return loss(d);
+            }
+            if self.won(pos, d) {
+                return win(d);
+            }
+        }
+        DRAW
+    }
+}
+
+fn oracle_agrees(v: &Variant, material: &str) {
+    let t = build(v, material);
+    let start = Position::new_game(v.clone()).unwrap();
+    let deepest = (0..2)
+        .flat_map(|s| t.values[s].iter().map(|c| c.load(Relaxed)))
+        .filter(|&c| c != ILLEGAL && c != DRAW)
+        .map(plies)
+        .max()
+        .unwrap_or(0);
+    let horizon = deepest + 4;
+    let mut oracle = Oracle {
+        memo: HashMap::new(),
+    };
+    let mut sq = [0u8; MAX_MEN];
+    let mut checked = 0;
+    for stm in 0..2 {
+        for idx in 0..t.index.size {
+            let code = t.values[stm][idx].load(Relaxed);
+            if code == ILLEGAL {
+                continue;
+            }
+            t.index.decode(idx, &mut sq[..t.men()]);
+            let fen = report::fen(&t, &sq[..t.men()], stm);
+            let mut pos = start
+                .with_fen(&fen)
+                .unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(
+                pos.side_to_move(),
+                if stm == 0 {
+                    Colour::White
+                } else {
+                    Colour::Black
+                }
+            );
+            let want = oracle.code(&mut pos, horizon);
+            assert_eq!(code, want, "{material} {fen}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{material}: only {checked} positions");
+}
+
+#[test]
+fn small_board_tables_equal_minimax() {
+    let v = board(4);
+    oracle_agrees(&v, "KQvK");
+    oracle_agrees(&v, "KRvK");
+    oracle_agrees(&v, "KNvKP");
+    // Pawns and promotion (to every piece) on a board where they start on ranks 2 and 3.
+    let p = chess_like("p4", 4, "k3/3p/P3/3K w - - 0 1");
+    oracle_agrees(&p, "KPvK");
+    oracle_agrees(&p, "KPvKP");
+}
+
+#[test]
+fn tables_agree_with_one_ply_of_minimax() {
+    for (variant, material) in [
+        ("capablanca", "KAvK"),
+        ("capablanca", "KCvK"),
+        ("capablanca", "KPvK"),
+        ("xiangqi", "KRvKA"),
+        ("xiangqi", "KCvKA"),
+        ("xiangqi", "KNvKB"),
+        ("xiangqi", "KPvK"),
+        ("shatranj", "KQvK"),
+        ("shatranj", "KPvK"),
+        ("shogi", "KGvK"),
+    ] {
+        let v = builtin(variant);
+        if v.drops.enabled {
+            assert!(
+                Rules::new(&v, None, false).is_err(),
+                "{variant}: drops refused"
+            );
+            continue;
+        }
+        let t = build(&v, material);
+        let bad = inconsistencies(&t);
+        assert!(
+            bad.is_empty(),
+            "{variant} {material}: {} inconsistent, e.g. {:?}",
+            bad.len(),
+            bad[0]
+        );
+    }
+}
+
+#[test]
+fn fairy_pieces_mate_the_bare_king() {
+    let capa = builtin("capablanca");
+    for m in ["KAvK", "KCvK"] {
+        let [w, _] = report::stats(&build(&capa, m), 2);
+        assert_eq!(
+            w.total_wins().full,
+            w.legal.full,
+            "{m}: every white-to-move position wins"
+        );
+    }
+    let commoner = variants::load_str(
+        "[mk:chess]\ncommoner = m\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/3MK3 w - - 0 1\n",
+        "test.ini",
+    )
+    .unwrap()
+    .remove(0);
+    let [w, _] = report::stats(&build(&commoner, "KMvK"), 2);
+    assert!(
+        w.total_wins().full * 100 > w.legal.full * 99,
+        "KMvK wins nearly everywhere"
+    );
+}
+
+#[test]
+fn capablanca_pawn_promotes_to_any_piece() {
+    let capa = builtin("capablanca");
+    let t = build(&capa, "KPvK");
+    let [w, _] = report::stats(&t, 2);
+    assert!(w.total_wins().full > 0 && w.draws.full > 0);
+    // The chancellor and archbishop tables were built as conversion targets.
+    let names: Vec<String> = [("KAvK"), ("KCvK")].iter().map(|s| s.to_string()).collect();
+    let (b, _) = build_with(&capa, "KPvK", settings(Metric::Dtm));
+    let built: Vec<String> = b.tables().map(|t| t.name.clone()).collect();
+    for n in names {
+        assert!(built.contains(&n), "{n} built, have {built:?}");
+    }
+}
+
+#[test]
+fn cache_files_are_checked() {
+    let dir = std::env::temp_dir().join(format!("locust-egt-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let chess = builtin("chess");
+    let s = Settings {
+        cache: Some(dir.clone()),
+        ..settings(Metric::Dtm)
+    };
+    let (_, first) = build_with(&chess, "KRvK", s.clone());
+    let file = locust::egt::cache::file_of(&dir, &first);
+    assert!(file.exists());
+    // Loaded back whole.
+    let (_, second) = build_with(&chess, "KRvK", s.clone());
+    assert!(locust::egt::cache::load(&dir, &second).is_ok());
+    let same = |a: &Table, b: &Table| {
+        (0..2).all(|s| {
+            a.values[s]
+                .iter()
+                .zip(&b.values[s])
+                .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed))
+        })
+    };
+    assert!(same(&first, &second));
+    // A flipped bit and a truncated file are refused, and the build replaces them.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    assert!(locust::egt::cache::load(&dir, &second).is_err());
+    let (_, rebuilt) = build_with(&chess, "KRvK", s.clone());
+    assert!(same(&first, &rebuilt));
+    assert!(locust::egt::cache::load(&dir, &rebuilt).is_ok());
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() - 100]).unwrap();
+    assert!(locust::egt::cache::load(&dir, &rebuilt).is_err());
+    // A table of another variant with the same material never reads this file.
+    let other = chess_like("other", 8, "k7/8/8/8/8/8/8/7K w - - 0 1");
+    let (_, t) = build_with(
+        &other,
+        "KRvK",
+        Settings {
+            cache: Some(dir.clone()),
+            ..settings(Metric::Dtm)
+        },
+    );
+    assert_ne!(locust::egt::cache::file_of(&dir, &t), file);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn material_errors_are_clear() {
+    let chess = builtin("chess");
+    for (text, want) in [
+        ("KQK", "expected"),
+        ("KXvK", "not a piece"),
+        ("QvK", "royal"),
+        ("KKvK", "royal"),
+    ] {
+        let e = Material::parse(&chess, text).unwrap_err().to_string();
+        assert!(e.contains(want), "{text}: {e}");
+    }
+    assert_eq!(
+        Material::parse(&chess, "KQ.KR").unwrap(),
+        Material::parse(&chess, "KQvKR").unwrap()
+    );
+    assert!(
+        Rules::new(&builtin("chu"), None, false).is_err(),
+        "12x12 is too large to index"
+    );
+}
