@@ -21,6 +21,8 @@ pub struct Indexer {
     /// Per square of the first man's region: the maps other than the identity that keep it in
     /// place (a position and these images of it are all stored).
     stab: Vec<Vec<u8>>,
+    /// Per man: the index distance between neighbouring squares of its factor.
+    stride: Vec<usize>,
     /// Number of entries per side to move.
     pub size: usize,
 }
@@ -66,12 +68,17 @@ impl Indexer {
                     .collect()
             })
             .collect();
+        let mut stride = vec![1usize; squares.len()];
+        for i in (0..squares.len().saturating_sub(1)).rev() {
+            stride[i] = stride[i + 1] * squares[i + 1].len();
+        }
         Indexer {
             maps,
             canon,
             local,
             squares,
             stab,
+            stride,
             size,
         }
     }
@@ -89,6 +96,29 @@ impl Indexer {
             idx = idx * self.squares[i].len() + l as usize;
         }
         Some(idx)
+    }
+
+    /// The index after man `i` (not the first) of the canonical position at `idx` moves from
+    /// `from` to `to`: one factor changes, the symmetry map stays the identity. `None` for the
+    /// first man or a square outside the man's domain.
+    #[inline]
+    pub fn step(&self, idx: usize, i: usize, from: u8, to: u8) -> Option<usize> {
+        if i == 0 {
+            return None;
+        }
+        let lt = self.local[i][to as usize];
+        if lt == OUTSIDE {
+            return None;
+        }
+        let lf = self.local[i][from as usize] as usize;
+        Some(idx - lf * self.stride[i] + lt as usize * self.stride[i])
+    }
+
+    /// True when more than one stored index holds positions whose first man stands on `sq`
+    /// (a square of the fundamental region that some map keeps in place).
+    #[inline]
+    pub fn shared(&self, sq: u8) -> bool {
+        !self.stab[sq as usize].is_empty()
     }
 
     /// Calls `f` with every index storing the position: its canonical form and, when the

@@ -58,6 +58,10 @@ pub struct PieceMoves {
     pub attack_at: Vec<u32>,
     /// The conditions of the attacks.
     pub attack_conds: Vec<Cond>,
+    /// Captures of any man (royal or not) by `from * n + to`: offsets into `capture_conds`.
+    pub capture_at: Vec<u32>,
+    /// The conditions of the captures.
+    pub capture_conds: Vec<Cond>,
     /// The piece can capture by passing over a man (locust), or capture a friend, or capture
     /// en passant: moves the generator does not model.
     pub unsupported: Option<&'static str>,
@@ -69,6 +73,13 @@ impl PieceMoves {
     pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {
         let k = from as usize * n + to as usize;
         &self.attack_conds[self.attack_at[k] as usize..self.attack_at[k + 1] as usize]
+    }
+
+    /// The capture conditions from `from` on `to`.
+    #[inline]
+    pub fn captures(&self, n: usize, from: u8, to: u8) -> &[Cond] {
+        let k = from as usize * n + to as usize;
+        &self.capture_conds[self.capture_at[k] as usize..self.capture_at[k + 1] as usize]
     }
 
     /// Every path of `piece` for `colour` (0 White, 1 Black) on `board`; `initial`: the
@@ -112,6 +123,7 @@ impl PieceMoves {
             pm.from[s as usize] = out;
         }
         let mut attacks: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
+        let mut captures: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
         for s in 0..n {
             for p in &pm.from[s] {
                 if p.rights & rights::MOVE != 0 {
@@ -121,12 +133,20 @@ impl PieceMoves {
                 if hits && p.rights & rights::TAME == 0 {
                     attacks[s * n + p.to as usize].push(p.cond);
                 }
+                if p.rights & rights::CAPTURE != 0 {
+                    captures[s * n + p.to as usize].push(p.cond);
+                }
             }
         }
         pm.attack_at.push(0);
         for list in attacks {
             pm.attack_conds.extend(list);
             pm.attack_at.push(pm.attack_conds.len() as u32);
+        }
+        pm.capture_at.push(0);
+        for list in captures {
+            pm.capture_conds.extend(list);
+            pm.capture_at.push(pm.capture_conds.len() as u32);
         }
         pm
     }

@@ -4,7 +4,7 @@
 //! predecessors candidates for a loss, verified by generating all their moves.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use variants::rules::Outcome;
 use variants::PieceId;
@@ -105,6 +105,20 @@ impl Table {
     #[inline]
     pub fn attacked(&self, sq: &[u8], alive: u32, by: usize, target: usize) -> bool {
         let (occ, own) = self.occupancy(sq, alive, by);
+        self.attacked_in(sq, alive, by, target, occ, own)
+    }
+
+    /// [`Table::attacked`] with the occupancy known: all men `occ`, the attackers' `own`.
+    #[inline]
+    fn attacked_in(
+        &self,
+        sq: &[u8],
+        alive: u32,
+        by: usize,
+        target: usize,
+        occ: Bits,
+        own: Bits,
+    ) -> bool {
         let n = self.rules.board.n;
         let victim = self.piece[target] as usize;
         let ts = sq[target];
@@ -119,6 +133,33 @@ impl Table {
             let pm = &self.rules.moves[by][p];
             if pm.attacks(n, es, ts).iter().any(|c| c.open(occ, own)) {
                 return true;
+            }
+        }
+        false
+    }
+
+    /// True when `stm` might convert: it has a man that may promote, or some capture of a
+    /// non-royal enemy is open.
+    fn may_convert(&self, sq: &[u8], stm: usize) -> bool {
+        let all = (1u32 << self.men()) - 1;
+        let (occ, own) = self.occupancy(sq, all, stm);
+        let n = self.rules.board.n;
+        for (i, &s) in sq.iter().enumerate() {
+            if self.colour[i] as usize != stm {
+                continue;
+            }
+            let p = self.piece[i] as usize;
+            if !self.rules.promo[stm][p].choices.is_empty() {
+                return true;
+            }
+            let pm = &self.rules.moves[stm][p];
+            for (j, &t) in sq.iter().enumerate() {
+                if self.colour[j] as usize == stm || j == self.royal[1 - stm] {
+                    continue;
+                }
+                if pm.captures(n, s, t).iter().any(|c| c.open(occ, own)) {
+                    return true;
+                }
             }
         }
         false
@@ -162,7 +203,19 @@ impl Table {
 
     /// Calls `f` with the successor of every legal move of `stm`; stops when `f` returns
     /// false. Returns the number of legal moves seen.
-    pub fn successors(&self, sq: &[u8], stm: usize, mut f: impl FnMut(Succ) -> bool) -> usize {
+    pub fn successors(&self, sq: &[u8], stm: usize, f: impl FnMut(Succ) -> bool) -> usize {
+        self.successors_at(sq, stm, None, f)
+    }
+
+    /// [`Table::successors`] of the canonical position stored at `base`, when known: moves
+    /// of men other than the first then find their successor's index in one step.
+    pub fn successors_at(
+        &self,
+        sq: &[u8],
+        stm: usize,
+        base: Option<usize>,
+        mut f: impl FnMut(Succ) -> bool,
+    ) -> usize {
         let m = self.men();
         let all = (1u32 << m) - 1;
         let (occ, own) = self.occupancy(sq, all, stm);
@@ -205,8 +258,19 @@ impl Table {
                 seen |= bit(t);
                 next[i] = t;
                 let alive = victim.map_or(all, |j| all & !(1 << j));
-                if !self.attacked(&next[..m], alive, opp, self.royal[stm])
-                    && !self.emit(&next, stm, i, s, t, victim, promo, &mut count, &mut f)
+                let occ_after = (occ & !bit(s)) | bit(t);
+                let theirs = occ & !own & !bit(t);
+                if !self.attacked_in(&next[..m], alive, opp, self.royal[stm], occ_after, theirs)
+                    && !self.emit(
+                        &next,
+                        stm,
+                        (i, s, t),
+                        victim,
+                        base,
+                        promo,
+                        &mut count,
+                        &mut f,
+                    )
                 {
                     return count;
                 }
@@ -229,10 +293,9 @@ impl Table {
         &self,
         next: &[u8; MAX_MEN],
         stm: usize,
-        i: usize,
-        s: u8,
-        t: u8,
+        (i, s, t): (usize, u8, u8),
         victim: Option<usize>,
+        base: Option<usize>,
         promo: &super::rules::Promo,
         count: &mut usize,
         f: &mut impl FnMut(Succ) -> bool,
@@ -257,7 +320,10 @@ impl Table {
         *count += 1;
         let succ = match victim {
             None => Succ {
-                code: self.code(opp, &next[..m]),
+                code: match base.and_then(|b| self.index.step(b, i, s, t)) {
+                    Some(j) => self.values[opp][j].load(Relaxed),
+                    None => self.code(opp, &next[..m]),
+                },
                 in_table: true,
             },
             Some(_) => Succ {
@@ -296,8 +362,20 @@ impl Table {
     /// Calls `f` with the index of every predecessor (`1 - stm` to move) of the position
     /// `sq` with `stm` to move: un-moves of the other side that capture nothing and do not
     /// promote.
-    pub fn predecessors(&self, sq: &[u8], stm: usize, mut f: impl FnMut(usize)) {
+    pub fn predecessors(&self, sq: &[u8], stm: usize, f: impl FnMut(usize)) {
+        self.predecessors_at(sq, stm, None, f)
+    }
+
+    /// [`Table::predecessors`] of the canonical position stored at `base`, when known.
+    pub fn predecessors_at(
+        &self,
+        sq: &[u8],
+        stm: usize,
+        base: Option<usize>,
+        mut f: impl FnMut(usize),
+    ) {
         let m = self.men();
+        let direct = base.filter(|_| !self.index.shared(sq[0]));
         let mover = 1 - stm;
         let all = (1u32 << m) - 1;
         let (occ, own) = self.occupancy(sq, all, mover);
@@ -320,8 +398,13 @@ impl Table {
                     continue;
                 }
                 seen |= bit(s);
-                prev[i] = s;
-                self.index.encode_all(&prev[..m], &mut f);
+                match direct.and_then(|b| self.index.step(b, i, t, s)) {
+                    Some(j) => f(j),
+                    None => {
+                        prev[i] = s;
+                        self.index.encode_all(&prev[..m], &mut f);
+                    }
+                }
             }
             prev[i] = t;
         }
@@ -332,18 +415,24 @@ impl Table {
 
     /// The value of a position found by looking at its moves alone (the first pass): broken,
     /// mated, stalemated, bare, or decided by conversions; `DRAW` when still open.
-    pub fn seed(&self, sq: &[u8], stm: usize) -> u8 {
+    pub fn seed(&self, sq: &[u8], stm: usize, base: Option<usize>) -> u8 {
         if self.broken(sq, stm) {
             return ILLEGAL;
         }
         if let Some(code) = self.bare_king(sq, stm) {
             return code;
         }
+        if !self.may_convert(sq, stm) {
+            // Only moves inside the table: open unless there is none at all.
+            if self.successors_at(sq, stm, base, |_| false) > 0 {
+                return DRAW;
+            }
+        }
         let mut best_win: Option<u8> = None;
         let mut worst_loss: u8 = 0;
         let mut escape = false;
         let mut in_table = 0;
-        let n = self.successors(sq, stm, |s| {
+        let n = self.successors_at(sq, stm, base, |s| {
             if s.in_table {
                 in_table += 1;
             } else if is_loss(s.code) {
@@ -408,10 +497,10 @@ impl Table {
     /// True when every legal move of `stm` leads to a win of the opponent, those inside the
     /// table no deeper than `limit` plies (deeper ones may still shrink): returns the deepest,
     /// or `None`.
-    pub fn all_lose(&self, sq: &[u8], stm: usize, limit: u8) -> Option<u8> {
+    pub fn all_lose(&self, sq: &[u8], stm: usize, limit: u8, base: Option<usize>) -> Option<u8> {
         let mut deepest = 0u8;
         let mut ok = true;
-        let n = self.successors(sq, stm, |s| {
+        let n = self.successors_at(sq, stm, base, |s| {
             if is_win(s.code) && (!s.in_table || plies(s.code) <= limit) {
                 deepest = deepest.max(plies(s.code));
                 true
@@ -441,6 +530,50 @@ pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync)
     });
 }
 
+/// A decided position waiting to be expanded: `index << 1 | side to move`.
+type Entry = u64;
+
+/// Positions decided at each distance, in plies, still to be expanded.
+struct Buckets {
+    lists: Vec<Mutex<Vec<Entry>>>,
+}
+
+impl Buckets {
+    fn new() -> Buckets {
+        Buckets {
+            lists: (0..=MAX_PLIES as usize + 1)
+                .map(|_| Mutex::new(Vec::new()))
+                .collect(),
+        }
+    }
+
+    /// Files a thread's finds (`(distance, entry)`) and empties its buffer.
+    fn add(&self, found: &mut Vec<(u8, Entry)>) {
+        found.sort_unstable_by_key(|f| f.0);
+        for group in found.chunk_by(|a, b| a.0 == b.0) {
+            let d = (group[0].0 as usize).min(self.lists.len() - 1);
+            if let Ok(mut list) = self.lists[d].lock() {
+                list.extend(group.iter().map(|f| f.1));
+            }
+        }
+        found.clear();
+    }
+
+    fn take(&self, d: u8) -> Vec<Entry> {
+        self.lists[d as usize]
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default()
+    }
+
+    fn deepest(&self) -> u8 {
+        (0..self.lists.len())
+            .rev()
+            .find(|&d| self.lists[d].lock().map(|l| !l.is_empty()).unwrap_or(false))
+            .unwrap_or(0) as u8
+    }
+}
+
 /// Solves `table` in place; `progress` is told each finished distance.
 pub fn solve(
     table: &Table,
@@ -449,78 +582,81 @@ pub fn solve(
 ) -> Result<(), SolveError> {
     let size = table.index.size;
     let m = table.men();
+    let buckets = Buckets::new();
     for stm in 0..2 {
         parallel(size, threads, |a, b| {
             let mut sq = [0u8; MAX_MEN];
+            let mut found = Vec::new();
             for idx in a..b {
                 table.index.decode(idx, &mut sq[..m]);
-                table.values[stm][idx].store(table.seed(&sq[..m], stm), Relaxed);
+                let code = table.seed(&sq[..m], stm, Some(idx));
+                table.values[stm][idx].store(code, Relaxed);
+                if code != DRAW && code != ILLEGAL {
+                    found.push((plies(code), (idx as Entry) << 1 | stm as Entry));
+                }
             }
+            buckets.add(&mut found);
         });
     }
     progress("seeded");
-    let highest = AtomicU8::new(0);
-    let note = |p: u8| {
-        highest.fetch_max(p, Relaxed);
-    };
-    // Seeds may be deep (conversions into long sub-table wins).
-    for stm in 0..2 {
-        for v in &table.values[stm] {
-            let c = v.load(Relaxed);
-            if c != ILLEGAL && c != DRAW {
-                note(plies(c));
-            }
-        }
-    }
     let mut p: u8 = 0;
-    while p <= highest.load(Relaxed) {
+    while p <= buckets.deepest() {
         if p >= MAX_PLIES {
             return Err(SolveError::TooDeep(table.name.clone()));
         }
-        for stm in 0..2 {
-            let target = loss(p);
-            parallel(size, threads, |a, b| {
-                let mut sq = [0u8; MAX_MEN];
-                for idx in a..b {
-                    if table.values[stm][idx].load(Relaxed) != target {
-                        continue;
-                    }
-                    table.index.decode(idx, &mut sq[..m]);
-                    table.predecessors(&sq[..m], stm, |pi| {
-                        let cell = &table.values[1 - stm][pi];
-                        let cur = cell.load(Relaxed);
-                        if cur == DRAW || (is_win(cur) && plies(cur) > p + 1) {
-                            cell.store(win(p + 1), Relaxed);
-                            note(p + 1);
-                        }
-                    });
+        let current = buckets.take(p);
+        // Losses in p make their predecessors wins in p + 1.
+        parallel(current.len(), threads, |a, b| {
+            let mut sq = [0u8; MAX_MEN];
+            let mut found = Vec::new();
+            for &e in &current[a..b] {
+                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
+                if table.values[stm][idx].load(Relaxed) != loss(p) {
+                    continue;
                 }
-            });
-        }
-        for stm in 0..2 {
-            let target = win(p);
-            parallel(size, threads, |a, b| {
-                let mut sq = [0u8; MAX_MEN];
-                let mut pre = [0u8; MAX_MEN];
-                for idx in a..b {
-                    if table.values[stm][idx].load(Relaxed) != target {
-                        continue;
+                table.index.decode(idx, &mut sq[..m]);
+                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
+                    let cell = &table.values[1 - stm][pi];
+                    let cur = cell.load(Relaxed);
+                    let better = cur == DRAW || (is_win(cur) && plies(cur) > p + 1);
+                    if better
+                        && cell
+                            .compare_exchange(cur, win(p + 1), Relaxed, Relaxed)
+                            .is_ok()
+                    {
+                        found.push((p + 1, (pi as Entry) << 1 | (1 - stm) as Entry));
                     }
-                    table.index.decode(idx, &mut sq[..m]);
-                    table.predecessors(&sq[..m], stm, |pi| {
-                        let cell = &table.values[1 - stm][pi];
-                        if cell.load(Relaxed) != DRAW {
-                            return;
-                        }
-                        table.index.decode(pi, &mut pre[..m]);
-                        if let Some(d) = table.all_lose(&pre[..m], 1 - stm, p + 1) {
-                            cell.store(loss(d + 1), Relaxed);
-                            note(d + 1);
-                        }
-                    });
+                });
+            }
+            buckets.add(&mut found);
+        });
+        // Wins in p make their predecessors candidates for a loss, verified move by move.
+        parallel(current.len(), threads, |a, b| {
+            let mut sq = [0u8; MAX_MEN];
+            let mut pre = [0u8; MAX_MEN];
+            let mut found = Vec::new();
+            for &e in &current[a..b] {
+                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
+                if table.values[stm][idx].load(Relaxed) != win(p) {
+                    continue;
                 }
-            });
-        }
+                table.index.decode(idx, &mut sq[..m]);
+                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
+                    let cell = &table.values[1 - stm][pi];
+                    if cell.load(Relaxed) != DRAW {
+                        return;
+                    }
+                    table.index.decode(pi, &mut pre[..m]);
+                    if let Some(d) = table.all_lose(&pre[..m], 1 - stm, p + 1, Some(pi)) {
+                        let code = loss((d + 1).min(MAX_PLIES));
+                        if cell.compare_exchange(DRAW, code, Relaxed, Relaxed).is_ok() {
+                            found.push((plies(code), (pi as Entry) << 1 | (1 - stm) as Entry));
+                        }
+                    }
+                });
+            }
+            buckets.add(&mut found);
+        });
         progress(&format!("distance {p}"));
         p += 1;
     }
@@ -530,7 +666,7 @@ pub fn solve(
 /// The code a position should have given its successors' codes (one ply of minimax), for
 /// checking a solved table against itself. Positions with no moves keep their seed.
 pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
-    let seed = table.seed(sq, stm);
+    let seed = table.seed(sq, stm, None);
     if seed == ILLEGAL {
         return ILLEGAL;
     }
