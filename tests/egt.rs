@@ -2,6 +2,8 @@
 //! oracle (plain minimax with the engine's own move generator), fairy pieces, promotions,
 //! self-consistency and the cache file's defences.
 
+#![allow(clippy::unwrap_used)]
+
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
