@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use super::solve::Table;
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Why a cache file was refused.
 #[derive(Debug, thiserror::Error)]

@@ -541,7 +541,7 @@ struct Buckets {
 impl Buckets {
     fn new() -> Buckets {
         Buckets {
-            lists: (0..=MAX_PLIES as usize + 1)
+            lists: (0..=MAX_PLIES as usize + 4)
                 .map(|_| Mutex::new(Vec::new()))
                 .collect(),
         }

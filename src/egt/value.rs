@@ -5,38 +5,49 @@
 pub const DRAW: u8 = 0;
 /// Not a position: two men on one square, or the side to move can capture a royal.
 pub const ILLEGAL: u8 = 255;
-/// The deepest distance a byte holds, in plies.
-pub const MAX_PLIES: u8 = 126;
+/// The side to move has already won (the opponent is bare, or stalemated where that loses).
+pub const WON_NOW: u8 = 254;
+/// The deepest distance the solver assigns, in plies: a win in 250 or 251 plies, a loss in
+/// 252 (126 moves).
+pub const MAX_PLIES: u8 = 250;
+
+// Codes 1..=253 hold `1 + plies`; a win has an odd number of plies and a loss an even one, so
+// one byte spans 126 moves. The rare odd loss (every move lets the opponent win at once, as
+// after a stalemate that wins for the stalemated side) is filed one ply longer.
 
 /// The side to move loses in `plies` plies (0: it is mated now).
 #[inline]
 pub const fn loss(plies: u8) -> u8 {
-    1 + plies
+    1 + plies + (plies & 1)
 }
 
 /// The side to move wins in `plies` plies.
 #[inline]
 pub const fn win(plies: u8) -> u8 {
-    128 + plies
+    if plies == 0 {
+        WON_NOW
+    } else {
+        2 + plies - (plies & 1)
+    }
 }
 
 /// True for a win of the side to move.
 #[inline]
 pub const fn is_win(code: u8) -> bool {
-    code >= 128 && code != ILLEGAL
+    code == WON_NOW || (code >= 1 && code <= 253 && (code - 1) & 1 == 1)
 }
 
 /// True for a loss of the side to move.
 #[inline]
 pub const fn is_loss(code: u8) -> bool {
-    code >= 1 && code < 128
+    code >= 1 && code <= 253 && (code - 1) & 1 == 0
 }
 
 /// The distance in plies of a win or loss.
 #[inline]
 pub const fn plies(code: u8) -> u8 {
-    if code >= 128 {
-        code - 128
+    if code == WON_NOW {
+        0
     } else {
         code - 1
     }
