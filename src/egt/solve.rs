@@ -59,6 +59,17 @@ pub struct Table {
     pub rules: Arc<Rules>,
 }
 
+/// Which moves a generation reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every legal move.
+    All,
+    /// Moves that stay in the table (no capture, no promotion).
+    Quiet,
+    /// Captures and promotions.
+    Conversions,
+}
+
 /// A move's successor: its code from the opponent's side, and whether it stays in this table.
 #[derive(Clone, Copy, Debug)]
 pub struct Succ {
@@ -214,6 +225,18 @@ impl Table {
         sq: &[u8],
         stm: usize,
         base: Option<usize>,
+        f: impl FnMut(Succ) -> bool,
+    ) -> usize {
+        self.moves_of(sq, stm, base, Mode::All, f)
+    }
+
+    /// The legal moves of one kind (see [`Mode`]), as [`Table::successors_at`].
+    pub fn moves_of(
+        &self,
+        sq: &[u8],
+        stm: usize,
+        base: Option<usize>,
+        mode: Mode,
         mut f: impl FnMut(Succ) -> bool,
     ) -> usize {
         let m = self.men();
@@ -255,6 +278,12 @@ impl Table {
                     }
                     Some(j)
                 };
+                let converts = victim.is_some() || promo.may(s, t);
+                match mode {
+                    Mode::Quiet if victim.is_some() => continue,
+                    Mode::Conversions if !converts => continue,
+                    _ => {}
+                }
                 seen |= bit(t);
                 next[i] = t;
                 let alive = victim.map_or(all, |j| all & !(1 << j));
@@ -265,8 +294,7 @@ impl Table {
                         &next,
                         stm,
                         (i, s, t),
-                        victim,
-                        base,
+                        (victim, base, mode),
                         promo,
                         &mut count,
                         &mut f,
@@ -277,7 +305,7 @@ impl Table {
                 next[i] = s;
             }
         }
-        if stm == 1 && self.rules.game.null_move && !self.in_check(sq, stm) {
+        if stm == 1 && mode != Mode::Conversions && self.rules.game.null_move && !self.in_check(sq, stm) {
             count += 1;
             f(Succ {
                 code: self.code(opp, &next[..m]),
@@ -294,15 +322,14 @@ impl Table {
         next: &[u8; MAX_MEN],
         stm: usize,
         (i, s, t): (usize, u8, u8),
-        victim: Option<usize>,
-        base: Option<usize>,
+        (victim, base, mode): (Option<usize>, Option<usize>, Mode),
         promo: &super::rules::Promo,
         count: &mut usize,
         f: &mut impl FnMut(Succ) -> bool,
     ) -> bool {
         let opp = 1 - stm;
         let m = self.men();
-        if promo.may(s, t) {
+        if promo.may(s, t) && mode != Mode::Quiet {
             for &c in &promo.choices {
                 *count += 1;
                 let code = self.conv_code(next, opp, victim, Some((i, c)));
@@ -313,9 +340,9 @@ impl Table {
                     return false;
                 }
             }
-            if promo.forced & bit(t) != 0 {
-                return true;
-            }
+        }
+        if promo.may(s, t) && (promo.forced & bit(t) != 0 || (mode == Mode::Conversions && victim.is_none())) {
+            return true;
         }
         *count += 1;
         let succ = match victim {
@@ -422,29 +449,30 @@ impl Table {
         if let Some(code) = self.bare_king(sq, stm) {
             return code;
         }
-        if !self.may_convert(sq, stm) {
-            // Only moves inside the table: open unless there is none at all.
-            if self.successors_at(sq, stm, base, |_| false) > 0 {
-                return DRAW;
-            }
-        }
         let mut best_win: Option<u8> = None;
         let mut worst_loss: u8 = 0;
         let mut escape = false;
-        let mut in_table = 0;
-        let n = self.successors_at(sq, stm, base, |s| {
-            if s.in_table {
-                in_table += 1;
-            } else if is_loss(s.code) {
-                let p = plies(s.code) + 1;
-                best_win = Some(best_win.map_or(p, |b| b.min(p)));
-            } else if is_win(s.code) {
-                worst_loss = worst_loss.max(plies(s.code) + 1);
-            } else {
-                escape = true;
-            }
-            true
-        });
+        let conversions = if self.may_convert(sq, stm) {
+            self.moves_of(sq, stm, base, Mode::Conversions, |s| {
+                if is_loss(s.code) {
+                    let p = plies(s.code) + 1;
+                    best_win = Some(best_win.map_or(p, |b| b.min(p)));
+                } else if is_win(s.code) {
+                    worst_loss = worst_loss.max(plies(s.code) + 1);
+                } else {
+                    escape = true;
+                }
+                true
+            })
+        } else {
+            0
+        };
+        if let Some(p) = best_win {
+            return win(p.min(MAX_PLIES));
+        }
+        // One move inside the table is enough to leave the position open.
+        let in_table = self.moves_of(sq, stm, base, Mode::Quiet, |_| false);
+        let n = conversions + in_table;
         if n == 0 {
             let outcome = if self.in_check(sq, stm) {
                 self.rules.variant.end.checkmate
@@ -457,10 +485,10 @@ impl Table {
                 Outcome::Draw => DRAW,
             };
         }
-        match best_win {
-            Some(p) => win(p.min(MAX_PLIES)),
-            None if in_table == 0 && !escape => loss(worst_loss.min(MAX_PLIES)),
-            None => DRAW,
+        if in_table == 0 && !escape {
+            loss(worst_loss.min(MAX_PLIES))
+        } else {
+            DRAW
         }
     }
 
