@@ -13,6 +13,7 @@ pub mod paths;
 pub mod probe;
 pub mod report;
 pub mod rules;
+pub mod service;
 pub mod solve;
 pub mod value;
 
@@ -100,6 +101,20 @@ impl Builder {
     /// The tables built or loaded so far.
     pub fn tables(&self) -> impl Iterator<Item = &Arc<Table>> {
         self.tables.values()
+    }
+
+    /// Entries per side of the table of `material` (nothing is built).
+    pub fn size_of(&self, material: &Material) -> usize {
+        let rules = &self.rules;
+        let mut group = u8::MAX;
+        let mut size = 1usize;
+        for m in &material.men {
+            let (c, p) = (m.colour as usize, m.piece as usize);
+            group &= rules.symmetric[c][p];
+            size = size.saturating_mul(rules.domain[c][p].count_ones() as usize);
+        }
+        let maps = (0..8).filter(|k| group & (1 << k) != 0).count().max(1);
+        size / maps
     }
 
     /// The table of `material`, building it (and every table it converts into) if needed.

@@ -305,7 +305,11 @@ impl Table {
                 next[i] = s;
             }
         }
-        if stm == 1 && mode != Mode::Conversions && self.rules.game.null_move && !self.in_check(sq, stm) {
+        if stm == 1
+            && mode != Mode::Conversions
+            && self.rules.game.null_move
+            && !self.in_check(sq, stm)
+        {
             count += 1;
             f(Succ {
                 code: self.code(opp, &next[..m]),
@@ -341,7 +345,9 @@ impl Table {
                 }
             }
         }
-        if promo.may(s, t) && (promo.forced & bit(t) != 0 || (mode == Mode::Conversions && victim.is_none())) {
+        if promo.may(s, t)
+            && (promo.forced & bit(t) != 0 || (mode == Mode::Conversions && victim.is_none()))
+        {
             return true;
         }
         *count += 1;

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use crossbeam_channel::{select, Receiver, Sender};
 use variants::Variant;
 
+use crate::egt::service::{ServiceSettings, TableService};
 use crate::game::Game;
 use crate::search::{SearchEvent, SearchOptions, Searcher};
 use protocol::Protocol;
@@ -74,7 +75,10 @@ impl<W: Write> Engine<W> {
             perft_stop: Arc::new(AtomicBool::new(false)),
             variants,
             game,
-            searcher: Searcher::new(SearchOptions::default()),
+            searcher: Searcher::new(SearchOptions {
+                tables: Some(TableService::start(ServiceSettings::default())),
+                ..SearchOptions::default()
+            }),
             events_tx,
             events_rx,
             out,
@@ -188,6 +192,41 @@ impl<W: Write> Engine<W> {
             .iter()
             .find(|v| v.name == name || v.aliases.iter().any(|a| a.eq_ignore_ascii_case(&name)))
             .cloned()
+    }
+
+    /// Sets one of the endgame-table options (`EGT`, `EGT Men`, `EGT Path`, `EGT Memory`,
+    /// case-insensitive); the error says what was expected.
+    fn set_table_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some(service) = self.searcher.options().tables.clone() else {
+            return Err("endgame tables are not available".to_string());
+        };
+        let number = || {
+            value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{name}: expected a number, got `{value}`"))
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "egt" => {
+                let on = matches!(value.trim(), "true" | "1" | "on");
+                service.set(|s| s.enabled = on);
+            }
+            "egt men" => {
+                let n = number()?.clamp(2, crate::egt::material::MAX_MEN);
+                service.set(|s| s.max_men = n);
+            }
+            "egt memory" => {
+                let mb = number()?.max(1);
+                service.set(|s| s.memory_mb = mb);
+            }
+            "egt path" => {
+                let v = value.trim();
+                let dir = (!v.is_empty() && v != "<empty>").then(|| std::path::PathBuf::from(v));
+                service.set(|s| s.cache = dir.or_else(crate::egt::cache::default_dir));
+            }
+            _ => return Err(format!("unknown option: {name}")),
+        }
+        Ok(())
     }
 
     fn set_options(&mut self, f: impl FnOnce(&mut SearchOptions)) {

@@ -75,6 +75,14 @@ impl<W: Write> Engine<W> {
                 names.join(" ")
             ),
             "option name VariantPath type string default <empty>".to_string(),
+            "option name EGT type check default true".to_string(),
+            format!(
+                "option name EGT Men type spin default {} min 2 max {}",
+                crate::egt::service::ServiceSettings::default().max_men,
+                crate::egt::material::MAX_MEN
+            ),
+            "option name EGT Memory type spin default 1024 min 1 max 65536".to_string(),
+            "option name EGT Path type string default <empty>".to_string(),
             "uciok".to_string(),
         ];
         for l in lines {
@@ -111,6 +119,11 @@ impl<W: Write> Engine<W> {
             "ponder" => {}
             "uci_variant" => self.uci_variant(value),
             "variantpath" => self.variant_path(value),
+            n if n.starts_with("egt") => {
+                if let Err(e) = self.set_table_option(name, value) {
+                    self.say(&format!("info string {e}"));
+                }
+            }
             _ => self.say(&format!("info string unknown option: {name}")),
         }
     }

@@ -51,8 +51,7 @@ impl Default for XbState {
 /// Commands accepted and deliberately ignored (no reply is expected for them).
 const IGNORED: &[&str] = &[
     "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw",
-    "hard", "easy", "nps", "otim_", "bk", "hint", ".", "egtpath", "pause", "resume", "white",
-    "black",
+    "hard", "easy", "nps", "otim_", "bk", "hint", ".", "pause", "resume", "white", "black",
 ];
 
 impl<W: Write> Engine<W> {
@@ -117,6 +116,14 @@ impl<W: Write> Engine<W> {
                 Err(_) => self.say(&format!("Error (bad number): {line}")),
             },
             "option" => self.xb_option(arg),
+            "egtpath" => {
+                // `egtpath locust DIR`: our own tables' folder; other formats are not ours.
+                if let Some(dir) = arg.strip_prefix("locust").map(str::trim) {
+                    if let Err(e) = self.set_table_option("EGT Path", dir) {
+                        self.say(&format!("Error (egtpath): {e}"));
+                    }
+                }
+            }
             "perft" => self.xb_perft(arg),
             "quit" => self.quit = true,
             c if IGNORED.contains(&c) => {}
@@ -136,6 +143,15 @@ impl<W: Write> Engine<W> {
         ));
         self.say(&format!("feature variants=\"{}\"", names.join(",")));
         self.say("feature option=\"VariantPath -file \"");
+        self.say("feature option=\"EGT -check 1\"");
+        self.say(&format!(
+            "feature option=\"EGT Men -spin {} 2 {}\"",
+            crate::egt::service::ServiceSettings::default().max_men,
+            crate::egt::material::MAX_MEN
+        ));
+        self.say("feature option=\"EGT Memory -spin 1024 1 65536\"");
+        self.say("feature option=\"EGT Path -path \"");
+        self.say("feature egt=\"locust\"");
         self.say("feature done=1");
     }
 
@@ -262,6 +278,11 @@ impl<W: Write> Engine<W> {
                     }
                 }
             },
+            other if other.starts_with("EGT") => {
+                if let Err(e) = self.set_table_option(other, value) {
+                    self.say(&format!("Error (option): {e}"));
+                }
+            }
             other => self.say(&format!("Error (unknown option): {other}")),
         }
     }

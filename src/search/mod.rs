@@ -128,6 +128,8 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Time kept back per move for the GUI's lag.
     pub move_overhead: Duration,
+    /// Endgame tables built during the game and probed by the search (`None`: off).
+    pub tables: Option<Arc<crate::egt::service::TableService>>,
 }
 
 impl Default for SearchOptions {
@@ -136,6 +138,7 @@ impl Default for SearchOptions {
             hash_mb: 64,
             threads: 1,
             move_overhead: Duration::from_millis(params::DEFAULT_OVERHEAD_MS),
+            tables: None,
         }
     }
 }
@@ -216,6 +219,14 @@ impl Searcher {
             }
         };
         self.tt.new_search();
+        if let Some(service) = &self.opts.tables {
+            // A quarter of the clock at most; no limit in analysis or fixed-depth searches.
+            let budget = limits
+                .clock
+                .as_ref()
+                .map(|c| c.time[pos.side_to_move().index()] / 4);
+            service.prepare(&pos, budget, Some(events.clone()));
+        }
         let shared = Arc::new(Shared {
             tt: self.tt.clone(),
             stop: AtomicBool::new(false),

@@ -38,12 +38,18 @@ pub(crate) fn run(
 ) {
     let budget = budget(&limits, root.pos.side_to_move(), opts.move_overhead);
     let threads = opts.threads.clamp(1, 256);
+    let tables = opts.tables.clone().and_then(|t| {
+        let s = t.settings();
+        (s.enabled && t.has_tables(&root.pos.variant().name)).then_some((t, s.max_men))
+    });
     let (best, ponder) = std::thread::scope(|scope| {
         for id in 1..threads {
             let mut w = Worker::new(id, &root, &limits, budget, eval.clone(), shared.clone());
+            w.tables = tables.clone();
             scope.spawn(move || w.iterate(None));
         }
         let mut main = Worker::new(0, &root, &limits, budget, eval.clone(), shared.clone());
+        main.tables = tables.clone();
         let result = main.iterate(Some(&events));
         // Infinite and ponder searches hold their move until told.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stopped() {
@@ -84,6 +90,8 @@ struct Worker<'a> {
     sudden_end: bool,
     /// Captures explode (atomic).
     blasts: bool,
+    /// Endgame tables to probe, and the most men they hold.
+    tables: Option<(Arc<crate::egt::service::TableService>, usize)>,
 }
 
 impl<'a> Worker<'a> {
@@ -137,6 +145,7 @@ impl<'a> Worker<'a> {
                     || v.end.bare_king_loses
                     || v.end.royalty == variants::rules::Royalty::Extinction
             },
+            tables: None,
         }
     }
 
@@ -148,6 +157,9 @@ impl<'a> Worker<'a> {
             moves.retain(|m| self.limits.searchmoves.contains(m));
         }
         self.root_moves = moves;
+        if let Some(won) = self.table_root(events) {
+            return won;
+        }
         let Some(&first) = self.root_moves.first() else {
             return (None, None);
         };
@@ -425,6 +437,58 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The exact score of a table position (wins and losses as mate distances), if its
+    /// table is ready.
+    fn table_score(&self, ply: usize) -> Option<i32> {
+        let (service, max_men) = self.tables.as_ref()?;
+        if self.pos.men_count() > *max_men {
+            return None;
+        }
+        let code = service.probe(&self.pos)?;
+        table_to_score(code, ply)
+    }
+
+    /// At a table root: keep only the moves with the best table value. A win is played at
+    /// once (the fastest); otherwise the search chooses among the equal moves. Returns the
+    /// move when the search is over.
+    fn table_root(
+        &mut self,
+        events: Option<&Sender<SearchEvent>>,
+    ) -> Option<(Option<Move>, Option<Move>)> {
+        let (service, max_men) = self.tables.clone()?;
+        if self.pos.men_count() > max_men + 1 || self.root_moves.is_empty() {
+            return None;
+        }
+        let mut scored = Vec::new();
+        for m in self.root_moves.clone() {
+            let saved = self.make(&m);
+            let code = service.probe(&self.pos);
+            self.unmake(saved);
+            scored.push((m, code.map(crate::egt::probe::from_mover)?));
+        }
+        let best = scored
+            .iter()
+            .map(|s| crate::egt::value::goodness(s.1))
+            .max()?;
+        self.root_moves = scored
+            .iter()
+            .filter(|s| crate::egt::value::goodness(s.1) == best)
+            .map(|s| s.0)
+            .collect();
+        let (m, code) = *scored
+            .iter()
+            .find(|s| crate::egt::value::goodness(s.1) == best)?;
+        if !crate::egt::value::is_win(code) {
+            return None;
+        }
+        if let Some(tx) = events {
+            self.pv[0] = vec![m];
+            let score = table_to_score(code, 0).unwrap_or(0);
+            let _ = tx.send(SearchEvent::Info(self.info(1, 1, score)));
+        }
+        Some((Some(m), None))
+    }
+
     fn make(&mut self, m: &Move) -> crate::board::make::Saved {
         let saved = self.pos.make(m, &mut self.ops);
         self.keys.push(self.pos.hash());
@@ -473,6 +537,9 @@ impl<'a> Worker<'a> {
             }
             if end.n_move_rule > 0 && self.pos.halfmove_clock() >= end.n_move_rule {
                 return 0;
+            }
+            if let Some(s) = self.table_score(ply) {
+                return s;
             }
             if ply >= MAX_PLY {
                 return self.eval.evaluate(&self.pos);
@@ -746,6 +813,17 @@ impl<'a> Worker<'a> {
 }
 
 /// A score as the protocols show it.
+/// A table code as a search score at `ply`: wins and losses as mates at their distance.
+fn table_to_score(code: u8, ply: usize) -> Option<i32> {
+    use crate::egt::value::{is_loss, is_win, plies, ILLEGAL};
+    match code {
+        ILLEGAL => None,
+        c if is_win(c) => Some(MATE - ply as i32 - plies(c) as i32),
+        c if is_loss(c) => Some(-(MATE - ply as i32 - plies(c) as i32)),
+        _ => Some(0),
+    }
+}
+
 fn to_score(s: i32) -> Score {
     if s.abs() >= MATE_BOUND {
         let plies = MATE - s.abs();

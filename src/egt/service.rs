@@ -1,0 +1,241 @@
+//! The table service of the engine: tables built on a background thread while the game goes
+//! on, kept in memory (and in the cache folder), and probed by the search. Requests name the
+//! root's material and the materials one capture away; a request that would not fit the
+//! clock or the memory budget is declined with a message.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use parking_lot::{Mutex, RwLock};
+use variants::Variant;
+
+use super::material::Material;
+use super::probe::table_form;
+use super::rules::Rules;
+use super::solve::{Metric, Table};
+use super::{Builder, Settings};
+use crate::board::position::Position;
+use crate::search::SearchEvent;
+
+/// Positions solved per second per thread, measured on this project's machine (KBNvK: about
+/// 27 million positions in 5 s), used to decline builds that would not fit the clock.
+const POSITIONS_PER_SECOND: f64 = 5.0e6;
+
+/// What the service may do.
+#[derive(Clone, Debug)]
+pub struct ServiceSettings {
+    /// Build and probe at all.
+    pub enabled: bool,
+    /// Most men (both sides, royals included) a table may hold.
+    pub max_men: usize,
+    /// Cache folder (`None`: memory only).
+    pub cache: Option<PathBuf>,
+    /// Memory budget for all tables, in megabytes.
+    pub memory_mb: usize,
+}
+
+impl Default for ServiceSettings {
+    fn default() -> Self {
+        ServiceSettings {
+            enabled: true,
+            max_men: 4,
+            cache: super::cache::default_dir(),
+            memory_mb: 1024,
+        }
+    }
+}
+
+/// A variant's solved tables.
+struct Solved {
+    rules: Arc<Rules>,
+    tables: HashMap<Material, Arc<Table>>,
+}
+
+struct Request {
+    variant: Variant,
+    materials: Vec<Material>,
+    budget: Option<Duration>,
+    events: Option<Sender<SearchEvent>>,
+}
+
+/// Builds tables in the background and answers probes.
+pub struct TableService {
+    settings: RwLock<ServiceSettings>,
+    solved: RwLock<HashMap<String, Solved>>,
+    queued: Mutex<HashSet<(String, String)>>,
+    requests: Sender<Request>,
+}
+
+impl std::fmt::Debug for TableService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableService")
+            .field("settings", &*self.settings.read())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TableService {
+    /// Starts the service and its builder thread.
+    pub fn start(settings: ServiceSettings) -> Arc<TableService> {
+        let (tx, rx) = unbounded();
+        let service = Arc::new(TableService {
+            settings: RwLock::new(settings),
+            solved: RwLock::new(HashMap::new()),
+            queued: Mutex::new(HashSet::new()),
+            requests: tx,
+        });
+        let weak = Arc::downgrade(&service);
+        std::thread::spawn(move || builder_loop(rx, weak));
+        service
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> ServiceSettings {
+        self.settings.read().clone()
+    }
+
+    /// Changes the settings; tables already built stay.
+    pub fn set(&self, f: impl FnOnce(&mut ServiceSettings)) {
+        f(&mut self.settings.write());
+    }
+
+    /// The value code of a position from its table, if that table is ready.
+    pub fn probe(&self, pos: &Position) -> Option<u8> {
+        let max = self.settings.read().max_men;
+        if pos.men_count() > max {
+            return None;
+        }
+        let solved = self.solved.read();
+        let s = solved.get(&pos.variant().name)?;
+        let (material, squares, stm) = table_form(&s.rules, pos)?;
+        let table = s.tables.get(&material)?;
+        Some(table.code(stm, &squares))
+    }
+
+    /// True when some table of the variant is ready.
+    pub fn has_tables(&self, variant: &str) -> bool {
+        self.solved
+            .read()
+            .get(variant)
+            .is_some_and(|s| !s.tables.is_empty())
+    }
+
+    /// Asks for the tables a game at `pos` will need soon: its own material and those one
+    /// capture away, within the men limit. `budget`: the time the build may take.
+    pub fn prepare(
+        &self,
+        pos: &Position,
+        budget: Option<Duration>,
+        events: Option<Sender<SearchEvent>>,
+    ) {
+        let settings = self.settings.read().clone();
+        if !settings.enabled || pos.men_count() > settings.max_men + 1 {
+            return;
+        }
+        let v = pos.variant();
+        let rules = match self.solved.read().get(&v.name) {
+            Some(s) => s.rules.clone(),
+            None => match Rules::new(v, None, false) {
+                Ok(r) => Arc::new(r),
+                Err(_) => return,
+            },
+        };
+        let Some((material, _, _)) = table_form(&rules, pos) else {
+            return;
+        };
+        let mut wanted = Vec::new();
+        if material.men.len() <= settings.max_men {
+            wanted.push(material.clone());
+        }
+        for (i, m) in material.men.iter().enumerate() {
+            if m.not_royal && material.men.len() - 1 <= settings.max_men {
+                wanted.push(material.without(i));
+            }
+        }
+        let mut queued = self.queued.lock();
+        let solved = self.solved.read();
+        wanted.retain(|m| {
+            let ready = solved
+                .get(&v.name)
+                .is_some_and(|s| s.tables.contains_key(m));
+            !ready && queued.insert((v.name.clone(), m.name(v)))
+        });
+        if !wanted.is_empty() {
+            let _ = self.requests.send(Request {
+                variant: v.clone(),
+                materials: wanted,
+                budget,
+                events,
+            });
+        }
+    }
+}
+
+fn say(events: &Option<Sender<SearchEvent>>, text: String) {
+    if let Some(tx) = events {
+        let _ = tx.send(SearchEvent::Message(text));
+    }
+}
+
+/// The builder thread: one [`Builder`] per variant, alive as long as the service.
+fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
+    let mut builders: HashMap<String, Builder> = HashMap::new();
+    while let Ok(req) = rx.recv() {
+        let Some(service) = service.upgrade() else {
+            return;
+        };
+        let settings = service.settings();
+        let name = req.variant.name.clone();
+        if !builders.contains_key(&name) {
+            let Ok(rules) = Rules::new(&req.variant, None, false) else {
+                continue;
+            };
+            let s = Settings {
+                metric: Metric::Dtm,
+                threads: 1,
+                cache: settings.cache.clone(),
+                memory_mb: settings.memory_mb,
+                progress: false,
+            };
+            builders.insert(name.clone(), Builder::new(rules, s));
+        }
+        let Some(builder) = builders.get_mut(&name) else {
+            continue;
+        };
+        for material in req.materials {
+            let text = material.name(&req.variant);
+            let size = builder.size_of(&material);
+            let seconds = 2.0 * size as f64 / POSITIONS_PER_SECOND;
+            if req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
+                say(&req.events, format!("table {text} skipped: about {seconds:.1} s to build, more than the clock allows"));
+                service.queued.lock().remove(&(name.clone(), text));
+                continue;
+            }
+            say(&req.events, format!("table {text}: building"));
+            let start = Instant::now();
+            match builder.table(&material) {
+                Ok(_) => {
+                    let mut solved = service.solved.write();
+                    let entry = solved.entry(name.clone()).or_insert_with(|| Solved {
+                        rules: builder.rules.clone(),
+                        tables: HashMap::new(),
+                    });
+                    for t in builder.tables() {
+                        entry.tables.insert(t.material.clone(), t.clone());
+                    }
+                    say(
+                        &req.events,
+                        format!(
+                            "table {text}: ready in {:.2} s",
+                            start.elapsed().as_secs_f64()
+                        ),
+                    );
+                }
+                Err(e) => say(&req.events, format!("table {text}: {e}")),
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Endgame tables in play: the engine builds the tables it needs in the background, the
+//! search probes them, and won endings are converted within the table's distance to mate
+//! against a defender searching without tables, in five variants.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use locust::egt::material::{Material, MAX_MEN};
+use locust::egt::rules::Rules;
+use locust::egt::service::{ServiceSettings, TableService};
+use locust::egt::value::{is_win, plies};
+use locust::egt::{report, Builder, Settings};
+use locust::game::Game;
+use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
+use variants::Variant;
+
+fn builtin(name: &str) -> Variant {
+    let all = variants::builtins().unwrap();
+    variants::find(&all, name).unwrap().clone()
+}
+
+fn service() -> Arc<TableService> {
+    TableService::start(ServiceSettings {
+        cache: None,
+        ..ServiceSettings::default()
+    })
+}
+
+/// Asks for the game's tables and waits until the position can be probed.
+fn ready(service: &TableService, game: &Game) {
+    service.prepare(game.position(), None, None);
+    let start = Instant::now();
+    while service.probe(game.position()).is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "tables never came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Plays one move with `searcher`; returns it and the last score reported.
+fn play(searcher: &mut Searcher, game: &mut Game, ms: u64) -> Option<Score> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(ms)),
+        ..Limits::default()
+    };
+    searcher.start(game, limits, tx);
+    let mut score = None;
+    for ev in rx {
+        match ev {
+            SearchEvent::Info(i) => score = Some(i.score),
+            SearchEvent::BestMove { best, .. } => {
+                game.play(best.unwrap());
+                return score;
+            }
+            SearchEvent::Message(_) => {}
+        }
+    }
+    panic!("no best move");
+}
+
+#[test]
+fn the_root_plays_the_table_move_with_its_mate_score() {
+    let v = builtin("chess");
+    let tables = service();
+    let mut game = Game::from_fen(v, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1").unwrap();
+    ready(&tables, &game);
+    let dtm = plies(tables.probe(game.position()).unwrap()) as i32;
+    let mut s = Searcher::new(SearchOptions {
+        tables: Some(tables.clone()),
+        ..SearchOptions::default()
+    });
+    let score = play(&mut s, &mut game, 200);
+    assert_eq!(score, Some(Score::Mate(dtm.div_euclid(2) + 1)));
+    // The move keeps the distance: the opponent is now lost one ply sooner.
+    let after = tables.probe(game.position()).unwrap();
+    assert_eq!(plies(after) as i32, dtm - 1);
+}
+
+/// Won positions of a material: white to move, distance to mate at least `min_moves`,
+/// `count` of them spread evenly over the table (deterministic).
+fn won_positions(v: &Variant, material: &str, min_moves: usize, count: usize) -> Vec<String> {
+    let mut b = Builder::new(Rules::new(v, None, false).unwrap(), Settings::default());
+    let t = b.table(&Material::parse(v, material).unwrap()).unwrap();
+    let deep: Vec<usize> = (0..t.index.size)
+        .filter(|&idx| {
+            let code = t.values[0][idx].load(Relaxed);
+            is_win(code) && (plies(code) as usize).div_ceil(2) >= min_moves
+        })
+        .collect();
+    let mut sq = [0u8; MAX_MEN];
+    let out: Vec<String> = (0..count.min(deep.len()))
+        .map(|k| {
+            t.index
+                .decode(deep[k * deep.len() / count], &mut sq[..t.men()]);
+            report::fen(&t, &sq[..t.men()], 0)
+        })
+        .collect();
+    assert_eq!(out.len(), count, "{material}: not enough deep wins");
+    out
+}
+
+#[test]
+fn won_endings_are_mated_within_the_table_distance() {
+    let cases = [
+        ("chess", "KBNvK", 20, 3),
+        ("chess", "KQvKR", 15, 3),
+        ("chess", "KRvKB", 12, 3),
+        ("chess", "KRvK", 10, 2),
+        ("capablanca", "KAvK", 8, 3),
+        ("capablanca", "KCvK", 8, 2),
+        ("xiangqi", "KRvKA", 2, 2),
+        ("xiangqi", "KNvKA", 8, 2),
+        ("shatranj", "KRvKQ", 10, 2),
+    ];
+    let mut played = 0;
+    for (variant, material, min_moves, count) in cases {
+        let v = builtin(variant);
+        let tables = service();
+        for fen in won_positions(&v, material, min_moves, count) {
+            let mut game = Game::from_fen(v.clone(), &fen).unwrap();
+            ready(&tables, &game);
+            let dtm = (plies(tables.probe(game.position()).unwrap()) as usize).div_ceil(2);
+            let mut attacker = Searcher::new(SearchOptions {
+                tables: Some(tables.clone()),
+                ..SearchOptions::default()
+            });
+            let mut defender = Searcher::new(SearchOptions::default());
+            let mut moves = 0;
+            while game.outcome().is_none() {
+                if moves > dtm + 1 {
+                    panic!(
+                        "{variant} {fen}: not mated within {dtm} moves: {}",
+                        game.position().fen()
+                    );
+                }
+                play(&mut attacker, &mut game, 20);
+                moves += 1;
+                if game.outcome().is_none() {
+                    play(&mut defender, &mut game, 20);
+                }
+            }
+            let outcome = game.outcome().unwrap();
+            assert_eq!(
+                outcome.winner,
+                Some(locust::board::types::Colour::White),
+                "{variant} {fen}: {outcome:?}"
+            );
+            assert!(
+                moves <= dtm,
+                "{variant} {fen}: {moves} moves, table said {dtm}"
+            );
+            played += 1;
+        }
+    }
+    assert!(played >= 20);
+}
