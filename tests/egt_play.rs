@@ -160,3 +160,63 @@ fn won_endings_are_mated_within_the_table_distance() {
     }
     assert!(played >= 20);
 }
+
+#[test]
+fn tables_build_in_the_background_under_a_game_clock() {
+    let v = builtin("chess");
+    let tables = service();
+    // Five men: every capture leads to a four-man ending the service should build.
+    let game = Game::from_fen(v, "8/8/3k4/8/2r5/8/1Q6/K3N3 w - - 0 1").unwrap();
+    let mut s = Searcher::new(SearchOptions {
+        tables: Some(tables.clone()),
+        ..SearchOptions::default()
+    });
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let clock = locust::search::Clock {
+        time: [Duration::from_secs(10); 2],
+        inc: [Duration::from_millis(100); 2],
+        movestogo: None,
+    };
+    let limits = Limits {
+        clock: Some(clock),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    s.start(&game, limits, tx);
+    let mut messages = Vec::new();
+    for ev in rx.iter() {
+        match ev {
+            SearchEvent::BestMove { best, .. } => {
+                assert!(best.is_some());
+                break;
+            }
+            SearchEvent::Message(m) => messages.push(m),
+            SearchEvent::Info(_) => {}
+        }
+    }
+    // A tenth of the clock is far more than the search may take for one move.
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    let v = builtin("chess");
+    let wanted: Vec<String> = ["KNvKR", "KQvKR", "KQNvK"]
+        .iter()
+        .map(|m| Material::parse(&v, m).unwrap().name(&v))
+        .collect();
+    let wait = Instant::now();
+    while !wanted.iter().all(|m| {
+        messages
+            .iter()
+            .any(|x| x.contains(&format!("table {m}: ready")))
+    }) {
+        for ev in rx.try_iter() {
+            if let SearchEvent::Message(m) = ev {
+                messages.push(m);
+            }
+        }
+        assert!(wait.elapsed() < Duration::from_secs(120), "{messages:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
