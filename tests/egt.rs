@@ -483,3 +483,95 @@ fn material_errors_are_clear() {
         "12x12 is too large to index"
     );
 }
+
+/// Xiangqi KRvKN with and without the ban on perpetual check.
+fn krkn(ban: bool) -> Arc<Table> {
+    let v = builtin("xiangqi");
+    let rules = Rules::new(&v, None, false).unwrap().with_perpetual_ban(ban);
+    let mut b = Builder::new(rules, settings(Metric::Dtm));
+    b.table(&Material::parse(&v, "KRvKN").unwrap()).unwrap()
+}
+
+#[test]
+fn perpetual_check_does_not_hold_a_xiangqi_draw() {
+    let banned = krkn(true);
+    let allowed = krkn(false);
+    let m = banned.men();
+    let mut sq = [0u8; MAX_MEN];
+    let mut changed = 0;
+    let mut shown = 0;
+    for stm in 0..2 {
+        for idx in 0..banned.index.size {
+            let (b, a) = (
+                banned.values[stm][idx].load(Relaxed),
+                allowed.values[stm][idx].load(Relaxed),
+            );
+            if a == b {
+                continue;
+            }
+            // Only draws change, and only into wins for White (the ban hurts the checker).
+            assert_eq!(a, DRAW);
+            assert!(if stm == 0 {
+                is_win(b)
+            } else {
+                !is_win(b) && b != DRAW
+            });
+            changed += 1;
+            banned.index.decode(idx, &mut sq[..m]);
+            // Black, to move, held the draw only by checking: every drawing move checks.
+            if stm == 1 {
+                let mut drawing_quiet = 0;
+                allowed.successors(&sq[..m], 1, |s| {
+                    if s.code == DRAW && s.in_table {
+                        let mut next = [0u8; MAX_MEN];
+                        allowed.index.decode(s.index, &mut next[..m]);
+                        if !allowed.in_check(&next[..m], 0)
+                            && banned.values[0][s.index].load(Relaxed) == DRAW
+                        {
+                            drawing_quiet += 1;
+                        }
+                    }
+                    true
+                });
+                assert_eq!(drawing_quiet, 0, "{}", report::fen(&banned, &sq[..m], 1));
+                if shown < 3 {
+                    println!(
+                        "lost only under the ban: {}",
+                        report::fen(&banned, &sq[..m], 1)
+                    );
+                    shown += 1;
+                }
+            }
+        }
+    }
+    assert!(changed > 1000, "the ban decided {changed} positions");
+
+    // Checked by hand: Black's horse on d3 can only keep White's king busy (Nb2+ or Nf2+,
+    // then back); every quiet horse or king move lets the rook win the horse or mate, so the
+    // position is a draw by perpetual check where that is allowed and lost where it is not.
+    let fen = "9/9/4k4/9/9/9/9/3n5/9/R2K5 b - - 0 1";
+    let idx = (0..banned.index.size)
+        .find(|&i| {
+            banned.index.decode(i, &mut sq[..m]);
+            report::fen(&banned, &sq[..m], 1) == fen
+        })
+        .unwrap();
+    assert_eq!(allowed.values[1][idx].load(Relaxed), DRAW);
+    assert!(locust::egt::value::is_loss(
+        banned.values[1][idx].load(Relaxed)
+    ));
+    banned.index.decode(idx, &mut sq[..m]);
+    let mut drawing = Vec::new();
+    allowed.successors(&sq[..m], 1, |s| {
+        if s.code == DRAW && s.in_table {
+            let mut next = [0u8; MAX_MEN];
+            allowed.index.decode(s.index, &mut next[..m]);
+            drawing.push(allowed.in_check(&next[..m], 0));
+        }
+        true
+    });
+    assert!(
+        !drawing.is_empty() && drawing.iter().all(|&check| check),
+        "{drawing:?}"
+    );
+}

@@ -63,6 +63,9 @@ pub struct Opts {
     /// What a stalemate scores for the stalemated side (default: the variant's rule).
     #[arg(long, value_enum)]
     stalemate: Option<OutcomeArg>,
+    /// Let perpetual check hold a draw even where the variant forbids it (for comparison).
+    #[arg(long)]
+    allow_perpetual: bool,
     /// Refuse to build tables needing more than this many megabytes.
     #[arg(long, value_name = "MB", default_value_t = 16384)]
     memory: usize,
@@ -101,6 +104,7 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
         OutcomeArg::Loss => Outcome::Loss,
     });
     let rules = match Rules::new(variant, stalemate, opts.null_move) {
+        Ok(r) if opts.allow_perpetual => r.with_perpetual_ban(false),
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");

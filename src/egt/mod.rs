@@ -10,6 +10,7 @@ pub mod cli;
 pub mod index;
 pub mod material;
 pub mod paths;
+pub mod perpetual;
 pub mod probe;
 pub mod report;
 pub mod rules;

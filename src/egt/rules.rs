@@ -39,6 +39,8 @@ pub struct GameRules {
     pub stalemate: Outcome,
     /// Black may pass when not in check (EGTgen's `-0`).
     pub null_move: bool,
+    /// A side that can hold only by checking on every move loses (xiangqi).
+    pub perpetual_check_loses: bool,
 }
 
 /// Everything the generator needs of a variant.
@@ -99,6 +101,7 @@ impl Rules {
             game: GameRules {
                 stalemate: stalemate.unwrap_or(v.end.stalemate),
                 null_move,
+                perpetual_check_loses: v.end.perpetual_check_illegal,
             },
         };
         for &(a, b) in &v.capture_matrix.no_capture {
@@ -241,6 +244,12 @@ impl Rules {
             mask |= 1 << k;
         }
         mask
+    }
+
+    /// The same rules with the ban on perpetual check switched on or off.
+    pub fn with_perpetual_ban(mut self, on: bool) -> Rules {
+        self.game.perpetual_check_loses = on;
+        self
     }
 
     /// The other colour's index.

@@ -77,6 +77,8 @@ pub struct Succ {
     pub code: u8,
     /// False for captures and promotions.
     pub in_table: bool,
+    /// The successor's index in this table (`usize::MAX` for conversions).
+    pub index: usize,
 }
 
 /// Why a build failed.
@@ -311,9 +313,11 @@ impl Table {
             && !self.in_check(sq, stm)
         {
             count += 1;
+            let index = self.index.encode(&next[..m]).unwrap_or(usize::MAX);
             f(Succ {
                 code: self.code(opp, &next[..m]),
                 in_table: true,
+                index,
             });
         }
         count
@@ -340,6 +344,7 @@ impl Table {
                 if !f(Succ {
                     code,
                     in_table: false,
+                    index: usize::MAX,
                 }) {
                     return false;
                 }
@@ -352,16 +357,20 @@ impl Table {
         }
         *count += 1;
         let succ = match victim {
-            None => Succ {
-                code: match base.and_then(|b| self.index.step(b, i, s, t)) {
-                    Some(j) => self.values[opp][j].load(Relaxed),
-                    None => self.code(opp, &next[..m]),
-                },
-                in_table: true,
-            },
+            None => {
+                let index = base
+                    .and_then(|b| self.index.step(b, i, s, t))
+                    .or_else(|| self.index.encode(&next[..m]));
+                Succ {
+                    code: index.map_or(ILLEGAL, |j| self.values[opp][j].load(Relaxed)),
+                    in_table: true,
+                    index: index.unwrap_or(usize::MAX),
+                }
+            }
             Some(_) => Succ {
                 code: self.conv_code(next, opp, victim, None),
                 in_table: false,
+                index: usize::MAX,
             },
         };
         f(succ)
@@ -634,7 +643,47 @@ pub fn solve(
     }
     progress("seeded");
     let mut p: u8 = 0;
-    while p <= buckets.deepest() {
+    loop {
+        propagate(table, &buckets, threads, &mut p, progress)?;
+        if !table.rules.game.perpetual_check_loses {
+            return Ok(());
+        }
+        // Positions held only by perpetual check become losses where propagation stopped.
+        let q = p + (p & 1);
+        let mut found = 0;
+        for violator in 0..2 {
+            let lost = super::perpetual::losses(table, violator);
+            found += lost.len();
+            let mut entries: Vec<(u8, Entry)> = lost
+                .into_iter()
+                .map(|i| {
+                    table.values[violator][i].store(loss(q), Relaxed);
+                    (q, (i as Entry) << 1 | violator as Entry)
+                })
+                .collect();
+            buckets.add(&mut entries);
+        }
+        progress(&format!(
+            "{found} positions lost to the perpetual-check ban"
+        ));
+        if found == 0 {
+            return Ok(());
+        }
+        p = q;
+    }
+}
+
+/// Ordinary propagation from distance `p` until no distance is left to expand.
+fn propagate(
+    table: &Table,
+    buckets: &Buckets,
+    threads: usize,
+    at: &mut u8,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    let m = table.men();
+    while *at <= buckets.deepest() {
+        let p = *at;
         if p >= MAX_PLIES {
             return Err(SolveError::TooDeep(table.name.clone()));
         }
@@ -692,7 +741,7 @@ pub fn solve(
             buckets.add(&mut found);
         });
         progress(&format!("distance {p}"));
-        p += 1;
+        *at += 1;
     }
     Ok(())
 }
