@@ -26,6 +26,13 @@ pub enum EgtCommand {
         /// Check every position against its successors after the build (slow).
         #[arg(long)]
         verify: bool,
+        /// Also print this many won positions (White to move, at least half the longest
+        /// win deep, spread over the table) as `FEN ; moves to mate`.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        examples: usize,
+        /// Also print this many drawn positions (White to move, not in check) as `FEN ; 0`.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        draw_examples: usize,
         /// Build options.
         #[command(flatten)]
         opts: Opts,
@@ -129,8 +136,18 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
     let mut builder = Builder::new(rules, settings);
     match cmd {
         EgtCommand::Build {
-            material, verify, ..
-        } => build(&mut builder, variant, &material, threads, verify),
+            material,
+            verify,
+            examples,
+            draw_examples,
+            ..
+        } => build(
+            &mut builder,
+            variant,
+            &material,
+            threads,
+            (verify, examples, draw_examples),
+        ),
         EgtCommand::Probe { fen, .. } => probe(&mut builder, variant, &fen),
     }
 }
@@ -140,7 +157,7 @@ fn build(
     variant: &Variant,
     text: &str,
     threads: usize,
-    verify: bool,
+    (verify, examples, draws): (bool, usize, usize),
 ) -> ExitCode {
     let material = match Material::parse(variant, text) {
         Ok(m) => m,
@@ -156,6 +173,10 @@ fn build(
             let stats = report::stats(&table, threads);
             print!("{}", report::render(&table, &stats));
             println!("Built in {secs:.2} s ({} tables)", builder.tables().count());
+            let samples = report::examples(&table, examples);
+            for (fen, moves) in samples.into_iter().chain(report::draw_examples(&table, draws)) {
+                println!("{fen} ; {moves}");
+            }
             if verify {
                 let bad = super::solve::inconsistencies(&table);
                 println!(

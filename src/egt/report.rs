@@ -270,3 +270,49 @@ pub fn render(table: &Table, stats: &[SideStats; 2]) -> String {
     }
     s
 }
+
+/// Up to `count` drawn positions with White to move in which White is not in check, spread
+/// evenly over the table: (FEN, 0).
+pub fn draw_examples(table: &Table, count: usize) -> Vec<(String, usize)> {
+    let m = table.men();
+    let mut sq = [0u8; MAX_MEN];
+    let draws: Vec<usize> = (0..table.index.size)
+        .filter(|&i| table.values[0][i].load(Relaxed) == DRAW)
+        .filter(|&i| {
+            table.index.decode(i, &mut sq[..m]);
+            !table.in_check(&sq[..m], 0) && table.successors(&sq[..m], 0, |_| false) > 0
+        })
+        .collect();
+    let n = count.min(draws.len());
+    (0..n)
+        .map(|k| {
+            table.index.decode(draws[k * draws.len() / n], &mut sq[..m]);
+            (fen(table, &sq[..m], 0), 0)
+        })
+        .collect()
+}
+
+/// Up to `count` won positions with White to move, at least half as deep as the deepest win,
+/// spread evenly over the table: (FEN, moves to mate).
+pub fn examples(table: &Table, count: usize) -> Vec<(String, usize)> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let moves = |code: u8| (plies(code) as usize).div_ceil(2);
+    let wins = || {
+        (0..table.index.size).filter_map(|i| {
+            let code = table.values[0][i].load(Relaxed);
+            is_win(code).then(|| (i, moves(code)))
+        })
+    };
+    let deepest = wins().map(|w| w.1).max().unwrap_or(0);
+    let deep: Vec<(usize, usize)> = wins().filter(|w| 2 * w.1 >= deepest).collect();
+    let mut sq = [0u8; MAX_MEN];
+    (0..count.min(deep.len()))
+        .map(|k| {
+            let (idx, m) = deep[k * deep.len() / count.min(deep.len())];
+            table.index.decode(idx, &mut sq[..table.men()]);
+            (fen(table, &sq[..table.men()], 0), m)
+        })
+        .collect()
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Plays Locust (endgame tables on) as White from every position of
+# tests/data/egt-positions/VARIANT.epd against a defender, once each, under cutechess-cli,
+# and checks: every "win in N" position is won within N moves, every "draw" is not lost.
+# usage: tools/egt-conversion.sh VARIANT [DEFENDER] [TC] [OUTDIR]
+#   DEFENDER: locust (Locust with EGT off, default) | fsf-latest | fsf
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=$1 defender=${2:-locust} tc=${3:-10+0.1} out=${4:-/tmp/locust-egt}
+CUTECHESS=${CUTECHESS:-/opt/peers/cutechess-cli}
+LOCUST=${LOCUST:-$PWD/target/release/locust}
+epd=tests/data/egt-positions/$variant.epd
+mkdir -p "$out"
+case $defender in
+  locust)     def=(cmd="$LOCUST" proto=uci name=Locust-noEGT option.EGT=false) ;;
+  fsf-latest) def=(cmd=/opt/peers/fairy-stockfish-latest proto=uci name=FSF-latest) ;;
+  fsf)        def=(cmd=/usr/games/fairy-stockfish proto=uci name=FSF-11.1) ;;
+  *) echo "unknown defender $defender" >&2; exit 2 ;;
+esac
+n=$(wc -l < "$epd")
+stamp=$variant-egt-$defender-$(date +%H%M%S)
+"$CUTECHESS" -variant "$variant" \
+  -engine cmd="$LOCUST" proto=uci name=Locust-EGT \
+  -engine "${def[@]}" \
+  -each tc="$tc" -games "$n" -noswap -recover -concurrency 1 \
+  -openings file="$epd" format=epd order=sequential \
+  -pgnout "$out/$stamp.pgn" > "$out/$stamp.log" 2>&1 || true
+grep -E "^Score|forfeit|illegal|disconnect|stall" "$out/$stamp.log" || true
+python3 - "$epd" "$out/$stamp.pgn" <<'PY'
+import re, sys
+epd, pgn = sys.argv[1], sys.argv[2]
+want = {}
+for line in open(epd):
+    fen = " ".join(line.split()[:4])
+    m = re.search(r'"(\S+) (win in (\d+)|draw)"', line)
+    want[fen] = (m.group(1), int(m.group(3)) if m.group(3) else None)
+games = open(pgn).read().split("[Event ")[1:]
+bad = 0
+for g in games:
+    fen = " ".join(re.search(r'\[FEN "([^"]+)"\]', g).group(1).split()[:4])
+    result = re.search(r'\[Result "([^"]+)"\]', g).group(1)
+    moves = re.sub(r"\{[^}]*\}", "", g.split("\n\n", 1)[1])
+    white_moves = len(re.findall(r"\d+\.\s", moves))
+    material, dtm = want.get(fen, ("?", None))
+    if dtm is not None:
+        ok = result == "1-0" and white_moves <= dtm
+        verdict = f"win in {dtm}: {result} after {white_moves} moves"
+    else:
+        ok = result in ("1-0", "1/2-1/2")
+        verdict = f"draw: {result}"
+    bad += not ok
+    print(f"{'ok ' if ok else 'BAD'} {material:8} {verdict:34} {fen}")
+print(f"{len(games) - bad} of {len(games)} as the tables say")
+PY
