@@ -174,7 +174,10 @@ fn build(
             print!("{}", report::render(&table, &stats));
             println!("Built in {secs:.2} s ({} tables)", builder.tables().count());
             let samples = report::examples(&table, examples);
-            for (fen, moves) in samples.into_iter().chain(report::draw_examples(&table, draws)) {
+            for (fen, moves) in samples
+                .into_iter()
+                .chain(report::draw_examples(&table, draws))
+            {
                 println!("{fen} ; {moves}");
             }
             if verify {
