@@ -575,3 +575,40 @@ fn perpetual_check_does_not_hold_a_xiangqi_draw() {
         "{drawing:?}"
     );
 }
+
+#[test]
+fn preset_values_stay_and_propagate() {
+    use locust::egt::probe::table_form;
+    use locust::egt::Preset;
+    let chess = builtin("chess");
+    let rules = Rules::new(&chess, None, false).unwrap();
+    // A lone-king position declared lost for Black: its predecessors become White wins.
+    let lost = "8/8/8/8/8/k7/8/K7 b - - 0 1";
+    let game = locust::game::Game::from_fen(chess.clone(), lost).unwrap();
+    let (material, squares, stm) = table_form(&rules, game.position()).unwrap();
+    let presets = vec![Preset {
+        material,
+        squares: squares.clone(),
+        stm,
+        code: loss(0),
+    }];
+    let (_, t) = build_with(
+        &chess,
+        "KvK",
+        Settings {
+            presets,
+            ..settings(Metric::Dtm)
+        },
+    );
+    assert_eq!(t.code(1, &squares), loss(0));
+    let [w, b] = report::stats(&t, 2);
+    assert_eq!(
+        b.total_losses().full,
+        8,
+        "the preset and its seven mirror images"
+    );
+    assert!(
+        w.total_wins().full > 0,
+        "White positions one move before it are won"
+    );
+}

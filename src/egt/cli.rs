@@ -73,6 +73,10 @@ pub struct Opts {
     /// Let perpetual check hold a draw even where the variant forbids it (for comparison).
     #[arg(long)]
     allow_perpetual: bool,
+    /// Preset values for listed positions (EGTgen's -f): lines `FEN ; win N`, `FEN ; loss N`
+    /// or `FEN ; draw` (N in moves); `#` starts a comment.
+    #[arg(long, value_name = "FILE")]
+    seed: Option<PathBuf>,
     /// Refuse to build tables needing more than this many megabytes.
     #[arg(long, value_name = "MB", default_value_t = 16384)]
     memory: usize,
@@ -131,7 +135,18 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
         },
         memory_mb: opts.memory,
         progress: true,
+        presets: Vec::new(),
     };
+    let mut settings = settings;
+    if let Some(path) = &opts.seed {
+        match read_presets(variant, &rules, path) {
+            Ok(p) => settings.presets = p,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let threads = settings.threads;
     let mut builder = Builder::new(rules, settings);
     match cmd {
@@ -230,4 +245,49 @@ fn probe(builder: &mut Builder, variant: &Variant, fen: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reads a preset file: `FEN ; win N | loss N | draw` per line.
+fn read_presets(
+    variant: &Variant,
+    rules: &Rules,
+    path: &std::path::Path,
+) -> Result<Vec<super::Preset>, String> {
+    use super::value::{loss, win, DRAW};
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let at = |what: &str| format!("{}:{}: {what}", path.display(), n + 1);
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (fen, value) = line
+            .split_once(';')
+            .ok_or_else(|| at("expected `FEN ; win N`, `FEN ; loss N` or `FEN ; draw`"))?;
+        let words: Vec<&str> = value.split_whitespace().collect();
+        let moves = || {
+            words
+                .get(1)
+                .and_then(|w| w.parse::<u8>().ok())
+                .filter(|&m| m <= 120)
+                .ok_or_else(|| at("expected a number of moves up to 120"))
+        };
+        let code = match words.first().copied() {
+            Some("win") => win((2 * moves()?).saturating_sub(1)),
+            Some("loss") => loss(2 * moves()?),
+            Some("draw") => DRAW,
+            _ => return Err(at("expected win, loss or draw after `;`")),
+        };
+        let game = Game::from_fen(variant.clone(), fen.trim()).map_err(|e| at(&e.to_string()))?;
+        let (material, squares, stm) = super::probe::table_form(rules, game.position())
+            .ok_or_else(|| at("this position has no table form"))?;
+        out.push(super::Preset {
+            material,
+            squares,
+            stm,
+            code,
+        });
+    }
+    Ok(out)
 }

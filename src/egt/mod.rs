@@ -64,6 +64,22 @@ pub struct Settings {
     pub memory_mb: usize,
     /// Print progress on stderr.
     pub progress: bool,
+    /// Values given from outside for listed positions (EGTgen's `-f`); tables built with
+    /// presets are never cached.
+    pub presets: Vec<Preset>,
+}
+
+/// A position whose value is given, not computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// Its material.
+    pub material: Material,
+    /// The men's squares in material order.
+    pub squares: Vec<u8>,
+    /// Side to move.
+    pub stm: usize,
+    /// The value code (see `value`).
+    pub code: u8,
 }
 
 impl Default for Settings {
@@ -74,6 +90,7 @@ impl Default for Settings {
             cache: None,
             memory_mb: 16 * 1024,
             progress: false,
+            presets: Vec::new(),
         }
     }
 }
@@ -126,14 +143,15 @@ impl Builder {
         let mut table = self.empty_table(material)?;
         table.convs = self.conversions(&table)?;
         let table = Arc::new(table);
-        let loaded = self
+        let cache = self
             .settings
             .cache
             .as_ref()
-            .is_some_and(|dir| cache::load(dir, &table).is_ok());
+            .filter(|_| self.settings.presets.is_empty());
+        let loaded = cache.is_some_and(|dir| cache::load(dir, &table).is_ok());
         if !loaded {
             self.solve(&table)?;
-            if let Some(dir) = &self.settings.cache {
+            if let Some(dir) = cache {
                 if let Err(e) = cache::save(dir, &table) {
                     log::warn!("{}: not cached: {e}", table.name);
                 }
@@ -152,7 +170,18 @@ impl Builder {
                 report::progress(&name, what, start.elapsed());
             }
         };
-        solve::solve(table, self.settings.threads, &mut progress)?;
+        let mut presets = Vec::new();
+        for p in self
+            .settings
+            .presets
+            .iter()
+            .filter(|p| p.material == table.material)
+        {
+            table
+                .index
+                .encode_all(&p.squares, |idx| presets.push((p.stm, idx, p.code)));
+        }
+        solve::solve(table, self.settings.threads, &presets, &mut progress)?;
         if show {
             report::progress_done(&name, start.elapsed());
         }

@@ -199,6 +199,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                 cache: settings.cache.clone(),
                 memory_mb: settings.memory_mb,
                 progress: false,
+                presets: Vec::new(),
             };
             builders.insert(name.clone(), Builder::new(rules, s));
         }

@@ -621,6 +621,7 @@ impl Buckets {
 pub fn solve(
     table: &Table,
     threads: usize,
+    presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     let size = table.index.size;
@@ -641,10 +642,22 @@ pub fn solve(
             buckets.add(&mut found);
         });
     }
+    let mut given = Vec::new();
+    for &(stm, idx, code) in presets {
+        table.values[stm][idx].store(code, Relaxed);
+        if code != DRAW && code != ILLEGAL {
+            given.push((plies(code), (idx as Entry) << 1 | stm as Entry));
+        }
+    }
+    buckets.add(&mut given);
     progress("seeded");
     let mut p: u8 = 0;
+    let fixed: std::collections::HashSet<Entry> = presets
+        .iter()
+        .map(|&(stm, idx, _)| (idx as Entry) << 1 | stm as Entry)
+        .collect();
     loop {
-        propagate(table, &buckets, threads, &mut p, progress)?;
+        propagate(table, &buckets, &fixed, threads, &mut p, progress)?;
         if !table.rules.game.perpetual_check_loses {
             return Ok(());
         }
@@ -652,7 +665,8 @@ pub fn solve(
         let q = p + (p & 1);
         let mut found = 0;
         for violator in 0..2 {
-            let lost = super::perpetual::losses(table, violator);
+            let mut lost = super::perpetual::losses(table, violator);
+            lost.retain(|&i| !fixed.contains(&((i as Entry) << 1 | violator as Entry)));
             found += lost.len();
             let mut entries: Vec<(u8, Entry)> = lost
                 .into_iter()
@@ -677,6 +691,7 @@ pub fn solve(
 fn propagate(
     table: &Table,
     buckets: &Buckets,
+    fixed: &std::collections::HashSet<Entry>,
     threads: usize,
     at: &mut u8,
     progress: &mut dyn FnMut(&str),
@@ -701,6 +716,10 @@ fn propagate(
                 table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
                     let cell = &table.values[1 - stm][pi];
                     let cur = cell.load(Relaxed);
+                    let entry = (pi as Entry) << 1 | (1 - stm) as Entry;
+                    if !fixed.is_empty() && fixed.contains(&entry) {
+                        return;
+                    }
                     let better = cur == DRAW || (is_win(cur) && plies(cur) > p + 1);
                     if better
                         && cell
@@ -726,7 +745,8 @@ fn propagate(
                 table.index.decode(idx, &mut sq[..m]);
                 table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
                     let cell = &table.values[1 - stm][pi];
-                    if cell.load(Relaxed) != DRAW {
+                    let entry = (pi as Entry) << 1 | (1 - stm) as Entry;
+                    if cell.load(Relaxed) != DRAW || (!fixed.is_empty() && fixed.contains(&entry)) {
                         return;
                     }
                     table.index.decode(pi, &mut pre[..m]);
