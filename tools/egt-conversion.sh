@@ -3,6 +3,7 @@
 # tests/data/egt-positions/VARIANT.epd against a defender, once each, under cutechess-cli,
 # and checks: every "win in N" position is won within N moves, every "draw" is not lost.
 # usage: tools/egt-conversion.sh VARIANT [DEFENDER] [TC] [OUTDIR]
+# (cutechess-cli has no xiangqi; xiangqi's conversions are checked by tests/egt_play.rs)
 #   DEFENDER: locust (Locust with EGT off, default) | fsf-latest | fsf
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,8 @@ case $defender in
 esac
 n=$(wc -l < "$epd")
 stamp=$variant-egt-$defender-$(date +%H%M%S)
-"$CUTECHESS" -variant "$variant" \
+cc_variant=${variant/#chess/standard}   # cutechess-cli's name for orthodox chess
+"$CUTECHESS" -variant "$cc_variant" \
   -engine cmd="$LOCUST" proto=uci name=Locust-EGT \
   -engine "${def[@]}" \
   -each tc="$tc" -games "$n" -noswap -recover -concurrency 1 \
