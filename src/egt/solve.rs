@@ -3,7 +3,7 @@
 //! lost in `p` make their predecessors won in `p + 1`; positions won in `p` make their
 //! predecessors candidates for a loss, verified by generating all their moves.
 
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use variants::rules::Outcome;
@@ -697,8 +697,18 @@ fn propagate(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     let m = table.men();
+    // Candidates found not lost in this pass: their successors cannot change within the
+    // pass, so one verification each is enough.
+    let words = table.index.size / 64 + 1;
+    let refuted: [Vec<AtomicU64>; 2] =
+        [0, 1].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
     while *at <= buckets.deepest() {
         let p = *at;
+        for side in &refuted {
+            for w in side {
+                w.store(0, Relaxed);
+            }
+        }
         if p >= MAX_PLIES {
             return Err(SolveError::TooDeep(table.name.clone()));
         }
@@ -749,8 +759,16 @@ fn propagate(
                     if cell.load(Relaxed) != DRAW || (!fixed.is_empty() && fixed.contains(&entry)) {
                         return;
                     }
+                    let (word, mask) = (&refuted[1 - stm][pi / 64], 1u64 << (pi % 64));
+                    if word.load(Relaxed) & mask != 0 {
+                        return;
+                    }
                     table.index.decode(pi, &mut pre[..m]);
-                    if let Some(d) = table.all_lose(&pre[..m], 1 - stm, p + 1, Some(pi)) {
+                    let verdict = table.all_lose(&pre[..m], 1 - stm, p + 1, Some(pi));
+                    if verdict.is_none() {
+                        word.fetch_or(mask, Relaxed);
+                    }
+                    if let Some(d) = verdict {
                         let code = loss((d + 1).min(MAX_PLIES));
                         if cell.compare_exchange(DRAW, code, Relaxed, Relaxed).is_ok() {
                             found.push((plies(code), (pi as Entry) << 1 | (1 - stm) as Entry));
