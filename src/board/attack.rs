@@ -295,7 +295,8 @@ fn continuation(v: &View, mover: &Man, cell: &Cell, occ: Slot) -> (u16, u16) {
     }
 }
 
-/// Continuation range of `cell` for `mover` over `occupant` (`None`: empty square).
+/// Continuation range of `cell` for `mover` over `occupant` (`None`: empty square): none
+/// when the cell may not pass that occupant, nor capture it in passing where it would.
 pub(crate) fn continuation_for(
     v: &View,
     mover: &Man,
@@ -305,19 +306,21 @@ pub(crate) fn continuation_for(
     let Some(o) = occupant else {
         return cell.empty;
     };
-    let pass = if o.colour == mover.colour {
-        rights::PASS_FRIEND
+    let (pass, locust) = if o.colour == mover.colour {
+        (rights::PASS_FRIEND, rights::LOCUST_FRIEND)
     } else {
-        rights::PASS_FOE
+        (rights::PASS_FOE, rights::LOCUST_FOE)
     };
     if cell.rights & pass == 0 {
         return (0, 0);
     }
     let (mp, op) = (
-        v.lay.kinds[mover.kind as usize].piece,
-        v.lay.kinds[o.kind as usize].piece,
+        v.lay.kinds[mover.kind as usize].piece as usize,
+        v.lay.kinds[o.kind as usize].piece as usize,
     );
-    if v.lay.no_hop[mp as usize][op as usize] {
+    // A path that would capture the man in passing stops at it when the mover may not
+    // capture it (iron men, `noCapture`): no locust victim the rules protect.
+    if v.lay.no_hop[mp][op] || cell.rights & locust != 0 && v.lay.no_capture[mp][op] {
         return (0, 0);
     }
     cell.occupied

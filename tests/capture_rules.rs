@@ -1,0 +1,60 @@
+//! Capture rules on multi-victim moves, engine against the reference generator: a locust
+//! (lion) capture may not take a man its capture matrix protects (`iron`, `noCapture`).
+
+mod common;
+
+use common::{ini_variant, legal_as_reference, walk_checked};
+use locust::board::moves::Move;
+use locust::board::position::Position;
+
+/// 8x8: kings, a chu lion, an iron wall man (steps like a wazir) and a knight nobody may
+/// take with the lion (`noCapture = n:h`).
+const IRON_LION: &str = "\
+[ironlion]
+maxFile = 8
+maxRank = 8
+king = k:K
+piece.lion = n:KNADcaKmabK
+piece.wall = w:W
+piece.horse = h:N
+iron = w
+noCapture = n:h
+castling = false
+doubleStep = false
+promotionPieceTypes = -
+promotionPawnTypes = -
+startFen = 3k4/8/2wnh3/8/8/3HNW2/8/4K3 w - - 0 1
+";
+
+fn texts(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let mut t: Vec<String> = moves.iter().map(|m| m.text(letter)).collect();
+    t.sort();
+    t
+}
+
+#[test]
+fn a_lion_does_not_eat_an_iron_man_on_the_way() {
+    let rules = ini_variant(IRON_LION);
+    // White lion d4 next to a black iron wall on e5 and a protected horse on c5; the
+    // lion may not capture either, neither by replacement nor in passing.
+    let mut pos = Position::new_game(rules.clone())
+        .unwrap()
+        .with_fen("3k4/8/8/2hw4/3N4/8/8/4K3 w - - 0 1")
+        .unwrap();
+    let legal = legal_as_reference("ironlion", &mut pos, &rules);
+    let t = texts(&pos, &legal);
+    assert!(
+        !t.iter().any(|m| m.contains("d5") && m.contains(',')),
+        "no locust capture on d5 {t:?}"
+    );
+    assert!(!t.iter().any(|m| m.contains("c5")), "{t:?}");
+    assert!(!t.iter().any(|m| m.contains("d4d5")), "{t:?}");
+}
+
+#[test]
+fn iron_lion_walk_matches_reference() {
+    let rules = ini_variant(IRON_LION);
+    let pos = Position::new_game(rules.clone()).unwrap();
+    walk_checked("ironlion", pos, &rules, 3_000, 0x1A2B_3C4D);
+}
