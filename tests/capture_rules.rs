@@ -58,3 +58,38 @@ fn iron_lion_walk_matches_reference() {
     let pos = Position::new_game(rules.clone()).unwrap();
     walk_checked("ironlion", pos, &rules, 3_000, 0x1A2B_3C4D);
 }
+
+/// Atomic chess where knights and queens survive every explosion, their own included.
+const IMMUNE_ATOMIC: &str = "\
+[immuneatomic:atomic]
+blastImmuneTypes = nq
+";
+
+#[test]
+fn fully_immune_men_survive_the_blast() {
+    let rules = ini_variant(IMMUNE_ATOMIC);
+    // White knight e4 takes d6: the black queen on c7 and bishop e7 stand next to d6.
+    let mut pos = Position::new_game(rules.clone())
+        .unwrap()
+        .with_fen("4k3/2q1b3/3p4/8/4N3/8/8/4K3 w - - 0 1")
+        .unwrap();
+    let mut ops = Vec::new();
+    let legal = legal_as_reference("immuneatomic", &mut pos, &rules);
+    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let nxd6 = *legal.iter().find(|m| m.text(letter) == "e4d6").unwrap();
+    pos.make(&nxd6, &mut ops);
+    // The knight stays on d6, the queen on c7; pawn and bishop are gone.
+    assert_eq!(pos.fen().split(' ').next(), Some("4k3/2q5/3N4/8/8/8/8/4K3"));
+}
+
+#[test]
+fn immune_atomic_walk_matches_reference() {
+    let rules = ini_variant(IMMUNE_ATOMIC);
+    for (i, seed) in [0x5EED_0001u64, 0x5EED_0002, 0x5EED_0003]
+        .into_iter()
+        .enumerate()
+    {
+        let pos = Position::new_game(rules.clone()).unwrap();
+        walk_checked(&format!("immuneatomic #{i}"), pos, &rules, 3_000, seed);
+    }
+}
