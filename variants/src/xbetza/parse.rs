@@ -271,6 +271,7 @@ fn check_move(pre: Prefix, atom: Atom, range: Range, atom_col: usize) -> Result<
         legs,
         atom,
         range,
+        column: start,
     })
 }
 
