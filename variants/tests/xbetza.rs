@@ -502,6 +502,7 @@ fn malformed() {
     bad("fm", 1, "modifiers without an atom");
     bad("NNfm", 3, "modifiers without an atom");
     bad("(4,1", 1, "unbalanced parenthesis");
+    bad("(4,", 1, "unbalanced parenthesis");
     bad("(0,0)", 1, "bad leap vector (0,0)");
     bad("(4;1)", 3, "expected ','");
     bad("(20,1)", 2, "component 20 is larger");
