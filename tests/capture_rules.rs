@@ -1,5 +1,8 @@
 //! Capture rules on multi-victim moves, engine against the reference generator: a locust
-//! (lion) capture may not take a man its capture matrix protects (`iron`, `noCapture`).
+//! (lion) capture may not take a man its capture matrix protects (`iron`, `noCapture`),
+//! atomic blasts spare fully immune types, and a move may take any number of victims.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on their own fixtures
 
 mod common;
 
@@ -92,4 +95,64 @@ fn immune_atomic_walk_matches_reference() {
         let pos = Position::new_game(rules.clone()).unwrap();
         walk_checked(&format!("immuneatomic #{i}"), pos, &rules, 3_000, seed);
     }
+}
+
+/// A checker man on 12x12 (trajectories built by hand, as XBetza's four legs allow at most
+/// three locust victims): jumps up to five foes in a row along a diagonal, capturing each.
+fn five_jumps() -> variants::Variant {
+    use variants::{rights, Node, Trajectories};
+    let mut v = ini_variant(
+        "[checkers12]\nmaxFile = 12\nmaxRank = 12\nking = k:K\npiece.checker = c:W\n\
+         castling = false\ndoubleStep = false\npromotionPieceTypes = -\n\
+         promotionPawnTypes = -\nstartFen = 11k/12/12/12/12/12/12/12/12/12/12/C10K w - - 0 1\n",
+    );
+    let mut t = Trajectories::default();
+    for d in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+        let mut parent = None;
+        for _ in 0..5 {
+            let over = t.push(Node::new(d, rights::PASS_FOE | rights::LOCUST_FOE), parent);
+            let land = t.push(Node::new(d, rights::MOVE), Some((over, true)));
+            parent = Some((land, false));
+        }
+    }
+    let c = v.pieces.iter().position(|p| p.letter == 'C').unwrap();
+    v.pieces[c].moves = t;
+    v
+}
+
+#[test]
+fn a_move_may_take_any_number_of_victims() {
+    let rules = five_jumps();
+    // a1 jumps b2, d4, f6, h8 and j10 to land on k11.
+    let mut pos = Position::new_game(rules.clone())
+        .unwrap()
+        .with_fen("11k/12/9c2/12/7c4/12/5c6/12/3c8/12/1c10/C10K w - - 0 1")
+        .unwrap();
+    let legal = legal_as_reference("checkers12", &mut pos, &rules);
+    let long: Vec<&Move> = legal.iter().filter(|m| m.n_extras() == 5).collect();
+    assert_eq!(long.len(), 1, "the five-victim move is generated");
+    let m = *long[0];
+    assert_eq!(m.extras().count(), 5);
+    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    assert_eq!(
+        m.text(letter),
+        "a1j10,j10h8,h8f6,f6d4,d4b2,b2k11",
+        "victims from the end of the path backwards"
+    );
+    // Every shorter jump sequence is a move too, with as many victims as jumps.
+    for n in 1..=4 {
+        assert_eq!(legal.iter().filter(|m| m.n_extras() == n).count(), 1);
+    }
+    let (mut ops, fen) = (Vec::new(), pos.fen());
+    let saved = pos.make(&m, &mut ops);
+    assert_eq!(
+        pos.fen().split(' ').next(),
+        Some("11k/10C1/12/12/12/12/12/12/12/12/12/11K")
+    );
+    assert_eq!(pos.inconsistency(), None);
+    pos.unmake(saved, &mut ops);
+    assert_eq!(pos.fen(), fen);
+    // The same list of victims is the same move (the long list is shared, not copied).
+    let again = legal_as_reference("checkers12", &mut pos, &rules);
+    assert!(again.contains(&m));
 }

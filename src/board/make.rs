@@ -255,8 +255,8 @@ impl Position {
         }
         let leaves = piece.leaves_behind;
         let used = kind.used;
-        for i in 0..mv.n_extra as usize {
-            let sq = self.sq_of(mv.extra[i]);
+        for &e in mv.extra_indices() {
+            let sq = self.sq_of(e);
             self.capture_at(sq, us, ops);
         }
         let captured = self.board[to as usize] != EMPTY;

@@ -167,22 +167,28 @@ impl Position {
             out.push(m); // no victims on the way, no promotion: the common case
             return;
         }
-        let table = &kind.cells[man.colour.index()];
+        if cell.locust_back != NO_CELL {
+            self.add_victims(slot, man, cell, &mut m);
+        }
+        self.push_promotions(man, m, out);
+    }
+
+    /// Adds the locust victims on the way to `cell` to `m`, from the end of the path back.
+    #[inline(never)]
+    fn add_victims(&self, slot: Slot, man: &Man, cell: &Cell, m: &mut Move) {
+        let table = &self.lay.kinds[man.kind as usize].cells[man.colour.index()];
         let mut back = cell.locust_back;
         while back != NO_CELL {
             let bcell = &table.cells[back as usize];
             if let Some(vsq) = self.map.square_of(self.map.id(slot, back)) {
                 if self.locust_victim(man, bcell, vsq) {
                     if let Some(vc) = self.lay.coord(vsq) {
-                        if !m.push_extra(vc) {
-                            return;
-                        }
+                        m.push_extra(vc);
                     }
                 }
             }
             back = bcell.locust_back;
         }
-        self.push_promotions(man, m, out);
     }
 
     fn locust_victim(&self, man: &Man, cell: &Cell, sq: Sq) -> bool {

@@ -124,7 +124,7 @@ pub fn sorted(mut v: Vec<Move>) -> Vec<String> {
         format!(
             "{base} {:?}{:?}{}",
             m.kind,
-            &m.extra[..m.n_extra as usize],
+            m.extra_indices(),
             if m.sets_ep { " ep" } else { "" }
         )
     };
