@@ -1,6 +1,7 @@
 //! Capture rules on multi-victim moves, engine against the reference generator: a locust
 //! (lion) capture may not take a man its capture matrix protects (`iron`, `noCapture`),
-//! atomic blasts spare fully immune types, and a move may take any number of victims.
+//! atomic blasts spare fully immune types, and a move may take any number of victims;
+//! e.p. and self-captures obey the matrix too, and a self-capture may not take the own royal.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on their own fixtures
 
@@ -155,4 +156,33 @@ fn a_move_may_take_any_number_of_victims() {
     // The same list of victims is the same move (the long list is shared, not copied).
     let again = legal_as_reference("checkers12", &mut pos, &rules);
     assert!(again.contains(&m));
+}
+
+/// Chess where pawns are iron and a destroyer (`dW`: may take its own men) cannot take the
+/// knight. White: king e1, destroyer e2 between knight d2, bishop f2; black pawn f4.
+const IRON_PAWNS: &str = "\
+[ironpawns:chess]
+piece.destroyer = d:dWmW
+iron = p
+noCapture = d:n
+startFen = 4k3/8/8/8/5p2/8/3NDBP1/4K3 w - - 0 1
+";
+
+#[test]
+fn en_passant_and_self_capture_respect_the_matrix() {
+    let rules = ini_variant(IRON_PAWNS);
+    let mut pos = Position::new_game(rules.clone()).unwrap();
+    let mut ops = Vec::new();
+    let legal = legal_as_reference("ironpawns", &mut pos, &rules);
+    let t = texts(&pos, &legal);
+    let has = |m: &str| t.iter().any(|x| x == m);
+    assert!(!has("e2d2"), "the destroyer takes no knight {t:?}");
+    assert!(!has("e2e1"), "nor its own king {t:?}");
+    assert!(has("e2f2"), "but it may take its bishop {t:?}");
+    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let g4 = *legal.iter().find(|m| m.text(letter) == "g2g4").unwrap();
+    pos.make(&g4, &mut ops);
+    // The f4 pawn may not take the iron g4 pawn in passing.
+    let legal = legal_as_reference("ironpawns", &mut pos, &rules);
+    assert!(!texts(&pos, &legal).iter().any(|m| m == "f4g3"));
 }

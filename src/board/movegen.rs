@@ -101,6 +101,22 @@ impl Position {
         !self.lay.no_capture[ap as usize][vk.piece as usize]
     }
 
+    /// A self-capture of the friend on `sq`: the capture matrix must allow it, and it may
+    /// not cost the side a royal its royalty cannot spare (any, or the last one).
+    fn may_self_capture(&self, attacker: &Man, sq: Sq) -> bool {
+        let Some(victim) = self.man_at(sq) else {
+            return false;
+        };
+        let vk = &self.lay.kinds[victim.kind as usize];
+        let ap = self.lay.kinds[attacker.kind as usize].piece;
+        if self.lay.no_capture[ap as usize][vk.piece as usize] {
+            return false;
+        }
+        !vk.royal
+            || self.lay.variant.end.royalty == Royalty::Extinction
+                && self.royals(attacker.colour).nth(1).is_some()
+    }
+
     /// Non-captures (and self-captures, e.p., locust captures ending on empty squares).
     pub fn gen_quiets(&self, out: &mut Vec<Move>) {
         let us = self.stm;
@@ -128,7 +144,10 @@ impl Position {
                     OFF => {}
                     s => {
                         let friend = self.men[s as usize].is_some_and(|m| m.colour == us);
-                        if friend && cell.rights & rights::DESTROY != 0 {
+                        if friend
+                            && cell.rights & rights::DESTROY != 0
+                            && self.may_self_capture(man, sq)
+                        {
                             self.push_move(slot, man, cell, sq, out);
                         }
                     }
@@ -149,6 +168,14 @@ impl Position {
         ) else {
             return;
         };
+        let ap = self.lay.kinds[man.kind as usize].piece as usize;
+        let protected = self.man_at(ep.victim).is_some_and(|victim| {
+            let vp = self.lay.kinds[victim.kind as usize].piece as usize;
+            victim.colour == man.colour || self.lay.no_capture[ap][vp]
+        });
+        if protected {
+            return;
+        }
         let mut m = Move::normal(from, to);
         m.kind = MoveKind::EnPassant;
         m.push_extra(v);
