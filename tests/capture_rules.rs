@@ -1,7 +1,8 @@
 //! Capture rules on multi-victim moves, engine against the reference generator: a locust
 //! (lion) capture may not take a man its capture matrix protects (`iron`, `noCapture`),
 //! atomic blasts spare fully immune types, and a move may take any number of victims;
-//! e.p. and self-captures obey the matrix too, and a self-capture may not take the own royal.
+//! e.p. and self-captures obey the matrix too, a self-capture may not take the own royal, and
+//! an e.p. capture at the end of a locust path keeps the victims taken on the way.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on their own fixtures
 
@@ -185,4 +186,33 @@ fn en_passant_and_self_capture_respect_the_matrix() {
     // The f4 pawn may not take the iron g4 pawn in passing.
     let legal = legal_as_reference("ironpawns", &mut pos, &rules);
     assert!(!texts(&pos, &legal).iter().any(|m| m == "f4g3"));
+}
+
+/// Chess plus a piece that takes a foe next to it and then, from there, a pawn in passing
+/// one step diagonally forward-left (`cafleK`).
+const LOCUST_EP: &str = "\
+[locustep:chess]
+piece.raider = x:cafleK
+startFen = 4k3/3p4/8/4p3/4X3/8/8/4K3 b - - 0 1
+";
+
+#[test]
+fn an_en_passant_capture_keeps_its_locust_victims() {
+    let rules = ini_variant(LOCUST_EP);
+    let mut pos = Position::new_game(rules.clone()).unwrap();
+    let mut ops = Vec::new();
+    let legal = legal_as_reference("locustep", &mut pos, &rules);
+    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let d5 = *legal.iter().find(|m| m.text(letter) == "d7d5").unwrap();
+    pos.make(&d5, &mut ops);
+    // The raider takes e5 on the way north, then d5 in passing, landing on d6.
+    let legal = legal_as_reference("locustep", &mut pos, &rules);
+    let ep: Vec<&Move> = legal
+        .iter()
+        .filter(|m| m.kind == locust::board::moves::MoveKind::EnPassant)
+        .collect();
+    assert_eq!(ep.len(), 1, "{ep:?}");
+    assert_eq!(ep[0].n_extras(), 2);
+    pos.make(ep[0], &mut ops);
+    assert_eq!(pos.fen().split(' ').next(), Some("4k3/8/3X4/8/8/8/8/4K3"));
 }

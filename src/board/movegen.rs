@@ -138,7 +138,7 @@ impl Position {
                             self.push_move(slot, man, cell, sq, out);
                         }
                         if cell.rights & rights::EN_PASSANT != 0 {
-                            self.push_ep(man, sq, out);
+                            self.push_ep(slot, man, cell, sq, out);
                         }
                     }
                     OFF => {}
@@ -156,7 +156,9 @@ impl Position {
         }
     }
 
-    fn push_ep(&self, man: &Man, sq: Sq, out: &mut Vec<Move>) {
+    /// The e.p. capture of `slot`'s man ending in `cell` on `sq`: the passed man first, then
+    /// any locust victims on the way (as the reference lists them).
+    fn push_ep(&self, slot: Slot, man: &Man, cell: &Cell, sq: Sq, out: &mut Vec<Move>) {
         let Some(ep) = &self.ep else { return };
         if !ep.targets.contains(&sq) {
             return;
@@ -169,16 +171,19 @@ impl Position {
             return;
         };
         let ap = self.lay.kinds[man.kind as usize].piece as usize;
-        let protected = self.man_at(ep.victim).is_some_and(|victim| {
+        let takable = self.man_at(ep.victim).is_some_and(|victim| {
             let vp = self.lay.kinds[victim.kind as usize].piece as usize;
-            victim.colour == man.colour || self.lay.no_capture[ap][vp]
+            victim.colour != man.colour && !self.lay.no_capture[ap][vp]
         });
-        if protected {
+        if !takable {
             return;
         }
         let mut m = Move::normal(from, to);
         m.kind = MoveKind::EnPassant;
         m.push_extra(v);
+        if cell.locust_back != NO_CELL {
+            self.add_victims(slot, man, cell, &mut m);
+        }
         self.push_promotions(man, m, out);
     }
 
