@@ -44,7 +44,7 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
 }
 
 fn betza(text: &str) -> Trajectories {
-    xbetza::compile(&xbetza::parse(text).unwrap(), 16)
+    xbetza::compile(&xbetza::parse(text).unwrap(), 16).unwrap()
 }
 
 fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Variant {

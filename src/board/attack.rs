@@ -12,6 +12,9 @@ use crate::board::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
 /// A cell id in the map: `slot << shift | cell index`. Id 0 is the list tail sentinel.
 pub type NodeId = u32;
 
+/// Cells of one square [`AttackMap::refresh`] keeps on the stack before spilling to the heap.
+pub const REFRESH_INLINE: usize = 512;
+
 /// Rights that make a cell count as an attack on the square it reaches.
 const ATTACK_RIGHTS: u16 = rights::CAPTURE;
 
@@ -241,20 +244,29 @@ impl AttackMap {
 
     /// Re-walks the continuations of every cell reaching `sq` after its occupant changed
     /// from `old` (a slot's former man, or `None` for empty) to what the board now holds.
+    ///
+    /// The square's lists are read completely before anything is re-walked, so re-walks
+    /// (which unlink cells and link new ones at the list heads) never disturb the reading.
+    /// Up to [`REFRESH_INLINE`] cells are kept on the stack; a square with more (a crowd of
+    /// multi-leg pieces on a large board) spills the rest into a heap vector.
     pub fn refresh(&mut self, v: &View, sq: Sq, old: Option<Man>) {
-        let mut buf: arrayvec::ArrayVec<NodeId, 512> = arrayvec::ArrayVec::new();
+        let mut buf: arrayvec::ArrayVec<NodeId, REFRESH_INLINE> = arrayvec::ArrayVec::new();
+        let mut spill: Vec<NodeId> = Vec::new();
         for colour in [Colour::White, Colour::Black] {
             let mut id = self.next[self.head(sq, colour) as usize];
             while id != 0 {
-                if buf.try_push(id).is_err() {
-                    self.refresh_cells(v, sq, old, &buf);
-                    buf.clear();
-                    buf.push(id);
+                if let Err(full) = buf.try_push(id) {
+                    spill.push(full.element());
                 }
                 id = self.next[id as usize];
             }
         }
         self.refresh_cells(v, sq, old, &buf);
+        if !spill.is_empty() {
+            #[cfg(test)]
+            tests::SPILLS.with(|n| n.set(n.get() + 1));
+            self.refresh_cells(v, sq, old, &spill);
+        }
     }
 
     fn refresh_cells(&mut self, v: &View, sq: Sq, old: Option<Man>, ids: &[NodeId]) {
@@ -295,7 +307,8 @@ fn continuation(v: &View, mover: &Man, cell: &Cell, occ: Slot) -> (u16, u16) {
     }
 }
 
-/// Continuation range of `cell` for `mover` over `occupant` (`None`: empty square).
+/// Continuation range of `cell` for `mover` over `occupant` (`None`: empty square): none
+/// when the cell may not pass that occupant, nor capture it in passing where it would.
 pub(crate) fn continuation_for(
     v: &View,
     mover: &Man,
@@ -305,19 +318,21 @@ pub(crate) fn continuation_for(
     let Some(o) = occupant else {
         return cell.empty;
     };
-    let pass = if o.colour == mover.colour {
-        rights::PASS_FRIEND
+    let (pass, locust) = if o.colour == mover.colour {
+        (rights::PASS_FRIEND, rights::LOCUST_FRIEND)
     } else {
-        rights::PASS_FOE
+        (rights::PASS_FOE, rights::LOCUST_FOE)
     };
     if cell.rights & pass == 0 {
         return (0, 0);
     }
     let (mp, op) = (
-        v.lay.kinds[mover.kind as usize].piece,
-        v.lay.kinds[o.kind as usize].piece,
+        v.lay.kinds[mover.kind as usize].piece as usize,
+        v.lay.kinds[o.kind as usize].piece as usize,
     );
-    if v.lay.no_hop[mp as usize][op as usize] {
+    // A path that would capture the man in passing stops at it when the mover may not
+    // capture it (iron men, `noCapture`): no locust victim the rules protect.
+    if v.lay.no_hop[mp][op] || cell.rights & locust != 0 && v.lay.no_capture[mp][op] {
         return (0, 0);
     }
     cell.occupied
@@ -362,5 +377,88 @@ impl AttackMap {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use std::cell::Cell;
+
+    use super::REFRESH_INLINE;
+    use crate::board::position::Position;
+    use crate::board::types::Colour;
+
+    thread_local! {
+        /// Times this thread's refreshes found more cells on a square than the inline buffer
+        /// holds (test builds only).
+        pub(super) static SPILLS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// 16x16, a crowd of four-step walkers (`mpampampaK`: three king steps over empty or
+    /// occupied squares, then a fourth that may end) in the middle of the board: over a
+    /// thousand of their cells reach the busiest squares, many through loops that leave a
+    /// square and come back, and every change of occupancy there re-walks their paths.
+    const CROWD: &str = "\
+[crowd]
+maxFile = 16
+maxRank = 16
+king = k:K
+piece.walker = w:mpampampaK
+castling = false
+doubleStep = false
+promotionPieceTypes = -
+promotionPawnTypes = -
+startFen = k15/16/16/16/5w1w1w1w4/4W1W1W1W1W3/5w1w1w1w4/4W1W1W1W1W3/5w1w1w1w4/4W1W1W1W1W3/16/16/16/16/16/15K w - - 0 1
+";
+
+    #[test]
+    fn refresh_past_the_inline_buffer_keeps_the_map_exact() {
+        let v = variants::load_str(CROWD, "crowd.ini").unwrap().remove(0);
+        let mut pos = Position::new_game(v).unwrap();
+        assert_eq!(pos.inconsistency(), None);
+        let most = pos
+            .lay
+            .squares()
+            .map(|sq| {
+                let n = |c| pos.map.cells_at(sq, c).count();
+                n(Colour::White) + n(Colour::Black)
+            })
+            .max()
+            .unwrap_or(0);
+        assert!(
+            most > REFRESH_INLINE,
+            "only {most} cells on the busiest square"
+        );
+        let (mut ops, mut moves) = (Vec::new(), Vec::new());
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut stack = Vec::new();
+        let before = SPILLS.with(Cell::get);
+        for ply in 0..200 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            moves.clear();
+            pos.pseudo_moves(&mut moves);
+            if moves.is_empty() || ply % 5 == 4 {
+                let (saved, fen) = stack.pop().unwrap();
+                pos.unmake(saved, &mut ops);
+                assert_eq!(pos.fen(), fen);
+            } else {
+                let m = moves[(rng % moves.len() as u64) as usize];
+                let fen = pos.fen();
+                stack.push((pos.make(&m, &mut ops), fen));
+            }
+            if let Some(e) = pos.inconsistency() {
+                panic!("ply {ply}: {e}\nFEN {}", pos.fen());
+            }
+        }
+        while let Some((saved, _)) = stack.pop() {
+            pos.unmake(saved, &mut ops);
+        }
+        assert_eq!(pos.inconsistency(), None);
+        let spills = SPILLS.with(Cell::get) - before;
+        assert!(spills > 0, "no refresh overflowed the inline buffer");
     }
 }

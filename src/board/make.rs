@@ -255,8 +255,8 @@ impl Position {
         }
         let leaves = piece.leaves_behind;
         let used = kind.used;
-        for i in 0..mv.n_extra as usize {
-            let sq = self.sq_of(mv.extra[i]);
+        for &e in mv.extra_indices() {
+            let sq = self.sq_of(e);
             self.capture_at(sq, us, ops);
         }
         let captured = self.board[to as usize] != EMPTY;
@@ -287,27 +287,40 @@ impl Position {
         }
     }
 
-    /// Atomic: the capturer and every non-immune man next to `to` disappear.
+    /// Atomic: the capturer and every non-immune man next to `to` disappear. Fully immune
+    /// types (`blastImmuneTypes`) survive, the capturer too: it then stands on `to`.
     fn explode(&mut self, to: Sq, capturer: Slot, ops: &mut Vec<Op>) {
-        self.kill(capturer, ops);
+        let survives = self.men[capturer as usize].is_some_and(|m| self.blast_spares(m, true));
+        if survives {
+            self.put(to, capturer, ops);
+        } else {
+            self.kill(capturer, ops);
+        }
         let stride = self.lay.stride as i32;
         let us = self.stm;
         for dr in -1..=1 {
             for df in -1..=1 {
                 let sq = (to as i32 + dr * stride + df) as Sq;
+                if sq == to {
+                    continue;
+                }
                 let Some(m) = self.man_at(sq) else { continue };
-                let p = self.lay.kinds[m.kind as usize].piece;
-                let immune = self
-                    .lay
-                    .variant
-                    .blast
-                    .as_ref()
-                    .is_some_and(|b| b.immune.contains(&p));
-                if !immune {
+                if !self.blast_spares(*m, false) {
                     self.capture_at(sq, us, ops);
                 }
             }
         }
+    }
+
+    /// True when an explosion spares `man`: a fully immune type always, other immune types
+    /// (pawns) unless it is the capturer.
+    fn blast_spares(&self, man: Man, capturer: bool) -> bool {
+        let p = self.lay.kinds[man.kind as usize].piece;
+        self.lay
+            .variant
+            .blast
+            .as_ref()
+            .is_some_and(|b| b.fully_immune.contains(&p) || !capturer && b.immune.contains(&p))
     }
 
     /// Records the squares passed by a double step as en-passant targets.

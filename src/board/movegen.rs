@@ -101,6 +101,22 @@ impl Position {
         !self.lay.no_capture[ap as usize][vk.piece as usize]
     }
 
+    /// A self-capture of the friend on `sq`: the capture matrix must allow it, and it may
+    /// not cost the side a royal its royalty cannot spare (any, or the last one).
+    fn may_self_capture(&self, attacker: &Man, sq: Sq) -> bool {
+        let Some(victim) = self.man_at(sq) else {
+            return false;
+        };
+        let vk = &self.lay.kinds[victim.kind as usize];
+        let ap = self.lay.kinds[attacker.kind as usize].piece;
+        if self.lay.no_capture[ap as usize][vk.piece as usize] {
+            return false;
+        }
+        !vk.royal
+            || self.lay.variant.end.royalty == Royalty::Extinction
+                && self.royals(attacker.colour).nth(1).is_some()
+    }
+
     /// Non-captures (and self-captures, e.p., locust captures ending on empty squares).
     pub fn gen_quiets(&self, out: &mut Vec<Move>) {
         let us = self.stm;
@@ -122,13 +138,16 @@ impl Position {
                             self.push_move(slot, man, cell, sq, out);
                         }
                         if cell.rights & rights::EN_PASSANT != 0 {
-                            self.push_ep(man, sq, out);
+                            self.push_ep(slot, man, cell, sq, out);
                         }
                     }
                     OFF => {}
                     s => {
                         let friend = self.men[s as usize].is_some_and(|m| m.colour == us);
-                        if friend && cell.rights & rights::DESTROY != 0 {
+                        if friend
+                            && cell.rights & rights::DESTROY != 0
+                            && self.may_self_capture(man, sq)
+                        {
                             self.push_move(slot, man, cell, sq, out);
                         }
                     }
@@ -137,7 +156,9 @@ impl Position {
         }
     }
 
-    fn push_ep(&self, man: &Man, sq: Sq, out: &mut Vec<Move>) {
+    /// The e.p. capture of `slot`'s man ending in `cell` on `sq`: the passed man first, then
+    /// any locust victims on the way (as the reference lists them).
+    fn push_ep(&self, slot: Slot, man: &Man, cell: &Cell, sq: Sq, out: &mut Vec<Move>) {
         let Some(ep) = &self.ep else { return };
         if !ep.targets.contains(&sq) {
             return;
@@ -149,9 +170,20 @@ impl Position {
         ) else {
             return;
         };
+        let ap = self.lay.kinds[man.kind as usize].piece as usize;
+        let takable = self.man_at(ep.victim).is_some_and(|victim| {
+            let vp = self.lay.kinds[victim.kind as usize].piece as usize;
+            victim.colour != man.colour && !self.lay.no_capture[ap][vp]
+        });
+        if !takable {
+            return;
+        }
         let mut m = Move::normal(from, to);
         m.kind = MoveKind::EnPassant;
         m.push_extra(v);
+        if cell.locust_back != NO_CELL {
+            self.add_victims(slot, man, cell, &mut m);
+        }
         self.push_promotions(man, m, out);
     }
 
@@ -167,22 +199,28 @@ impl Position {
             out.push(m); // no victims on the way, no promotion: the common case
             return;
         }
-        let table = &kind.cells[man.colour.index()];
+        if cell.locust_back != NO_CELL {
+            self.add_victims(slot, man, cell, &mut m);
+        }
+        self.push_promotions(man, m, out);
+    }
+
+    /// Adds the locust victims on the way to `cell` to `m`, from the end of the path back.
+    #[inline(never)]
+    fn add_victims(&self, slot: Slot, man: &Man, cell: &Cell, m: &mut Move) {
+        let table = &self.lay.kinds[man.kind as usize].cells[man.colour.index()];
         let mut back = cell.locust_back;
         while back != NO_CELL {
             let bcell = &table.cells[back as usize];
             if let Some(vsq) = self.map.square_of(self.map.id(slot, back)) {
                 if self.locust_victim(man, bcell, vsq) {
                     if let Some(vc) = self.lay.coord(vsq) {
-                        if !m.push_extra(vc) {
-                            return;
-                        }
+                        m.push_extra(vc);
                     }
                 }
             }
             back = bcell.locust_back;
         }
-        self.push_promotions(man, m, out);
     }
 
     fn locust_victim(&self, man: &Man, cell: &Cell, sq: Sq) -> bool {

@@ -1,14 +1,61 @@
 //! The compact, position-independent move: from, to, what it does on the way (extra victims,
 //! the castling rook), and the piece it promotes to or drops. Squares are board-independent
 //! [`Coord`] indices, so a move means the same on any copy of the position.
+//!
+//! A move has any number of extra squares. Up to [`INLINE_EXTRA`] are stored in the move
+//! itself (every move XBetza can describe but one: e.p. after three locust legs); a longer
+//! list is interned once per process in a table of leaked slices and the move stores its
+//! index, so a move stays `Copy`, small and comparable, and the common case pays nothing.
+
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
 
 use variants::geometry::Coord;
 use variants::PieceId;
 
 /// Marks an unused piece field.
 pub const NO_PIECE: PieceId = u8::MAX;
-/// Most extra squares a move records (locust victims, castling rook, e.p. victim).
-pub const MAX_EXTRA: usize = 3;
+/// Extra squares (locust victims, castling rook, e.p. victim) a move holds in itself.
+pub const INLINE_EXTRA: usize = 3;
+/// [`Move::n_extra`] of a move whose extra squares are interned.
+pub const LONG_EXTRA: u8 = u8::MAX;
+
+/// Interned extra-square lists longer than [`INLINE_EXTRA`]: by index, and index by list.
+#[derive(Default)]
+struct LongExtras {
+    lists: Vec<&'static [u8]>,
+    index: HashMap<&'static [u8], u32>,
+}
+
+fn long_extras() -> &'static RwLock<LongExtras> {
+    static TABLE: OnceLock<RwLock<LongExtras>> = OnceLock::new();
+    TABLE.get_or_init(RwLock::default)
+}
+
+/// The index of `list` in the table, adding it the first time it is seen.
+fn intern(list: &[u8]) -> u32 {
+    let table = long_extras();
+    let read = table.read().unwrap_or_else(|e| e.into_inner());
+    if let Some(&i) = read.index.get(list) {
+        return i;
+    }
+    drop(read);
+    let mut t = table.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(&i) = t.index.get(list) {
+        return i;
+    }
+    let i = t.lists.len() as u32;
+    let kept: &'static [u8] = Box::leak(list.to_vec().into_boxed_slice());
+    t.lists.push(kept);
+    t.index.insert(kept, i);
+    i
+}
+
+/// The interned list with index `i` (empty if there is none: never for a move's own index).
+fn interned(i: u32) -> &'static [u8] {
+    let t = long_extras().read().unwrap_or_else(|e| e.into_inner());
+    t.lists.get(i as usize).copied().unwrap_or(&[])
+}
 
 /// What kind of move this is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,10 +85,13 @@ pub struct Move {
     pub kind: MoveKind,
     /// Promotion or drop piece type, or [`NO_PIECE`].
     pub piece: PieceId,
-    /// Number of used `extra` squares.
+    /// Number of extra squares (see [`MoveKind`]) when there are at most [`INLINE_EXTRA`];
+    /// [`LONG_EXTRA`] when the list is interned. [`Move::n_extras`] counts them either way.
     pub n_extra: u8,
-    /// Extra squares (see [`MoveKind`]).
-    pub extra: [u8; MAX_EXTRA],
+    /// The extra squares when there are at most [`INLINE_EXTRA`] (unused entries 0), else the
+    /// index of the interned list (little-endian 24 bits). Read them with
+    /// [`Move::extra_indices`].
+    pub extra: [u8; INLINE_EXTRA],
     /// True when the move sets en-passant squares (a double step).
     pub sets_ep: bool,
 }
@@ -55,7 +105,7 @@ impl Move {
             kind: MoveKind::Normal,
             piece: NO_PIECE,
             n_extra: 0,
-            extra: [0; MAX_EXTRA],
+            extra: [0; INLINE_EXTRA],
             sets_ep: false,
         }
     }
@@ -70,22 +120,55 @@ impl Move {
         Coord::from_index(self.to as usize)
     }
 
+    /// The extra squares as [`Coord::index`] values, in order.
+    #[inline]
+    pub fn extra_indices(&self) -> &[u8] {
+        if self.n_extra != LONG_EXTRA {
+            &self.extra[..self.n_extra as usize]
+        } else {
+            interned(u32::from_le_bytes([
+                self.extra[0],
+                self.extra[1],
+                self.extra[2],
+                0,
+            ]))
+        }
+    }
+
+    /// Number of extra squares.
+    pub fn n_extras(&self) -> usize {
+        self.extra_indices().len()
+    }
+
     /// The extra squares in use.
     pub fn extras(&self) -> impl Iterator<Item = Coord> + '_ {
-        self.extra[..self.n_extra as usize]
+        self.extra_indices()
             .iter()
             .map(|&i| Coord::from_index(i as usize))
     }
 
-    /// Records an extra square; false when there is no room.
-    pub fn push_extra(&mut self, c: Coord) -> bool {
-        if (self.n_extra as usize) < MAX_EXTRA {
-            self.extra[self.n_extra as usize] = c.index() as u8;
+    /// Records one more extra square; every number of them fits.
+    #[inline]
+    pub fn push_extra(&mut self, c: Coord) {
+        let n = self.n_extra as usize;
+        if n < INLINE_EXTRA {
+            self.extra[n] = c.index() as u8;
             self.n_extra += 1;
-            true
-        } else {
-            false
+            return;
         }
+        self.push_long_extra(c);
+    }
+
+    /// [`Move::push_extra`] past the inline squares: the list moves to the interned table
+    /// (16 million distinct long lists at most, far more than any game meets).
+    #[cold]
+    #[inline(never)]
+    fn push_long_extra(&mut self, c: Coord) {
+        let mut list = self.extra_indices().to_vec();
+        list.push(c.index() as u8);
+        let [a, b, d, _] = intern(&list).to_le_bytes();
+        self.extra = [a, b, d];
+        self.n_extra = LONG_EXTRA;
     }
 
     /// Text in the protocols' coordinate notation: `e2e4`, `e7e8q`, `P@e4`, `@@@@` (pass);

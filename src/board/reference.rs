@@ -508,10 +508,11 @@ fn path_moves(
     if ends {
         let mut m = Move::normal(from, reach.to);
         m.sets_ep = reach.rights & rights::SETS_EP != 0;
-        // Victims from the end of the path backwards; a move with more than fits is dropped.
-        if reach.victims.iter().rev().all(|&c| m.push_extra(c)) {
-            push_promotions(b, v, man, m, out);
+        // Victims from the end of the path backwards.
+        for &c in reach.victims.iter().rev() {
+            m.push_extra(c);
         }
+        push_promotions(b, v, man, m, out);
     }
     if occupant.is_none() && reach.rights & rights::EN_PASSANT != 0 {
         en_passant_move(b, v, man, from, reach, out);
@@ -539,9 +540,10 @@ fn en_passant_move(
     let mut m = Move::normal(from, reach.to);
     m.kind = MoveKind::EnPassant;
     m.push_extra(ep.victim);
-    if reach.victims.iter().rev().all(|&c| m.push_extra(c)) {
-        push_promotions(b, v, man, m, out);
+    for &c in reach.victims.iter().rev() {
+        m.push_extra(c);
     }
+    push_promotions(b, v, man, m, out);
 }
 
 /// Pushes `m` with every promotion choice it has (the engine's `push_promotions` rules):

@@ -35,7 +35,7 @@ pub struct TtHit {
 pub fn move_sig(m: &Move) -> u32 {
     let mut h = m.from as u32 | (m.to as u32) << 8 | (m.piece as u32) << 16;
     h ^= (m.kind as u32) << 24;
-    for (i, &e) in m.extra[..m.n_extra as usize].iter().enumerate() {
+    for (i, &e) in m.extra_indices().iter().enumerate() {
         h = h.rotate_left(5) ^ (e as u32).wrapping_mul(0x9E37_79B1 >> i);
     }
     h | 1 << 31

@@ -335,13 +335,10 @@ impl<'a> Worker<'a> {
         };
         match m.kind {
             MoveKind::Normal | MoveKind::Promotion => {
-                value_at(m.to)
-                    + m.extra[..m.n_extra as usize]
-                        .iter()
-                        .map(|&e| value_at(e))
-                        .sum::<i32>()
+                value_at(m.to) + m.extra_indices().iter().map(|&e| value_at(e)).sum::<i32>()
             }
-            MoveKind::EnPassant => m.extra[..m.n_extra as usize]
+            MoveKind::EnPassant => m
+                .extra_indices()
                 .iter()
                 .map(|&e| value_at(e))
                 .sum::<i32>()

@@ -40,6 +40,17 @@ fn bad_xbetza_in_custom_piece() {
 }
 
 #[test]
+fn xbetza_too_large_to_compile() {
+    // Three legs of 7-step queen moves on 8x8 would need 137,256 nodes (ids are 16 bits).
+    expect(
+        &with("customPiece1 = x:WmamaQ"),
+        8,
+        "customPiece1",
+        "column 2: move too large to compile",
+    );
+}
+
+#[test]
 fn custom_piece_without_betza() {
     expect(&with("customPiece1 = x"), 8, "customPiece1", "letter:betza");
 }

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on their own fixtures
 use std::collections::BTreeSet;
-use variants::xbetza::{compile, parse, print};
+use variants::xbetza::{compile, parse, print, MAX_NODES};
 use variants::Trajectories;
 
 /// "e4" -> (4, 3).
@@ -45,6 +45,7 @@ impl Board<'_> {
 
 fn compiled(text: &str, max: u8) -> Trajectories {
     compile(&parse(text).unwrap_or_else(|e| panic!("{text}: {e}")), max)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Squares reachable from `from`, with the end rights filtered by `mask` (0 = any).
@@ -169,8 +170,8 @@ fn round_trip() {
         let b = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let again = parse(&print(&b)).unwrap_or_else(|e| panic!("{text} -> {}: {e}", print(&b)));
         assert_eq!(again, b, "{text} printed as {}", print(&b));
-        assert_eq!(compile(&again, 7), compile(&b, 7), "{text}");
-        assert_eq!(compile(&again, 11), compile(&b, 11), "{text}");
+        assert_eq!(compile(&again, 7), Ok(compiled(text, 7)), "{text}");
+        assert_eq!(compile(&again, 11), Ok(compiled(text, 11)), "{text}");
     }
 }
 
@@ -501,6 +502,7 @@ fn malformed() {
     bad("fm", 1, "modifiers without an atom");
     bad("NNfm", 3, "modifiers without an atom");
     bad("(4,1", 1, "unbalanced parenthesis");
+    bad("(4,", 1, "unbalanced parenthesis");
     bad("(0,0)", 1, "bad leap vector (0,0)");
     bad("(4;1)", 3, "expected ','");
     bad("(20,1)", 2, "component 20 is larger");
@@ -527,10 +529,37 @@ fn malformed() {
 
 #[test]
 fn huge_descriptions_stay_bounded() {
-    for text in ["mamamaQ", "QQmasmasmasQ", "yamayaK", "pQ0"] {
-        let b = parse(text).unwrap();
-        let t = compile(&b, 255);
-        assert!(t.nodes.len() <= u16::MAX as usize, "{text}");
+    for (text, range) in [("yamayaK", 3), ("pQ0", 15), ("mamaQ", 3)] {
+        let t = compile(&parse(text).unwrap(), range);
+        let t = t.unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(t.nodes.len() <= MAX_NODES, "{text}");
         assert!(t.roots.iter().all(|&r| (r as usize) < t.nodes.len()));
     }
+}
+
+#[test]
+fn a_forest_too_large_is_an_error_at_its_move() {
+    // (text, max range, column of the move that overflows)
+    let cases = [
+        ("mamaQ", 7, 1),     // 3 legs of 7-step queen moves: 137,256 nodes
+        ("WmamaQ", 7, 2),    // the same after a wazir
+        ("mamamaQ", 255, 1), // stops building at the budget
+        ("QQmasmasmasQ", 255, 3),
+        ("mamaR", 15, 1),
+        ("KyamayaK", 255, 2),
+        ("pQ0", 255, 1),
+    ];
+    for (text, range, column) in cases {
+        let b = parse(text).unwrap();
+        match compile(&b, range) {
+            Ok(t) => panic!("{text}: compiled to {} nodes", t.nodes.len()),
+            Err(e) => {
+                assert_eq!(e.column, column, "{text}: {e}");
+                assert!(e.message.contains("too large"), "{text}: {e}");
+            }
+        }
+    }
+    // Repeating a move adds nothing: `QaQaQ` is Q, aQ and aQ again, the same as `QaQ`.
+    assert_eq!(compiled("QaQaQ", 7), compiled("QaQ", 7));
+    assert!(compiled("QaQ", 7).nodes.len() < MAX_NODES);
 }

@@ -167,7 +167,13 @@ fn reject_duplicates(ctx: &mut Ctx, defs: &mut Vec<Def>) {
 /// Compiles one definition's XBetza; a parse error is recorded and gives empty moves.
 pub fn compile_moves(ctx: &mut Ctx, d: &Def, betza: &str, max_range: u8) -> Option<Trajectories> {
     match xbetza::parse(betza) {
-        Ok(parsed) => Some(xbetza::compile(&parsed, max_range)),
+        Ok(parsed) => match xbetza::compile(&parsed, max_range) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                ctx.fail(&d.entry, format!("bad XBetza `{betza}`: {e}"));
+                None
+            }
+        },
         Err(e) => {
             ctx.fail(&d.entry, format!("bad XBetza `{betza}`: {e}"));
             None

@@ -65,7 +65,9 @@ fn royal_sight(b: &mut Build, end: &GameEnd) {
     let Ok(ast) = xbetza::parse(ROYAL_SIGHT_BETZA) else {
         return;
     };
-    let sight = xbetza::compile(&ast, b.max_range());
+    let Ok(sight) = xbetza::compile(&ast, b.max_range()) else {
+        return;
+    };
     for p in b.pieces.iter_mut().filter(|p| p.royal) {
         append(&mut p.moves, &sight, None, None);
     }

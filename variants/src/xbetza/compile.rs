@@ -23,14 +23,20 @@
 //!   that passed another square gets `SETS_EP` (pawn double steps `ifmnD`, `imfnA`, `ifmW2`),
 //!   except for `j` moves;
 //! * unlimited ranges become as many steps as fit in `max_range` squares (at least one);
-//! * a forest larger than `u16::MAX` nodes is cut off there (node ids are 16 bits).
+//! * a description whose forest would exceed [`MAX_NODES`] nodes (node ids are 16 bits), or
+//!   one move that would build more than [`BUILD_BUDGET`] nodes before merging, is an error
+//!   at the column of the move that made it too large; nothing is cut off silently.
 
 use super::dirs::{class_of, compass, mask, oblique, Class};
 use super::{Atom, Betza, Mods, Move, Range};
+use crate::error::XbetzaError;
 use crate::trajectory::{rights, Node, NodeId, Trajectories};
 
-/// Nodes built before merging; beyond this, further branches are dropped.
-const BUILD_BUDGET: usize = 200_000;
+/// Most nodes one move may build before merging; building stops there and the description
+/// is refused.
+pub const BUILD_BUDGET: usize = 200_000;
+/// Most nodes a compiled description may have (node ids are 16 bits).
+pub const MAX_NODES: usize = NodeId::MAX as usize;
 
 /// End rights; the other rights are qualifiers or pass rights.
 const END: u16 = rights::MOVE | rights::CAPTURE | rights::DESTROY | rights::EN_PASSANT;
@@ -62,11 +68,11 @@ fn clamp(v: i32) -> i8 {
     v.clamp(i8::MIN as i32, i8::MAX as i32) as i8
 }
 
-/// Compiles a parsed description; unlimited ranges become `max_range` steps.
-pub fn compile(betza: &Betza, max_range: u8) -> Trajectories {
+/// Compiles a parsed description; unlimited ranges become `max_range` steps. A description
+/// too large for 16-bit node ids is an error at the column of the move that overflowed.
+pub fn compile(betza: &Betza, max_range: u8) -> Result<Trajectories, XbetzaError> {
     let mut forest = Vec::new();
     let mut castling = None;
-    let mut made = 0;
     for m in &betza.moves {
         if let (Atom::Castle, Range::Limited(n)) = (m.atom, m.range) {
             castling = Some(n);
@@ -79,12 +85,21 @@ pub fn compile(betza: &Betza, max_range: u8) -> Trajectories {
             mv: m,
             class,
             max_range,
-            made,
+            made: 0,
         };
         let trees = b.move_trees();
-        made = b.made;
+        if b.made > BUILD_BUDGET {
+            return Err(too_large(
+                m,
+                format!("more than {BUILD_BUDGET} nodes to build"),
+            ));
+        }
         for t in trees {
             insert(&mut forest, t);
+        }
+        let size: usize = forest.iter().map(size).sum();
+        if size > MAX_NODES {
+            return Err(too_large(m, format!("{size} nodes, at most {MAX_NODES}")));
         }
     }
     let mut out = Trajectories {
@@ -94,7 +109,19 @@ pub fn compile(betza: &Betza, max_range: u8) -> Trajectories {
     for t in &forest {
         flatten(t, None, &mut out);
     }
-    out
+    Ok(out)
+}
+
+fn too_large(m: &Move, what: String) -> XbetzaError {
+    XbetzaError {
+        column: m.column,
+        message: format!("move too large to compile ({what}); use fewer legs or shorter ranges"),
+    }
+}
+
+/// Number of nodes in a tree.
+fn size(t: &Tree) -> usize {
+    1 + t.empty.iter().chain(&t.occ).map(size).sum::<usize>()
 }
 
 /// Builds the trees of one move.
@@ -432,11 +459,8 @@ fn merge_into(a: &mut Tree, b: Tree) {
     }
 }
 
-/// Lays a tree out in pre-order, stopping at the 16-bit node id limit.
+/// Lays a tree out in pre-order ([`compile`] has checked that it fits in 16-bit ids).
 fn flatten(t: &Tree, parent: Option<(NodeId, bool)>, out: &mut Trajectories) {
-    if out.nodes.len() >= NodeId::MAX as usize {
-        return;
-    }
     let id = out.push(Node::new(t.step, t.rights), parent);
     for c in &t.empty {
         flatten(c, Some((id, false)), out);

@@ -31,7 +31,7 @@ mod dirs;
 mod parse;
 mod print;
 
-pub use compile::compile;
+pub use compile::{compile, BUILD_BUDGET, MAX_NODES};
 pub use parse::parse;
 pub use print::print;
 
@@ -49,8 +49,9 @@ pub struct Betza {
     pub moves: Vec<Move>,
 }
 
-/// One atom with its modifiers: a single- or multi-leg move.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One atom with its modifiers: a single- or multi-leg move. Two moves are equal when they
+/// mean the same; where they were written ([`Move::column`]) does not count.
+#[derive(Clone, Debug)]
 pub struct Move {
     /// `i`: only for a piece that has not moved yet.
     pub initial: bool,
@@ -60,6 +61,24 @@ pub struct Move {
     pub atom: Atom,
     /// How many atom steps a leg may take (shared by all legs, toggled by `y`/`g`).
     pub range: Range,
+    /// 1-based column where the move begins in the text it was read from (compile errors
+    /// point there).
+    pub column: usize,
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        (self.initial, &self.legs, self.atom, self.range)
+            == (other.initial, &other.legs, other.atom, other.range)
+    }
+}
+
+impl Eq for Move {}
+
+impl std::hash::Hash for Move {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.initial, &self.legs, self.atom, self.range).hash(state);
+    }
 }
 
 /// The modifiers of one leg.

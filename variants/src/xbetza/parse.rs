@@ -143,9 +143,9 @@ impl Parser {
                 ),
             });
         }
-        let x = self.component()?;
+        let x = self.component(open)?;
         self.expect(',', open)?;
-        let y = self.component()?;
+        let y = self.component(open)?;
         self.expect(')', open)?;
         if x == 0 && y == 0 {
             return Err(err(open, "bad leap vector (0,0)"));
@@ -167,9 +167,12 @@ impl Parser {
         }
     }
 
-    /// Reads one number of a leap vector.
-    fn component(&mut self) -> Result<u8, XbetzaError> {
+    /// Reads one number of a leap vector (`open`: the column of its parenthesis).
+    fn component(&mut self, open: usize) -> Result<u8, XbetzaError> {
         let col = self.col();
+        if self.peek().is_none() {
+            return Err(err(open, "unbalanced parenthesis: missing ')'"));
+        }
         let n = self.number();
         match n {
             None => Err(err(col, "bad leap vector: expected a number")),
@@ -271,6 +274,7 @@ fn check_move(pre: Prefix, atom: Atom, range: Range, atom_col: usize) -> Result<
         legs,
         atom,
         range,
+        column: start,
     })
 }
 
