@@ -86,16 +86,7 @@ impl Indexer {
     /// The index of a position, or `None` when a man stands outside its domain.
     #[inline]
     pub fn encode(&self, sq: &[u8]) -> Option<usize> {
-        let map = &self.maps[self.canon[sq[0] as usize] as usize];
-        let mut idx = 0usize;
-        for (i, &s) in sq.iter().enumerate() {
-            let l = self.local[i][map[s as usize] as usize];
-            if l == OUTSIDE {
-                return None;
-            }
-            idx = idx * self.squares[i].len() + l as usize;
-        }
-        Some(idx)
+        self.encode_mapped(sq, self.canon[sq[0] as usize] as usize)
     }
 
     /// The index after man `i` (not the first) of the canonical position at `idx` moves from
@@ -147,7 +138,8 @@ impl Indexer {
         }
     }
 
-    /// The index of a position already in canonical form, or under map `k` applied first.
+    /// The index of a position under map `k` (0: a position already in canonical form).
+    #[inline]
     pub fn encode_mapped(&self, sq: &[u8], k: usize) -> Option<usize> {
         let map = &self.maps[k];
         let mut idx = 0usize;

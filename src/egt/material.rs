@@ -87,17 +87,21 @@ impl Material {
         if m.men.len() > MAX_MEN {
             return Err(MaterialError::TooMany(t.to_string()));
         }
-        for colour in 0..2 {
-            let royals = m
-                .men
-                .iter()
-                .filter(|s| s.colour == colour && !s.not_royal)
-                .count();
-            if royals != 1 {
-                return Err(MaterialError::Royals(t.to_string()));
-            }
+        if !m.one_royal_each() {
+            return Err(MaterialError::Royals(t.to_string()));
         }
         Ok(m)
+    }
+
+    /// True when each side has exactly one royal man (the generator's rule).
+    pub fn one_royal_each(&self) -> bool {
+        (0..2).all(|colour| {
+            self.men
+                .iter()
+                .filter(|s| s.colour == colour && !s.not_royal)
+                .count()
+                == 1
+        })
     }
 
     /// A material from men in any order.

@@ -30,15 +30,8 @@ pub fn table_form(rules: &Rules, pos: &Position) -> Option<(Material, Vec<u8>, u
     }
     men.sort();
     let material = Material::new(men.iter().map(|m| m.0).collect());
-    for colour in 0..2 {
-        let royals = material
-            .men
-            .iter()
-            .filter(|m| m.colour == colour && !m.not_royal)
-            .count();
-        if royals != 1 {
-            return None;
-        }
+    if !material.one_royal_each() {
+        return None;
     }
     let squares = men.iter().map(|m| m.1).collect();
     Some((material, squares, pos.side_to_move().index()))
