@@ -1,5 +1,5 @@
 //! The `locust` binary: without arguments it speaks XBoard or UCI on stdin/stdout; with a
-//! subcommand it runs a tool (variants, check-variants; perft and bench to come).
+//! subcommand it runs a tool (variants, check-variants, perft, bench, search, egt).
 
 // Lint posture: no unsafe code; documented public items; no unwrap/expect outside tests
 // (CI runs clippy with -D warnings, so these warnings fail the build).
@@ -14,5 +14,24 @@ fn main() -> std::process::ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    quiet_on_closed_output();
     cli::run(cli::Cli::parse())
+}
+
+/// `locust variants | head` closes our output early; printing then panics with "Broken
+/// pipe". Nobody is left to read an error, so leave quietly; other panics report as usual.
+fn quiet_on_closed_output() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
 }

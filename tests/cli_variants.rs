@@ -105,3 +105,33 @@ fn greets_protocols() {
     assert!(text.contains("\npong 3\n"));
     assert!(text.contains("Error (unknown command): frob"));
 }
+
+#[test]
+fn a_reader_that_stops_early_gets_no_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // The egt statistics are long enough to outgrow the pipe once the reader has gone.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_locust"))
+        .args([
+            "egt",
+            "build",
+            "chess",
+            "KQvK",
+            "--no-cache",
+            "--examples",
+            "5000",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("KQvK"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?} {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+}
