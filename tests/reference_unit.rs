@@ -454,3 +454,25 @@ fn chu_lion_may_step_out_and_back() {
                3I2N2P2/PPPPPPPPP1PP/MVRHD1QDHRVM/AFBSTOXT1B1A/L1C1GKEGSCFL w - - 10 6";
     assert!(moves_of(&v, fen).contains("g5g5"));
 }
+
+/// Grand chess: a pawn on the ninth rank that may not advance for want of a captured piece
+/// to become still gives check on the tenth (the published rules; Fairy-Stockfish agrees,
+/// g10f10 is not among its legal moves). Found by a walk where the reference disagreed.
+#[test]
+fn grand_pawn_without_promotion_still_checks() {
+    let all = variants::builtins().unwrap();
+    let v = variants::find(&all, "grand").unwrap().clone();
+    let fen = "6k3/4P5/10/10/10/10/10/10/QCARRBB1N1/K4N4 b - - 7 4";
+    let mut pos = Position::new_game(v.clone())
+        .unwrap()
+        .with_fen(fen)
+        .unwrap();
+    let mut engine = Vec::new();
+    pos.legal_moves(&mut engine, &mut Vec::new());
+    let oracle = legal_moves(&RefBoard::from_position(&pos), &v);
+    for moves in [&engine, &oracle] {
+        let texts: BTreeSet<String> = moves.iter().map(|m| m.text(|_| 'x')).collect();
+        let want: BTreeSet<String> = ["g10f9", "g10g9", "g10h10"].map(String::from).into();
+        assert_eq!(texts, want);
+    }
+}

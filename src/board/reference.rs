@@ -462,10 +462,23 @@ impl Walk<'_> {
 
 /// Every pseudo-legal move of the side to move, each once, in generation order.
 pub fn pseudo_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
+    pseudo_moves_under(b, v, Limits::Enforced)
+}
+
+/// Whether promotion counting limits (Grand chess's captured pieces, `promotionLimit`) bound
+/// the moves. A pawn that may not move to the last rank for want of a piece to become still
+/// gives check there (Grand chess rules; Fairy-Stockfish agrees), so threats ignore them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Limits {
+    Enforced,
+    Ignored,
+}
+
+fn pseudo_moves_under(b: &RefBoard, v: &Variant, limits: Limits) -> Vec<Move> {
     let mut out = Vec::new();
     for (from, man) in b.men().filter(|(_, m)| m.colour == b.stm) {
         let walk = Walk { b, v, man, from };
-        walk.run(&mut |reach| path_moves(b, v, man, from, reach, &mut out));
+        walk.run(&mut |reach| path_moves(b, v, (man, from, limits), reach, &mut out));
     }
     castling_moves(b, v, &mut out);
     drop_moves(b, v, &mut out);
@@ -483,8 +496,7 @@ pub fn pseudo_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
 fn path_moves(
     b: &RefBoard,
     v: &Variant,
-    man: RefMan,
-    from: Coord,
+    (man, from, limits): (RefMan, Coord, Limits),
     reach: &Reach,
     out: &mut Vec<Move>,
 ) {
@@ -512,18 +524,17 @@ fn path_moves(
         for &c in reach.victims.iter().rev() {
             m.push_extra(c);
         }
-        push_promotions(b, v, man, m, out);
+        push_promotions(b, v, (man, limits), m, out);
     }
     if occupant.is_none() && reach.rights & rights::EN_PASSANT != 0 {
-        en_passant_move(b, v, man, from, reach, out);
+        en_passant_move(b, v, (man, from, limits), reach, out);
     }
 }
 
 fn en_passant_move(
     b: &RefBoard,
     v: &Variant,
-    man: RefMan,
-    from: Coord,
+    (man, from, limits): (RefMan, Coord, Limits),
     reach: &Reach,
     out: &mut Vec<Move>,
 ) {
@@ -543,13 +554,19 @@ fn en_passant_move(
     for &c in reach.victims.iter().rev() {
         m.push_extra(c);
     }
-    push_promotions(b, v, man, m, out);
+    push_promotions(b, v, (man, limits), m, out);
 }
 
 /// Pushes `m` with every promotion choice it has (the engine's `push_promotions` rules):
 /// pawn-style choices on arrival in the zone, shogi-style on entering or leaving it, no plain
 /// move onto a dead square or when promotion is mandatory.
-fn push_promotions(b: &RefBoard, v: &Variant, man: RefMan, m: Move, out: &mut Vec<Move>) {
+fn push_promotions(
+    b: &RefBoard,
+    v: &Variant,
+    (man, limits): (RefMan, Limits),
+    m: Move,
+    out: &mut Vec<Move>,
+) {
     let piece = &v.pieces[man.piece as usize];
     let zone = match man.colour {
         Colour::White => &v.promotion.zone_white,
@@ -569,7 +586,8 @@ fn push_promotions(b: &RefBoard, v: &Variant, man: RefMan, m: Move, out: &mut Ve
         for &p in &piece.promotions {
             let captured_ok =
                 !v.promotion.limited_to_captured || fewer_than_at_start(b, man.colour, p);
-            if captured_ok && under_limit(b, v, man.colour, p) {
+            let free = limits == Limits::Ignored;
+            if free || captured_ok && under_limit(b, v, man.colour, p) {
                 out.push(promote(p));
             }
         }
@@ -949,7 +967,7 @@ pub fn threatened_royals(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord
     };
     let ours = royals(b, v, victim);
     let mut hit: Vec<Coord> = Vec::new();
-    for m in pseudo_moves(b, v) {
+    for m in pseudo_moves_under(b, v, Limits::Ignored) {
         let aimed = aimed_at(b, v, &m);
         if !ours.iter().any(|r| aimed.contains(r)) {
             continue;
