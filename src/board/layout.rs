@@ -74,6 +74,12 @@ pub struct Kind {
     pub dead: [Vec<bool>; 2],
     /// Cell tables per colour.
     pub cells: [CellTable; 2],
+    /// Victim class for staged captures: the rank of this kind's value among the variant's
+    /// distinct values (0 the cheapest), so equal values share a class.
+    pub class: u8,
+    /// Some move of the kind can remove a man without landing on it (a locust capture or
+    /// en passant): the capture stage must walk its cells, not only read the map at victims.
+    pub side_captures: bool,
 }
 
 /// Board geometry and compiled piece kinds of one variant.
@@ -231,6 +237,7 @@ impl Layout {
             }
         }
         self.multi_path = pieces.iter().any(|p| Self::has_twin_paths(&p.moves));
+        self.assign_classes();
         self.max_cells = self
             .kinds
             .iter()
@@ -266,6 +273,26 @@ impl Layout {
                 self.cell_table(t, Colour::White, p.confined),
                 self.cell_table(t, Colour::Black, p.confined),
             ],
+            class: 0,
+            side_captures: false,
+        }
+    }
+
+    /// Victim classes from the values (not the names) of the kinds, and which kinds capture
+    /// off their landing square.
+    fn assign_classes(&mut self) {
+        let mut values: Vec<i32> = self.kinds.iter().map(|k| k.value).collect();
+        values.sort_unstable();
+        values.dedup();
+        for k in &mut self.kinds {
+            let rank = values.partition_point(|&v| v < k.value);
+            k.class = rank.min(u8::MAX as usize) as u8;
+            let side = rights::EN_PASSANT | rights::LOCUST_FOE;
+            k.side_captures = k.cells.iter().any(|t| {
+                t.cells
+                    .iter()
+                    .any(|c| c.locust_back != NO_CELL || c.rights & side != 0)
+            });
         }
     }
 

@@ -40,6 +40,7 @@ impl Position {
     fn view_lift(&mut self, sq: Sq) -> Slot {
         let slot = self.board[sq as usize];
         let man = self.men[slot as usize];
+        self.track_royal(slot, false);
         let v = View {
             lay: &self.lay,
             board: &self.board,
@@ -65,6 +66,7 @@ impl Position {
             self.key ^= self.zob.man(m.kind, m.colour, sq);
         }
         self.board[sq as usize] = slot;
+        self.track_royal(slot, true);
         let v = View {
             lay: &self.lay,
             board: &self.board,

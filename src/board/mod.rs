@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod attack;
+pub mod compact;
 pub mod fen;
 pub mod layout;
 pub mod legality;
@@ -11,6 +12,8 @@ pub mod movegen;
 pub mod moves;
 pub mod position;
 pub mod reference;
+pub mod see;
+pub mod stages;
 pub mod types;
 pub mod validate;
 pub mod zobrist;

@@ -13,7 +13,18 @@ use crate::board::layout::{Cell, NO_CELL};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind, NO_PIECE};
 use crate::board::position::{Man, Position};
-use crate::board::types::{Colour, Slot, Sq, EMPTY, OFF};
+use crate::board::types::{Colour, Slot, Sq, EMPTY};
+
+/// What legality testing needs of one position (see [`Position::legality`]).
+#[derive(Clone, Debug)]
+pub struct Legality {
+    /// The side to move is in check (or in bikjang).
+    checked: bool,
+    /// The side to move faces the enemy royal (bikjang).
+    facing: bool,
+    /// Royals of the side to move, `None` when there are too many to list.
+    royals: Option<arrayvec::ArrayVec<Sq, 32>>,
+}
 
 impl Position {
     /// The cell behind a map id and its man.
@@ -34,7 +45,7 @@ impl Position {
     }
 
     /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
-    fn dedup_from(&self, out: &mut Vec<Move>, start: usize) {
+    pub(crate) fn dedup_from(&self, out: &mut Vec<Move>, start: usize) {
         if !self.lay.multi_path {
             return;
         }
@@ -48,7 +59,7 @@ impl Position {
     }
 
     /// Everything but replacement captures: quiet moves, castling, drops and the pass.
-    fn gen_non_captures(&self, out: &mut Vec<Move>) {
+    pub(crate) fn gen_non_captures(&self, out: &mut Vec<Move>) {
         self.gen_quiets(out);
         self.gen_castling(out);
         self.gen_drops(out);
@@ -89,7 +100,7 @@ impl Position {
             .unwrap_or(0)
     }
 
-    fn may_capture(&self, attacker: &Man, cell: &Cell, vsq: Sq) -> bool {
+    pub(crate) fn may_capture(&self, attacker: &Man, cell: &Cell, vsq: Sq) -> bool {
         let Some(victim) = self.man_at(vsq) else {
             return false;
         };
@@ -103,7 +114,7 @@ impl Position {
 
     /// A self-capture of the friend on `sq`: the capture matrix must allow it, and it may
     /// not cost the side a royal its royalty cannot spare (any, or the last one).
-    fn may_self_capture(&self, attacker: &Man, sq: Sq) -> bool {
+    pub(crate) fn may_self_capture(&self, attacker: &Man, sq: Sq) -> bool {
         let Some(victim) = self.man_at(sq) else {
             return false;
         };
@@ -119,46 +130,14 @@ impl Position {
 
     /// Non-captures (and self-captures, e.p., locust captures ending on empty squares).
     pub fn gen_quiets(&self, out: &mut Vec<Move>) {
-        let us = self.stm;
-        for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
-            let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
-            let squares = self.map.slot_squares(slot, table.cells.len());
-            for (cell, &sq) in table.cells.iter().zip(squares) {
-                if sq == 0 {
-                    continue; // not associated
-                }
-                // The man's own square is empty for its own paths (a lion's step out and back).
-                let occ = match self.board[sq as usize] {
-                    s if s == slot => EMPTY,
-                    s => s,
-                };
-                match occ {
-                    EMPTY => {
-                        if cell.rights & rights::MOVE != 0 {
-                            self.push_move(slot, man, cell, sq, out);
-                        }
-                        if cell.rights & rights::EN_PASSANT != 0 {
-                            self.push_ep(slot, man, cell, sq, out);
-                        }
-                    }
-                    OFF => {}
-                    s => {
-                        let friend = self.men[s as usize].is_some_and(|m| m.colour == us);
-                        if friend
-                            && cell.rights & rights::DESTROY != 0
-                            && self.may_self_capture(man, sq)
-                        {
-                            self.push_move(slot, man, cell, sq, out);
-                        }
-                    }
-                }
-            }
+        for (slot, man) in self.movers() {
+            self.gen_man_quiets(slot, &man, out);
         }
     }
 
     /// The e.p. capture of `slot`'s man ending in `cell` on `sq`: the passed man first, then
     /// any locust victims on the way (as the reference lists them).
-    fn push_ep(&self, slot: Slot, man: &Man, cell: &Cell, sq: Sq, out: &mut Vec<Move>) {
+    pub(crate) fn push_ep(&self, slot: Slot, man: &Man, cell: &Cell, sq: Sq, out: &mut Vec<Move>) {
         let Some(ep) = &self.ep else { return };
         if !ep.targets.contains(&sq) {
             return;
@@ -188,7 +167,14 @@ impl Position {
     }
 
     /// Builds the move of `slot`'s man that ends in `cell` on `to`, with its locust victims.
-    fn push_move(&self, slot: Slot, man: &Man, cell: &Cell, to: Sq, out: &mut Vec<Move>) {
+    pub(crate) fn push_move(
+        &self,
+        slot: Slot,
+        man: &Man,
+        cell: &Cell,
+        to: Sq,
+        out: &mut Vec<Move>,
+    ) {
         let (Some(from), Some(toc)) = (self.lay.coord(man.sq), self.lay.coord(to)) else {
             return;
         };
@@ -486,18 +472,16 @@ impl Position {
 
     /// Every legal move. None once both sides have passed in a row: the game is over (janggi).
     pub fn legal_moves(&mut self, out: &mut Vec<Move>, ops: &mut Vec<Op>) {
-        if self.game_ended() {
+        let Some(ctx) = self.legality() else {
             return;
-        }
+        };
         // Pseudo-legal moves go straight into `out` and are filtered in place: no allocation.
         let start = out.len();
         self.pseudo_moves(out);
-        let (checked, facing, royals) = self.legality_context();
-        let royals = royals.as_deref();
         let mut kept = start;
         for i in start..out.len() {
             let m = out[i];
-            if self.is_legal_pseudo(&m, checked, facing, royals, ops) {
+            if self.is_legal_in(&m, &ctx, ops) {
                 out[kept] = m;
                 kept += 1;
             }
@@ -505,15 +489,32 @@ impl Position {
         out.truncate(kept);
     }
 
-    /// Legality of one pseudo-legal move generated in this position (search uses it on the
-    /// capture list; `legal_moves` filters whole lists more cheaply). False once the game is
-    /// over, as `legal_moves` then has none.
+    /// Legality of one pseudo-legal move generated in this position. False once the game is
+    /// over, as `legal_moves` then has none. Testing many moves of one position is cheaper
+    /// with [`Position::legality`] and [`Position::is_legal_in`].
     pub fn is_legal(&mut self, m: &Move, ops: &mut Vec<Op>) -> bool {
-        if self.game_ended() {
-            return false;
+        match self.legality() {
+            Some(ctx) => self.is_legal_in(m, &ctx, ops),
+            None => false,
         }
-        let (checked, facing, royals) = self.legality_context();
-        self.is_legal_pseudo(m, checked, facing, royals.as_deref(), ops)
+    }
+
+    /// What legality testing needs of the position, computed once per position; `None`
+    /// when the game is over whatever is on the board (no move is legal then).
+    pub fn legality(&self) -> Option<Legality> {
+        if self.game_ended() {
+            return None;
+        }
+        let us = self.stm;
+        let facing = self.lay.variant.end.bikjang && self.facing(us);
+        let checked = facing || self.in_check(us);
+        let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
+        let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
+        Some(Legality {
+            checked,
+            facing,
+            royals: all_listed.then_some(royals),
+        })
     }
 
     /// The game is over whatever is on the board: two passes, a royal lost, a bare king.
@@ -524,15 +525,9 @@ impl Position {
             || self.bared(self.stm.flip())
     }
 
-    /// What legality testing needs of the position: in check (or bikjang), in bikjang, and the
-    /// royals of the side to move (`None` when there are too many to list).
-    fn legality_context(&self) -> (bool, bool, Option<arrayvec::ArrayVec<Sq, 32>>) {
-        let us = self.stm;
-        let facing = self.lay.variant.end.bikjang && self.facing(us);
-        let checked = facing || self.in_check(us);
-        let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
-        let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
-        (checked, facing, all_listed.then_some(royals))
+    /// Legality of one pseudo-legal move of this position, given its [`Legality`].
+    pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
+        self.is_legal_pseudo(m, ctx.checked, ctx.facing, ctx.royals.as_deref(), ops)
     }
 
     /// Legality of one pseudo-legal move: the shortcut when it can tell, else make / test /

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use variants::geometry::Coord;
 use variants::PieceId;
 
 use crate::board::attack::AttackMap;
@@ -63,6 +64,10 @@ pub struct Position {
     pub map: AttackMap,
     /// Zobrist tables.
     pub zob: Arc<Zobrist>,
+    /// Slots of the royal men on the board, per colour: kept by every put and lift so that
+    /// "is the side to move in check" never scans the men ([`Position::scan_royal_slots`] is
+    /// the twin).
+    royal_slots: [Vec<Slot>; 2],
 }
 
 impl Position {
@@ -89,6 +94,7 @@ impl Position {
             map,
             zob,
             lay,
+            royal_slots: [Vec::new(), Vec::new()],
         }
     }
 
@@ -116,10 +122,47 @@ impl Position {
     }
 
     /// Squares of the royal men of a colour.
+    #[inline]
     pub fn royals(&self, colour: Colour) -> impl Iterator<Item = Sq> + '_ {
+        self.royal_slots[colour.index()]
+            .iter()
+            .filter_map(|&s| self.men[s as usize].map(|m| m.sq))
+    }
+
+    /// Slots of the royal men of a colour on the board, found by scanning the men: the twin
+    /// of the incrementally kept list.
+    pub fn scan_royal_slots(&self, colour: Colour) -> Vec<Slot> {
         self.live()
-            .filter(move |(_, m)| m.colour == colour && self.lay.kinds[m.kind as usize].royal)
-            .map(|(_, m)| m.sq)
+            .filter(|(s, m)| {
+                m.colour == colour
+                    && self.lay.kinds[m.kind as usize].royal
+                    && self.board[m.sq as usize] == *s
+            })
+            .map(|(s, _)| s)
+            .collect()
+    }
+
+    /// The incrementally kept royal slots of a colour (for the consistency check).
+    pub(crate) fn royal_slots(&self, colour: Colour) -> &[Slot] {
+        &self.royal_slots[colour.index()]
+    }
+
+    /// Keeps the royal list in step when the man in `slot` arrives on (`arrive`) or leaves
+    /// the board.
+    #[inline]
+    pub(crate) fn track_royal(&mut self, slot: Slot, arrive: bool) {
+        let Some(m) = self.men[slot as usize] else {
+            return;
+        };
+        if !self.lay.kinds[m.kind as usize].royal {
+            return;
+        }
+        let list = &mut self.royal_slots[m.colour.index()];
+        if arrive {
+            list.push(slot);
+        } else if let Some(i) = list.iter().position(|&s| s == slot) {
+            list.swap_remove(i);
+        }
     }
 
     /// Puts a new man on an empty square without touching the attack map (setup only; call
@@ -139,6 +182,10 @@ impl Position {
 
     /// Recomputes the attack map and the key from scratch.
     pub fn rebuild(&mut self) {
+        self.royal_slots = [
+            self.scan_royal_slots(Colour::White),
+            self.scan_royal_slots(Colour::Black),
+        ];
         self.map = AttackMap::build(self);
         self.key = self.compute_key();
     }
@@ -199,5 +246,82 @@ impl Position {
     /// A position of the same variant from a FEN.
     pub fn with_fen(&self, fen: &str) -> Result<Position, crate::board::fen::FenError> {
         Position::from_fen(self.lay.clone(), self.zob.clone(), fen)
+    }
+}
+
+/// Why a set-up change was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The square is not on the board (or is a wall).
+    OffBoard(Coord),
+    /// The square already holds a man.
+    Occupied(Coord),
+    /// The square holds no man.
+    Empty(Coord),
+    /// The piece type does not exist in the variant.
+    NoSuchPiece(PieceId),
+    /// Every slot for men is in use.
+    TooManyMen,
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::OffBoard(c) => write!(f, "square {c:?} is not on the board"),
+            SetupError::Occupied(c) => write!(f, "square {c:?} is occupied"),
+            SetupError::Empty(c) => write!(f, "square {c:?} is empty"),
+            SetupError::NoSuchPiece(p) => write!(f, "the variant has no piece type {p}"),
+            SetupError::TooManyMen => write!(f, "no room for another man"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl Position {
+    /// Set-up: puts a man of `piece` (virgin when `virgin` and the type has initial moves) on
+    /// an empty square, keeping the map, key and royal list in step.
+    pub fn place(
+        &mut self,
+        c: Coord,
+        piece: PieceId,
+        colour: Colour,
+        virgin: bool,
+    ) -> Result<(), SetupError> {
+        let sq = self.setup_square(c)?;
+        if self.board[sq as usize] != EMPTY {
+            return Err(SetupError::Occupied(c));
+        }
+        if piece as usize >= self.lay.variant.pieces.len() {
+            return Err(SetupError::NoSuchPiece(piece));
+        }
+        let kind = self.lay.kind_of(piece, virgin);
+        let mut ops = Vec::new();
+        let slot = self
+            .spawn(kind, colour, &mut ops)
+            .ok_or(SetupError::TooManyMen)?;
+        self.put(sq, slot, &mut ops);
+        Ok(())
+    }
+
+    /// Set-up: takes the man off a square (nothing goes to hand).
+    pub fn remove(&mut self, c: Coord) -> Result<(), SetupError> {
+        let sq = self.setup_square(c)?;
+        if self.man_at(sq).is_none() {
+            return Err(SetupError::Empty(c));
+        }
+        let mut ops = Vec::new();
+        let slot = self.lift(sq, &mut ops);
+        self.kill(slot, &mut ops);
+        Ok(())
+    }
+
+    fn setup_square(&self, c: Coord) -> Result<Sq, SetupError> {
+        let on_board = c.file < self.lay.files && c.rank < self.lay.ranks;
+        let sq = if on_board { self.lay.sq(c) } else { 0 };
+        if !on_board || self.board[sq as usize] == OFF {
+            return Err(SetupError::OffBoard(c));
+        }
+        Ok(sq)
     }
 }

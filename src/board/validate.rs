@@ -25,6 +25,20 @@ impl Position {
                 return Some(format!("square {sq} holds dead slot {s}"));
             }
         }
+        for colour in [
+            crate::board::types::Colour::White,
+            crate::board::types::Colour::Black,
+        ] {
+            let mut kept = self.royal_slots(colour).to_vec();
+            let mut scan = self.scan_royal_slots(colour);
+            kept.sort_unstable();
+            scan.sort_unstable();
+            if kept != scan {
+                return Some(format!(
+                    "royal slots {kept:?} != scanned {scan:?} for {colour:?}"
+                ));
+            }
+        }
         let key = self.compute_key();
         if key != self.key {
             return Some(format!("key {:x} != recomputed {:x}", self.key, key));

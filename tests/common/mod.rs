@@ -2,9 +2,11 @@
 
 #![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
-use locust::board::moves::Move;
+use locust::board::moves::{Move, MoveKind};
 use locust::board::position::Position;
 use locust::board::reference::{self, RefBoard};
+use locust::board::stages::Stage;
+use locust::board::types::Colour;
 
 /// The built-in variants with perft data (all but chu and tenjiku, whose move generation is
 /// checked in their own issue).
@@ -133,19 +135,71 @@ pub fn sorted(mut v: Vec<Move>) -> Vec<String> {
     s
 }
 
+/// How many moves of each rule-exercising sort a walk made.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Made {
+    pub castles: usize,
+    pub en_passant: usize,
+    pub promotions: usize,
+    pub drops: usize,
+    pub locust: usize,
+    pub igui: usize,
+}
+
+impl Made {
+    pub fn add(&mut self, o: &Made) {
+        self.castles += o.castles;
+        self.en_passant += o.en_passant;
+        self.promotions += o.promotions;
+        self.drops += o.drops;
+        self.locust += o.locust;
+        self.igui += o.igui;
+    }
+
+    fn count(&mut self, m: &Move) {
+        match m.kind {
+            MoveKind::Castle => self.castles += 1,
+            MoveKind::EnPassant => self.en_passant += 1,
+            MoveKind::Drop => self.drops += 1,
+            MoveKind::Promotion => self.promotions += 1,
+            _ => {}
+        }
+        let locust = matches!(m.kind, MoveKind::Normal | MoveKind::Promotion) && m.n_extras() > 0;
+        if locust {
+            self.locust += 1;
+            if m.from == m.to {
+                self.igui += 1;
+            }
+        }
+    }
+}
+
+/// Castling, e.p. and the double steps that allow it, promotions, drops and locust captures:
+/// the moves walks should not miss.
+fn is_special(m: &Move) -> bool {
+    m.kind != MoveKind::Normal || m.n_extras() > 0 || m.sets_ep
+}
+
+fn special_sort(m: &Move) -> (MoveKind, bool, bool) {
+    (m.kind, m.n_extras() > 0, m.sets_ep)
+}
+
 /// A random make/unmake walk of `plies` steps from `pos`: at every step the victim-staged
-/// generator equals the man-by-man one, the legal moves equal the reference generator's,
-/// unmake restores the FEN, and the incremental state (map, key) equals a scratch build.
+/// generator equals the man-by-man one, the stages are in order and together give the
+/// pseudo-legal moves, the legal moves equal the reference generator's, every make gives the
+/// position the reference's own `play` gives, unmake restores the FEN, and the incremental
+/// state (map, key, royal list) equals a scratch build.
 pub fn walk_checked(
     name: &str,
     mut pos: Position,
     rules: &variants::Variant,
     plies: usize,
     seed: u64,
-) {
+) -> Made {
     let mut rng = Rng(seed);
     let mut ops = Vec::new();
     let mut stack = Vec::new();
+    let mut made = Made::default();
     let mut done = 0;
     while done < plies {
         let mut staged = Vec::new();
@@ -153,12 +207,13 @@ pub fn walk_checked(
         let mut by_man = Vec::new();
         pos.pseudo_moves_by_man(&mut by_man);
         assert_eq!(
-            sorted(staged),
+            sorted(staged.clone()),
             sorted(by_man),
             "{name}: staged != full at {}",
             pos.fen()
         );
         let legal = legal_as_reference(name, &mut pos, rules);
+        check_stages(name, &mut pos, &staged, &legal);
         if legal.is_empty() || stack.len() > 200 || (rng.below(8) == 0 && !stack.is_empty()) {
             let Some((saved, fen)) = stack.pop() else {
                 break;
@@ -166,9 +221,30 @@ pub fn walk_checked(
             pos.unmake(saved, &mut ops);
             assert_eq!(pos.fen(), fen, "{name}: unmake did not restore the FEN");
         } else {
-            let m = legal[rng.below(legal.len())];
+            // Rule-exercising moves are rare among legal ones: prefer them now and then.
+            // A sort is chosen first, so that many drops do not crowd out one e.p. capture.
+            let mut sorts: Vec<Vec<Move>> = Vec::new();
+            for m in legal.iter().copied().filter(is_special) {
+                match sorts
+                    .iter_mut()
+                    .find(|s| special_sort(&s[0]) == special_sort(&m))
+                {
+                    Some(s) => s.push(m),
+                    None => sorts.push(vec![m]),
+                }
+            }
+            let m = if !sorts.is_empty() && rng.below(2) == 0 {
+                let sort = &sorts[rng.below(sorts.len())];
+                sort[rng.below(sort.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
             let fen = pos.fen();
+            let before = RefBoard::from_position(&pos);
+            let counters = (pos.halfmove_clock(), pos.fullmove_number());
             let saved = pos.make(&m, &mut ops);
+            check_play(name, &before, counters, &pos, &m, rules);
+            made.count(&m);
             stack.push((saved, fen));
         }
         if let Some(e) = pos.inconsistency() {
@@ -176,6 +252,111 @@ pub fn walk_checked(
         }
         done += 1;
     }
+    made
+}
+
+/// The stages: captures remove an enemy man, in non-increasing victim class and, within a
+/// class, non-decreasing attacker value; promotions capture nothing; quiets neither capture
+/// nor promote; together they are the pseudo-legal moves, and their legal ones the legal list.
+pub fn check_stages(name: &str, pos: &mut Position, pseudo: &[Move], legal: &[Move]) {
+    let mut all = Vec::new();
+    let mut last: Option<(u8, i32)> = None;
+    for stage in Stage::ALL {
+        let mut moves = Vec::new();
+        pos.gen_stage(stage, &mut moves);
+        for m in &moves {
+            let class = pos.victim_class(m);
+            match stage {
+                Stage::Captures => {
+                    let c = class.unwrap_or_else(|| {
+                        panic!("{name}: {m:?} in captures removes no foe at {}", pos.fen())
+                    });
+                    let a = pos.mover_value(m);
+                    if let Some((lc, la)) = last {
+                        assert!(
+                            c < lc || c == lc && a >= la,
+                            "{name}: capture order broken at {m:?} in {}",
+                            pos.fen()
+                        );
+                    }
+                    last = Some((c, a));
+                }
+                Stage::Promotions => assert!(
+                    class.is_none() && m.kind == MoveKind::Promotion,
+                    "{name}: {m:?} in promotions"
+                ),
+                Stage::Quiets => assert!(
+                    class.is_none() && m.kind != MoveKind::Promotion,
+                    "{name}: {m:?} in quiets"
+                ),
+            }
+        }
+        all.extend(moves);
+    }
+    assert_eq!(
+        sorted(all.clone()),
+        sorted(pseudo.to_vec()),
+        "{name}: stages != pseudo-legal at {}",
+        pos.fen()
+    );
+    let mut ops = Vec::new();
+    let kept: Vec<Move> = all
+        .into_iter()
+        .filter(|m| pos.is_legal(m, &mut ops))
+        .collect();
+    assert_eq!(
+        sorted(kept),
+        sorted(legal.to_vec()),
+        "{name}: legal stages != legal at {}",
+        pos.fen()
+    );
+}
+
+/// Make agrees with the reference's `play`: board, virgin rights, hands, side, e.p. and passes
+/// as one board, and the counters by their rules (the half-move clock restarts on a capture
+/// or a move of a promoting type; the move number grows after Black's move).
+pub fn check_play(
+    name: &str,
+    before: &RefBoard,
+    (clock, number): (u32, u32),
+    after: &Position,
+    m: &Move,
+    rules: &variants::Variant,
+) {
+    let mut expected = reference::play(before, rules, m);
+    let got = RefBoard::from_position(after);
+    // The engine keeps an e.p. right only when some man could use it (as FEN writers do);
+    // the reference always records it. Equal when no legal e.p. capture exists.
+    if got.ep.is_none() && expected.ep.is_some() {
+        let usable = reference::legal_moves(&expected, rules)
+            .iter()
+            .any(|r| r.kind == MoveKind::EnPassant);
+        assert!(!usable, "{name}: make of {m:?} dropped a usable e.p. right");
+        expected.ep = None;
+    }
+    assert_eq!(
+        got, expected,
+        "{name}: make of {m:?} differs from the reference's play"
+    );
+    let moved = !matches!(m.kind, MoveKind::Drop | MoveKind::Pass | MoveKind::Castle);
+    let pawn = moved
+        && before
+            .at(m.from_coord())
+            .is_some_and(|p| !rules.pieces[p.piece as usize].promotions.is_empty());
+    let lands_on_man = m.to != m.from && before.at(m.to_coord()).is_some();
+    let captured = moved && (lands_on_man || m.extras().any(|c| before.at(c).is_some()));
+    let clock_now = if captured || pawn { 0 } else { clock + 1 };
+    assert_eq!(
+        after.halfmove_clock(),
+        clock_now,
+        "{name}: half-move clock after {m:?}"
+    );
+    let number_now = number + u32::from(before.stm == Colour::Black);
+    assert_eq!(
+        after.fullmove_number(),
+        number_now,
+        "{name}: move number after {m:?}"
+    );
 }
 
 /// The engine's legal moves, after checking that they equal the reference generator's.

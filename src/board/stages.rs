@@ -1,0 +1,165 @@
+//! Staged move generation for search: first every move that removes an enemy man (replacement,
+//! locust, en passant, explosions), by victim class with the highest first and the least
+//! valuable attacker first within a class; then promotions that capture nothing; then the
+//! remaining quiet moves, castling, drops and the pass. A search may stop after any stage, and
+//! the stages together are exactly [`Position::pseudo_moves`].
+
+use variants::rights;
+
+use crate::board::layout::Cell;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::{Man, Position};
+use crate::board::types::{Slot, Sq, EMPTY, OFF};
+
+/// One stage of the generation, in the order search should ask for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Moves that remove at least one enemy man.
+    Captures,
+    /// Promotions that remove no enemy man.
+    Promotions,
+    /// Everything else.
+    Quiets,
+}
+
+impl Stage {
+    /// The stages in generation order.
+    pub const ALL: [Stage; 3] = [Stage::Captures, Stage::Promotions, Stage::Quiets];
+}
+
+impl Position {
+    /// Appends the pseudo-legal moves of one stage to `out`.
+    pub fn gen_stage(&self, stage: Stage, out: &mut Vec<Move>) {
+        let start = out.len();
+        match stage {
+            Stage::Captures => self.gen_capture_stage(out),
+            Stage::Promotions => self.gen_promotion_stage(out),
+            Stage::Quiets => self.gen_quiet_stage(out),
+        }
+        self.dedup_from(out, start);
+    }
+
+    /// The class of the most valuable enemy man the move removes (see
+    /// [`crate::board::layout::Kind::class`]), or `None` when it removes none.
+    pub fn victim_class(&self, m: &Move) -> Option<u8> {
+        if matches!(m.kind, MoveKind::Drop | MoveKind::Castle | MoveKind::Pass) {
+            return None;
+        }
+        let us = self.man_at(self.lay.sq(m.from_coord()))?.colour;
+        std::iter::once(m.to_coord())
+            .chain(m.extras())
+            .filter_map(|c| self.man_at(self.lay.sq(c)))
+            .filter(|v| v.colour != us)
+            .map(|v| self.lay.kinds[v.kind as usize].class)
+            .max()
+    }
+
+    /// Value of the man that makes the move (0 for drops and passes).
+    pub fn mover_value(&self, m: &Move) -> i32 {
+        if matches!(m.kind, MoveKind::Drop | MoveKind::Pass) {
+            return 0;
+        }
+        self.man_at(self.lay.sq(m.from_coord()))
+            .map_or(0, |a| self.lay.kinds[a.kind as usize].value)
+    }
+
+    /// Replacement captures read from the map at each victim, plus the captures of men whose
+    /// moves remove men off their landing square, sorted by class and attacker.
+    fn gen_capture_stage(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.gen_captures(out);
+        if self.lay.kinds.iter().any(|k| k.side_captures) {
+            let mut side = Vec::new();
+            for (slot, man) in self.movers().filter(|(_, m)| self.kind_side_captures(m)) {
+                self.gen_man_quiets(slot, &man, &mut side);
+            }
+            out.extend(side.into_iter().filter(|m| self.victim_class(m).is_some()));
+        }
+        // Stable: within a class and attacker value the map's victim order stays.
+        out[start..]
+            .sort_by_key(|m| (std::cmp::Reverse(self.victim_class(m)), self.mover_value(m)));
+    }
+
+    fn kind_side_captures(&self, man: &Man) -> bool {
+        self.lay.kinds[man.kind as usize].side_captures
+    }
+
+    /// Promotions of men that can promote, where the move removes no enemy man.
+    fn gen_promotion_stage(&self, out: &mut Vec<Move>) {
+        let mut all = Vec::new();
+        for (slot, man) in self.movers() {
+            if !self.lay.kinds[man.kind as usize].never_promotes {
+                self.gen_man_quiets(slot, &man, &mut all);
+            }
+        }
+        out.extend(
+            all.into_iter()
+                .filter(|m| m.kind == MoveKind::Promotion && self.victim_class(m).is_none()),
+        );
+    }
+
+    /// Non-captures that are not promotions: quiet moves, self-captures, castling, drops and
+    /// the pass.
+    fn gen_quiet_stage(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.gen_non_captures(out);
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if m.kind != MoveKind::Promotion && self.victim_class(&m).is_none() {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// The men of the side to move, copied out so callers may borrow the position again.
+    pub(crate) fn movers(&self) -> impl Iterator<Item = (Slot, Man)> + '_ {
+        let us = self.stm;
+        self.live()
+            .filter(move |(_, m)| m.colour == us)
+            .map(|(s, m)| (s, *m))
+    }
+
+    /// The moves of one man that end on an empty square or a friend (the quiet generator's
+    /// part for that man): plain moves, e.p., locust captures ending on an empty square and
+    /// self-captures.
+    pub(crate) fn gen_man_quiets(&self, slot: Slot, man: &Man, out: &mut Vec<Move>) {
+        let us = man.colour;
+        let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
+        let squares = self.map.slot_squares(slot, table.cells.len());
+        for (cell, &sq) in table.cells.iter().zip(squares) {
+            if sq != 0 {
+                self.gen_cell_quiet(slot, man, cell, sq, out);
+            }
+        }
+    }
+
+    /// What one associated cell of a man contributes to the non-capture moves.
+    #[inline]
+    fn gen_cell_quiet(&self, slot: Slot, man: &Man, cell: &Cell, sq: Sq, out: &mut Vec<Move>) {
+        // The man's own square is empty for its own paths (a lion's step out and back).
+        let occ = match self.board[sq as usize] {
+            s if s == slot => EMPTY,
+            s => s,
+        };
+        match occ {
+            EMPTY => {
+                if cell.rights & rights::MOVE != 0 {
+                    self.push_move(slot, man, cell, sq, out);
+                }
+                if cell.rights & rights::EN_PASSANT != 0 {
+                    self.push_ep(slot, man, cell, sq, out);
+                }
+            }
+            OFF => {}
+            s => {
+                let friend = self.men[s as usize].is_some_and(|m| m.colour == man.colour);
+                if friend && cell.rights & rights::DESTROY != 0 && self.may_self_capture(man, sq) {
+                    self.push_move(slot, man, cell, sq, out);
+                }
+            }
+        }
+    }
+}
