@@ -16,6 +16,7 @@ use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
+use crate::board::stages::Stage;
 use crate::board::types::Colour;
 use crate::eval::EvalTables;
 use crate::game::outcome::{self, perpetual_loser};
@@ -573,8 +574,14 @@ impl<'a> Worker<'a> {
                     .iter()
                     .filter(|m| !self.excluded.contains(m)),
             );
-        } else {
-            self.pos.legal_moves(&mut moves, &mut self.ops);
+        }
+        // Below the root the moves are pseudo-legal, tested only when tried: a cut-off
+        // saves the tests of the moves after it. No context: the game is over.
+        let legality = if ply == 0 { None } else { self.pos.legality() };
+        if legality.is_some() {
+            for stage in Stage::ALL {
+                self.pos.gen_stage(stage, &mut moves);
+            }
         }
         if moves.is_empty() {
             self.lists[ply] = moves;
@@ -606,7 +613,8 @@ impl<'a> Worker<'a> {
         let mut best_sig = 0;
         let mut quiets_tried = 0usize;
         let alpha0 = alpha;
-        for (n, &i) in order.iter().enumerate() {
+        let mut searched = 0usize;
+        for (tried, &i) in order.iter().enumerate() {
             let m = moves[i];
             let quiet = keys[i] < (1 << 25);
             if quiet && !pv_node && !in_check && best > -KNOWN_WIN {
@@ -617,6 +625,13 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            if let Some(ctx) = &legality {
+                if !self.pos.is_legal_in(&m, ctx, &mut self.ops) {
+                    continue;
+                }
+            }
+            let n = searched;
+            searched += 1;
             let saved = self.make(&m);
             let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
@@ -655,7 +670,7 @@ impl<'a> Worker<'a> {
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet {
-                            self.reward(&m, &moves, &order[..n], &keys, ply, depth);
+                            self.reward(&m, &moves, &order[..tried], &keys, ply, depth);
                         }
                         break;
                     }
@@ -663,6 +678,9 @@ impl<'a> Worker<'a> {
             }
         }
         self.lists[ply] = moves;
+        if searched == 0 {
+            return self.terminal(ply); // every pseudo-legal move was illegal
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > alpha0 {
@@ -757,8 +775,19 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            self.pos.gen_captures(&mut moves);
+            self.pos.gen_stage(Stage::Captures, &mut moves);
         }
+        let legality = if in_check {
+            None
+        } else {
+            match self.pos.legality() {
+                Some(ctx) => Some(ctx),
+                None => {
+                    self.lists[ply] = moves;
+                    return best; // the game is over: no capture is legal
+                }
+            }
+        };
         let keys = self.order(&moves, 0, ply);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
@@ -774,8 +803,10 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            if !in_check && !self.pos.is_legal(&m, &mut self.ops) {
-                continue;
+            if let Some(ctx) = &legality {
+                if !self.pos.is_legal_in(&m, ctx, &mut self.ops) {
+                    continue;
+                }
             }
             let saved = self.make(&m);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
