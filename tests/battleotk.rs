@@ -12,7 +12,7 @@ use locust::board::position::Position;
 fn texts(pos: &mut Position) -> BTreeSet<String> {
     let (mut moves, mut ops) = (Vec::new(), Vec::new());
     pos.legal_moves(&mut moves, &mut ops);
-    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
     moves.iter().map(|m: &Move| m.text(letter)).collect()
 }
 
@@ -34,7 +34,7 @@ fn a_moving_pawn_leaves_a_knight_and_a_knight_a_bishop() {
     let mut ops = Vec::new();
     let (mut moves, mut scratch) = (Vec::new(), Vec::new());
     pos.legal_moves(&mut moves, &mut scratch);
-    let lay = pos.lay.clone();
+    let lay = pos.layout().clone();
     let letter = |p: u8| lay.variant.pieces[p as usize].letter;
     let e3 = *moves.iter().find(|m| m.text(letter) == "e2e3").unwrap();
     pos.make(&e3, &mut ops);

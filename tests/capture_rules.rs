@@ -32,7 +32,7 @@ startFen = 3k4/8/2wnh3/8/8/3HNW2/8/4K3 w - - 0 1
 ";
 
 fn texts(pos: &Position, moves: &[Move]) -> Vec<String> {
-    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
     let mut t: Vec<String> = moves.iter().map(|m| m.text(letter)).collect();
     t.sort();
     t
@@ -80,7 +80,7 @@ fn fully_immune_men_survive_the_blast() {
         .unwrap();
     let mut ops = Vec::new();
     let legal = legal_as_reference("immuneatomic", &mut pos, &rules);
-    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
     let nxd6 = *legal.iter().find(|m| m.text(letter) == "e4d6").unwrap();
     pos.make(&nxd6, &mut ops);
     // The knight stays on d6, the queen on c7; pawn and bishop are gone.
@@ -135,7 +135,7 @@ fn a_move_may_take_any_number_of_victims() {
     assert_eq!(long.len(), 1, "the five-victim move is generated");
     let m = *long[0];
     assert_eq!(m.extras().count(), 5);
-    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
     assert_eq!(
         m.text(letter),
         "a1j10,j10h8,h8f6,f6d4,d4b2,b2k11",
@@ -180,7 +180,7 @@ fn en_passant_and_self_capture_respect_the_matrix() {
     assert!(!has("e2d2"), "the destroyer takes no knight {t:?}");
     assert!(!has("e2e1"), "nor its own king {t:?}");
     assert!(has("e2f2"), "but it may take its bishop {t:?}");
-    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
     let g4 = *legal.iter().find(|m| m.text(letter) == "g2g4").unwrap();
     pos.make(&g4, &mut ops);
     // The f4 pawn may not take the iron g4 pawn in passing.
@@ -202,7 +202,7 @@ fn an_en_passant_capture_keeps_its_locust_victims() {
     let mut pos = Position::new_game(rules.clone()).unwrap();
     let mut ops = Vec::new();
     let legal = legal_as_reference("locustep", &mut pos, &rules);
-    let letter = |p: u8| pos.lay.variant.pieces[p as usize].letter;
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
     let d5 = *legal.iter().find(|m| m.text(letter) == "d7d5").unwrap();
     pos.make(&d5, &mut ops);
     // The raider takes e5 on the way north, then d5 in passing, landing on d6.

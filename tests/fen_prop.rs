@@ -46,7 +46,7 @@ fn check(variant: usize, text: &str) {
     if let Ok(pos) = base.with_fen(text) {
         let again = base.with_fen(&pos.fen()).expect("printed FEN reads back");
         assert_eq!(again.fen(), pos.fen());
-        assert_eq!(again.key, pos.key);
+        assert_eq!(again.hash(), pos.hash());
     }
 }
 

@@ -154,3 +154,20 @@ fn see_hand_checked_positions() {
         assert_eq!(pos.see(m, &mut ops), want, "{fen} {text}");
     }
 }
+
+/// The checkers read from the map: none, one, and a double check by a knight and a rook.
+#[test]
+fn checkers_are_read_from_the_map() {
+    use locust::board::types::Colour;
+    let cases: &[(&str, usize)] = &[
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0),
+        ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1", 0),
+        ("4k3/8/8/8/8/8/8/4KR2 b - - 0 1", 0),
+        ("4k3/8/8/8/8/8/8/4RK2 b - - 0 1", 1),
+        ("4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1", 2),
+    ];
+    for &(fen, n) in cases {
+        let pos = common::start("chess").with_fen(fen).expect("fen");
+        assert_eq!(pos.checkers(Colour::Black).len(), n, "{fen}");
+    }
+}

@@ -37,33 +37,33 @@ pub struct EnPassant {
 #[derive(Clone, Debug)]
 pub struct Position {
     /// Compiled variant.
-    pub lay: Arc<Layout>,
+    pub(in crate::board) lay: Arc<Layout>,
     /// Mailbox: slot number, [`EMPTY`] or [`OFF`].
-    pub board: Vec<Slot>,
+    pub(in crate::board) board: Vec<Slot>,
     /// Men by slot (index 0 unused); `None` for free slots.
-    pub men: Vec<Option<Man>>,
+    pub(in crate::board) men: Vec<Option<Man>>,
     /// Free slots, for drops and created men.
-    pub free: Vec<Slot>,
+    pub(in crate::board) free: Vec<Slot>,
     /// One past the highest slot ever used: live men are all below it.
-    pub hi: usize,
+    pub(in crate::board) hi: usize,
     /// Pieces in hand: `hand[colour][piece]`.
-    pub hand: [Vec<u8>; 2],
+    pub(in crate::board) hand: [Vec<u8>; 2],
     /// Side to move.
-    pub stm: Colour,
+    pub(in crate::board) stm: Colour,
     /// En passant, if the last move was a double step.
-    pub ep: Option<EnPassant>,
+    pub(in crate::board) ep: Option<EnPassant>,
     /// Plies since the last capture or pawn move.
-    pub rule50: u32,
+    pub(in crate::board) rule50: u32,
     /// Full-move number.
-    pub fullmove: u32,
+    pub(in crate::board) fullmove: u32,
     /// Passes played in a row just before this position (two end the game).
-    pub passes: u8,
+    pub(in crate::board) passes: u8,
     /// Incrementally updated Zobrist key.
-    pub key: u64,
+    pub(in crate::board) key: u64,
     /// Incremental attack map.
-    pub map: AttackMap,
+    pub(in crate::board) map: AttackMap,
     /// Zobrist tables.
-    pub zob: Arc<Zobrist>,
+    pub(in crate::board) zob: Arc<Zobrist>,
     /// Slots of the royal men on the board, per colour: kept by every put and lift so that
     /// "is the side to move in check" never scans the men ([`Position::scan_royal_slots`] is
     /// the twin).
@@ -214,6 +214,30 @@ impl Position {
     pub fn in_check(&self, colour: Colour) -> bool {
         self.royals(colour)
             .any(|sq| self.royal_attacked(colour, sq))
+    }
+
+    /// Squares of the men of the other side whose paths reach a royal of `colour` with the
+    /// right to capture: the checkers, read from the map's lists at the royal squares.
+    pub fn checkers(&self, colour: Colour) -> Vec<Sq> {
+        let them = colour.flip();
+        let mut out: Vec<Sq> = Vec::new();
+        for r in self.royals(colour) {
+            for id in self.map.cells_at(r, them) {
+                let (slot, _) = self.map.split(id);
+                let Some(man) = self.men[slot as usize] else {
+                    continue;
+                };
+                let (_, c) = self.map.split(id);
+                let kind = &self.lay.kinds[man.kind as usize];
+                let cell = &kind.cells[man.colour.index()].cells[c as usize];
+                let hits = cell.rights & variants::rights::CAPTURE != 0
+                    && cell.rights & variants::rights::TAME == 0;
+                if hits && !out.contains(&man.sq) {
+                    out.push(man.sq);
+                }
+            }
+        }
+        out
     }
 
     /// True when the royal of `colour` on `sq` could be captured. With atomic explosions a

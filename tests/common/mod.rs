@@ -214,6 +214,16 @@ pub fn walk_checked(
         );
         let legal = legal_as_reference(name, &mut pos, rules);
         check_stages(name, &mut pos, &staged, &legal);
+        if rules.blast.is_none() {
+            let stm = pos.side_to_move();
+            let checked = !pos.checkers(stm).is_empty();
+            assert_eq!(
+                checked,
+                pos.in_check(stm),
+                "{name}: checkers vs in_check at {}",
+                pos.fen()
+            );
+        }
         if legal.is_empty() || stack.len() > 200 || (rng.below(8) == 0 && !stack.is_empty()) {
             let Some((saved, fen)) = stack.pop() else {
                 break;
