@@ -205,3 +205,27 @@ fn a_wrong_castling_rook_square_fails_the_walk() {
     );
     common::check_play(name, &before, counters, &pos, &castle, &rules);
 }
+
+/// What the engine does not yet do in tenjiku, in one place; the reference is told to do the
+/// same so that the walk checks everything else. The list may only shrink.
+const TENJIKU_KNOWN_DIVERGENCES: &[&str] = &["burning (Fire Demon, Heavenly Tetrarch burn)"];
+
+/// Tenjiku joins the walks, with the known divergences switched off in the reference.
+#[test]
+fn tenjiku_walks_with_known_divergences() {
+    let name = "tenjiku";
+    let mut rules = variant(name);
+    assert_eq!(
+        TENJIKU_KNOWN_DIVERGENCES.len(),
+        1,
+        "update the reference rules below"
+    );
+    for p in &mut rules.pieces {
+        p.burns = false;
+    }
+    let made = walk_checked(name, start(name), &rules, TENJIKU_PLIES, 0x7E41_1C00);
+    assert!(made.promotions >= 1 && made.locust >= 1, "{made:?}");
+}
+
+/// Plies of the tenjiku walk in the suite (the reference is slow on 16x16 with 156 men).
+const TENJIKU_PLIES: usize = 1_000;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Perft speed of Locust and Fairy-Stockfish side by side, interleaved A B A B (the machine's
 # speed drifts, so only ratios measured in one window mean anything). Bulk-counted leaves/s.
-# Usage: tools/bench-vs-fsf.sh [rounds]   (needs /usr/games/fairy-stockfish and a release build)
+# Usage: tools/bench-vs-fsf.sh [rounds]   (needs /usr/games/fairy-stockfish, or FSF=path, and a release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
-fsf=/usr/games/fairy-stockfish
+fsf=${FSF:-/usr/games/fairy-stockfish}
 locust=${LOCUST:-target/release/locust}
 cases="chess:6 capablanca:5 xiangqi:5 shogi:5 grand:4 janggi:5"
 now() { date +%s.%N; }
