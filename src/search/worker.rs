@@ -828,14 +828,16 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// A capture that loses material once the exchange on its square is played out (SEE),
-    /// tested only when the capturer is worth more than what it takes.
-    fn losing_capture(&mut self, m: &Move, victim: i32) -> bool {
+    /// A capture of a cheaper man by a dearer one onto a defended square: likely to lose
+    /// material. Cheaper than `Position::see` and, measured, better here: SEE in its place
+    /// scored 41.5% in 82 games against this rule (docs/STRENGTH.md).
+    fn losing_capture(&self, m: &Move, victim: i32) -> bool {
         let mover = self.mover_value(m);
         if mover <= victim || m.kind == MoveKind::Promotion {
             return false;
         }
-        self.pos.see(m, &mut self.ops) < 0
+        let them = self.pos.side_to_move().flip();
+        self.pos.attack_count(them, self.sq(m.to)) > 0
     }
 }
 
