@@ -12,6 +12,7 @@ pub mod movegen;
 pub mod moves;
 pub mod position;
 pub mod reference;
+pub mod royalty;
 pub mod see;
 pub mod stages;
 pub mod types;

@@ -371,20 +371,24 @@ impl<'a> Worker<'a> {
             .map(|m| {
                 let sig = move_sig(m);
                 if sig == tt_sig {
-                    return 1 << 30;
+                    return TT_KEY;
                 }
                 let victim = self.victim_value(m);
                 if victim > 0 {
-                    return (1 << 26) + victim * 64 - self.mover_value(m) / 16;
+                    let key = victim * 64 - self.mover_value(m) / 16;
+                    if self.losing_capture(m, victim) {
+                        return BAD_CAPTURE_KEY + key; // after the killers
+                    }
+                    return GOOD_CAPTURE_KEY + key;
                 }
                 if m.kind == MoveKind::Promotion {
-                    return 1 << 25;
+                    return PROMOTION_KEY;
                 }
                 if self.killers[ply][0] == sig {
-                    return (1 << 24) + 2;
+                    return KILLER_KEY + 2;
                 }
                 if self.killers[ply][1] == sig {
-                    return (1 << 24) + 1;
+                    return KILLER_KEY + 1;
                 }
                 self.history[self.history_index(m)]
             })
@@ -616,7 +620,7 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         for (tried, &i) in order.iter().enumerate() {
             let m = moves[i];
-            let quiet = keys[i] < (1 << 25);
+            let quiet = is_quiet(keys[i]);
             if quiet && !pv_node && !in_check && best > -KNOWN_WIN {
                 if depth <= LMP_DEPTH && quiets_tried >= LMP_BASE + (depth * depth) as usize {
                     continue;
@@ -738,7 +742,7 @@ impl<'a> Worker<'a> {
         let i = self.history_index(m);
         self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
         for &t in tried {
-            if keys[t] < (1 << 24) {
+            if is_quiet(keys[t]) && keys[t] < KILLER_KEY {
                 let j = self.history_index(&moves[t]);
                 self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
             }
@@ -839,6 +843,20 @@ impl<'a> Worker<'a> {
         let them = self.pos.side_to_move().flip();
         self.pos.attack_count(them, self.sq(m.to)) > 0
     }
+}
+
+/// Ordering keys by band: table move, good captures, promotions, killers, captures that
+/// look losing, then quiet moves by history (which stays below `HISTORY_MAX`).
+const TT_KEY: i32 = 1 << 30;
+const GOOD_CAPTURE_KEY: i32 = 1 << 26;
+const PROMOTION_KEY: i32 = 1 << 25;
+const KILLER_KEY: i32 = 1 << 24;
+const BAD_CAPTURE_KEY: i32 = 1 << 23;
+
+/// Killers and history moves are quiet; captures (good or bad), promotions and the table
+/// move are not.
+fn is_quiet(key: i32) -> bool {
+    key < BAD_CAPTURE_KEY || (KILLER_KEY..PROMOTION_KEY).contains(&key)
 }
 
 /// A score as the protocols show it.
