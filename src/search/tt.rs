@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::board::compact::CompactMove;
 use crate::board::moves::Move;
 
 /// How a stored score bounds the true score.
@@ -29,16 +30,22 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-/// A move's 32-bit signature, enough to find it again among the legal moves of the node that
-/// stored it: the search only ever uses a stored move after finding it in its own legal list,
-/// so a collision costs ordering, never legality.
+/// A move's 32-bit signature: its compact code ([`CompactMove`]) with the extra-square byte
+/// flipped, so that no move has signature 0 (a code never holds an extra square without its
+/// flag). The search uses a stored signature only when it equals that of a move the node
+/// generated itself, and tests that move's legality before making it: the checks of
+/// [`crate::board::position::Position::decode_move`] without a second generation. A move
+/// whose piece type does not fit the code has signature 0 (never stored, never matched).
 pub fn move_sig(m: &Move) -> u32 {
-    let mut h = m.from as u32 | (m.to as u32) << 8 | (m.piece as u32) << 16;
-    h ^= (m.kind as u32) << 24;
-    for (i, &e) in m.extra_indices().iter().enumerate() {
-        h = h.rotate_left(5) ^ (e as u32).wrapping_mul(0x9E37_79B1 >> i);
-    }
-    h | 1 << 31
+    CompactMove::encode(m).map_or(0, |c| c.0 ^ SIG_FLIP)
+}
+
+/// XOR between a compact code and a signature.
+const SIG_FLIP: u32 = 0x00FF_0000;
+
+/// The compact move a signature stands for (0: none).
+pub fn sig_move(sig: u32) -> Option<CompactMove> {
+    (sig != 0).then_some(CompactMove(sig ^ SIG_FLIP))
 }
 
 /// The shared table.
@@ -157,6 +164,29 @@ fn unpack(data: u64) -> TtHit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every legal move of a few start positions has a non-zero signature that decodes, in
+    /// its position, to the move itself.
+    #[test]
+    fn signatures_are_compact_codes_that_decode() {
+        let all = variants::builtins().unwrap_or_default();
+        for name in ["chess", "shogi", "xiangqi", "chu", "tenjiku"] {
+            let Some(v) = variants::find(&all, name) else {
+                panic!("{name} is built in");
+            };
+            let Ok(mut pos) = crate::board::position::Position::new_game(v.clone()) else {
+                panic!("{name} starts");
+            };
+            let (mut legal, mut ops) = (Vec::new(), Vec::new());
+            pos.legal_moves(&mut legal, &mut ops);
+            for m in &legal {
+                let sig = move_sig(m);
+                assert_ne!(sig, 0, "{name} {m:?}");
+                let code = sig_move(sig).unwrap_or(CompactMove(0));
+                assert_eq!(pos.decode_move(code).as_ref(), Ok(m), "{name}");
+            }
+        }
+    }
 
     #[test]
     fn stores_and_finds_negative_scores_and_bounds() {

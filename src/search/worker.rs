@@ -370,7 +370,7 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|m| {
                 let sig = move_sig(m);
-                if sig == tt_sig {
+                if sig != 0 && sig == tt_sig {
                     return TT_KEY;
                 }
                 let victim = self.victim_value(m);
@@ -384,10 +384,10 @@ impl<'a> Worker<'a> {
                 if m.kind == MoveKind::Promotion {
                     return PROMOTION_KEY;
                 }
-                if self.killers[ply][0] == sig {
+                if sig != 0 && self.killers[ply][0] == sig {
                     return KILLER_KEY + 2;
                 }
-                if self.killers[ply][1] == sig {
+                if sig != 0 && self.killers[ply][1] == sig {
                     return KILLER_KEY + 1;
                 }
                 self.history[self.history_index(m)]
