@@ -128,6 +128,11 @@ fn uci_transcript() {
 }
 
 #[test]
+fn usi_transcript() {
+    run_transcript("usi.txt");
+}
+
+#[test]
 fn xboard_transcript() {
     run_transcript("xboard.txt");
 }
@@ -167,6 +172,9 @@ fn fuzz(protocol: &str, lines: usize, seed: u64) {
         "ucinewgame",
         "variant tenjiku",
         "usermove e5e6,e6e7",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1 moves 7g7f",
+        "go btime 100 wtime 100 byoyomi 10",
+        "gameover win",
     ];
     let mut rng = common::Rng(seed | 1);
     for _ in 0..lines {
@@ -188,15 +196,10 @@ fn fuzz(protocol: &str, lines: usize, seed: u64) {
         }
         tx.send(line).unwrap();
     }
-    let ping = if protocol == "uci" {
-        "isready"
+    let (ping, answer) = if protocol == "xboard" {
+        ("ping 4242", "pong 4242")
     } else {
-        "ping 4242"
-    };
-    let answer = if protocol == "uci" {
-        "readyok"
-    } else {
-        "pong 4242"
+        ("isready", "readyok")
     };
     tx.send("stop".to_string()).unwrap();
     tx.send("exit".to_string()).unwrap();
@@ -217,6 +220,7 @@ fn fuzz(protocol: &str, lines: usize, seed: u64) {
 fn fuzzed_lines_neither_crash_nor_hang() {
     fuzz("uci", 1_500, 1);
     fuzz("xboard", 1_500, 2);
+    fuzz("usi", 1_500, 5);
 }
 
 #[test]

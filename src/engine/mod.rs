@@ -5,6 +5,7 @@
 
 pub mod notation;
 mod uci;
+pub mod usi;
 mod xboard;
 
 use std::io::Write;

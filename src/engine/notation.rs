@@ -17,6 +17,8 @@ pub enum Dialect {
     },
     /// XBoard / CECP.
     Xboard,
+    /// USI (shogi GUIs): shogi square names, `*` drops (see `usi.rs`).
+    Usi,
 }
 
 /// Rank numbering: XBoard counts the ranks of a 10-rank board from 0.
@@ -29,11 +31,16 @@ fn rank_shift(pos: &Position, dialect: Dialect) -> i32 {
 
 /// The text of a legal move of `pos` in a dialect.
 pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
+    if dialect == Dialect::Usi {
+        let text = write(pos, mv, Dialect::Uci { chess960: false });
+        let lay = pos.layout();
+        return super::usi::to_usi(&text, lay.files, lay.ranks);
+    }
     let variant = pos.variant();
     let text = match mv.kind {
         MoveKind::Pass => match dialect {
             Dialect::Xboard => return "@@@@".to_string(),
-            Dialect::Uci { .. } => match pos.royals(pos.side_to_move()).next() {
+            Dialect::Uci { .. } | Dialect::Usi => match pos.royals(pos.side_to_move()).next() {
                 Some(sq) => {
                     let c = pos
                         .layout()
@@ -58,7 +65,7 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
                 Dialect::Uci { chess960: true } => {
                     format!("{}{}", mv.from_coord().to_text(), rook.to_text())
                 }
-                Dialect::Uci { chess960: false } => move_text(pos, mv),
+                Dialect::Uci { chess960: false } | Dialect::Usi => move_text(pos, mv),
             }
         }
         MoveKind::Promotion
@@ -83,6 +90,14 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     if text.is_empty() || text.len() > 64 || !text.is_ascii() || text.contains(char::is_whitespace)
     {
         return Err(GameError::MalformedMove(text.chars().take(64).collect()));
+    }
+    if dialect == Dialect::Usi {
+        let lay = game.position().layout();
+        let Some(ours) = super::usi::from_usi(text, lay.files, lay.ranks) else {
+            return Err(GameError::MalformedMove(text.to_string()));
+        };
+        return parse(game, &ours, Dialect::Uci { chess960: false })
+            .map_err(|_| GameError::IllegalMove(text.to_string()));
     }
     let legal = game.legal_moves();
     let pos = game.position();

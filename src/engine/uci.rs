@@ -1,5 +1,6 @@
 //! The UCI adapter: options, `position` with fairy FENs and moves, `go` with every limit,
-//! `info` lines and `bestmove`. (UCCI and USI sessions are answered by it too for now.)
+//! `info` lines and `bestmove`; USI (shogi GUIs) as a dialect of it (`usi.rs`); UCCI sessions
+//! are answered as UCI for now.
 
 use std::io::Write;
 use std::time::Duration;
@@ -24,9 +25,16 @@ const MAX_THREADS: usize = 256;
 
 impl<W: Write> Engine<W> {
     fn dialect(&self) -> Dialect {
+        if self.is_usi() {
+            return Dialect::Usi;
+        }
         Dialect::Uci {
             chess960: self.uci.chess960,
         }
+    }
+
+    fn is_usi(&self) -> bool {
+        self.protocol == Some(protocol::Protocol::Usi)
     }
 
     pub(super) fn uci(&mut self, line: &str) {
@@ -34,7 +42,15 @@ impl<W: Write> Engine<W> {
         let cmd = words.next().unwrap_or("");
         let rest: Vec<&str> = words.collect();
         match cmd {
-            "uci" | "ucci" | "usi" => self.uci_hello(),
+            "uci" | "ucci" => self.uci_hello("uciok"),
+            "usi" => {
+                // Shogi GUIs expect shogi; another variant stays selectable by option.
+                if self.game.position().variant().name == "chess" {
+                    self.uci_variant("shogi");
+                }
+                self.uci_hello("usiok");
+            }
+            "gameover" => self.halt(),
             "isready" | "readyok" => self.say("readyok"),
             "setoption" => self.setoption(&rest),
             "ucinewgame" | "usinewgame" => {
@@ -54,7 +70,7 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    fn uci_hello(&mut self) {
+    fn uci_hello(&mut self, ok: &str) {
         let names: Vec<String> = self
             .variants
             .iter()
@@ -83,7 +99,7 @@ impl<W: Write> Engine<W> {
             ),
             "option name EGT Memory type spin default 1024 min 1 max 65536".to_string(),
             "option name EGT Path type string default <empty>".to_string(),
-            "uciok".to_string(),
+            ok.to_string(),
         ];
         for l in lines {
             self.say(&l);
@@ -101,7 +117,7 @@ impl<W: Write> Engine<W> {
         };
         let number = value.parse::<usize>();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match number {
+            "hash" | "usi_hash" => match number {
                 Ok(mb) => self.set_options(|o| o.hash_mb = mb.clamp(1, MAX_HASH_MB)),
                 Err(_) => self.say(&format!("info string Hash: not a number: {value}")),
             },
@@ -116,7 +132,7 @@ impl<W: Write> Engine<W> {
                 Err(_) => self.say(&format!("info string Move Overhead: not a number: {value}")),
             },
             "uci_chess960" => self.uci.chess960 = value.eq_ignore_ascii_case("true"),
-            "ponder" => {}
+            "ponder" | "usi_ponder" => {}
             "uci_variant" => self.uci_variant(value),
             "variantpath" => self.variant_path(value),
             n if n.starts_with("egt") => {
@@ -174,7 +190,14 @@ impl<W: Write> Engine<W> {
         let game = match setup.first() {
             Some(&"startpos") => Game::new(variant),
             Some(&"fen") => Game::from_fen(variant, &setup[1..].join(" ")),
-            _ => return self.say("info string position: expected `startpos` or `fen <FEN>`"),
+            Some(&"sfen") => match super::usi::sfen_to_fen(&setup[1..]) {
+                Ok(fen) => Game::from_fen(variant, &fen),
+                Err(e) => return self.say(&format!("info string position: {e}")),
+            },
+            _ => {
+                return self
+                    .say("info string position: expected `startpos`, `fen <FEN>` or `sfen <SFEN>`")
+            }
         };
         let mut game = match game {
             Ok(g) => g,
@@ -207,15 +230,23 @@ impl<W: Write> Engine<W> {
             movestogo: None,
         };
         let mut timed = false;
+        // In USI `b` (sente) is the side that moves first: the engine's White.
+        let (w, b) = if self.is_usi() {
+            (1 - super::usi::SENTE_INDEX, super::usi::SENTE_INDEX)
+        } else {
+            (0, 1)
+        };
+        let mut byoyomi = Duration::ZERO;
         let mut i = 0;
         while i < words.len() {
             let arg = words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
             let ms = Duration::from_millis(arg.unwrap_or(0));
             match words[i] {
-                "wtime" => (clock.time[0], timed) = (ms, true),
-                "btime" => (clock.time[1], timed) = (ms, true),
-                "winc" => clock.inc[0] = ms,
-                "binc" => clock.inc[1] = ms,
+                "wtime" => (clock.time[w], timed) = (ms, true),
+                "btime" => (clock.time[b], timed) = (ms, true),
+                "winc" => clock.inc[w] = ms,
+                "binc" => clock.inc[b] = ms,
+                "byoyomi" => (byoyomi, timed) = (ms, true),
                 "movestogo" => clock.movestogo = arg.map(|n| n.min(1000) as u32).filter(|&n| n > 0),
                 "depth" => limits.depth = arg.map(|d| d.min(1000) as u32),
                 "nodes" => limits.nodes = arg,
@@ -236,6 +267,12 @@ impl<W: Write> Engine<W> {
             i += 1;
         }
         if timed {
+            // Byoyomi: this move may use the main time plus the whole period, and every
+            // later move gets the period again, like an increment.
+            for side in 0..2 {
+                clock.time[side] += byoyomi;
+                clock.inc[side] += byoyomi;
+            }
             limits.clock = Some(clock);
         }
         self.task = Task::UciGo;
@@ -262,7 +299,8 @@ impl<W: Write> Engine<W> {
                 self.task = Task::Idle;
                 let pos = self.game.position();
                 let Some(best) = best else {
-                    return self.say("bestmove (none)");
+                    let none = if self.is_usi() { "resign" } else { "(none)" };
+                    return self.say(&format!("bestmove {none}"));
                 };
                 let text = notation::write(pos, &best, dialect);
                 let reply = ponder.and_then(|p| self.reply_text(&best, &p, dialect));
