@@ -133,6 +133,11 @@ fn usi_transcript() {
 }
 
 #[test]
+fn ucci_transcript() {
+    run_transcript("ucci.txt");
+}
+
+#[test]
 fn xboard_transcript() {
     run_transcript("xboard.txt");
 }
@@ -175,6 +180,8 @@ fn fuzz(protocol: &str, lines: usize, seed: u64) {
         "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2P 1 moves 7g7f",
         "go btime 100 wtime 100 byoyomi 10",
         "gameover win",
+        "setoption usemillisec true",
+        "go time 1 increment 0 opptime 1",
     ];
     let mut rng = common::Rng(seed | 1);
     for _ in 0..lines {
@@ -221,6 +228,7 @@ fn fuzzed_lines_neither_crash_nor_hang() {
     fuzz("uci", 1_500, 1);
     fuzz("xboard", 1_500, 2);
     fuzz("usi", 1_500, 5);
+    fuzz("ucci", 1_500, 6);
 }
 
 #[test]

@@ -19,12 +19,14 @@ pub enum Dialect {
     Xboard,
     /// USI (shogi GUIs): shogi square names, `*` drops (see `usi.rs`).
     Usi,
+    /// UCCI (xiangqi GUIs): UCI's coordinates with ranks counted from 0 on 10-rank boards.
+    Ucci,
 }
 
 /// Rank numbering: XBoard counts the ranks of a 10-rank board from 0.
 fn rank_shift(pos: &Position, dialect: Dialect) -> i32 {
     match dialect {
-        Dialect::Xboard if pos.layout().ranks == 10 => -1,
+        Dialect::Xboard | Dialect::Ucci if pos.layout().ranks == 10 => -1,
         _ => 0,
     }
 }
@@ -40,17 +42,19 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     let text = match mv.kind {
         MoveKind::Pass => match dialect {
             Dialect::Xboard => return "@@@@".to_string(),
-            Dialect::Uci { .. } | Dialect::Usi => match pos.royals(pos.side_to_move()).next() {
-                Some(sq) => {
-                    let c = pos
-                        .layout()
-                        .coord(sq)
-                        .map(|c| c.to_text())
-                        .unwrap_or_default();
-                    format!("{c}{c}")
+            Dialect::Uci { .. } | Dialect::Usi | Dialect::Ucci => {
+                match pos.royals(pos.side_to_move()).next() {
+                    Some(sq) => {
+                        let c = pos
+                            .layout()
+                            .coord(sq)
+                            .map(|c| c.to_text())
+                            .unwrap_or_default();
+                        format!("{c}{c}")
+                    }
+                    None => "0000".to_string(),
                 }
-                None => "0000".to_string(),
-            },
+            }
         },
         MoveKind::Castle if variant.castling.as_ref().is_some_and(|c| c.chess960) => {
             let rook = mv.extras().next().unwrap_or(mv.to_coord());
@@ -65,7 +69,9 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
                 Dialect::Uci { chess960: true } => {
                     format!("{}{}", mv.from_coord().to_text(), rook.to_text())
                 }
-                Dialect::Uci { chess960: false } | Dialect::Usi => move_text(pos, mv),
+                Dialect::Uci { chess960: false } | Dialect::Usi | Dialect::Ucci => {
+                    move_text(pos, mv)
+                }
             }
         }
         MoveKind::Promotion

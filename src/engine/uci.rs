@@ -1,6 +1,6 @@
 //! The UCI adapter: options, `position` with fairy FENs and moves, `go` with every limit,
-//! `info` lines and `bestmove`; USI (shogi GUIs) as a dialect of it (`usi.rs`); UCCI sessions
-//! are answered as UCI for now.
+//! `info` lines and `bestmove`; USI (shogi GUIs, `usi.rs`) and UCCI (xiangqi GUIs) as
+//! dialects of it.
 
 use std::io::Write;
 use std::time::Duration;
@@ -14,6 +14,8 @@ use crate::search::{Clock, Limits, Score, SearchEvent};
 #[derive(Debug, Default)]
 pub(super) struct UciState {
     chess960: bool,
+    /// UCCI: `time`/`increment` in milliseconds (`usemillisec`), else in seconds.
+    millisec: bool,
     multipv: usize,
     variant_path: String,
 }
@@ -27,6 +29,9 @@ impl<W: Write> Engine<W> {
     fn dialect(&self) -> Dialect {
         if self.is_usi() {
             return Dialect::Usi;
+        }
+        if self.protocol == Some(protocol::Protocol::Ucci) {
+            return Dialect::Ucci;
         }
         Dialect::Uci {
             chess960: self.uci.chess960,
@@ -42,7 +47,14 @@ impl<W: Write> Engine<W> {
         let cmd = words.next().unwrap_or("");
         let rest: Vec<&str> = words.collect();
         match cmd {
-            "uci" | "ucci" => self.uci_hello("uciok"),
+            "uci" => self.uci_hello("uciok"),
+            "ucci" => {
+                // Xiangqi GUIs expect xiangqi; another variant stays selectable by option.
+                if self.game.position().variant().name == "chess" {
+                    self.uci_variant("xiangqi");
+                }
+                self.uci_hello("ucciok");
+            }
             "usi" => {
                 // Shogi GUIs expect shogi; another variant stays selectable by option.
                 if self.game.position().variant().name == "chess" {
@@ -51,6 +63,7 @@ impl<W: Write> Engine<W> {
                 self.uci_hello("usiok");
             }
             "gameover" => self.halt(),
+            "banmoves" => self.say("info string banmoves is not supported; ignored"),
             "isready" | "readyok" => self.say("readyok"),
             "setoption" => self.setoption(&rest),
             "ucinewgame" | "usinewgame" => {
@@ -99,15 +112,25 @@ impl<W: Write> Engine<W> {
             ),
             "option name EGT Memory type spin default 1024 min 1 max 65536".to_string(),
             "option name EGT Path type string default <empty>".to_string(),
-            ok.to_string(),
         ];
         for l in lines {
             self.say(&l);
         }
+        if ok == "ucciok" {
+            self.say("option usemillisec type check default false");
+        }
+        self.say(ok);
     }
 
     fn setoption(&mut self, words: &[&str]) {
-        let text = words.join(" ");
+        let mut text = words.join(" ");
+        if self.protocol == Some(protocol::Protocol::Ucci) && !text.starts_with("name ") {
+            // UCCI writes `setoption <id> <value>`.
+            text = match text.split_once(' ') {
+                Some((id, v)) => format!("name {id} value {v}"),
+                None => format!("name {text}"),
+            };
+        }
         let Some(rest) = text.strip_prefix("name ") else {
             return self.say("info string setoption: expected `name <id> [value <x>]`");
         };
@@ -133,6 +156,7 @@ impl<W: Write> Engine<W> {
             },
             "uci_chess960" => self.uci.chess960 = value.eq_ignore_ascii_case("true"),
             "ponder" | "usi_ponder" => {}
+            "usemillisec" => self.uci.millisec = value.eq_ignore_ascii_case("true"),
             "uci_variant" => self.uci_variant(value),
             "variantpath" => self.variant_path(value),
             n if n.starts_with("egt") => {
@@ -189,7 +213,7 @@ impl<W: Write> Engine<W> {
         let variant = self.game.position().variant().clone();
         let game = match setup.first() {
             Some(&"startpos") => Game::new(variant),
-            Some(&"fen") => Game::from_fen(variant, &setup[1..].join(" ")),
+            Some(&"fen") => Game::from_fen(variant, &red_is_white(&setup[1..]).join(" ")),
             Some(&"sfen") => match super::usi::sfen_to_fen(&setup[1..]) {
                 Ok(fen) => Game::from_fen(variant, &fen),
                 Err(e) => return self.say(&format!("info string position: {e}")),
@@ -247,6 +271,18 @@ impl<W: Write> Engine<W> {
                 "winc" => clock.inc[w] = ms,
                 "binc" => clock.inc[b] = ms,
                 "byoyomi" => (byoyomi, timed) = (ms, true),
+                // UCCI: the side to move's clock and the opponent's, seconds by default.
+                "time" | "increment" | "opptime" | "oppincrement" => {
+                    let t = self.ucci_duration(arg.unwrap_or(0));
+                    let (us, them) = (self.game.position().side_to_move().index(), 1);
+                    let them = them - us;
+                    match words[i] {
+                        "time" => (clock.time[us], timed) = (t, true),
+                        "increment" => clock.inc[us] = t,
+                        "opptime" => clock.time[them] = t,
+                        _ => clock.inc[them] = t,
+                    }
+                }
                 "movestogo" => clock.movestogo = arg.map(|n| n.min(1000) as u32).filter(|&n| n > 0),
                 "depth" => limits.depth = arg.map(|d| d.min(1000) as u32),
                 "nodes" => limits.nodes = arg,
@@ -280,6 +316,14 @@ impl<W: Write> Engine<W> {
             .start(&self.game, limits, self.events_tx.clone());
     }
 
+    fn ucci_duration(&self, n: u64) -> Duration {
+        if self.uci.millisec {
+            Duration::from_millis(n)
+        } else {
+            Duration::from_secs(n.min(u64::from(u32::MAX)))
+        }
+    }
+
     pub(super) fn uci_event(&mut self, ev: SearchEvent) {
         let dialect = self.dialect();
         match ev {
@@ -299,8 +343,11 @@ impl<W: Write> Engine<W> {
                 self.task = Task::Idle;
                 let pos = self.game.position();
                 let Some(best) = best else {
-                    let none = if self.is_usi() { "resign" } else { "(none)" };
-                    return self.say(&format!("bestmove {none}"));
+                    return match dialect {
+                        Dialect::Usi => self.say("bestmove resign"),
+                        Dialect::Ucci => self.say("nobestmove"),
+                        _ => self.say("bestmove (none)"),
+                    };
                 };
                 let text = notation::write(pos, &best, dialect);
                 let reply = ponder.and_then(|p| self.reply_text(&best, &p, dialect));
@@ -340,4 +387,13 @@ impl<W: Write> Engine<W> {
         let text = self.pv_text(&[*best, *reply], dialect);
         text.split_once(' ').map(|(_, r)| r.to_string())
     }
+}
+
+/// UCCI FENs may name the side to move `r` (red, who moves first): the engine's `w`.
+fn red_is_white<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if i == 1 && *w == "r" { "w" } else { *w })
+        .collect()
 }
