@@ -612,3 +612,81 @@ fn preset_values_stay_and_propagate() {
         "White positions one move before it are won"
     );
 }
+
+#[test]
+fn predecessors_invert_successors() {
+    let chess = builtin("chess");
+    for (v, material) in [
+        (board(4), "KQvK"),
+        (board(5), "KRvKN"),
+        (board(5), "KBBvK"),
+        (chess.clone(), "KQvK"),
+        (builtin("xiangqi"), "KCvKA"),
+        (builtin("capablanca"), "KPvK"),
+    ] {
+        let t = build(&v, material);
+        let bad = locust::egt::escapes::inverse_mismatches(&t);
+        assert!(
+            bad.is_empty(),
+            "{material}: {} mismatches, e.g. {:?}",
+            bad.len(),
+            &bad[..bad.len().min(5)]
+        );
+    }
+}
+
+/// A table solved again from scratch beside `t` (same sub-tables), with its escape counters.
+fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
+    let fresh = || {
+        (0..t.index.size)
+            .map(|_| std::sync::atomic::AtomicU8::new(0))
+            .collect::<Vec<_>>()
+    };
+    let copy = Table {
+        material: t.material.clone(),
+        name: t.name.clone(),
+        index: t.index.clone(),
+        values: [fresh(), fresh()],
+        metric: t.metric,
+        colour: t.colour.clone(),
+        piece: t.piece.clone(),
+        royal: t.royal,
+        convs: t.convs.clone(),
+        rules: t.rules.clone(),
+    };
+    let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
+    (copy, counts)
+}
+
+#[test]
+fn escape_counters_match_a_recount() {
+    use locust::egt::escapes::{recount, VERIFY};
+    let chess = builtin("chess");
+    for (v, material) in [
+        (board(5), "KRvKN"),
+        (chess.clone(), "KQvK"),
+        (builtin("xiangqi"), "KRvKN"),
+        (builtin("capablanca"), "KPvK"),
+    ] {
+        let t = build(&v, material);
+        let (copy, counts) = resolve(&t);
+        let mut checked = 0;
+        for (stm, side) in counts.iter().enumerate() {
+            for (idx, counter) in side.iter().enumerate() {
+                let code = copy.values[stm][idx].load(Relaxed);
+                assert_eq!(code, t.values[stm][idx].load(Relaxed));
+                let count = counter.load(Relaxed);
+                if code != DRAW || count == VERIFY {
+                    continue;
+                }
+                assert_eq!(
+                    count as usize,
+                    recount(&copy, stm, idx),
+                    "{material}: side {stm}, index {idx}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{material}: some draws checked");
+    }
+}

@@ -2,7 +2,7 @@
 //! (White's royal) over one square of each orbit of the board symmetries the material allows,
 //! so that a position and its mirror images share one entry.
 
-use super::board::Board;
+use super::board::{bit, Bits, Board};
 
 /// Local index of a square outside a man's domain.
 const OUTSIDE: u16 = u16::MAX;
@@ -23,6 +23,8 @@ pub struct Indexer {
     stab: Vec<Vec<u8>>,
     /// Per man: the index distance between neighbouring squares of its factor.
     stride: Vec<usize>,
+    /// Per map other than the identity: the squares it keeps in place.
+    fixed: Vec<Bits>,
     /// Number of entries per side to move.
     pub size: usize,
 }
@@ -72,6 +74,15 @@ impl Indexer {
         for i in (0..squares.len().saturating_sub(1)).rev() {
             stride[i] = stride[i + 1] * squares[i + 1].len();
         }
+        let fixed = maps
+            .iter()
+            .skip(1)
+            .map(|m| {
+                (0..board.n)
+                    .filter(|&sq| m[sq] as usize == sq)
+                    .fold(0, |acc, sq| acc | bit(sq as u8))
+            })
+            .collect();
         Indexer {
             maps,
             canon,
@@ -79,6 +90,7 @@ impl Indexer {
             squares,
             stab,
             stride,
+            fixed,
             size,
         }
     }
@@ -110,6 +122,35 @@ impl Indexer {
     #[inline]
     pub fn shared(&self, sq: u8) -> bool {
         !self.stab[sq as usize].is_empty()
+    }
+
+    /// False when no two positions one move away from `sq` (before or after a move of one
+    /// man) can share an index: that needs a map other than the identity keeping all men but
+    /// the two movers in place. When true, lists of neighbouring indices may repeat one.
+    #[inline]
+    pub fn may_repeat(&self, sq: &[u8]) -> bool {
+        if self.fixed.is_empty() {
+            return false;
+        }
+        let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
+        self.fixed
+            .iter()
+            .any(|&f| (occ & f).count_ones() as usize + 2 >= sq.len())
+    }
+
+    /// Calls `f` with `idx` and every other index storing the same position (its images,
+    /// when the first man stands on a square some map keeps in place).
+    #[inline]
+    pub fn images(&self, idx: usize, mut f: impl FnMut(usize)) {
+        let first = self.squares[0][idx / self.stride[0]];
+        if !self.shared(first) {
+            f(idx);
+            return;
+        }
+        let mut sq = [0u8; super::material::MAX_MEN];
+        let m = self.squares.len();
+        self.decode(idx, &mut sq[..m]);
+        self.encode_all(&sq[..m], f);
     }
 
     /// Calls `f` with every index storing the position: its canonical form and, when the

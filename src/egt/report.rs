@@ -9,7 +9,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::material::{symbol, MAX_MEN};
-use super::solve::{parallel, Table};
+use super::propagate::parallel;
+use super::solve::Table;
 use super::value::{is_loss, is_win, plies, DRAW, ILLEGAL};
 
 /// Prints one progress step.

@@ -1,12 +1,10 @@
-//! Retrograde solving of one table: seed mates, stalemates and conversions (captures and
-//! promotions, valued from the sub-tables), then alternate two passes per distance: positions
-//! lost in `p` make their predecessors won in `p + 1`; positions won in `p` make their
-//! predecessors candidates for a loss, verified by generating all their moves.
+//! One table and its moves: the men, the value bytes, legal moves (successors) and un-moves
+//! (predecessors) of a position, its seed value, and the one-ply check of a solved table.
+//! The retrograde driver lives in `propagate`.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::Arc;
 
-use variants::rules::Outcome;
 use variants::PieceId;
 
 use super::board::{bit, Bits};
@@ -26,7 +24,7 @@ pub enum Metric {
 
 /// A conversion target: the sub-table, and for each of its men the man of this table whose
 /// square it takes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Conv {
     /// The sub-table.
     pub table: Arc<Table>,
@@ -146,33 +144,6 @@ impl Table {
             let pm = &self.rules.moves[by][p];
             if pm.attacks(n, es, ts).iter().any(|c| c.open(occ, own)) {
                 return true;
-            }
-        }
-        false
-    }
-
-    /// True when `stm` might convert: it has a man that may promote, or some capture of a
-    /// non-royal enemy is open.
-    fn may_convert(&self, sq: &[u8], stm: usize) -> bool {
-        let all = (1u32 << self.men()) - 1;
-        let (occ, own) = self.occupancy(sq, all, stm);
-        let n = self.rules.board.n;
-        for (i, &s) in sq.iter().enumerate() {
-            if self.colour[i] as usize != stm {
-                continue;
-            }
-            let p = self.piece[i] as usize;
-            if !self.rules.promo[stm][p].choices.is_empty() {
-                return true;
-            }
-            let pm = &self.rules.moves[stm][p];
-            for (j, &t) in sq.iter().enumerate() {
-                if self.colour[j] as usize == stm || j == self.royal[1 - stm] {
-                    continue;
-                }
-                if pm.captures(n, s, t).iter().any(|c| c.open(occ, own)) {
-                    return true;
-                }
             }
         }
         false
@@ -458,53 +429,7 @@ impl Table {
     /// The value of a position found by looking at its moves alone (the first pass): broken,
     /// mated, stalemated, bare, or decided by conversions; `DRAW` when still open.
     pub fn seed(&self, sq: &[u8], stm: usize, base: Option<usize>) -> u8 {
-        if self.broken(sq, stm) {
-            return ILLEGAL;
-        }
-        if let Some(code) = self.bare_king(sq, stm) {
-            return code;
-        }
-        let mut best_win: Option<u8> = None;
-        let mut worst_loss: u8 = 0;
-        let mut escape = false;
-        let conversions = if self.may_convert(sq, stm) {
-            self.moves_of(sq, stm, base, Mode::Conversions, |s| {
-                if is_loss(s.code) {
-                    let p = plies(s.code) + 1;
-                    best_win = Some(best_win.map_or(p, |b| b.min(p)));
-                } else if is_win(s.code) {
-                    worst_loss = worst_loss.max(plies(s.code) + 1);
-                } else {
-                    escape = true;
-                }
-                true
-            })
-        } else {
-            0
-        };
-        if let Some(p) = best_win {
-            return win(p.min(MAX_PLIES));
-        }
-        // One move inside the table is enough to leave the position open.
-        let in_table = self.moves_of(sq, stm, base, Mode::Quiet, |_| false);
-        let n = conversions + in_table;
-        if n == 0 {
-            let outcome = if self.in_check(sq, stm) {
-                self.rules.variant.end.checkmate
-            } else {
-                self.rules.game.stalemate
-            };
-            return match outcome {
-                Outcome::Loss => loss(0),
-                Outcome::Win => win(0),
-                Outcome::Draw => DRAW,
-            };
-        }
-        if in_table == 0 && !escape {
-            loss(worst_loss.min(MAX_PLIES))
-        } else {
-            DRAW
-        }
+        self.seed_counted(sq, stm, base).code
     }
 
     /// True when the bare-king rule decides the position by itself.
@@ -514,7 +439,7 @@ impl Table {
 
     /// Shatranj's bare king: a side left with only its royal loses unless it can bare the
     /// other at once.
-    fn bare_king(&self, sq: &[u8], stm: usize) -> Option<u8> {
+    pub(super) fn bare_king(&self, sq: &[u8], stm: usize) -> Option<u8> {
         if !self.rules.variant.end.bare_king_loses {
             return None;
         }
@@ -554,234 +479,6 @@ impl Table {
         });
         (ok && n > 0).then_some(deepest)
     }
-}
-
-/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
-pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
-    const CHUNK: usize = 1 << 14;
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let start = next.fetch_add(CHUNK, Relaxed);
-                if start >= size {
-                    break;
-                }
-                work(start, (start + CHUNK).min(size));
-            });
-        }
-    });
-}
-
-/// A decided position waiting to be expanded: `index << 1 | side to move`.
-type Entry = u64;
-
-/// Positions decided at each distance, in plies, still to be expanded.
-struct Buckets {
-    lists: Vec<Mutex<Vec<Entry>>>,
-}
-
-impl Buckets {
-    fn new() -> Buckets {
-        Buckets {
-            lists: (0..=MAX_PLIES as usize + 4)
-                .map(|_| Mutex::new(Vec::new()))
-                .collect(),
-        }
-    }
-
-    /// Files a thread's finds (`(distance, entry)`) and empties its buffer.
-    fn add(&self, found: &mut Vec<(u8, Entry)>) {
-        found.sort_unstable_by_key(|f| f.0);
-        for group in found.chunk_by(|a, b| a.0 == b.0) {
-            let d = (group[0].0 as usize).min(self.lists.len() - 1);
-            if let Ok(mut list) = self.lists[d].lock() {
-                list.extend(group.iter().map(|f| f.1));
-            }
-        }
-        found.clear();
-    }
-
-    fn take(&self, d: u8) -> Vec<Entry> {
-        self.lists[d as usize]
-            .lock()
-            .map(|mut l| std::mem::take(&mut *l))
-            .unwrap_or_default()
-    }
-
-    fn deepest(&self) -> u8 {
-        (0..self.lists.len())
-            .rev()
-            .find(|&d| self.lists[d].lock().map(|l| !l.is_empty()).unwrap_or(false))
-            .unwrap_or(0) as u8
-    }
-}
-
-/// Solves `table` in place; `progress` is told each finished distance.
-pub fn solve(
-    table: &Table,
-    threads: usize,
-    presets: &[(usize, usize, u8)],
-    progress: &mut dyn FnMut(&str),
-) -> Result<(), SolveError> {
-    let size = table.index.size;
-    let m = table.men();
-    let buckets = Buckets::new();
-    for stm in 0..2 {
-        parallel(size, threads, |a, b| {
-            let mut sq = [0u8; MAX_MEN];
-            let mut found = Vec::new();
-            for idx in a..b {
-                table.index.decode(idx, &mut sq[..m]);
-                let code = table.seed(&sq[..m], stm, Some(idx));
-                table.values[stm][idx].store(code, Relaxed);
-                if code != DRAW && code != ILLEGAL {
-                    found.push((plies(code), (idx as Entry) << 1 | stm as Entry));
-                }
-            }
-            buckets.add(&mut found);
-        });
-    }
-    let mut given = Vec::new();
-    for &(stm, idx, code) in presets {
-        table.values[stm][idx].store(code, Relaxed);
-        if code != DRAW && code != ILLEGAL {
-            given.push((plies(code), (idx as Entry) << 1 | stm as Entry));
-        }
-    }
-    buckets.add(&mut given);
-    progress("seeded");
-    let mut p: u8 = 0;
-    let fixed: std::collections::HashSet<Entry> = presets
-        .iter()
-        .map(|&(stm, idx, _)| (idx as Entry) << 1 | stm as Entry)
-        .collect();
-    loop {
-        propagate(table, &buckets, &fixed, threads, &mut p, progress)?;
-        if !table.rules.game.perpetual_check_loses {
-            return Ok(());
-        }
-        // Positions held only by perpetual check become losses where propagation stopped.
-        let q = p + (p & 1);
-        let mut found = 0;
-        for violator in 0..2 {
-            let mut lost = super::perpetual::losses(table, violator);
-            lost.retain(|&i| !fixed.contains(&((i as Entry) << 1 | violator as Entry)));
-            found += lost.len();
-            let mut entries: Vec<(u8, Entry)> = lost
-                .into_iter()
-                .map(|i| {
-                    table.values[violator][i].store(loss(q), Relaxed);
-                    (q, (i as Entry) << 1 | violator as Entry)
-                })
-                .collect();
-            buckets.add(&mut entries);
-        }
-        progress(&format!(
-            "{found} positions lost to the perpetual-check ban"
-        ));
-        if found == 0 {
-            return Ok(());
-        }
-        p = q;
-    }
-}
-
-/// Ordinary propagation from distance `p` until no distance is left to expand.
-fn propagate(
-    table: &Table,
-    buckets: &Buckets,
-    fixed: &std::collections::HashSet<Entry>,
-    threads: usize,
-    at: &mut u8,
-    progress: &mut dyn FnMut(&str),
-) -> Result<(), SolveError> {
-    let m = table.men();
-    // Candidates found not lost in this pass: their successors cannot change within the
-    // pass, so one verification each is enough.
-    let words = table.index.size / 64 + 1;
-    let refuted: [Vec<AtomicU64>; 2] =
-        [0, 1].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
-    while *at <= buckets.deepest() {
-        let p = *at;
-        for side in &refuted {
-            for w in side {
-                w.store(0, Relaxed);
-            }
-        }
-        if p >= MAX_PLIES {
-            return Err(SolveError::TooDeep(table.name.clone()));
-        }
-        let current = buckets.take(p);
-        // Losses in p make their predecessors wins in p + 1.
-        parallel(current.len(), threads, |a, b| {
-            let mut sq = [0u8; MAX_MEN];
-            let mut found = Vec::new();
-            for &e in &current[a..b] {
-                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
-                if table.values[stm][idx].load(Relaxed) != loss(p) {
-                    continue;
-                }
-                table.index.decode(idx, &mut sq[..m]);
-                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
-                    let cell = &table.values[1 - stm][pi];
-                    let cur = cell.load(Relaxed);
-                    let entry = (pi as Entry) << 1 | (1 - stm) as Entry;
-                    if !fixed.is_empty() && fixed.contains(&entry) {
-                        return;
-                    }
-                    let better = cur == DRAW || (is_win(cur) && plies(cur) > p + 1);
-                    if better
-                        && cell
-                            .compare_exchange(cur, win(p + 1), Relaxed, Relaxed)
-                            .is_ok()
-                    {
-                        found.push((p + 1, (pi as Entry) << 1 | (1 - stm) as Entry));
-                    }
-                });
-            }
-            buckets.add(&mut found);
-        });
-        // Wins in p make their predecessors candidates for a loss, verified move by move.
-        parallel(current.len(), threads, |a, b| {
-            let mut sq = [0u8; MAX_MEN];
-            let mut pre = [0u8; MAX_MEN];
-            let mut found = Vec::new();
-            for &e in &current[a..b] {
-                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
-                if table.values[stm][idx].load(Relaxed) != win(p) {
-                    continue;
-                }
-                table.index.decode(idx, &mut sq[..m]);
-                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
-                    let cell = &table.values[1 - stm][pi];
-                    let entry = (pi as Entry) << 1 | (1 - stm) as Entry;
-                    if cell.load(Relaxed) != DRAW || (!fixed.is_empty() && fixed.contains(&entry)) {
-                        return;
-                    }
-                    let (word, mask) = (&refuted[1 - stm][pi / 64], 1u64 << (pi % 64));
-                    if word.load(Relaxed) & mask != 0 {
-                        return;
-                    }
-                    table.index.decode(pi, &mut pre[..m]);
-                    let verdict = table.all_lose(&pre[..m], 1 - stm, p + 1, Some(pi));
-                    if verdict.is_none() {
-                        word.fetch_or(mask, Relaxed);
-                    }
-                    if let Some(d) = verdict {
-                        let code = loss((d + 1).min(MAX_PLIES));
-                        if cell.compare_exchange(DRAW, code, Relaxed, Relaxed).is_ok() {
-                            found.push((plies(code), (pi as Entry) << 1 | (1 - stm) as Entry));
-                        }
-                    }
-                });
-            }
-            buckets.add(&mut found);
-        });
-        progress(&format!("distance {p}"));
-        *at += 1;
-    }
-    Ok(())
 }
 
 /// The code a position should have given its successors' codes (one ply of minimax), for

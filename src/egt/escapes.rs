@@ -1,0 +1,233 @@
+//! Escape counters: for each undecided position, how many of its distinct successors inside
+//! the table are not yet known to be won by the opponent (plus one for an escape that can
+//! never close: a drawing conversion, a move out of the index). The seed pass sets them;
+//! propagation takes one off each time a successor is found won, and a position whose count
+//! reaches zero is lost, without generating its moves again.
+
+use super::material::MAX_MEN;
+use super::solve::{Mode, Table};
+use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use variants::rules::Outcome;
+
+/// The counter of a position with more distinct successors than a byte counts: such a
+/// position is verified by generating its moves instead.
+pub const VERIFY: u8 = u8::MAX;
+
+/// The counter of a position that needs none (decided by the seed pass, or illegal).
+pub const NONE: u8 = 0;
+
+/// Most successors a position can list before it falls back to verification.
+const MAX_LISTED: usize = VERIFY as usize - 1;
+
+/// A position's seed: its code (see `value`) and its escape counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeded {
+    /// The code: decided, illegal, or `DRAW` while open.
+    pub code: u8,
+    /// The escape counter of an open position ([`NONE`] for the others).
+    pub count: u8,
+}
+
+impl Seeded {
+    fn decided(code: u8) -> Seeded {
+        Seeded { code, count: NONE }
+    }
+}
+
+impl Table {
+    /// The value of a position found by looking at its moves alone (broken, mated,
+    /// stalemated, bare, or decided by conversions) and, when still open, its escapes.
+    pub fn seed_counted(&self, sq: &[u8], stm: usize, base: Option<usize>) -> Seeded {
+        if self.broken(sq, stm) {
+            return Seeded::decided(ILLEGAL);
+        }
+        if let Some(code) = self.bare_king(sq, stm) {
+            // A draw by the bare-king rule is left to verification, which never finds it
+            // lost (its baring capture, or every move of a bare pair, leads to a draw).
+            let count = if code == DRAW { VERIFY } else { NONE };
+            return Seeded { code, count };
+        }
+        let mut best_win: Option<u8> = None;
+        let mut worst_loss: u8 = 0;
+        let mut open = 0usize;
+        let mut listed = [0usize; MAX_LISTED];
+        let mut k = 0;
+        let n = self.moves_of(sq, stm, base, Mode::All, |s| {
+            if !s.in_table {
+                if is_loss(s.code) {
+                    let p = plies(s.code) + 1;
+                    best_win = Some(best_win.map_or(p, |b| b.min(p)));
+                } else if is_win(s.code) {
+                    worst_loss = worst_loss.max(plies(s.code) + 1);
+                } else {
+                    open = 1;
+                }
+            } else if s.index == usize::MAX {
+                open = 1;
+            } else {
+                // Every stored image of the successor is expanded on its own.
+                self.index.images(s.index, |j| {
+                    if k < MAX_LISTED {
+                        listed[k] = j;
+                        k += 1;
+                    } else {
+                        open = MAX_LISTED;
+                    }
+                });
+            }
+            true
+        });
+        if n == 0 {
+            return Seeded::decided(self.no_moves(sq, stm));
+        }
+        if let Some(p) = best_win {
+            return Seeded::decided(win(p.min(MAX_PLIES)));
+        }
+        let distinct = distinct(&mut listed[..k], self.index.may_repeat(sq));
+        match distinct + open {
+            0 => Seeded::decided(loss(worst_loss.min(MAX_PLIES))),
+            c if c > MAX_LISTED => Seeded {
+                code: DRAW,
+                count: VERIFY,
+            },
+            c => Seeded {
+                code: DRAW,
+                count: c as u8,
+            },
+        }
+    }
+
+    /// The value of a position without legal moves: mate or stalemate, as the rules say.
+    pub fn no_moves(&self, sq: &[u8], stm: usize) -> u8 {
+        let outcome = if self.in_check(sq, stm) {
+            self.rules.variant.end.checkmate
+        } else {
+            self.rules.game.stalemate
+        };
+        match outcome {
+            Outcome::Loss => loss(0),
+            Outcome::Win => win(0),
+            Outcome::Draw => DRAW,
+        }
+    }
+
+    /// The deepest opponent's win, in plies, among the conversions of a position all of
+    /// whose escapes have closed (0 when it has none).
+    pub fn conversion_depth(&self, sq: &[u8], stm: usize, base: Option<usize>) -> u8 {
+        let mut deepest = 0u8;
+        self.moves_of(sq, stm, base, Mode::Conversions, |s| {
+            if is_win(s.code) {
+                deepest = deepest.max(plies(s.code));
+            }
+            true
+        });
+        deepest
+    }
+}
+
+/// The number of distinct indices in `list`; when `may_repeat` is false they are known to
+/// be distinct already.
+pub fn distinct(list: &mut [usize], may_repeat: bool) -> usize {
+    if !may_repeat {
+        return list.len();
+    }
+    list.sort_unstable();
+    list.iter()
+        .enumerate()
+        .filter(|&(i, x)| i == 0 || list[i - 1] != *x)
+        .count()
+}
+
+/// The predecessors of a position, each once: the buffer `out` is filled and deduplicated
+/// when the indexer says an index may repeat.
+pub fn predecessors_once(table: &Table, sq: &[u8], stm: usize, idx: usize, out: &mut Vec<usize>) {
+    out.clear();
+    table.predecessors_at(sq, stm, Some(idx), |pi| out.push(pi));
+    if table.index.may_repeat(sq) {
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+/// The escape counters recomputed from scratch (the twin of the incremental ones): for each
+/// open position of `stm`, the distinct successors inside the table that are not won for
+/// the opponent, plus one for conversions or moves that can never be.
+pub fn recount(table: &Table, stm: usize, idx: usize) -> usize {
+    let m = table.men();
+    let mut sq = [0u8; MAX_MEN];
+    table.index.decode(idx, &mut sq[..m]);
+    let mut listed = Vec::new();
+    let mut open = 0;
+    table.successors_at(&sq[..m], stm, Some(idx), |s| {
+        if s.in_table && s.index != usize::MAX {
+            if !is_win(s.code) {
+                table.index.images(s.index, |j| listed.push(j));
+            }
+        } else if !is_win(s.code) {
+            open = 1;
+        }
+        true
+    });
+    distinct(&mut listed, true) + open
+}
+
+/// Where successors and predecessors are not each other's inverse (the twin check of the
+/// counting): `(stm, x, s, x_has_move_to_s)` for every legal `x` (`stm` to move) and
+/// position `s` such that `x` moves to `s` or is listed among the predecessors of `s`, but
+/// not both.
+pub fn inverse_mismatches(table: &Table) -> Vec<(usize, usize, usize, bool)> {
+    use std::collections::HashSet;
+    let m = table.men();
+    let mut sq = [0u8; MAX_MEN];
+    let mut out = Vec::new();
+    for stm in 0..2 {
+        let mut forward = HashSet::new();
+        for x in 0..table.index.size {
+            table.index.decode(x, &mut sq[..m]);
+            if table.broken(&sq[..m], stm) {
+                continue;
+            }
+            table.successors_at(&sq[..m], stm, Some(x), |s| {
+                if s.in_table && s.index != usize::MAX {
+                    table.index.images(s.index, |j| {
+                        forward.insert((x, j));
+                    });
+                }
+                true
+            });
+        }
+        let mut backward = HashSet::new();
+        let mut pre = [0u8; MAX_MEN];
+        let mut preds = Vec::new();
+        for s in 0..table.index.size {
+            table.index.decode(s, &mut sq[..m]);
+            if table.broken(&sq[..m], 1 - stm) {
+                continue;
+            }
+            predecessors_once(table, &sq[..m], 1 - stm, s, &mut preds);
+            let before = preds.len();
+            preds.sort_unstable();
+            preds.dedup();
+            if preds.len() != before {
+                out.push((stm, usize::MAX, s, false));
+            }
+            for &x in &preds {
+                table.index.decode(x, &mut pre[..m]);
+                if !table.broken(&pre[..m], stm) {
+                    backward.insert((x, s));
+                }
+            }
+        }
+        out.extend(
+            forward
+                .difference(&backward)
+                .map(|&(x, s)| (stm, x, s, true)),
+        );
+        out.extend(
+            backward
+                .difference(&forward)
+                .map(|&(x, s)| (stm, x, s, false)),
+        );
+    }
+    out
+}
