@@ -690,3 +690,55 @@ fn escape_counters_match_a_recount() {
         assert!(checked > 0, "{material}: some draws checked");
     }
 }
+
+#[test]
+fn fast_seed_equals_listed_seed() {
+    for (v, material) in [
+        (board(5), "KRvKN"),
+        (board(5), "KBBvK"),
+        (builtin("xiangqi"), "KCvKA"),
+        (builtin("capablanca"), "KPvK"),
+        (builtin("shatranj"), "KQvK"),
+    ] {
+        let t = build(&v, material);
+        let m = t.men();
+        let mut sq = [0u8; MAX_MEN];
+        for stm in 0..2 {
+            for idx in 0..t.index.size {
+                t.index.decode(idx, &mut sq[..m]);
+                assert_eq!(
+                    t.seed_counted(&sq[..m], stm, Some(idx)),
+                    t.seed_listed(&sq[..m], stm, Some(idx)),
+                    "{material}: {}",
+                    report::fen(&t, &sq[..m], stm)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn null_move_tables_count_and_agree() {
+    let v = board(5);
+    let mut b = Builder::new(Rules::new(&v, None, true).unwrap(), settings(Metric::Dtm));
+    let t = b.table(&Material::parse(&v, "KRvKN").unwrap()).unwrap();
+    assert!(locust::egt::escapes::inverse_mismatches(&t).is_empty());
+    let bad = inconsistencies(&t);
+    assert!(
+        bad.is_empty(),
+        "{} inconsistent, e.g. {:?}",
+        bad.len(),
+        bad[0]
+    );
+    let m = t.men();
+    let mut sq = [0u8; MAX_MEN];
+    for stm in 0..2 {
+        for idx in 0..t.index.size {
+            t.index.decode(idx, &mut sq[..m]);
+            assert_eq!(
+                t.seed_counted(&sq[..m], stm, Some(idx)),
+                t.seed_listed(&sq[..m], stm, Some(idx))
+            );
+        }
+    }
+}

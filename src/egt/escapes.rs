@@ -4,9 +4,11 @@
 //! propagation takes one off each time a successor is found won, and a position whose count
 //! reaches zero is lost, without generating its moves again.
 
+use super::board::{bit, Bits};
 use super::material::MAX_MEN;
 use super::solve::{Mode, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use variants::rights;
 use variants::rules::Outcome;
 
 /// The counter of a position with more distinct successors than a byte counts: such a
@@ -34,10 +36,49 @@ impl Seeded {
     }
 }
 
+/// What a seed pass learns from a position's moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Scan {
+    /// Legal moves (each promotion choice apart).
+    moves: usize,
+    /// The quickest win by a conversion, in plies.
+    best_win: Option<u8>,
+    /// The slowest loss by a conversion, in plies.
+    worst_loss: u8,
+    /// Escapes that never close (at most [`MAX_LISTED`] + 1).
+    open: usize,
+    /// Distinct successors inside the table, images included.
+    distinct: usize,
+}
+
+impl Scan {
+    /// Files a conversion's code (the opponent to move).
+    fn conversion(&mut self, code: u8) {
+        if is_loss(code) {
+            let p = plies(code) + 1;
+            self.best_win = Some(self.best_win.map_or(p, |b| b.min(p)));
+        } else if is_win(code) {
+            self.worst_loss = self.worst_loss.max(plies(code) + 1);
+        } else {
+            self.open = 1;
+        }
+    }
+}
+
 impl Table {
     /// The value of a position found by looking at its moves alone (broken, mated,
     /// stalemated, bare, or decided by conversions) and, when still open, its escapes.
     pub fn seed_counted(&self, sq: &[u8], stm: usize, base: Option<usize>) -> Seeded {
+        self.seed_with(sq, stm, base, true)
+    }
+
+    /// [`Table::seed_counted`] through the general move generator only (the twin of the fast
+    /// count).
+    pub fn seed_listed(&self, sq: &[u8], stm: usize, base: Option<usize>) -> Seeded {
+        self.seed_with(sq, stm, base, false)
+    }
+
+    fn seed_with(&self, sq: &[u8], stm: usize, base: Option<usize>, fast: bool) -> Seeded {
         if self.broken(sq, stm) {
             return Seeded::decided(ILLEGAL);
         }
@@ -47,45 +88,19 @@ impl Table {
             let count = if code == DRAW { VERIFY } else { NONE };
             return Seeded { code, count };
         }
-        let mut best_win: Option<u8> = None;
-        let mut worst_loss: u8 = 0;
-        let mut open = 0usize;
-        let mut listed = [0usize; MAX_LISTED];
-        let mut k = 0;
-        let n = self.moves_of(sq, stm, base, Mode::All, |s| {
-            if !s.in_table {
-                if is_loss(s.code) {
-                    let p = plies(s.code) + 1;
-                    best_win = Some(best_win.map_or(p, |b| b.min(p)));
-                } else if is_win(s.code) {
-                    worst_loss = worst_loss.max(plies(s.code) + 1);
-                } else {
-                    open = 1;
-                }
-            } else if s.index == usize::MAX {
-                open = 1;
-            } else {
-                // Every stored image of the successor is expanded on its own.
-                self.index.images(s.index, |j| {
-                    if k < MAX_LISTED {
-                        listed[k] = j;
-                        k += 1;
-                    } else {
-                        open = MAX_LISTED;
-                    }
-                });
-            }
-            true
-        });
-        if n == 0 {
+        let scan = if fast && !self.index.may_repeat(sq) {
+            self.scan_counted(sq, stm)
+        } else {
+            self.scan_listed(sq, stm, base)
+        };
+        if scan.moves == 0 {
             return Seeded::decided(self.no_moves(sq, stm));
         }
-        if let Some(p) = best_win {
+        if let Some(p) = scan.best_win {
             return Seeded::decided(win(p.min(MAX_PLIES)));
         }
-        let distinct = distinct(&mut listed[..k], self.index.may_repeat(sq));
-        match distinct + open {
-            0 => Seeded::decided(loss(worst_loss.min(MAX_PLIES))),
+        match scan.distinct + scan.open {
+            0 => Seeded::decided(loss(scan.worst_loss.min(MAX_PLIES))),
             c if c > MAX_LISTED => Seeded {
                 code: DRAW,
                 count: VERIFY,
@@ -94,6 +109,123 @@ impl Table {
                 code: DRAW,
                 count: c as u8,
             },
+        }
+    }
+
+    /// The moves of a position through the general generator, listing the indices of the
+    /// successors inside the table to count the distinct ones.
+    fn scan_listed(&self, sq: &[u8], stm: usize, base: Option<usize>) -> Scan {
+        let mut scan = Scan::default();
+        let mut listed = [0usize; MAX_LISTED];
+        let mut k = 0;
+        scan.moves = self.moves_of(sq, stm, base, Mode::Count, |s| {
+            if !s.in_table {
+                scan.conversion(s.code);
+            } else if s.index == usize::MAX {
+                scan.open = 1;
+            } else {
+                // Every stored image of the successor is expanded on its own.
+                self.index.images(s.index, |j| {
+                    if k < MAX_LISTED {
+                        listed[k] = j;
+                        k += 1;
+                    } else {
+                        scan.open = MAX_LISTED;
+                    }
+                });
+            }
+            true
+        });
+        scan.distinct = distinct(&mut listed[..k], self.index.may_repeat(sq));
+        scan
+    }
+
+    /// The moves of a position whose neighbours cannot share an index (no
+    /// [`Indexer::may_repeat`](super::index::Indexer::may_repeat)): counted without computing
+    /// their indices or reading their codes; a successor counts once per stored image.
+    fn scan_counted(&self, sq: &[u8], stm: usize) -> Scan {
+        let m = self.men();
+        let all = (1u32 << m) - 1;
+        let (occ, own) = self.occupancy(sq, all, stm);
+        let guard = self.guard(sq, stm, occ, own);
+        let mut scan = Scan::default();
+        let mut next = [0u8; MAX_MEN];
+        next[..m].copy_from_slice(sq);
+        for i in (0..m).filter(|&i| self.colour[i] as usize == stm) {
+            let (p, s) = (self.piece[i] as usize, sq[i]);
+            let domain = self.rules.domain[stm][p];
+            // Moves of other men that touch no attack line to the royal are legal.
+            let guarded = if i == self.royal[stm] {
+                Bits::MAX
+            } else {
+                guard
+            };
+            let mut seen: Bits = 0;
+            for path in &self.rules.moves[stm][p].from[s as usize] {
+                let (t, tb) = (path.to, bit(path.to));
+                if seen & tb != 0 || !path.cond.open(occ, own) {
+                    continue;
+                }
+                let victim = if occ & tb == 0 {
+                    if path.rights & rights::MOVE == 0 {
+                        continue;
+                    }
+                    None
+                } else {
+                    match self.victim(sq, i, t, own, path.rights) {
+                        Some(j) => Some(j),
+                        None => continue,
+                    }
+                };
+                seen |= tb;
+                next[i] = t;
+                let legal = guarded & (bit(s) | tb) == 0 || {
+                    let alive = victim.map_or(all, |j| all & !(1 << j));
+                    let after = (occ & !bit(s)) | tb;
+                    let theirs = occ & !own & !tb;
+                    !self.attacked_in(&next[..m], alive, 1 - stm, self.royal[stm], after, theirs)
+                };
+                if legal {
+                    self.count_move(&next, stm, (i, s, t), victim, domain, &mut scan);
+                }
+                next[i] = s;
+            }
+        }
+        let null_move = stm == 1 && self.rules.game.null_move && guard != Bits::MAX;
+        if null_move {
+            scan.moves += 1;
+            scan.distinct += self.index.first_images(sq[0]);
+        }
+        scan
+    }
+
+    /// Files one legal move of man `i` from `s` to `t` (`next`: the squares after it).
+    fn count_move(
+        &self,
+        next: &[u8; MAX_MEN],
+        stm: usize,
+        (i, s, t): (usize, u8, u8),
+        victim: Option<usize>,
+        domain: Bits,
+        scan: &mut Scan,
+    ) {
+        let promo = &self.rules.promo[stm][self.piece[i] as usize];
+        if promo.may(s, t) {
+            for &c in &promo.choices {
+                scan.moves += 1;
+                scan.conversion(self.conv_code(next, 1 - stm, victim, Some((i, c))));
+            }
+            if promo.forced & bit(t) != 0 {
+                return;
+            }
+        }
+        scan.moves += 1;
+        if victim.is_some() {
+            scan.conversion(self.conv_code(next, 1 - stm, victim, None));
+        } else if domain & bit(t) == 0 {
+            scan.open = 1;
+        } else {
+            scan.distinct += self.index.first_images(next[0]);
         }
     }
 

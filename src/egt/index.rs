@@ -25,6 +25,13 @@ pub struct Indexer {
     stride: Vec<usize>,
     /// Per map other than the identity: the squares it keeps in place.
     fixed: Vec<Bits>,
+    /// Per board square: how many indices store a position whose first man moved there (its
+    /// images), when no other map keeps the position in place (see [`Indexer::may_repeat`]).
+    first_images: Vec<u8>,
+    /// Per board square: the size of its orbit under the maps.
+    orbit: Vec<u8>,
+    /// Per board square: the maps other than the identity that keep it in place.
+    fixers: Vec<Vec<u8>>,
     /// Number of entries per side to move.
     pub size: usize,
 }
@@ -62,7 +69,7 @@ impl Indexer {
             })
             .collect();
         let size = squares.iter().map(Vec::len).product();
-        let stab = (0..board.n)
+        let stab: Vec<Vec<u8>> = (0..board.n)
             .map(|sq| {
                 (1..maps.len())
                     .filter(|&k| canon[sq] == 0 && maps[k][sq] as usize == sq)
@@ -83,7 +90,31 @@ impl Indexer {
                     .fold(0, |acc, sq| acc | bit(sq as u8))
             })
             .collect();
+        let first_images = (0..board.n)
+            .map(|sq| {
+                let c = maps[canon[sq] as usize][sq] as usize;
+                1 + stab[c].len() as u8
+            })
+            .collect();
+        let orbit = (0..board.n)
+            .map(|sq| {
+                let mut seen: Vec<u8> = maps.iter().map(|m| m[sq]).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                seen.len() as u8
+            })
+            .collect();
+        let fixers = (0..board.n)
+            .map(|sq| {
+                (1..maps.len())
+                    .filter(|&k| maps[k][sq] as usize == sq)
+                    .map(|k| k as u8)
+                    .collect()
+            })
+            .collect();
         Indexer {
+            orbit,
+            fixers,
             maps,
             canon,
             local,
@@ -91,6 +122,7 @@ impl Indexer {
             stab,
             stride,
             fixed,
+            first_images,
             size,
         }
     }
@@ -101,12 +133,12 @@ impl Indexer {
         self.encode_mapped(sq, self.canon[sq[0] as usize] as usize)
     }
 
-    /// The index after man `i` (not the first) of the canonical position at `idx` moves from
-    /// `from` to `to`: one factor changes, the symmetry map stays the identity. `None` for the
-    /// first man or a square outside the man's domain.
+    /// The index after man `i` of the canonical position at `idx` moves from `from` to `to`:
+    /// one factor changes, the symmetry map stays the identity. `None` when the first man
+    /// would leave the fundamental region, or for a square outside the man's domain.
     #[inline]
     pub fn step(&self, idx: usize, i: usize, from: u8, to: u8) -> Option<usize> {
-        if i == 0 {
+        if i == 0 && self.canon[to as usize] != 0 {
             return None;
         }
         let lt = self.local[i][to as usize];
@@ -136,6 +168,13 @@ impl Indexer {
         self.fixed
             .iter()
             .any(|&f| (occ & f).count_ones() as usize + 2 >= sq.len())
+    }
+
+    /// The number of indices storing a position after the first man moves to `sq`, when the
+    /// position before the move has no repeating neighbours ([`Indexer::may_repeat`]).
+    #[inline]
+    pub fn first_images(&self, sq: u8) -> usize {
+        self.first_images[sq as usize] as usize
     }
 
     /// Calls `f` with `idx` and every other index storing the same position (its images,
@@ -205,17 +244,14 @@ impl Indexer {
     }
 
     /// Number of board squares the first man's square stands for (its orbit under the maps).
+    #[inline]
     pub fn orbit_len(&self, sq: u8) -> usize {
-        let mut seen: Vec<u8> = self.maps.iter().map(|m| m[sq as usize]).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        seen.len()
+        self.orbit[sq as usize] as usize
     }
 
     /// The maps other than the identity that leave `sq` in place.
-    pub fn stabilizer(&self, sq: u8) -> Vec<usize> {
-        (1..self.maps.len())
-            .filter(|&k| self.maps[k][sq as usize] == sq)
-            .collect()
+    #[inline]
+    pub fn stabilizer(&self, sq: u8) -> &[u8] {
+        &self.fixers[sq as usize]
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use variants::PieceId;
 
-use super::board::{bit, Bits};
+use super::board::{bit, Bits, MAX_MAPS};
 use super::index::Indexer;
 use super::material::{Material, MAX_MEN};
 use super::rules::Rules;
@@ -66,6 +66,9 @@ pub enum Mode {
     Quiet,
     /// Captures and promotions.
     Conversions,
+    /// Every legal move, without reading the codes of those inside the table (given as
+    /// `DRAW`): enough to count them, and no random memory access.
+    Count,
 }
 
 /// A move's successor: its code from the opponent's side, and whether it stays in this table.
@@ -77,6 +80,13 @@ pub struct Succ {
     pub in_table: bool,
     /// The successor's index in this table (`usize::MAX` for conversions).
     pub index: usize,
+}
+
+/// The indices storing one position, by map (see [`Table::stored_images`]).
+struct Images {
+    maps: [u8; MAX_MAPS],
+    index: [usize; MAX_MAPS],
+    len: usize,
 }
 
 /// Why a build failed.
@@ -121,7 +131,7 @@ impl Table {
 
     /// [`Table::attacked`] with the occupancy known: all men `occ`, the attackers' `own`.
     #[inline]
-    fn attacked_in(
+    pub(super) fn attacked_in(
         &self,
         sq: &[u8],
         alive: u32,
@@ -149,9 +159,39 @@ impl Table {
         false
     }
 
+    /// The squares on the attack lines of `stm`'s enemies to its royal (empty squares and
+    /// hop screens of every such line), or every square when the royal is in check: a move
+    /// by another man from and to squares outside the result cannot leave the royal
+    /// attacked. `occ`: all men, `own`: `stm`'s.
+    #[inline]
+    pub(super) fn guard(&self, sq: &[u8], stm: usize, occ: Bits, own: Bits) -> Bits {
+        let n = self.rules.board.n;
+        let target = self.royal[stm];
+        let victim = self.piece[target] as usize;
+        let ts = sq[target];
+        let theirs = occ & !own;
+        let mut lines = 0;
+        for (e, &es) in sq.iter().enumerate() {
+            if self.colour[e] as usize == stm {
+                continue;
+            }
+            let p = self.piece[e] as usize;
+            if self.rules.no_capture[p][victim] {
+                continue;
+            }
+            for c in self.rules.moves[1 - stm][p].attacks(n, es, ts) {
+                if c.open(occ, theirs) {
+                    return Bits::MAX;
+                }
+                lines |= c.empty | c.occ;
+            }
+        }
+        lines
+    }
+
     /// All men's squares and those of colour `c`.
     #[inline]
-    fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
+    pub(super) fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
         let mut occ = 0;
         let mut own = 0;
         for (i, &s) in sq.iter().enumerate() {
@@ -219,6 +259,7 @@ impl Table {
         let mut next = [0u8; MAX_MEN];
         next[..m].copy_from_slice(&sq[..m]);
         let opp = 1 - stm;
+        let guard = self.guard(sq, stm, occ, own);
         for i in 0..m {
             if self.colour[i] as usize != stm {
                 continue;
@@ -227,6 +268,12 @@ impl Table {
             let pm = &self.rules.moves[stm][p];
             let promo = &self.rules.promo[stm][p];
             let s = sq[i];
+            // Moves that touch no line to the royal, when it is not in check, are legal.
+            let guarded = if i == self.royal[stm] {
+                Bits::MAX
+            } else {
+                guard
+            };
             let mut seen: Bits = 0;
             for path in &pm.from[s as usize] {
                 let t = path.to;
@@ -239,17 +286,10 @@ impl Table {
                     }
                     None
                 } else {
-                    if own & bit(t) != 0 || path.rights & variants::rights::CAPTURE == 0 {
-                        continue;
+                    match self.victim(sq, i, t, own, path.rights) {
+                        Some(j) => Some(j),
+                        None => continue,
                     }
-                    let Some(j) = (0..m).find(|&j| sq[j] == t) else {
-                        continue;
-                    };
-                    let vp = self.piece[j] as usize;
-                    if self.rules.no_capture[p][vp] || j == self.royal[opp] {
-                        continue;
-                    }
-                    Some(j)
                 };
                 let converts = victim.is_some() || promo.may(s, t);
                 match mode {
@@ -262,7 +302,16 @@ impl Table {
                 let alive = victim.map_or(all, |j| all & !(1 << j));
                 let occ_after = (occ & !bit(s)) | bit(t);
                 let theirs = occ & !own & !bit(t);
-                if !self.attacked_in(&next[..m], alive, opp, self.royal[stm], occ_after, theirs)
+                let safe = guarded & (bit(s) | bit(t)) == 0;
+                if (safe
+                    || !self.attacked_in(
+                        &next[..m],
+                        alive,
+                        opp,
+                        self.royal[stm],
+                        occ_after,
+                        theirs,
+                    ))
                     && !self.emit(
                         &next,
                         stm,
@@ -292,6 +341,26 @@ impl Table {
             });
         }
         count
+    }
+
+    /// The man man `i` would capture on the occupied square `t` by a path with `rights`:
+    /// `None` for a friend, a path that cannot capture, a protected man or the royal.
+    #[inline]
+    pub(super) fn victim(
+        &self,
+        sq: &[u8],
+        i: usize,
+        t: u8,
+        own: Bits,
+        rights: u16,
+    ) -> Option<usize> {
+        if own & bit(t) != 0 || rights & variants::rights::CAPTURE == 0 {
+            return None;
+        }
+        let j = sq.iter().position(|&x| x == t)?;
+        let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
+        let opp = 1 - self.colour[i] as usize;
+        (!self.rules.no_capture[p][vp] && j != self.royal[opp]).then_some(j)
     }
 
     /// Reports one legal move (each promotion choice separately); false to stop.
@@ -332,8 +401,13 @@ impl Table {
                 let index = base
                     .and_then(|b| self.index.step(b, i, s, t))
                     .or_else(|| self.index.encode(&next[..m]));
+                let code = match index {
+                    None => ILLEGAL,
+                    Some(_) if mode == Mode::Count => DRAW,
+                    Some(j) => self.values[opp][j].load(Relaxed),
+                };
                 Succ {
-                    code: index.map_or(ILLEGAL, |j| self.values[opp][j].load(Relaxed)),
+                    code,
                     in_table: true,
                     index: index.unwrap_or(usize::MAX),
                 }
@@ -348,7 +422,7 @@ impl Table {
     }
 
     /// The code, for `opp` to move, of the position after a conversion.
-    fn conv_code(
+    pub(super) fn conv_code(
         &self,
         next: &[u8; MAX_MEN],
         opp: usize,
@@ -388,12 +462,12 @@ impl Table {
         mut f: impl FnMut(usize),
     ) {
         let m = self.men();
-        let direct = base.filter(|_| !self.index.shared(sq[0]));
         let mover = 1 - stm;
         let all = (1u32 << m) - 1;
         let (occ, own) = self.occupancy(sq, all, mover);
         let mut prev = [0u8; MAX_MEN];
         prev[..m].copy_from_slice(&sq[..m]);
+        let images = base.and_then(|b| self.stored_images(sq, b));
         for i in 0..m {
             if self.colour[i] as usize != mover {
                 continue;
@@ -411,12 +485,12 @@ impl Table {
                     continue;
                 }
                 seen |= bit(s);
-                match direct.and_then(|b| self.index.step(b, i, t, s)) {
-                    Some(j) => f(j),
-                    None => {
-                        prev[i] = s;
-                        self.index.encode_all(&prev[..m], &mut f);
-                    }
+                let stepped = images
+                    .as_ref()
+                    .is_some_and(|im| self.step_images(im, i, t, s, &mut f));
+                if !stepped {
+                    prev[i] = s;
+                    self.index.encode_all(&prev[..m], &mut f);
                 }
             }
             prev[i] = t;
@@ -424,6 +498,58 @@ impl Table {
         if stm == 0 && self.rules.game.null_move {
             self.index.encode_all(&prev[..m], &mut f);
         }
+    }
+
+    /// Every index storing the position `sq` (canonical, at `base`), by map: the identity
+    /// first, then the maps keeping its first man in place. `None` if one is missing.
+    fn stored_images(&self, sq: &[u8], base: usize) -> Option<Images> {
+        let mut im = Images {
+            maps: [0; MAX_MAPS],
+            index: [base; MAX_MAPS],
+            len: 1,
+        };
+        for &k in self.index.stabilizer(sq[0]) {
+            im.maps[im.len] = k;
+            im.index[im.len] = self.index.encode_mapped(sq, k as usize)?;
+            im.len += 1;
+        }
+        Some(im)
+    }
+
+    /// Reports the indices of the position after man `i` moves from `t` to `s` by stepping
+    /// from each stored image; false when that is not possible (the first man leaving the
+    /// fundamental region or landing on a shared square: the caller encodes).
+    #[inline]
+    fn step_images(&self, im: &Images, i: usize, t: u8, s: u8, f: &mut impl FnMut(usize)) -> bool {
+        if i == 0 {
+            // The position before has one index unless its first man stands on a shared
+            // square; `step` refuses squares outside the fundamental region.
+            if self.index.shared(s) {
+                return false;
+            }
+            return match self.index.step(im.index[0], 0, t, s) {
+                Some(j) => {
+                    f(j);
+                    true
+                }
+                None => false,
+            };
+        }
+        let Some(j) = self.index.step(im.index[0], i, t, s) else {
+            // Outside the man's domain: no index.
+            return true;
+        };
+        f(j);
+        for k in 1..im.len {
+            let map = &self.index.maps[im.maps[k] as usize];
+            let image = self
+                .index
+                .step(im.index[k], i, map[t as usize], map[s as usize]);
+            if let Some(other) = image.filter(|&o| o != j) {
+                f(other);
+            }
+        }
+        true
     }
 
     /// The value of a position found by looking at its moves alone (the first pass): broken,
