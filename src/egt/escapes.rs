@@ -88,7 +88,7 @@ impl Table {
             let count = if code == DRAW { VERIFY } else { NONE };
             return Seeded { code, count };
         }
-        let scan = if fast && !self.index.may_repeat(sq) {
+        let scan = if fast && !self.successors_may_repeat(sq, stm) {
             self.scan_counted(sq, stm)
         } else {
             self.scan_listed(sq, stm, base)
@@ -197,6 +197,38 @@ impl Table {
             scan.distinct += self.index.first_images(sq[0]);
         }
         scan
+    }
+
+    /// False when no two successors of the position (`stm` to move) can share an index and
+    /// each successor's stored images are distinct. Two successors share one only if some
+    /// map `h` carries one onto the other: every man but the movers stands on a square `h`
+    /// keeps, and with two movers, both of `stm`, one moves to its image under `h`, the
+    /// other to its image under `h` undone. Images of one successor coincide only if all
+    /// its men but the mover stand on such squares.
+    fn successors_may_repeat(&self, sq: &[u8], stm: usize) -> bool {
+        let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
+        let mine = |i: usize| self.colour[i] as usize == stm;
+        self.index.fixed_maps().any(|(fixed, map, undo)| {
+            let loose = sq.len() - (occ & fixed).count_ones() as usize;
+            if loose == 0 {
+                return true;
+            }
+            let mut movers = (0..sq.len()).filter(|&i| fixed & bit(sq[i]) == 0);
+            let (Some(i), j) = (movers.next(), movers.next()) else {
+                return false;
+            };
+            match j {
+                None => mine(i),
+                Some(j) if loose == 2 && mine(i) && mine(j) => {
+                    let reaches = |i: usize, m: &[u8]| {
+                        let p = self.piece[i] as usize;
+                        self.rules.reach[stm][p][sq[i] as usize] & bit(m[sq[i] as usize]) != 0
+                    };
+                    (reaches(i, map) && reaches(j, undo)) || (reaches(i, undo) && reaches(j, map))
+                }
+                Some(_) => false,
+            }
+        })
     }
 
     /// Files one legal move of man `i` from `s` to `t` (`next`: the squares after it).

@@ -25,6 +25,8 @@ pub struct Indexer {
     stride: Vec<usize>,
     /// Per map other than the identity: the squares it keeps in place.
     fixed: Vec<Bits>,
+    /// Per map other than the identity: the index of its inverse map.
+    undo: Vec<u8>,
     /// Per board square: how many indices store a position whose first man moved there (its
     /// images), when no other map keeps the position in place (see [`Indexer::may_repeat`]).
     first_images: Vec<u8>,
@@ -112,7 +114,17 @@ impl Indexer {
                     .collect()
             })
             .collect();
+        let undo = maps
+            .iter()
+            .skip(1)
+            .map(|map| {
+                let inverse =
+                    |u: &&Vec<u8>| (0..map.len()).all(|s| u[map[s] as usize] as usize == s);
+                maps.iter().position(|u| inverse(&u)).unwrap_or(0) as u8
+            })
+            .collect();
         Indexer {
+            undo,
             orbit,
             fixers,
             maps,
@@ -175,6 +187,23 @@ impl Indexer {
     #[inline]
     pub fn first_images(&self, sq: u8) -> usize {
         self.first_images[sq as usize] as usize
+    }
+
+    /// Per map other than the identity: the squares it keeps in place, the map, and the map
+    /// undoing it.
+    #[inline]
+    pub fn fixed_maps(&self) -> impl Iterator<Item = (Bits, &[u8], &[u8])> {
+        self.fixed
+            .iter()
+            .zip(&self.undo)
+            .enumerate()
+            .map(|(k, (&f, &u))| {
+                (
+                    f,
+                    self.maps[k + 1].as_slice(),
+                    self.maps[u as usize].as_slice(),
+                )
+            })
     }
 
     /// Calls `f` with `idx` and every other index storing the same position (its images,

@@ -75,6 +75,20 @@ impl PieceMoves {
         &self.attack_conds[self.attack_at[k] as usize..self.attack_at[k + 1] as usize]
     }
 
+    /// Per origin square: every destination of a move or capture, whatever the occupancy.
+    pub fn reach(&self) -> Vec<Bits> {
+        let ends = rights::MOVE | rights::CAPTURE;
+        self.from
+            .iter()
+            .map(|paths| {
+                paths
+                    .iter()
+                    .filter(|p| p.rights & ends != 0)
+                    .fold(0, |acc, p| acc | bit(p.to))
+            })
+            .collect()
+    }
+
     /// The capture conditions from `from` on `to`.
     #[inline]
     pub fn captures(&self, n: usize, from: u8, to: u8) -> &[Cond] {
