@@ -703,9 +703,13 @@ fn fast_seed_equals_listed_seed() {
         let t = build(&v, material);
         let m = t.men();
         let mut sq = [0u8; MAX_MEN];
+        let mut odometer = [0u8; MAX_MEN];
+        t.index.decode(0, &mut odometer[..m]);
         for stm in 0..2 {
             for idx in 0..t.index.size {
                 t.index.decode(idx, &mut sq[..m]);
+                assert_eq!(sq[..m], odometer[..m], "advance agrees with decode");
+                t.index.advance(&mut odometer[..m]);
                 assert_eq!(
                     t.seed_counted(&sq[..m], stm, Some(idx)),
                     t.seed_listed(&sq[..m], stm, Some(idx)),

@@ -154,6 +154,7 @@ impl Table {
         for i in (0..m).filter(|&i| self.colour[i] as usize == stm) {
             let (p, s) = (self.piece[i] as usize, sq[i]);
             let domain = self.rules.domain[stm][p];
+            let promotes = !self.rules.promo[stm][p].choices.is_empty();
             // Moves of other men that touch no attack line to the royal are legal.
             let guarded = if i == self.royal[stm] {
                 Bits::MAX
@@ -186,7 +187,8 @@ impl Table {
                     !self.attacked_in(&next[..m], alive, 1 - stm, self.royal[stm], after, theirs)
                 };
                 if legal {
-                    self.count_move(&next, stm, (i, s, t), victim, domain, &mut scan);
+                    let man = (victim, domain, promotes);
+                    self.count_move(&next, stm, (i, s, t), man, &mut scan);
                 }
                 next[i] = s;
             }
@@ -231,18 +233,19 @@ impl Table {
         })
     }
 
-    /// Files one legal move of man `i` from `s` to `t` (`next`: the squares after it).
+    /// Files one legal move of man `i` from `s` to `t` (`next`: the squares after it),
+    /// capturing `victim`; `domain`: where the man may stand, `promotes`: whether it ever
+    /// promotes.
     fn count_move(
         &self,
         next: &[u8; MAX_MEN],
         stm: usize,
         (i, s, t): (usize, u8, u8),
-        victim: Option<usize>,
-        domain: Bits,
+        (victim, domain, promotes): (Option<usize>, Bits, bool),
         scan: &mut Scan,
     ) {
         let promo = &self.rules.promo[stm][self.piece[i] as usize];
-        if promo.may(s, t) {
+        if promotes && promo.may(s, t) {
             for &c in &promo.choices {
                 scan.moves += 1;
                 scan.conversion(self.conv_code(next, 1 - stm, victim, Some((i, c))));

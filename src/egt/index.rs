@@ -176,6 +176,9 @@ impl Indexer {
         if self.fixed.is_empty() {
             return false;
         }
+        if sq.len() <= 2 {
+            return true;
+        }
         let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
         self.fixed
             .iter()
@@ -189,8 +192,8 @@ impl Indexer {
         self.first_images[sq as usize] as usize
     }
 
-    /// Per map other than the identity: the squares it keeps in place, the map, and the map
-    /// undoing it.
+    /// Per map other than the identity that keeps some square in place: those squares, the
+    /// map, and the map undoing it.
     #[inline]
     pub fn fixed_maps(&self) -> impl Iterator<Item = (Bits, &[u8], &[u8])> {
         self.fixed
@@ -269,6 +272,20 @@ impl Indexer {
             let n = self.squares[i].len();
             out[i] = self.squares[i][idx % n];
             idx /= n;
+        }
+    }
+
+    /// Turns the squares of the position at some index into those at the next index (the
+    /// squares of index 0 after the last): an odometer, cheaper than [`Indexer::decode`].
+    #[inline]
+    pub fn advance(&self, sq: &mut [u8]) {
+        for i in (0..sq.len()).rev() {
+            let d = self.local[i][sq[i] as usize] as usize + 1;
+            if d < self.squares[i].len() {
+                sq[i] = self.squares[i][d];
+                return;
+            }
+            sq[i] = self.squares[i][0];
         }
     }
 

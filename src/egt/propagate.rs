@@ -12,20 +12,32 @@ use super::material::MAX_MEN;
 use super::solve::{SolveError, Table};
 use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 
-/// Positions handed to a thread at a time.
+/// Most positions handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
+
+/// Fewest positions handed to a thread at a time.
+const MIN_CHUNK: usize = 64;
+
+/// Chunks per thread a pass is cut into at least, so that threads finish together.
+const CHUNKS_PER_THREAD: usize = 16;
 
 /// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
 pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
+    let threads = threads.max(1);
+    if threads == 1 || size <= MIN_CHUNK {
+        work(0, size);
+        return;
+    }
+    let chunk = (size / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| loop {
-                let start = next.fetch_add(CHUNK, Relaxed);
+                let start = next.fetch_add(chunk, Relaxed);
                 if start >= size {
                     break;
                 }
-                work(start, (start + CHUNK).min(size));
+                work(start, (start + chunk).min(size));
             });
         }
     });
@@ -158,8 +170,8 @@ impl<'a> Solver<'a> {
             parallel(size, threads, |a, b| {
                 let mut sq = [0u8; MAX_MEN];
                 let mut found = Vec::new();
+                table.index.decode(a, &mut sq[..m]);
                 for (idx, counter) in (a..b).zip(&side[a..b]) {
-                    table.index.decode(idx, &mut sq[..m]);
                     let seed = table.seed_counted(&sq[..m], stm, Some(idx));
                     table.values[stm][idx].store(seed.code, Relaxed);
                     counter.store(seed.count, Relaxed);
@@ -169,6 +181,7 @@ impl<'a> Solver<'a> {
                     if seed.code != DRAW && seed.code != ILLEGAL {
                         found.push((plies(seed.code), entry(idx, stm)));
                     }
+                    table.index.advance(&mut sq[..m]);
                 }
                 buckets.add(&mut found);
             });
