@@ -11,15 +11,49 @@ use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 use variants::rights;
 use variants::rules::Outcome;
 
-/// The counter of a position with more distinct successors than a byte counts: such a
+/// The counter of a position with more distinct successors than a counter holds: such a
 /// position is verified by generating its moves instead.
 pub const VERIFY: u8 = u8::MAX;
 
 /// The counter of a position that needs none (decided by the seed pass, or illegal).
 pub const NONE: u8 = 0;
 
+/// The most escapes a counter holds.
+pub const MAX_COUNT: usize = 125;
+
+/// The byte of an undecided position whose escapes are verified, not counted.
+pub const VERIFY_BYTE: u8 = 253;
+
 /// Most successors a position can list before it falls back to verification.
-const MAX_LISTED: usize = VERIFY as usize - 1;
+const MAX_LISTED: usize = 254;
+
+/// The value byte of an undecided position while solving: its counter `c` as `2c + 1`, odd,
+/// so that a thread reading it as a code just as the position is decided sees a loss, never a
+/// win it might improve (see `propagate`). A step of one escape is [`COUNTER_STEP`].
+#[inline]
+pub fn counter_byte(count: u8) -> u8 {
+    if count == VERIFY {
+        VERIFY_BYTE
+    } else {
+        2 * count + 1
+    }
+}
+
+/// The counter a counter byte holds ([`VERIFY`] for [`VERIFY_BYTE`]).
+#[inline]
+pub fn counter_of(byte: u8) -> u8 {
+    if byte == VERIFY_BYTE {
+        VERIFY
+    } else {
+        byte / 2
+    }
+}
+
+/// What closing one escape takes off a counter byte.
+pub const COUNTER_STEP: u8 = 2;
+
+/// The counter byte of a position with one escape left.
+pub const LAST_ESCAPE: u8 = 3;
 
 /// A position's seed: its code (see `value`) and its escape counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +135,7 @@ impl Table {
         }
         match scan.distinct + scan.open {
             0 => Seeded::decided(loss(scan.worst_loss.min(MAX_PLIES))),
-            c if c > MAX_LISTED => Seeded {
+            c if c > MAX_COUNT => Seeded {
                 code: DRAW,
                 count: VERIFY,
             },

@@ -232,6 +232,7 @@ impl Builder {
         Ok(Table {
             name,
             values: [fresh(), fresh()],
+            open: solve::open_bits(index.size),
             metric: self.settings.metric,
             piece: material.men.iter().map(|m| m.piece).collect(),
             royal: [royal_of(0), royal_of(1)],

@@ -4,10 +4,14 @@
 //! of each undecided predecessor (see `escapes`), which is lost when none is left.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
 
-use super::escapes::{predecessors_once, VERIFY};
+use super::escapes::{
+    counter_byte, counter_of, predecessors_once, COUNTER_STEP, LAST_ESCAPE, NONE, VERIFY,
+    VERIFY_BYTE,
+};
 use super::material::MAX_MEN;
 use super::solve::{SolveError, Table};
 use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
@@ -91,15 +95,15 @@ impl Buckets {
     }
 }
 
-/// Escape counters per side to move (see `escapes`), kept while solving.
-pub type Counters = [Vec<AtomicU8>; 2];
+/// The escape counters of the positions left undecided when solving ended, as
+/// `(side to move, index, counter)` (see `escapes`), for checking them against a recount.
+pub type Counters = Vec<(usize, usize, u8)>;
 
 /// The state of one solve shared by the passes.
 struct Solver<'a> {
     table: &'a Table,
     threads: usize,
     buckets: Buckets,
-    counts: Counters,
     /// Positions whose value was given from outside: never changed.
     fixed: HashSet<Entry>,
     /// Some position has too many successors to count and is verified instead.
@@ -113,48 +117,35 @@ pub fn solve(
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    solve_counted(table, threads, presets, progress).map(|_| ())
+    run(table, threads, presets, progress, false).map(|_| ())
 }
 
-/// [`solve`], returning the escape counters as they stand at the end (for checking them
-/// against a recount).
+/// [`solve`], returning the escape counters of the positions left undecided.
 pub fn solve_counted(
     table: &Table,
     threads: usize,
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
 ) -> Result<Counters, SolveError> {
+    run(table, threads, presets, progress, true)
+}
+
+fn run(
+    table: &Table,
+    threads: usize,
+    presets: &[(usize, usize, u8)],
+    progress: &mut dyn FnMut(&str),
+    keep_counters: bool,
+) -> Result<Counters, SolveError> {
     let solver = Solver::seeded(table, threads, presets);
     progress("seeded");
     let mut p: u8 = 0;
     loop {
         solver.propagate(&mut p, progress)?;
-        if !table.rules.game.perpetual_check_loses {
-            return Ok(solver.counts);
+        if !table.rules.game.perpetual_check_loses || solver.perpetual_losses(&mut p, progress) == 0
+        {
+            return Ok(solver.finish(keep_counters));
         }
-        // Positions held only by perpetual check become losses where propagation stopped.
-        let q = p + (p & 1);
-        let mut found = 0;
-        for violator in 0..2 {
-            let mut lost = super::perpetual::losses(table, violator);
-            lost.retain(|&i| !solver.fixed.contains(&entry(i, violator)));
-            found += lost.len();
-            let mut entries: Vec<(u8, Entry)> = lost
-                .into_iter()
-                .map(|i| {
-                    table.values[violator][i].store(loss(q), Relaxed);
-                    (q, entry(i, violator))
-                })
-                .collect();
-            solver.buckets.add(&mut entries);
-        }
-        progress(&format!(
-            "{found} positions lost to the perpetual-check ban"
-        ));
-        if found == 0 {
-            return Ok(solver.counts);
-        }
-        p = q;
     }
 }
 
@@ -164,17 +155,22 @@ impl<'a> Solver<'a> {
         let size = table.index.size;
         let m = table.men();
         let buckets = Buckets::new();
-        let counts: Counters = [0, 1].map(|_| (0..size).map(|_| AtomicU8::new(0)).collect());
         let verifying = AtomicBool::new(false);
-        for (stm, side) in counts.iter().enumerate() {
+        for (stm, side) in table.values.iter().enumerate() {
             parallel(size, threads, |a, b| {
                 let mut sq = [0u8; MAX_MEN];
                 let mut found = Vec::new();
+                let mut bits = OpenBits::new(&table.open[stm], a);
                 table.index.decode(a, &mut sq[..m]);
-                for (idx, counter) in (a..b).zip(&side[a..b]) {
+                for (idx, cell) in (a..b).zip(&side[a..b]) {
                     let seed = table.seed_counted(&sq[..m], stm, Some(idx));
-                    table.values[stm][idx].store(seed.code, Relaxed);
-                    counter.store(seed.count, Relaxed);
+                    let open = seed.code == DRAW && seed.count != NONE;
+                    if open {
+                        cell.store(counter_byte(seed.count), Relaxed);
+                        bits.set(idx);
+                    } else {
+                        cell.store(seed.code, Relaxed);
+                    }
                     if seed.count == VERIFY {
                         verifying.store(true, Relaxed);
                     }
@@ -183,30 +179,87 @@ impl<'a> Solver<'a> {
                     }
                     table.index.advance(&mut sq[..m]);
                 }
+                bits.flush();
                 buckets.add(&mut found);
             });
         }
-        let mut given = Vec::new();
-        for &(stm, idx, code) in presets {
-            // A preset equal to the seed is already listed: listing it twice would close
-            // its predecessors' escapes twice.
-            let old = table.values[stm][idx].swap(code, Relaxed);
-            if code != DRAW && code != ILLEGAL && old != code {
-                given.push((plies(code), entry(idx, stm)));
-            }
-        }
-        buckets.add(&mut given);
-        Solver {
+        let solver = Solver {
             table,
             threads,
             buckets,
-            counts,
             fixed: presets
                 .iter()
                 .map(|&(stm, idx, _)| entry(idx, stm))
                 .collect(),
             verifying: verifying.into_inner(),
+        };
+        let mut given = Vec::new();
+        for &(stm, idx, code) in presets {
+            let old = table.value(stm, idx);
+            solver.take(stm, idx);
+            table.values[stm][idx].store(code, Release);
+            // A preset equal to the seed is already listed: listing it twice would close
+            // its predecessors' escapes twice.
+            if code != DRAW && code != ILLEGAL && old != code {
+                given.push((plies(code), entry(idx, stm)));
+            }
         }
+        solver.buckets.add(&mut given);
+        solver
+    }
+
+    /// Clears the open bit of a position; true for the one caller that found it set, who
+    /// then owns the position and stores its code.
+    #[inline]
+    fn take(&self, stm: usize, idx: usize) -> bool {
+        let mask = 1u64 << (idx % 64);
+        self.table.open[stm][idx / 64].fetch_and(!mask, AcqRel) & mask != 0
+    }
+
+    /// Positions held only by perpetual check become losses where propagation stopped
+    /// (`at`, moved on to an even distance); returns how many.
+    fn perpetual_losses(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> usize {
+        let q = *at + (*at & 1);
+        let mut found = 0;
+        for violator in 0..2 {
+            let mut lost = super::perpetual::losses(self.table, violator);
+            lost.retain(|&i| !self.fixed.contains(&entry(i, violator)));
+            let mut entries: Vec<(u8, Entry)> = lost
+                .into_iter()
+                .filter(|&i| self.take(violator, i))
+                .map(|i| {
+                    self.table.values[violator][i].store(loss(q), Release);
+                    (q, entry(i, violator))
+                })
+                .collect();
+            found += entries.len();
+            self.buckets.add(&mut entries);
+        }
+        progress(&format!(
+            "{found} positions lost to the perpetual-check ban"
+        ));
+        *at = q;
+        found
+    }
+
+    /// Positions still open are draws: their counters (kept if asked) give way to `DRAW`.
+    fn finish(&self, keep_counters: bool) -> Counters {
+        let table = self.table;
+        let mut kept = Vec::new();
+        for stm in 0..2 {
+            for (w, word) in table.open[stm].iter().enumerate() {
+                let mut bits = word.swap(0, AcqRel);
+                while bits != 0 {
+                    let idx = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let byte = table.values[stm][idx].swap(DRAW, Release);
+                    if keep_counters {
+                        kept.push((stm, idx, counter_of(byte)));
+                    }
+                }
+            }
+        }
+        kept
     }
 
     fn is_fixed(&self, idx: usize, stm: usize) -> bool {
@@ -256,16 +309,28 @@ impl<'a> Solver<'a> {
                 }
                 table.index.decode(idx, &mut sq[..m]);
                 table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
-                    let cell = &table.values[1 - stm][pi];
-                    let cur = cell.load(Relaxed);
-                    let better = cur == DRAW || (is_win(cur) && plies(cur) > p + 1);
-                    if better
-                        && !self.is_fixed(pi, 1 - stm)
-                        && cell
-                            .compare_exchange(cur, win(p + 1), Relaxed, Relaxed)
-                            .is_ok()
-                    {
-                        found.push((p + 1, entry(pi, 1 - stm)));
+                    let them = 1 - stm;
+                    let cell = &table.values[them][pi];
+                    let cur = cell.load(Acquire);
+                    if self.is_fixed(pi, them) {
+                        return;
+                    }
+                    // An undecided position's byte is odd: read just as another thread
+                    // decides it, it looks like a loss and is left alone.
+                    let won = if table.is_open(them, pi) {
+                        self.take(them, pi) && {
+                            cell.store(win(p + 1), Release);
+                            true
+                        }
+                    } else {
+                        is_win(cur)
+                            && plies(cur) > p + 1
+                            && cell
+                                .compare_exchange(cur, win(p + 1), AcqRel, Relaxed)
+                                .is_ok()
+                    };
+                    if won {
+                        found.push((p + 1, entry(pi, them)));
                     }
                 });
             }
@@ -292,12 +357,17 @@ impl<'a> Solver<'a> {
                 predecessors_once(table, &sq[..m], stm, idx, &mut preds);
                 let them = 1 - stm;
                 for &pi in &preds {
-                    let cell = &table.values[them][pi];
-                    if cell.load(Relaxed) != DRAW || self.is_fixed(pi, them) {
+                    if self.is_fixed(pi, them) {
                         continue;
                     }
-                    let counter = &self.counts[them][pi];
-                    let deepest = if counter.load(Relaxed) == VERIFY {
+                    let cell = &table.values[them][pi];
+                    // The byte first: a verified position's byte changes only after its open
+                    // bit is cleared.
+                    let byte = cell.load(Acquire);
+                    if !table.is_open(them, pi) {
+                        continue;
+                    }
+                    let deepest = if byte == VERIFY_BYTE {
                         let (word, mask) = (&refuted[them][pi / 64], 1u64 << (pi % 64));
                         if word.load(Relaxed) & mask != 0 {
                             continue;
@@ -308,7 +378,7 @@ impl<'a> Solver<'a> {
                             word.fetch_or(mask, Relaxed);
                         }
                         verdict
-                    } else if counter.fetch_sub(1, Relaxed) == 1 {
+                    } else if cell.fetch_sub(COUNTER_STEP, AcqRel) == LAST_ESCAPE {
                         // Every successor inside the table is won in at most p plies.
                         table.index.decode(pi, &mut pre[..m]);
                         Some(p.max(table.conversion_depth(&pre[..m], them, Some(pi))))
@@ -317,7 +387,8 @@ impl<'a> Solver<'a> {
                     };
                     if let Some(d) = deepest {
                         let code = loss((d + 1).min(MAX_PLIES));
-                        if cell.compare_exchange(DRAW, code, Relaxed, Relaxed).is_ok() {
+                        if self.take(them, pi) {
+                            cell.store(code, Release);
                             found.push((plies(code), entry(pi, them)));
                         }
                     }
@@ -325,5 +396,40 @@ impl<'a> Solver<'a> {
             }
             self.buckets.add(&mut found);
         });
+    }
+}
+
+/// A thread's writer of open bits over a run of indices: collects a word's bits and sets
+/// them at once.
+struct OpenBits<'a> {
+    words: &'a [AtomicU64],
+    word: usize,
+    bits: u64,
+}
+
+impl<'a> OpenBits<'a> {
+    fn new(words: &'a [AtomicU64], start: usize) -> OpenBits<'a> {
+        OpenBits {
+            words,
+            word: start / 64,
+            bits: 0,
+        }
+    }
+
+    fn set(&mut self, idx: usize) {
+        if idx / 64 != self.word {
+            self.flush();
+            self.word = idx / 64;
+        }
+        self.bits |= 1 << (idx % 64);
+    }
+
+    fn flush(&mut self) {
+        if self.bits != 0 {
+            if let Some(w) = self.words.get(self.word) {
+                w.fetch_or(self.bits, Release);
+            }
+            self.bits = 0;
+        }
     }
 }

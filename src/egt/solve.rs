@@ -2,7 +2,7 @@
 //! (predecessors) of a position, its seed value, and the one-ply check of a solved table.
 //! The retrograde driver lives in `propagate`.
 
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
 use std::sync::Arc;
 
 use variants::PieceId;
@@ -41,8 +41,13 @@ pub struct Table {
     pub name: String,
     /// The indexer.
     pub index: Indexer,
-    /// Codes per side to move (see `value`).
+    /// Codes per side to move (see `value`). While solving, the byte of an undecided
+    /// position holds its escape counter instead (see `escapes`); read through
+    /// [`Table::value`].
     pub values: [Vec<AtomicU8>; 2],
+    /// While solving: one bit per position and side to move, set while the position is
+    /// undecided and its byte is an escape counter. Empty once solved.
+    pub open: [Vec<AtomicU64>; 2],
     /// The metric.
     pub metric: Metric,
     /// Colour of each man.
@@ -82,6 +87,11 @@ pub struct Succ {
     pub index: usize,
 }
 
+/// Open bits for a table of `size` positions per side, all clear (see [`Table::open`]).
+pub fn open_bits(size: usize) -> [Vec<AtomicU64>; 2] {
+    [0, 1].map(|_| (0..size / 64 + 1).map(|_| AtomicU64::new(0)).collect())
+}
+
 /// The indices storing one position, by map (see [`Table::stored_images`]).
 struct Images {
     maps: [u8; MAX_MAPS],
@@ -116,9 +126,28 @@ impl Table {
     #[inline]
     pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
         match self.index.encode(sq) {
-            Some(i) => self.values[stm][i].load(Relaxed),
+            Some(i) => self.value(stm, i),
             None => ILLEGAL,
         }
+    }
+
+    /// The code stored at `idx` for `stm` to move (`DRAW` while undecided).
+    #[inline]
+    pub fn value(&self, stm: usize, idx: usize) -> u8 {
+        let code = self.values[stm][idx].load(Acquire);
+        if self.is_open(stm, idx) {
+            DRAW
+        } else {
+            code
+        }
+    }
+
+    /// True while the position is undecided and its byte an escape counter.
+    #[inline]
+    pub fn is_open(&self, stm: usize, idx: usize) -> bool {
+        self.open[stm]
+            .get(idx / 64)
+            .is_some_and(|w| w.load(Acquire) & (1 << (idx % 64)) != 0)
     }
 
     /// True when a man of colour `by` attacks `target` (a royal of the other side) given the
@@ -404,7 +433,7 @@ impl Table {
                 let code = match index {
                     None => ILLEGAL,
                     Some(_) if mode == Mode::Count => DRAW,
-                    Some(j) => self.values[opp][j].load(Relaxed),
+                    Some(j) => self.value(opp, j),
                 };
                 Succ {
                     code,
