@@ -236,16 +236,37 @@ impl Table {
     }
 
     /// False when no two successors of the position (`stm` to move) can share an index and
-    /// each successor's stored images are distinct. Two successors share one only if some
-    /// map `h` carries one onto the other: every man but the movers stands on a square `h`
-    /// keeps, and with two movers, both of `stm`, one moves to its image under `h`, the
-    /// other to its image under `h` undone. Images of one successor coincide only if all
-    /// its men but the mover stand on such squares.
+    /// each successor's stored images are distinct (see [`Table::neighbours_may_repeat`]).
     fn successors_may_repeat(&self, sq: &[u8], stm: usize) -> bool {
+        self.neighbours_may_repeat(sq, stm, false)
+    }
+
+    /// False when no two positions one move of `mover` away from `sq` (after it, or with
+    /// `back`, before it) can share an index and each one's stored images are distinct. Two
+    /// share one only if some map `h` carries one onto the other: every man but the movers
+    /// stands on a square `h` keeps, and with two movers, both of `mover`, one goes to its
+    /// image under `h` and the other to its image under `h` undone (checked against the
+    /// pieces' reach). Images of one coincide only if all its men but the mover stand on such
+    /// squares.
+    #[inline]
+    pub fn neighbours_may_repeat(&self, sq: &[u8], mover: usize, back: bool) -> bool {
         let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
-        let mine = |i: usize| self.colour[i] as usize == stm;
+        let mine = |i: usize| self.colour[i] as usize == mover;
+        // Can man `i` go from its square to its image under `m` (or come from there)?
+        let reaches = |i: usize, m: &[u8]| {
+            let reach = &self.rules.reach[mover][self.piece[i] as usize];
+            let (here, there) = (sq[i], m[sq[i] as usize]);
+            if back {
+                reach[there as usize] & bit(here) != 0
+            } else {
+                reach[here as usize] & bit(there) != 0
+            }
+        };
         self.index.fixed_maps().any(|(fixed, map, undo)| {
             let loose = sq.len() - (occ & fixed).count_ones() as usize;
+            if loose > 2 {
+                return false;
+            }
             if loose == 0 {
                 return true;
             }
@@ -256,11 +277,9 @@ impl Table {
             match j {
                 None => mine(i),
                 Some(j) if loose == 2 && mine(i) && mine(j) => {
-                    let reaches = |i: usize, m: &[u8]| {
-                        let p = self.piece[i] as usize;
-                        self.rules.reach[stm][p][sq[i] as usize] & bit(m[sq[i] as usize]) != 0
-                    };
-                    (reaches(i, map) && reaches(j, undo)) || (reaches(i, undo) && reaches(j, map))
+                    let (to_image, to_undone) = if back { (undo, map) } else { (map, undo) };
+                    (reaches(i, to_image) && reaches(j, to_undone))
+                        || (reaches(i, to_undone) && reaches(j, to_image))
                 }
                 Some(_) => false,
             }
@@ -339,12 +358,27 @@ pub fn distinct(list: &mut [usize], may_repeat: bool) -> usize {
         .count()
 }
 
-/// The predecessors of a position, each once: the buffer `out` is filled and deduplicated
-/// when the indexer says an index may repeat.
+/// Calls `f` with the predecessors of a position (`1 - stm` to move), each once: through a
+/// buffer `out`, sorted and deduplicated, only when two of them may share an index.
+pub fn for_predecessors_once(
+    table: &Table,
+    (sq, stm, idx): (&[u8], usize, usize),
+    out: &mut Vec<usize>,
+    mut f: impl FnMut(usize),
+) {
+    if !table.neighbours_may_repeat(sq, 1 - stm, true) {
+        table.predecessors_at(sq, stm, Some(idx), f);
+        return;
+    }
+    predecessors_once(table, sq, stm, idx, out);
+    out.iter().for_each(|&pi| f(pi));
+}
+
+/// The predecessors of a position, each once, into `out` (sorted when two may repeat).
 pub fn predecessors_once(table: &Table, sq: &[u8], stm: usize, idx: usize, out: &mut Vec<usize>) {
     out.clear();
     table.predecessors_at(sq, stm, Some(idx), |pi| out.push(pi));
-    if table.index.may_repeat(sq) {
+    if table.neighbours_may_repeat(sq, 1 - stm, true) {
         out.sort_unstable();
         out.dedup();
     }

@@ -25,8 +25,9 @@ pub struct Indexer {
     stride: Vec<usize>,
     /// Per map other than the identity: the squares it keeps in place.
     fixed: Vec<Bits>,
-    /// Per map other than the identity: the index of its inverse map.
-    undo: Vec<u8>,
+    /// The maps other than the identity that keep some square in place: (those squares, the
+    /// map's index, its inverse's index).
+    fixing: Vec<(Bits, u8, u8)>,
     /// Per board square: how many indices store a position whose first man moved there (its
     /// images), when no other map keeps the position in place (see [`Indexer::may_repeat`]).
     first_images: Vec<u8>,
@@ -83,7 +84,7 @@ impl Indexer {
         for i in (0..squares.len().saturating_sub(1)).rev() {
             stride[i] = stride[i + 1] * squares[i + 1].len();
         }
-        let fixed = maps
+        let fixed: Vec<Bits> = maps
             .iter()
             .skip(1)
             .map(|m| {
@@ -114,17 +115,19 @@ impl Indexer {
                     .collect()
             })
             .collect();
-        let undo = maps
+        let inverse = |k: usize| {
+            let map = &maps[k];
+            let undoes = |u: &Vec<u8>| (0..map.len()).all(|s| u[map[s] as usize] as usize == s);
+            maps.iter().position(undoes).unwrap_or(0) as u8
+        };
+        let fixing = fixed
             .iter()
-            .skip(1)
-            .map(|map| {
-                let inverse =
-                    |u: &&Vec<u8>| (0..map.len()).all(|s| u[map[s] as usize] as usize == s);
-                maps.iter().position(|u| inverse(&u)).unwrap_or(0) as u8
-            })
+            .enumerate()
+            .filter(|(_, &f)| f != 0)
+            .map(|(k, &f)| (f, k as u8 + 1, inverse(k + 1)))
             .collect();
         Indexer {
-            undo,
+            fixing,
             orbit,
             fixers,
             maps,
@@ -196,17 +199,13 @@ impl Indexer {
     /// map, and the map undoing it.
     #[inline]
     pub fn fixed_maps(&self) -> impl Iterator<Item = (Bits, &[u8], &[u8])> {
-        self.fixed
-            .iter()
-            .zip(&self.undo)
-            .enumerate()
-            .map(|(k, (&f, &u))| {
-                (
-                    f,
-                    self.maps[k + 1].as_slice(),
-                    self.maps[u as usize].as_slice(),
-                )
-            })
+        self.fixing.iter().map(|&(f, k, u)| {
+            (
+                f,
+                self.maps[k as usize].as_slice(),
+                self.maps[u as usize].as_slice(),
+            )
+        })
     }
 
     /// Calls `f` with `idx` and every other index storing the same position (its images,

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
 
 use super::escapes::{
-    counter_byte, counter_of, predecessors_once, COUNTER_STEP, LAST_ESCAPE, NONE, VERIFY,
+    counter_byte, counter_of, for_predecessors_once, COUNTER_STEP, LAST_ESCAPE, NONE, VERIFY,
     VERIFY_BYTE,
 };
 use super::material::MAX_MEN;
@@ -310,11 +310,10 @@ impl<'a> Solver<'a> {
                 table.index.decode(idx, &mut sq[..m]);
                 table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
                     let them = 1 - stm;
-                    let cell = &table.values[them][pi];
-                    let cur = cell.load(Acquire);
                     if self.is_fixed(pi, them) {
                         return;
                     }
+                    let cell = &table.values[them][pi];
                     // An undecided position's byte is odd: read just as another thread
                     // decides it, it looks like a loss and is left alone.
                     let won = if table.is_open(them, pi) {
@@ -323,6 +322,7 @@ impl<'a> Solver<'a> {
                             true
                         }
                     } else {
+                        let cur = cell.load(Acquire);
                         is_win(cur)
                             && plies(cur) > p + 1
                             && cell
@@ -354,23 +354,23 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 table.index.decode(idx, &mut sq[..m]);
-                predecessors_once(table, &sq[..m], stm, idx, &mut preds);
                 let them = 1 - stm;
-                for &pi in &preds {
+                let position = (&sq[..m], stm, idx);
+                for_predecessors_once(table, position, &mut preds, |pi| {
                     if self.is_fixed(pi, them) {
-                        continue;
+                        return;
                     }
                     let cell = &table.values[them][pi];
                     // The byte first: a verified position's byte changes only after its open
                     // bit is cleared.
                     let byte = cell.load(Acquire);
                     if !table.is_open(them, pi) {
-                        continue;
+                        return;
                     }
                     let deepest = if byte == VERIFY_BYTE {
                         let (word, mask) = (&refuted[them][pi / 64], 1u64 << (pi % 64));
                         if word.load(Relaxed) & mask != 0 {
-                            continue;
+                            return;
                         }
                         table.index.decode(pi, &mut pre[..m]);
                         let verdict = table.all_lose(&pre[..m], them, p + 1, Some(pi));
@@ -392,7 +392,7 @@ impl<'a> Solver<'a> {
                             found.push((plies(code), entry(pi, them)));
                         }
                     }
-                }
+                });
             }
             self.buckets.add(&mut found);
         });
