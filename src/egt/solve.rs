@@ -504,13 +504,14 @@ impl Table {
             let p = self.piece[i] as usize;
             let pm = &self.rules.moves[mover][p];
             let promo = &self.rules.promo[mover][p];
+            let promotes = !promo.choices.is_empty();
             let t = sq[i];
             let mut seen: Bits = 0;
             for &(s, cond) in &pm.into[t as usize] {
                 if (occ | seen) & bit(s) != 0 || !cond.open(occ, own) {
                     continue;
                 }
-                if promo.may(s, t) && promo.forced & bit(t) != 0 {
+                if promotes && promo.may(s, t) && promo.forced & bit(t) != 0 {
                     continue;
                 }
                 seen |= bit(s);
