@@ -661,7 +661,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
 
 #[test]
 fn escape_counters_match_a_recount() {
-    use locust::egt::escapes::{recount, VERIFY};
+    use locust::egt::escapes::{recount, UNCOUNTED, VERIFY};
     let chess = builtin("chess");
     for (v, material) in [
         (board(5), "KRvKN"),
@@ -682,7 +682,7 @@ fn escape_counters_match_a_recount() {
         let mut checked = 0;
         for &(stm, idx, count) in &counts {
             assert_eq!(copy.values[stm][idx].load(Relaxed), DRAW);
-            if count == VERIFY {
+            if count == VERIFY || count == UNCOUNTED {
                 continue;
             }
             assert_eq!(
@@ -698,6 +698,7 @@ fn escape_counters_match_a_recount() {
 
 #[test]
 fn fast_seed_equals_listed_seed() {
+    use locust::egt::escapes::NONE;
     for (v, material) in [
         (board(5), "KRvKN"),
         (board(5), "KBBvK"),
@@ -715,12 +716,16 @@ fn fast_seed_equals_listed_seed() {
                 t.index.decode(idx, &mut sq[..m]);
                 assert_eq!(sq[..m], odometer[..m], "advance agrees with decode");
                 t.index.advance(&mut odometer[..m]);
+                let counted = t.seed_counted(&sq[..m], stm, Some(idx));
                 assert_eq!(
-                    t.seed_counted(&sq[..m], stm, Some(idx)),
+                    counted,
                     t.seed_listed(&sq[..m], stm, Some(idx)),
                     "{material}: {}",
                     report::fen(&t, &sq[..m], stm)
                 );
+                let lazy = t.seed_lazy(&sq[..m], stm, Some(idx));
+                assert_eq!(lazy.code, counted.code);
+                assert_eq!(lazy.count == NONE, counted.count == NONE);
             }
         }
     }

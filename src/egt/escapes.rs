@@ -18,6 +18,14 @@ pub const VERIFY: u8 = u8::MAX;
 /// The counter of a position that needs none (decided by the seed pass, or illegal).
 pub const NONE: u8 = 0;
 
+/// The counter of an undecided position whose escapes are counted only when first needed
+/// (when one of its successors is first found won).
+pub const UNCOUNTED: u8 = 254;
+
+/// The value byte of an undecided position not counted yet; taking escapes off it before the
+/// count arrives leaves it even.
+pub const UNCOUNTED_BYTE: u8 = 0;
+
 /// The most escapes a counter holds.
 pub const MAX_COUNT: usize = 125;
 
@@ -32,20 +40,20 @@ const MAX_LISTED: usize = 254;
 /// win it might improve (see `propagate`). A step of one escape is [`COUNTER_STEP`].
 #[inline]
 pub fn counter_byte(count: u8) -> u8 {
-    if count == VERIFY {
-        VERIFY_BYTE
-    } else {
-        2 * count + 1
+    match count {
+        VERIFY => VERIFY_BYTE,
+        UNCOUNTED => UNCOUNTED_BYTE,
+        c => 2 * c + 1,
     }
 }
 
 /// The counter a counter byte holds ([`VERIFY`] for [`VERIFY_BYTE`]).
 #[inline]
 pub fn counter_of(byte: u8) -> u8 {
-    if byte == VERIFY_BYTE {
-        VERIFY
-    } else {
-        byte / 2
+    match byte {
+        VERIFY_BYTE => VERIFY,
+        b if b & 1 == 0 => UNCOUNTED,
+        b => b / 2,
     }
 }
 
@@ -110,6 +118,62 @@ impl Table {
     /// count).
     pub fn seed_listed(&self, sq: &[u8], stm: usize, base: Option<usize>) -> Seeded {
         self.seed_with(sq, stm, base, false)
+    }
+
+    /// [`Table::seed_counted`] without the count: an open position is [`UNCOUNTED`]. Looks at
+    /// conversions, and at moves inside the table only until one is found.
+    pub fn seed_lazy(&self, sq: &[u8], stm: usize, base: Option<usize>) -> Seeded {
+        if self.broken(sq, stm) {
+            return Seeded::decided(ILLEGAL);
+        }
+        if let Some(code) = self.bare_king(sq, stm) {
+            let count = if code == DRAW { VERIFY } else { NONE };
+            return Seeded { code, count };
+        }
+        let mut scan = Scan::default();
+        if self.may_convert(sq, stm) {
+            scan.moves = self.moves_of(sq, stm, base, Mode::Conversions, |s| {
+                scan.conversion(s.code);
+                true
+            });
+        }
+        if let Some(p) = scan.best_win {
+            return Seeded::decided(win(p.min(MAX_PLIES)));
+        }
+        let quiet = self.moves_of(sq, stm, base, Mode::Quiet, |_| false);
+        if scan.moves + quiet == 0 {
+            return Seeded::decided(self.no_moves(sq, stm));
+        }
+        if quiet == 0 && scan.open == 0 {
+            return Seeded::decided(loss(scan.worst_loss.min(MAX_PLIES)));
+        }
+        Seeded {
+            code: DRAW,
+            count: UNCOUNTED,
+        }
+    }
+
+    /// A bound on the escapes a position of this table can have (its distinct successors
+    /// with their images, plus one): when it fits a counter, counts can wait until needed.
+    pub fn escape_bound(&self) -> usize {
+        let images = (0..self.rules.board.n as u8)
+            .map(|s| self.index.first_images(s))
+            .max()
+            .unwrap_or(1);
+        (0..2)
+            .map(|stm| {
+                let moves: usize = (0..self.men())
+                    .filter(|&i| self.colour[i] as usize == stm)
+                    .map(|i| {
+                        let p = self.piece[i] as usize;
+                        let most = self.rules.moves[stm][p].from.iter().map(Vec::len).max();
+                        most.unwrap_or(0) * (1 + self.rules.promo[stm][p].choices.len())
+                    })
+                    .sum();
+                (moves + 1) * images + 1
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     fn seed_with(&self, sq: &[u8], stm: usize, base: Option<usize>, fast: bool) -> Seeded {

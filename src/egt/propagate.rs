@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
 
 use super::escapes::{
-    counter_byte, counter_of, for_predecessors_once, COUNTER_STEP, LAST_ESCAPE, NONE, VERIFY,
-    VERIFY_BYTE,
+    counter_byte, counter_of, for_predecessors_once, COUNTER_STEP, LAST_ESCAPE, MAX_COUNT, NONE,
+    UNCOUNTED_BYTE, VERIFY, VERIFY_BYTE,
 };
 use super::material::MAX_MEN;
 use super::solve::{SolveError, Table};
@@ -108,6 +108,9 @@ struct Solver<'a> {
     fixed: HashSet<Entry>,
     /// Some position has too many successors to count and is verified instead.
     verifying: bool,
+    /// Escapes are counted when first needed, not by the seed pass (every position's count
+    /// fits a counter).
+    lazy: bool,
 }
 
 /// Solves `table` in place; `progress` is told each finished distance.
@@ -156,6 +159,7 @@ impl<'a> Solver<'a> {
         let m = table.men();
         let buckets = Buckets::new();
         let verifying = AtomicBool::new(false);
+        let lazy = table.escape_bound() <= MAX_COUNT;
         for (stm, side) in table.values.iter().enumerate() {
             parallel(size, threads, |a, b| {
                 let mut sq = [0u8; MAX_MEN];
@@ -163,7 +167,11 @@ impl<'a> Solver<'a> {
                 let mut bits = OpenBits::new(&table.open[stm], a);
                 table.index.decode(a, &mut sq[..m]);
                 for (idx, cell) in (a..b).zip(&side[a..b]) {
-                    let seed = table.seed_counted(&sq[..m], stm, Some(idx));
+                    let seed = if lazy {
+                        table.seed_lazy(&sq[..m], stm, Some(idx))
+                    } else {
+                        table.seed_counted(&sq[..m], stm, Some(idx))
+                    };
                     let open = seed.code == DRAW && seed.count != NONE;
                     if open {
                         cell.store(counter_byte(seed.count), Relaxed);
@@ -192,6 +200,7 @@ impl<'a> Solver<'a> {
                 .map(|&(stm, idx, _)| entry(idx, stm))
                 .collect(),
             verifying: verifying.into_inner(),
+            lazy,
         };
         let mut given = Vec::new();
         for &(stm, idx, code) in presets {
@@ -260,6 +269,38 @@ impl<'a> Solver<'a> {
             }
         }
         kept
+    }
+
+    /// A position whose escapes are verified, not counted: lost when every move leads to a
+    /// win for the opponent no deeper than `p + 1` plies. The thread that clears its bit
+    /// stores the code.
+    fn verify(
+        &self,
+        stm: usize,
+        idx: usize,
+        p: u8,
+        refuted: &[Vec<AtomicU64>; 2],
+        found: &mut Vec<(u8, Entry)>,
+    ) {
+        let table = self.table;
+        let (word, mask) = (refuted[stm].get(idx / 64), 1u64 << (idx % 64));
+        if word.is_some_and(|w| w.load(Relaxed) & mask != 0) {
+            return;
+        }
+        let m = table.men();
+        let mut sq = [0u8; MAX_MEN];
+        table.index.decode(idx, &mut sq[..m]);
+        let Some(d) = table.all_lose(&sq[..m], stm, p + 1, Some(idx)) else {
+            if let Some(w) = word {
+                w.fetch_or(mask, Relaxed);
+            }
+            return;
+        };
+        let code = loss((d + 1).min(MAX_PLIES));
+        if self.take(stm, idx) {
+            table.values[stm][idx].store(code, Release);
+            found.push((plies(code), entry(idx, stm)));
+        }
     }
 
     fn is_fixed(&self, idx: usize, stm: usize) -> bool {
@@ -360,40 +401,39 @@ impl<'a> Solver<'a> {
                 let them = 1 - stm;
                 let position = (&sq[..m], stm, idx);
                 for_predecessors_once(table, position, &mut preds, |pi| {
-                    if self.is_fixed(pi, them) {
+                    if self.is_fixed(pi, them) || !table.is_open(them, pi) {
                         return;
                     }
                     let cell = &table.values[them][pi];
-                    // The byte first: a verified position's byte changes only after its open
-                    // bit is cleared.
-                    let byte = cell.load(Acquire);
-                    if !table.is_open(them, pi) {
+                    let closed = cell.fetch_update(AcqRel, Acquire, |b| {
+                        (b != VERIFY_BYTE).then(|| b.wrapping_sub(COUNTER_STEP))
+                    });
+                    let Ok(before) = closed else {
+                        self.verify(them, pi, p, refuted, &mut found);
                         return;
-                    }
-                    let deepest = if byte == VERIFY_BYTE {
-                        let (word, mask) = (&refuted[them][pi / 64], 1u64 << (pi % 64));
-                        if word.load(Relaxed) & mask != 0 {
-                            return;
-                        }
-                        table.index.decode(pi, &mut pre[..m]);
-                        let verdict = table.all_lose(&pre[..m], them, p + 1, Some(pi));
-                        if verdict.is_none() {
-                            word.fetch_or(mask, Relaxed);
-                        }
-                        verdict
-                    } else if cell.fetch_sub(COUNTER_STEP, AcqRel) == LAST_ESCAPE {
-                        // Every successor inside the table is won in at most p plies.
-                        table.index.decode(pi, &mut pre[..m]);
-                        Some(p.max(table.conversion_depth(&pre[..m], them, Some(pi))))
-                    } else {
-                        None
                     };
-                    if let Some(d) = deepest {
-                        let code = loss((d + 1).min(MAX_PLIES));
-                        if self.take(them, pi) {
-                            cell.store(code, Release);
-                            found.push((plies(code), entry(pi, them)));
+                    let last = match before {
+                        LAST_ESCAPE => true,
+                        UNCOUNTED_BYTE if self.lazy => {
+                            // The first escape closed: count them all now, less those closed
+                            // meanwhile (the byte went even below zero).
+                            table.index.decode(pi, &mut pre[..m]);
+                            let count = table.seed_counted(&pre[..m], them, Some(pi)).count;
+                            let add = counter_byte(count.min(MAX_COUNT as u8));
+                            cell.fetch_add(add, AcqRel).wrapping_add(add) == 1
                         }
+                        _ => false,
+                    };
+                    if last {
+                        // Every successor inside the table is won in at most p plies. This
+                        // thread alone saw the last escape close: it stores the code, then
+                        // clears the bit (readers look at the bit first).
+                        table.index.decode(pi, &mut pre[..m]);
+                        let d = p.max(table.conversion_depth(&pre[..m], them, Some(pi)));
+                        let code = loss((d + 1).min(MAX_PLIES));
+                        cell.store(code, Release);
+                        self.take(them, pi);
+                        found.push((plies(code), entry(pi, them)));
                     }
                 });
             }

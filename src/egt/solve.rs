@@ -134,11 +134,12 @@ impl Table {
     /// The code stored at `idx` for `stm` to move (`DRAW` while undecided).
     #[inline]
     pub fn value(&self, stm: usize, idx: usize) -> u8 {
-        let code = self.values[stm][idx].load(Acquire);
+        // The bit first: a position decided by its last escape closing gets its code before
+        // its bit is cleared.
         if self.is_open(stm, idx) {
             DRAW
         } else {
-            code
+            self.values[stm][idx].load(Acquire)
         }
     }
 
@@ -216,6 +217,33 @@ impl Table {
             }
         }
         lines
+    }
+
+    /// True when `stm` might convert: it has a man that may promote, or some capture of a
+    /// non-royal enemy is open.
+    pub(super) fn may_convert(&self, sq: &[u8], stm: usize) -> bool {
+        let all = (1u32 << self.men()) - 1;
+        let (occ, own) = self.occupancy(sq, all, stm);
+        let n = self.rules.board.n;
+        for (i, &s) in sq.iter().enumerate() {
+            if self.colour[i] as usize != stm {
+                continue;
+            }
+            let p = self.piece[i] as usize;
+            if !self.rules.promo[stm][p].choices.is_empty() {
+                return true;
+            }
+            let pm = &self.rules.moves[stm][p];
+            for (j, &t) in sq.iter().enumerate() {
+                if self.colour[j] as usize == stm || j == self.royal[1 - stm] {
+                    continue;
+                }
+                if pm.captures(n, s, t).iter().any(|c| c.open(occ, own)) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// All men's squares and those of colour `c`.
