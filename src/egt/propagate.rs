@@ -28,8 +28,11 @@ const CHUNKS_PER_THREAD: usize = 16;
 /// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
 pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
     let threads = threads.max(1);
-    if threads == 1 || size <= MIN_CHUNK {
-        work(0, size);
+    if threads == 1 {
+        // In chunks all the same: a chunk's finds are buffered until it ends.
+        for start in (0..size).step_by(CHUNK) {
+            work(start, (start + CHUNK).min(size));
+        }
         return;
     }
     let chunk = (size / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
@@ -54,17 +57,20 @@ fn entry(idx: usize, stm: usize) -> Entry {
     (idx as Entry) << 1 | stm as Entry
 }
 
-/// Positions decided at each distance, in plies, still to be expanded.
+/// Positions decided at each distance, in plies, still to be expanded, as 32-bit words: one
+/// per entry, or two (high half first) on tables whose entries need more than 32 bits.
 struct Buckets {
-    lists: Vec<Mutex<Vec<Entry>>>,
+    lists: Vec<Mutex<Vec<u32>>>,
+    wide: bool,
 }
 
 impl Buckets {
-    fn new() -> Buckets {
+    fn new(size: usize) -> Buckets {
         Buckets {
             lists: (0..=MAX_PLIES as usize + 4)
                 .map(|_| Mutex::new(Vec::new()))
                 .collect(),
+            wide: entry(size, 1) > u32::MAX as Entry,
         }
     }
 
@@ -74,17 +80,26 @@ impl Buckets {
         for group in found.chunk_by(|a, b| a.0 == b.0) {
             let d = (group[0].0 as usize).min(self.lists.len() - 1);
             if let Ok(mut list) = self.lists[d].lock() {
-                list.extend(group.iter().map(|f| f.1));
+                for &(_, e) in group {
+                    if self.wide {
+                        list.push((e >> 32) as u32);
+                    }
+                    list.push(e as u32);
+                }
             }
         }
         found.clear();
     }
 
-    fn take(&self, d: u8) -> Vec<Entry> {
-        self.lists[d as usize]
+    fn take(&self, d: u8) -> Current {
+        let words = self.lists[d as usize]
             .lock()
             .map(|mut l| std::mem::take(&mut *l))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        Current {
+            words,
+            wide: self.wide,
+        }
     }
 
     fn deepest(&self) -> u8 {
@@ -92,6 +107,39 @@ impl Buckets {
             .rev()
             .find(|&d| self.lists[d].lock().map(|l| !l.is_empty()).unwrap_or(false))
             .unwrap_or(0) as u8
+    }
+}
+
+/// The entries of one distance, taken out of [`Buckets`] to be expanded.
+struct Current {
+    words: Vec<u32>,
+    wide: bool,
+}
+
+impl Current {
+    fn len(&self) -> usize {
+        if self.wide {
+            self.words.len() / 2
+        } else {
+            self.words.len()
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> Entry {
+        if self.wide {
+            (self.words[2 * k] as Entry) << 32 | self.words[2 * k + 1] as Entry
+        } else {
+            self.words[k] as Entry
+        }
+    }
+
+    /// Puts the entries in index order: neighbouring entries have neighbouring predecessors,
+    /// so fewer cache misses on large tables. (Wide entries are left as they are.)
+    fn sort(&mut self) {
+        if !self.wide {
+            self.words.sort_unstable();
+        }
     }
 }
 
@@ -157,7 +205,7 @@ impl<'a> Solver<'a> {
     fn seeded(table: &'a Table, threads: usize, presets: &[(usize, usize, u8)]) -> Solver<'a> {
         let size = table.index.size;
         let m = table.men();
-        let buckets = Buckets::new();
+        let buckets = Buckets::new(size);
         let verifying = AtomicBool::new(false);
         let lazy = table.escape_bound() <= MAX_COUNT;
         for (stm, side) in table.values.iter().enumerate() {
@@ -328,9 +376,7 @@ impl<'a> Solver<'a> {
                 return Err(SolveError::TooDeep(table.name.clone()));
             }
             let mut current = self.buckets.take(p);
-            // In index order, neighbouring entries have neighbouring predecessors: fewer
-            // cache misses on large tables.
-            current.sort_unstable();
+            current.sort();
             self.expand_losses(&current, p);
             self.expand_wins(&current, p, &refuted);
             progress(&format!("distance {p}"));
@@ -340,13 +386,13 @@ impl<'a> Solver<'a> {
     }
 
     /// Losses in `p` make their predecessors wins in `p + 1`.
-    fn expand_losses(&self, current: &[Entry], p: u8) {
+    fn expand_losses(&self, current: &Current, p: u8) {
         let table = self.table;
         let m = table.men();
         parallel(current.len(), self.threads, |a, b| {
             let mut sq = [0u8; MAX_MEN];
             let mut found = Vec::new();
-            for &e in &current[a..b] {
+            for e in (a..b).map(|k| current.get(k)) {
                 let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
                 if table.values[stm][idx].load(Relaxed) != loss(p) {
                     continue;
@@ -384,7 +430,7 @@ impl<'a> Solver<'a> {
 
     /// Wins in `p` close an escape of each undecided predecessor; one left without escapes
     /// is lost. Predecessors with too many successors to count are verified move by move.
-    fn expand_wins(&self, current: &[Entry], p: u8, refuted: &[Vec<AtomicU64>; 2]) {
+    fn expand_wins(&self, current: &Current, p: u8, refuted: &[Vec<AtomicU64>; 2]) {
         let table = self.table;
         let m = table.men();
         parallel(current.len(), self.threads, |a, b| {
@@ -392,7 +438,7 @@ impl<'a> Solver<'a> {
             let mut pre = [0u8; MAX_MEN];
             let mut preds = Vec::new();
             let mut found = Vec::new();
-            for &e in &current[a..b] {
+            for e in (a..b).map(|k| current.get(k)) {
                 let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
                 if table.values[stm][idx].load(Relaxed) != win(p) {
                     continue;
