@@ -447,18 +447,22 @@ impl<'a> Solver<'a> {
                 let them = 1 - stm;
                 let position = (&sq[..m], stm, idx);
                 for_predecessors_once(table, position, &mut preds, |pi| {
-                    if self.is_fixed(pi, them) || !table.is_open(them, pi) {
+                    if self.is_fixed(pi, them) {
                         return;
                     }
                     let cell = &table.values[them][pi];
-                    let closed = cell.fetch_update(AcqRel, Acquire, |b| {
-                        (b != VERIFY_BYTE).then(|| b.wrapping_sub(COUNTER_STEP))
-                    });
-                    let Ok(before) = closed else {
+                    // The byte before the bit: a verified position's owner clears the bit
+                    // before storing its code, so a code read here is seen with its bit
+                    // clear. A byte that is not `VERIFY_BYTE` never becomes it.
+                    let byte = cell.load(Acquire);
+                    if !table.is_open(them, pi) {
+                        return;
+                    }
+                    if byte == VERIFY_BYTE {
                         self.verify(them, pi, p, refuted, &mut found);
                         return;
-                    };
-                    let last = match before {
+                    }
+                    let last = match cell.fetch_sub(COUNTER_STEP, AcqRel) {
                         LAST_ESCAPE => true,
                         UNCOUNTED_BYTE if self.lazy => {
                             // The first escape closed: count them all now, less those closed
