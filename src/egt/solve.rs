@@ -265,15 +265,18 @@ impl Table {
     /// True when the position is broken: two men share a square, or `stm` can capture the
     /// opponent's royal.
     pub fn broken(&self, sq: &[u8], stm: usize) -> bool {
-        let mut occ: Bits = 0;
-        for &s in sq {
+        let (mut occ, mut mine): (Bits, Bits) = (0, 0);
+        for (i, &s) in sq.iter().enumerate() {
             if occ & bit(s) != 0 {
                 return true;
             }
             occ |= bit(s);
+            if self.colour[i] as usize == stm {
+                mine |= bit(s);
+            }
         }
         let all = (1u32 << self.men()) - 1;
-        self.attacked(sq, all, stm, self.royal[1 - stm])
+        self.attacked_in(sq, all, stm, self.royal[1 - stm], occ, mine)
     }
 
     /// True when `stm`'s royal is attacked.
