@@ -140,7 +140,7 @@ impl Table {
         if let Some(p) = scan.best_win {
             return Seeded::decided(win(p.min(MAX_PLIES)));
         }
-        let quiet = self.moves_of(sq, stm, base, Mode::Quiet, |_| false);
+        let quiet = self.moves_of(sq, stm, base, Mode::QuietCount, |_| false);
         if scan.moves + quiet == 0 {
             return Seeded::decided(self.no_moves(sq, stm));
         }

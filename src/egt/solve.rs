@@ -74,6 +74,20 @@ pub enum Mode {
     /// Every legal move, without reading the codes of those inside the table (given as
     /// `DRAW`): enough to count them, and no random memory access.
     Count,
+    /// [`Mode::Quiet`] without reading the codes (given as `DRAW`).
+    QuietCount,
+}
+
+impl Mode {
+    /// True when captures and promotions are left out.
+    fn quiet(self) -> bool {
+        matches!(self, Mode::Quiet | Mode::QuietCount)
+    }
+
+    /// True when the codes of moves inside the table are not read.
+    fn blind(self) -> bool {
+        matches!(self, Mode::Count | Mode::QuietCount)
+    }
 }
 
 /// A move's successor: its code from the opponent's side, and whether it stays in this table.
@@ -353,7 +367,7 @@ impl Table {
                 };
                 let converts = victim.is_some() || promo.may(s, t);
                 match mode {
-                    Mode::Quiet if victim.is_some() => continue,
+                    _ if mode.quiet() && victim.is_some() => continue,
                     Mode::Conversions if !converts => continue,
                     _ => {}
                 }
@@ -437,7 +451,7 @@ impl Table {
     ) -> bool {
         let opp = 1 - stm;
         let m = self.men();
-        if promo.may(s, t) && mode != Mode::Quiet {
+        if promo.may(s, t) && !mode.quiet() {
             for &c in &promo.choices {
                 *count += 1;
                 let code = self.conv_code(next, opp, victim, Some((i, c)));
@@ -463,7 +477,7 @@ impl Table {
                     .or_else(|| self.index.encode(&next[..m]));
                 let code = match index {
                     None => ILLEGAL,
-                    Some(_) if mode == Mode::Count => DRAW,
+                    Some(_) if mode.blind() => DRAW,
                     Some(j) => self.value(opp, j),
                 };
                 Succ {
