@@ -612,3 +612,147 @@ fn preset_values_stay_and_propagate() {
         "White positions one move before it are won"
     );
 }
+
+#[test]
+fn predecessors_invert_successors() {
+    let chess = builtin("chess");
+    for (v, material) in [
+        (board(4), "KQvK"),
+        (board(5), "KRvKN"),
+        (board(5), "KBBvK"),
+        (chess.clone(), "KQvK"),
+        (builtin("xiangqi"), "KCvKA"),
+        (builtin("capablanca"), "KPvK"),
+    ] {
+        let t = build(&v, material);
+        let bad = locust::egt::escapes::inverse_mismatches(&t);
+        assert!(
+            bad.is_empty(),
+            "{material}: {} mismatches, e.g. {:?}",
+            bad.len(),
+            &bad[..bad.len().min(5)]
+        );
+    }
+}
+
+/// A table solved again from scratch beside `t` (same sub-tables), with its escape counters.
+fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
+    let fresh = || {
+        (0..t.index.size)
+            .map(|_| std::sync::atomic::AtomicU8::new(0))
+            .collect::<Vec<_>>()
+    };
+    let copy = Table {
+        material: t.material.clone(),
+        name: t.name.clone(),
+        index: t.index.clone(),
+        values: [fresh(), fresh()],
+        open: locust::egt::solve::open_bits(t.index.size),
+        metric: t.metric,
+        colour: t.colour.clone(),
+        piece: t.piece.clone(),
+        royal: t.royal,
+        convs: t.convs.clone(),
+        rules: t.rules.clone(),
+    };
+    let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
+    (copy, counts)
+}
+
+#[test]
+fn escape_counters_match_a_recount() {
+    use locust::egt::escapes::{recount, UNCOUNTED, VERIFY};
+    let chess = builtin("chess");
+    for (v, material) in [
+        (board(5), "KRvKN"),
+        (chess.clone(), "KQvK"),
+        (builtin("xiangqi"), "KRvKN"),
+        (builtin("capablanca"), "KPvK"),
+    ] {
+        let t = build(&v, material);
+        let (copy, counts) = resolve(&t);
+        for stm in 0..2 {
+            for idx in 0..t.index.size {
+                assert_eq!(
+                    copy.values[stm][idx].load(Relaxed),
+                    t.values[stm][idx].load(Relaxed)
+                );
+            }
+        }
+        let mut checked = 0;
+        for &(stm, idx, count) in &counts {
+            assert_eq!(copy.values[stm][idx].load(Relaxed), DRAW);
+            if count == VERIFY || count == UNCOUNTED {
+                continue;
+            }
+            assert_eq!(
+                count as usize,
+                recount(&copy, stm, idx),
+                "{material}: side {stm}, index {idx}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "{material}: some draws checked");
+    }
+}
+
+#[test]
+fn fast_seed_equals_listed_seed() {
+    use locust::egt::escapes::NONE;
+    for (v, material) in [
+        (board(5), "KRvKN"),
+        (board(5), "KBBvK"),
+        (builtin("xiangqi"), "KCvKA"),
+        (builtin("capablanca"), "KPvK"),
+        (builtin("shatranj"), "KQvK"),
+    ] {
+        let t = build(&v, material);
+        let m = t.men();
+        let mut sq = [0u8; MAX_MEN];
+        let mut odometer = [0u8; MAX_MEN];
+        t.index.decode(0, &mut odometer[..m]);
+        for stm in 0..2 {
+            for idx in 0..t.index.size {
+                t.index.decode(idx, &mut sq[..m]);
+                assert_eq!(sq[..m], odometer[..m], "advance agrees with decode");
+                t.index.advance(&mut odometer[..m]);
+                let counted = t.seed_counted(&sq[..m], stm, Some(idx));
+                assert_eq!(
+                    counted,
+                    t.seed_listed(&sq[..m], stm, Some(idx)),
+                    "{material}: {}",
+                    report::fen(&t, &sq[..m], stm)
+                );
+                let lazy = t.seed_lazy(&sq[..m], stm, Some(idx));
+                assert_eq!(lazy.code, counted.code);
+                assert_eq!(lazy.count == NONE, counted.count == NONE);
+            }
+        }
+    }
+}
+
+#[test]
+fn null_move_tables_count_and_agree() {
+    let v = board(5);
+    let mut b = Builder::new(Rules::new(&v, None, true).unwrap(), settings(Metric::Dtm));
+    let t = b.table(&Material::parse(&v, "KRvKN").unwrap()).unwrap();
+    assert!(locust::egt::escapes::inverse_mismatches(&t).is_empty());
+    let bad = inconsistencies(&t);
+    assert!(
+        bad.is_empty(),
+        "{} inconsistent, e.g. {:?}",
+        bad.len(),
+        bad[0]
+    );
+    let m = t.men();
+    let mut sq = [0u8; MAX_MEN];
+    for stm in 0..2 {
+        for idx in 0..t.index.size {
+            t.index.decode(idx, &mut sq[..m]);
+            assert_eq!(
+                t.seed_counted(&sq[..m], stm, Some(idx)),
+                t.seed_listed(&sq[..m], stm, Some(idx))
+            );
+        }
+    }
+}

@@ -9,8 +9,11 @@ pub type Bits = u128;
 /// Largest board the generator indexes (12x10, 11x11 and smaller).
 pub const MAX_SQUARES: usize = 128;
 
+/// The most symmetry maps a board has.
+pub const MAX_MAPS: usize = 8;
+
 /// The eight maps of the square onto itself, as (transpose, mirror files, mirror ranks).
-const MAPS: [(bool, bool, bool); 8] = [
+const MAPS: [(bool, bool, bool); MAX_MAPS] = [
     (false, false, false),
     (false, true, false),
     (false, false, true),

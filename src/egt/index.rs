@@ -2,7 +2,7 @@
 //! (White's royal) over one square of each orbit of the board symmetries the material allows,
 //! so that a position and its mirror images share one entry.
 
-use super::board::Board;
+use super::board::{bit, Bits, Board};
 
 /// Local index of a square outside a man's domain.
 const OUTSIDE: u16 = u16::MAX;
@@ -23,6 +23,18 @@ pub struct Indexer {
     stab: Vec<Vec<u8>>,
     /// Per man: the index distance between neighbouring squares of its factor.
     stride: Vec<usize>,
+    /// Per map other than the identity: the squares it keeps in place.
+    fixed: Vec<Bits>,
+    /// The maps other than the identity that keep some square in place: (those squares, the
+    /// map's index, its inverse's index).
+    fixing: Vec<(Bits, u8, u8)>,
+    /// Per board square: how many indices store a position whose first man moved there (its
+    /// images), when no other map keeps the position in place (see [`Indexer::may_repeat`]).
+    first_images: Vec<u8>,
+    /// Per board square: the size of its orbit under the maps.
+    orbit: Vec<u8>,
+    /// Per board square: the maps other than the identity that keep it in place.
+    fixers: Vec<Vec<u8>>,
     /// Number of entries per side to move.
     pub size: usize,
 }
@@ -60,7 +72,7 @@ impl Indexer {
             })
             .collect();
         let size = squares.iter().map(Vec::len).product();
-        let stab = (0..board.n)
+        let stab: Vec<Vec<u8>> = (0..board.n)
             .map(|sq| {
                 (1..maps.len())
                     .filter(|&k| canon[sq] == 0 && maps[k][sq] as usize == sq)
@@ -72,13 +84,60 @@ impl Indexer {
         for i in (0..squares.len().saturating_sub(1)).rev() {
             stride[i] = stride[i + 1] * squares[i + 1].len();
         }
+        let fixed: Vec<Bits> = maps
+            .iter()
+            .skip(1)
+            .map(|m| {
+                (0..board.n)
+                    .filter(|&sq| m[sq] as usize == sq)
+                    .fold(0, |acc, sq| acc | bit(sq as u8))
+            })
+            .collect();
+        let first_images = (0..board.n)
+            .map(|sq| {
+                let c = maps[canon[sq] as usize][sq] as usize;
+                1 + stab[c].len() as u8
+            })
+            .collect();
+        let orbit = (0..board.n)
+            .map(|sq| {
+                let mut seen: Vec<u8> = maps.iter().map(|m| m[sq]).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                seen.len() as u8
+            })
+            .collect();
+        let fixers = (0..board.n)
+            .map(|sq| {
+                (1..maps.len())
+                    .filter(|&k| maps[k][sq] as usize == sq)
+                    .map(|k| k as u8)
+                    .collect()
+            })
+            .collect();
+        let inverse = |k: usize| {
+            let map = &maps[k];
+            let undoes = |u: &Vec<u8>| (0..map.len()).all(|s| u[map[s] as usize] as usize == s);
+            maps.iter().position(undoes).unwrap_or(0) as u8
+        };
+        let fixing = fixed
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f != 0)
+            .map(|(k, &f)| (f, k as u8 + 1, inverse(k + 1)))
+            .collect();
         Indexer {
+            fixing,
+            orbit,
+            fixers,
             maps,
             canon,
             local,
             squares,
             stab,
             stride,
+            fixed,
+            first_images,
             size,
         }
     }
@@ -89,12 +148,12 @@ impl Indexer {
         self.encode_mapped(sq, self.canon[sq[0] as usize] as usize)
     }
 
-    /// The index after man `i` (not the first) of the canonical position at `idx` moves from
-    /// `from` to `to`: one factor changes, the symmetry map stays the identity. `None` for the
-    /// first man or a square outside the man's domain.
+    /// The index after man `i` of the canonical position at `idx` moves from `from` to `to`:
+    /// one factor changes, the symmetry map stays the identity. `None` when the first man
+    /// would leave the fundamental region, or for a square outside the man's domain.
     #[inline]
     pub fn step(&self, idx: usize, i: usize, from: u8, to: u8) -> Option<usize> {
-        if i == 0 {
+        if i == 0 && self.canon[to as usize] != 0 {
             return None;
         }
         let lt = self.local[i][to as usize];
@@ -110,6 +169,58 @@ impl Indexer {
     #[inline]
     pub fn shared(&self, sq: u8) -> bool {
         !self.stab[sq as usize].is_empty()
+    }
+
+    /// False when no two positions one move away from `sq` (before or after a move of one
+    /// man) can share an index: that needs a map other than the identity keeping all men but
+    /// the two movers in place. When true, lists of neighbouring indices may repeat one.
+    #[inline]
+    pub fn may_repeat(&self, sq: &[u8]) -> bool {
+        if self.fixed.is_empty() {
+            return false;
+        }
+        if sq.len() <= 2 {
+            return true;
+        }
+        let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
+        self.fixed
+            .iter()
+            .any(|&f| (occ & f).count_ones() as usize + 2 >= sq.len())
+    }
+
+    /// The number of indices storing a position after the first man moves to `sq`, when the
+    /// position before the move has no repeating neighbours ([`Indexer::may_repeat`]).
+    #[inline]
+    pub fn first_images(&self, sq: u8) -> usize {
+        self.first_images[sq as usize] as usize
+    }
+
+    /// Per map other than the identity that keeps some square in place: those squares, the
+    /// map, and the map undoing it.
+    #[inline]
+    pub fn fixed_maps(&self) -> impl Iterator<Item = (Bits, &[u8], &[u8])> {
+        self.fixing.iter().map(|&(f, k, u)| {
+            (
+                f,
+                self.maps[k as usize].as_slice(),
+                self.maps[u as usize].as_slice(),
+            )
+        })
+    }
+
+    /// Calls `f` with `idx` and every other index storing the same position (its images,
+    /// when the first man stands on a square some map keeps in place).
+    #[inline]
+    pub fn images(&self, idx: usize, mut f: impl FnMut(usize)) {
+        let first = self.squares[0][idx / self.stride[0]];
+        if !self.shared(first) {
+            f(idx);
+            return;
+        }
+        let mut sq = [0u8; super::material::MAX_MEN];
+        let m = self.squares.len();
+        self.decode(idx, &mut sq[..m]);
+        self.encode_all(&sq[..m], f);
     }
 
     /// Calls `f` with every index storing the position: its canonical form and, when the
@@ -163,18 +274,29 @@ impl Indexer {
         }
     }
 
+    /// Turns the squares of the position at some index into those at the next index (the
+    /// squares of index 0 after the last): an odometer, cheaper than [`Indexer::decode`].
+    #[inline]
+    pub fn advance(&self, sq: &mut [u8]) {
+        for i in (0..sq.len()).rev() {
+            let d = self.local[i][sq[i] as usize] as usize + 1;
+            if d < self.squares[i].len() {
+                sq[i] = self.squares[i][d];
+                return;
+            }
+            sq[i] = self.squares[i][0];
+        }
+    }
+
     /// Number of board squares the first man's square stands for (its orbit under the maps).
+    #[inline]
     pub fn orbit_len(&self, sq: u8) -> usize {
-        let mut seen: Vec<u8> = self.maps.iter().map(|m| m[sq as usize]).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        seen.len()
+        self.orbit[sq as usize] as usize
     }
 
     /// The maps other than the identity that leave `sq` in place.
-    pub fn stabilizer(&self, sq: u8) -> Vec<usize> {
-        (1..self.maps.len())
-            .filter(|&k| self.maps[k][sq as usize] == sq)
-            .collect()
+    #[inline]
+    pub fn stabilizer(&self, sq: u8) -> &[u8] {
+        &self.fixers[sq as usize]
     }
 }

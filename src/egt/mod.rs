@@ -7,11 +7,13 @@
 pub mod board;
 pub mod cache;
 pub mod cli;
+pub mod escapes;
 pub mod index;
 pub mod material;
 pub mod paths;
 pub mod perpetual;
 pub mod probe;
+pub mod propagate;
 pub mod report;
 pub mod rules;
 pub mod service;
@@ -181,7 +183,7 @@ impl Builder {
                 .index
                 .encode_all(&p.squares, |idx| presets.push((p.stm, idx, p.code)));
         }
-        solve::solve(table, self.settings.threads, &presets, &mut progress)?;
+        propagate::solve(table, self.settings.threads, &presets, &mut progress)?;
         if show {
             report::progress_done(&name, start.elapsed());
         }
@@ -230,6 +232,7 @@ impl Builder {
         Ok(Table {
             name,
             values: [fresh(), fresh()],
+            open: solve::open_bits(index.size),
             metric: self.settings.metric,
             piece: material.men.iter().map(|m| m.piece).collect(),
             royal: [royal_of(0), royal_of(1)],

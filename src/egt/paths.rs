@@ -58,6 +58,9 @@ pub struct PieceMoves {
     pub attack_at: Vec<u32>,
     /// The conditions of the attacks.
     pub attack_conds: Vec<Cond>,
+    /// Per target square: the origins with some attack on it (a quick refusal before the
+    /// conditions are looked up).
+    pub attackers_of: Vec<Bits>,
     /// Captures of any man (royal or not) by `from * n + to`: offsets into `capture_conds`.
     pub capture_at: Vec<u32>,
     /// The conditions of the captures.
@@ -71,8 +74,25 @@ impl PieceMoves {
     /// The attack conditions from `from` on `to` on a board of `n` squares.
     #[inline]
     pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {
+        if self.attackers_of[to as usize] & bit(from) == 0 {
+            return &[];
+        }
         let k = from as usize * n + to as usize;
         &self.attack_conds[self.attack_at[k] as usize..self.attack_at[k + 1] as usize]
+    }
+
+    /// Per origin square: every destination of a move or capture, whatever the occupancy.
+    pub fn reach(&self) -> Vec<Bits> {
+        let ends = rights::MOVE | rights::CAPTURE;
+        self.from
+            .iter()
+            .map(|paths| {
+                paths
+                    .iter()
+                    .filter(|p| p.rights & ends != 0)
+                    .fold(0, |acc, p| acc | bit(p.to))
+            })
+            .collect()
     }
 
     /// The capture conditions from `from` on `to`.
@@ -136,6 +156,12 @@ impl PieceMoves {
                 if p.rights & rights::CAPTURE != 0 {
                     captures[s * n + p.to as usize].push(p.cond);
                 }
+            }
+        }
+        pm.attackers_of = vec![0; n];
+        for (k, list) in attacks.iter().enumerate() {
+            if !list.is_empty() {
+                pm.attackers_of[k % n] |= bit((k / n) as u8);
             }
         }
         pm.attack_at.push(0);

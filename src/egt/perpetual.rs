@@ -9,8 +9,6 @@
 //! violator to move, are losses for it. Mutual perpetual check (both sides checking for ever)
 //! is not told apart: it counts against the violator being examined.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use super::material::MAX_MEN;
 use super::solve::Table;
 use super::value::{is_win, DRAW};
@@ -22,11 +20,7 @@ type Set = [Vec<bool>; 2];
 pub fn losses(table: &Table, violator: usize) -> Vec<usize> {
     let n = table.index.size;
     let m = table.men();
-    let undecided: Set = [0, 1].map(|c| {
-        (0..n)
-            .map(|i| table.values[c][i].load(Relaxed) == DRAW)
-            .collect()
-    });
+    let undecided: Set = [0, 1].map(|c| (0..n).map(|i| table.value(c, i) == DRAW).collect());
     let mut sq = [0u8; MAX_MEN];
     let other = 1 - violator;
     // T: positions with the other side to move, not in check (the violator's move was quiet).

@@ -9,7 +9,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::material::{symbol, MAX_MEN};
-use super::solve::{parallel, Table};
+use super::propagate::parallel;
+use super::solve::Table;
 use super::value::{is_loss, is_win, plies, DRAW, ILLEGAL};
 
 /// Prints one progress step.
@@ -169,9 +170,9 @@ fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
     let ix = &table.index;
     let full = ix.orbit_len(sq[0]) as u64;
     let mut img = [0u8; MAX_MEN];
-    let representative = ix.stabilizer(sq[0]).into_iter().all(|k| {
+    let representative = ix.stabilizer(sq[0]).iter().all(|&k| {
         for (d, &s) in img.iter_mut().zip(sq) {
-            *d = ix.maps[k][s as usize];
+            *d = ix.maps[k as usize][s as usize];
         }
         ix.encode_mapped(&img[..sq.len()], 0)
             .is_none_or(|other| idx <= other)

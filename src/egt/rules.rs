@@ -58,6 +58,9 @@ pub struct Rules {
     pub promo: [Vec<Promo>; 2],
     /// Board maps (bit `k` = `board.maps[k]`) each piece type is symmetric under, per colour.
     pub symmetric: [Vec<u8>; 2],
+    /// Squares each piece type reaches in one move or capture from each square on an empty
+    /// board, per colour: `reach[colour][piece][square]`.
+    pub reach: [Vec<Vec<Bits>>; 2],
     /// `no_capture[attacker][victim]`.
     pub no_capture: Vec<Vec<bool>>,
     /// Game rules in force.
@@ -97,6 +100,7 @@ impl Rules {
             domain: [Vec::new(), Vec::new()],
             promo: [Vec::new(), Vec::new()],
             symmetric: [Vec::new(), Vec::new()],
+            reach: [Vec::new(), Vec::new()],
             no_capture: vec![vec![false; n]; n],
             game: GameRules {
                 stalemate: stalemate.unwrap_or(v.end.stalemate),
@@ -114,6 +118,8 @@ impl Rules {
                 rules.moves[colour].push(pm);
                 rules.promo[colour].push(rules.promotion(colour, p as PieceId));
             }
+            let reach = rules.moves[colour].iter().map(PieceMoves::reach).collect();
+            rules.reach[colour] = reach;
             for (p, init) in start.iter().enumerate() {
                 let d = rules.domain_of(colour, p, init);
                 rules.domain[colour].push(d);

@@ -1,15 +1,13 @@
-//! Retrograde solving of one table: seed mates, stalemates and conversions (captures and
-//! promotions, valued from the sub-tables), then alternate two passes per distance: positions
-//! lost in `p` make their predecessors won in `p + 1`; positions won in `p` make their
-//! predecessors candidates for a loss, verified by generating all their moves.
+//! One table and its moves: the men, the value bytes, legal moves (successors) and un-moves
+//! (predecessors) of a position, its seed value, and the one-ply check of a solved table.
+//! The retrograde driver lives in `propagate`.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
+use std::sync::Arc;
 
-use variants::rules::Outcome;
 use variants::PieceId;
 
-use super::board::{bit, Bits};
+use super::board::{bit, Bits, MAX_MAPS};
 use super::index::Indexer;
 use super::material::{Material, MAX_MEN};
 use super::rules::Rules;
@@ -26,7 +24,7 @@ pub enum Metric {
 
 /// A conversion target: the sub-table, and for each of its men the man of this table whose
 /// square it takes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Conv {
     /// The sub-table.
     pub table: Arc<Table>,
@@ -43,8 +41,13 @@ pub struct Table {
     pub name: String,
     /// The indexer.
     pub index: Indexer,
-    /// Codes per side to move (see `value`).
+    /// Codes per side to move (see `value`). While solving, the byte of an undecided
+    /// position holds its escape counter instead (see `escapes`); read through
+    /// [`Table::value`].
     pub values: [Vec<AtomicU8>; 2],
+    /// While solving: one bit per position and side to move, set while the position is
+    /// undecided and its byte is an escape counter. Empty once solved.
+    pub open: [Vec<AtomicU64>; 2],
     /// The metric.
     pub metric: Metric,
     /// Colour of each man.
@@ -68,6 +71,23 @@ pub enum Mode {
     Quiet,
     /// Captures and promotions.
     Conversions,
+    /// Every legal move, without reading the codes of those inside the table (given as
+    /// `DRAW`): enough to count them, and no random memory access.
+    Count,
+    /// [`Mode::Quiet`] without reading the codes (given as `DRAW`).
+    QuietCount,
+}
+
+impl Mode {
+    /// True when captures and promotions are left out.
+    fn quiet(self) -> bool {
+        matches!(self, Mode::Quiet | Mode::QuietCount)
+    }
+
+    /// True when the codes of moves inside the table are not read.
+    fn blind(self) -> bool {
+        matches!(self, Mode::Count | Mode::QuietCount)
+    }
 }
 
 /// A move's successor: its code from the opponent's side, and whether it stays in this table.
@@ -79,6 +99,18 @@ pub struct Succ {
     pub in_table: bool,
     /// The successor's index in this table (`usize::MAX` for conversions).
     pub index: usize,
+}
+
+/// Open bits for a table of `size` positions per side, all clear (see [`Table::open`]).
+pub fn open_bits(size: usize) -> [Vec<AtomicU64>; 2] {
+    [0, 1].map(|_| (0..size / 64 + 1).map(|_| AtomicU64::new(0)).collect())
+}
+
+/// The indices storing one position, by map (see [`Table::stored_images`]).
+struct Images {
+    maps: [u8; MAX_MAPS],
+    index: [usize; MAX_MAPS],
+    len: usize,
 }
 
 /// Why a build failed.
@@ -108,9 +140,29 @@ impl Table {
     #[inline]
     pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
         match self.index.encode(sq) {
-            Some(i) => self.values[stm][i].load(Relaxed),
+            Some(i) => self.value(stm, i),
             None => ILLEGAL,
         }
+    }
+
+    /// The code stored at `idx` for `stm` to move (`DRAW` while undecided).
+    #[inline]
+    pub fn value(&self, stm: usize, idx: usize) -> u8 {
+        // The bit first: a position decided by its last escape closing gets its code before
+        // its bit is cleared.
+        if self.is_open(stm, idx) {
+            DRAW
+        } else {
+            self.values[stm][idx].load(Acquire)
+        }
+    }
+
+    /// True while the position is undecided and its byte an escape counter.
+    #[inline]
+    pub fn is_open(&self, stm: usize, idx: usize) -> bool {
+        self.open[stm]
+            .get(idx / 64)
+            .is_some_and(|w| w.load(Acquire) & (1 << (idx % 64)) != 0)
     }
 
     /// True when a man of colour `by` attacks `target` (a royal of the other side) given the
@@ -123,7 +175,7 @@ impl Table {
 
     /// [`Table::attacked`] with the occupancy known: all men `occ`, the attackers' `own`.
     #[inline]
-    fn attacked_in(
+    pub(super) fn attacked_in(
         &self,
         sq: &[u8],
         alive: u32,
@@ -151,9 +203,39 @@ impl Table {
         false
     }
 
+    /// The squares on the attack lines of `stm`'s enemies to its royal (empty squares and
+    /// hop screens of every such line), or every square when the royal is in check: a move
+    /// by another man from and to squares outside the result cannot leave the royal
+    /// attacked. `occ`: all men, `own`: `stm`'s.
+    #[inline]
+    pub(super) fn guard(&self, sq: &[u8], stm: usize, occ: Bits, own: Bits) -> Bits {
+        let n = self.rules.board.n;
+        let target = self.royal[stm];
+        let victim = self.piece[target] as usize;
+        let ts = sq[target];
+        let theirs = occ & !own;
+        let mut lines = 0;
+        for (e, &es) in sq.iter().enumerate() {
+            if self.colour[e] as usize == stm {
+                continue;
+            }
+            let p = self.piece[e] as usize;
+            if self.rules.no_capture[p][victim] {
+                continue;
+            }
+            for c in self.rules.moves[1 - stm][p].attacks(n, es, ts) {
+                if c.open(occ, theirs) {
+                    return Bits::MAX;
+                }
+                lines |= c.empty | c.occ;
+            }
+        }
+        lines
+    }
+
     /// True when `stm` might convert: it has a man that may promote, or some capture of a
     /// non-royal enemy is open.
-    fn may_convert(&self, sq: &[u8], stm: usize) -> bool {
+    pub(super) fn may_convert(&self, sq: &[u8], stm: usize) -> bool {
         let all = (1u32 << self.men()) - 1;
         let (occ, own) = self.occupancy(sq, all, stm);
         let n = self.rules.board.n;
@@ -180,7 +262,7 @@ impl Table {
 
     /// All men's squares and those of colour `c`.
     #[inline]
-    fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
+    pub(super) fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
         let mut occ = 0;
         let mut own = 0;
         for (i, &s) in sq.iter().enumerate() {
@@ -197,15 +279,18 @@ impl Table {
     /// True when the position is broken: two men share a square, or `stm` can capture the
     /// opponent's royal.
     pub fn broken(&self, sq: &[u8], stm: usize) -> bool {
-        let mut occ: Bits = 0;
-        for &s in sq {
+        let (mut occ, mut mine): (Bits, Bits) = (0, 0);
+        for (i, &s) in sq.iter().enumerate() {
             if occ & bit(s) != 0 {
                 return true;
             }
             occ |= bit(s);
+            if self.colour[i] as usize == stm {
+                mine |= bit(s);
+            }
         }
         let all = (1u32 << self.men()) - 1;
-        self.attacked(sq, all, stm, self.royal[1 - stm])
+        self.attacked_in(sq, all, stm, self.royal[1 - stm], occ, mine)
     }
 
     /// True when `stm`'s royal is attacked.
@@ -248,6 +333,7 @@ impl Table {
         let mut next = [0u8; MAX_MEN];
         next[..m].copy_from_slice(&sq[..m]);
         let opp = 1 - stm;
+        let guard = self.guard(sq, stm, occ, own);
         for i in 0..m {
             if self.colour[i] as usize != stm {
                 continue;
@@ -256,6 +342,12 @@ impl Table {
             let pm = &self.rules.moves[stm][p];
             let promo = &self.rules.promo[stm][p];
             let s = sq[i];
+            // Moves that touch no line to the royal, when it is not in check, are legal.
+            let guarded = if i == self.royal[stm] {
+                Bits::MAX
+            } else {
+                guard
+            };
             let mut seen: Bits = 0;
             for path in &pm.from[s as usize] {
                 let t = path.to;
@@ -268,21 +360,14 @@ impl Table {
                     }
                     None
                 } else {
-                    if own & bit(t) != 0 || path.rights & variants::rights::CAPTURE == 0 {
-                        continue;
+                    match self.victim(sq, i, t, own, path.rights) {
+                        Some(j) => Some(j),
+                        None => continue,
                     }
-                    let Some(j) = (0..m).find(|&j| sq[j] == t) else {
-                        continue;
-                    };
-                    let vp = self.piece[j] as usize;
-                    if self.rules.no_capture[p][vp] || j == self.royal[opp] {
-                        continue;
-                    }
-                    Some(j)
                 };
                 let converts = victim.is_some() || promo.may(s, t);
                 match mode {
-                    Mode::Quiet if victim.is_some() => continue,
+                    _ if mode.quiet() && victim.is_some() => continue,
                     Mode::Conversions if !converts => continue,
                     _ => {}
                 }
@@ -291,7 +376,16 @@ impl Table {
                 let alive = victim.map_or(all, |j| all & !(1 << j));
                 let occ_after = (occ & !bit(s)) | bit(t);
                 let theirs = occ & !own & !bit(t);
-                if !self.attacked_in(&next[..m], alive, opp, self.royal[stm], occ_after, theirs)
+                let safe = guarded & (bit(s) | bit(t)) == 0;
+                if (safe
+                    || !self.attacked_in(
+                        &next[..m],
+                        alive,
+                        opp,
+                        self.royal[stm],
+                        occ_after,
+                        theirs,
+                    ))
                     && !self.emit(
                         &next,
                         stm,
@@ -323,6 +417,26 @@ impl Table {
         count
     }
 
+    /// The man man `i` would capture on the occupied square `t` by a path with `rights`:
+    /// `None` for a friend, a path that cannot capture, a protected man or the royal.
+    #[inline]
+    pub(super) fn victim(
+        &self,
+        sq: &[u8],
+        i: usize,
+        t: u8,
+        own: Bits,
+        rights: u16,
+    ) -> Option<usize> {
+        if own & bit(t) != 0 || rights & variants::rights::CAPTURE == 0 {
+            return None;
+        }
+        let j = sq.iter().position(|&x| x == t)?;
+        let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
+        let opp = 1 - self.colour[i] as usize;
+        (!self.rules.no_capture[p][vp] && j != self.royal[opp]).then_some(j)
+    }
+
     /// Reports one legal move (each promotion choice separately); false to stop.
     #[allow(clippy::too_many_arguments)]
     fn emit(
@@ -337,7 +451,7 @@ impl Table {
     ) -> bool {
         let opp = 1 - stm;
         let m = self.men();
-        if promo.may(s, t) && mode != Mode::Quiet {
+        if promo.may(s, t) && !mode.quiet() {
             for &c in &promo.choices {
                 *count += 1;
                 let code = self.conv_code(next, opp, victim, Some((i, c)));
@@ -361,8 +475,13 @@ impl Table {
                 let index = base
                     .and_then(|b| self.index.step(b, i, s, t))
                     .or_else(|| self.index.encode(&next[..m]));
+                let code = match index {
+                    None => ILLEGAL,
+                    Some(_) if mode.blind() => DRAW,
+                    Some(j) => self.value(opp, j),
+                };
                 Succ {
-                    code: index.map_or(ILLEGAL, |j| self.values[opp][j].load(Relaxed)),
+                    code,
                     in_table: true,
                     index: index.unwrap_or(usize::MAX),
                 }
@@ -377,7 +496,7 @@ impl Table {
     }
 
     /// The code, for `opp` to move, of the position after a conversion.
-    fn conv_code(
+    pub(super) fn conv_code(
         &self,
         next: &[u8; MAX_MEN],
         opp: usize,
@@ -417,12 +536,12 @@ impl Table {
         mut f: impl FnMut(usize),
     ) {
         let m = self.men();
-        let direct = base.filter(|_| !self.index.shared(sq[0]));
         let mover = 1 - stm;
         let all = (1u32 << m) - 1;
         let (occ, own) = self.occupancy(sq, all, mover);
         let mut prev = [0u8; MAX_MEN];
         prev[..m].copy_from_slice(&sq[..m]);
+        let images = base.and_then(|b| self.stored_images(sq, b));
         for i in 0..m {
             if self.colour[i] as usize != mover {
                 continue;
@@ -430,22 +549,23 @@ impl Table {
             let p = self.piece[i] as usize;
             let pm = &self.rules.moves[mover][p];
             let promo = &self.rules.promo[mover][p];
+            let promotes = !promo.choices.is_empty();
             let t = sq[i];
             let mut seen: Bits = 0;
             for &(s, cond) in &pm.into[t as usize] {
                 if (occ | seen) & bit(s) != 0 || !cond.open(occ, own) {
                     continue;
                 }
-                if promo.may(s, t) && promo.forced & bit(t) != 0 {
+                if promotes && promo.may(s, t) && promo.forced & bit(t) != 0 {
                     continue;
                 }
                 seen |= bit(s);
-                match direct.and_then(|b| self.index.step(b, i, t, s)) {
-                    Some(j) => f(j),
-                    None => {
-                        prev[i] = s;
-                        self.index.encode_all(&prev[..m], &mut f);
-                    }
+                let stepped = images
+                    .as_ref()
+                    .is_some_and(|im| self.step_images(im, i, t, s, &mut f));
+                if !stepped {
+                    prev[i] = s;
+                    self.index.encode_all(&prev[..m], &mut f);
                 }
             }
             prev[i] = t;
@@ -455,56 +575,62 @@ impl Table {
         }
     }
 
+    /// Every index storing the position `sq` (canonical, at `base`), by map: the identity
+    /// first, then the maps keeping its first man in place. `None` if one is missing.
+    fn stored_images(&self, sq: &[u8], base: usize) -> Option<Images> {
+        let mut im = Images {
+            maps: [0; MAX_MAPS],
+            index: [base; MAX_MAPS],
+            len: 1,
+        };
+        for &k in self.index.stabilizer(sq[0]) {
+            im.maps[im.len] = k;
+            im.index[im.len] = self.index.encode_mapped(sq, k as usize)?;
+            im.len += 1;
+        }
+        Some(im)
+    }
+
+    /// Reports the indices of the position after man `i` moves from `t` to `s` by stepping
+    /// from each stored image; false when that is not possible (the first man leaving the
+    /// fundamental region or landing on a shared square: the caller encodes).
+    #[inline]
+    fn step_images(&self, im: &Images, i: usize, t: u8, s: u8, f: &mut impl FnMut(usize)) -> bool {
+        if i == 0 {
+            // The position before has one index unless its first man stands on a shared
+            // square; `step` refuses squares outside the fundamental region.
+            if self.index.shared(s) {
+                return false;
+            }
+            return match self.index.step(im.index[0], 0, t, s) {
+                Some(j) => {
+                    f(j);
+                    true
+                }
+                None => false,
+            };
+        }
+        let Some(j) = self.index.step(im.index[0], i, t, s) else {
+            // Outside the man's domain: no index.
+            return true;
+        };
+        f(j);
+        for k in 1..im.len {
+            let map = &self.index.maps[im.maps[k] as usize];
+            let image = self
+                .index
+                .step(im.index[k], i, map[t as usize], map[s as usize]);
+            if let Some(other) = image.filter(|&o| o != j) {
+                f(other);
+            }
+        }
+        true
+    }
+
     /// The value of a position found by looking at its moves alone (the first pass): broken,
     /// mated, stalemated, bare, or decided by conversions; `DRAW` when still open.
     pub fn seed(&self, sq: &[u8], stm: usize, base: Option<usize>) -> u8 {
-        if self.broken(sq, stm) {
-            return ILLEGAL;
-        }
-        if let Some(code) = self.bare_king(sq, stm) {
-            return code;
-        }
-        let mut best_win: Option<u8> = None;
-        let mut worst_loss: u8 = 0;
-        let mut escape = false;
-        let conversions = if self.may_convert(sq, stm) {
-            self.moves_of(sq, stm, base, Mode::Conversions, |s| {
-                if is_loss(s.code) {
-                    let p = plies(s.code) + 1;
-                    best_win = Some(best_win.map_or(p, |b| b.min(p)));
-                } else if is_win(s.code) {
-                    worst_loss = worst_loss.max(plies(s.code) + 1);
-                } else {
-                    escape = true;
-                }
-                true
-            })
-        } else {
-            0
-        };
-        if let Some(p) = best_win {
-            return win(p.min(MAX_PLIES));
-        }
-        // One move inside the table is enough to leave the position open.
-        let in_table = self.moves_of(sq, stm, base, Mode::Quiet, |_| false);
-        let n = conversions + in_table;
-        if n == 0 {
-            let outcome = if self.in_check(sq, stm) {
-                self.rules.variant.end.checkmate
-            } else {
-                self.rules.game.stalemate
-            };
-            return match outcome {
-                Outcome::Loss => loss(0),
-                Outcome::Win => win(0),
-                Outcome::Draw => DRAW,
-            };
-        }
-        if in_table == 0 && !escape {
-            loss(worst_loss.min(MAX_PLIES))
-        } else {
-            DRAW
-        }
+        self.seed_counted(sq, stm, base).code
     }
 
     /// True when the bare-king rule decides the position by itself.
@@ -514,7 +640,7 @@ impl Table {
 
     /// Shatranj's bare king: a side left with only its royal loses unless it can bare the
     /// other at once.
-    fn bare_king(&self, sq: &[u8], stm: usize) -> Option<u8> {
+    pub(super) fn bare_king(&self, sq: &[u8], stm: usize) -> Option<u8> {
         if !self.rules.variant.end.bare_king_loses {
             return None;
         }
@@ -554,234 +680,6 @@ impl Table {
         });
         (ok && n > 0).then_some(deepest)
     }
-}
-
-/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
-pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
-    const CHUNK: usize = 1 << 14;
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let start = next.fetch_add(CHUNK, Relaxed);
-                if start >= size {
-                    break;
-                }
-                work(start, (start + CHUNK).min(size));
-            });
-        }
-    });
-}
-
-/// A decided position waiting to be expanded: `index << 1 | side to move`.
-type Entry = u64;
-
-/// Positions decided at each distance, in plies, still to be expanded.
-struct Buckets {
-    lists: Vec<Mutex<Vec<Entry>>>,
-}
-
-impl Buckets {
-    fn new() -> Buckets {
-        Buckets {
-            lists: (0..=MAX_PLIES as usize + 4)
-                .map(|_| Mutex::new(Vec::new()))
-                .collect(),
-        }
-    }
-
-    /// Files a thread's finds (`(distance, entry)`) and empties its buffer.
-    fn add(&self, found: &mut Vec<(u8, Entry)>) {
-        found.sort_unstable_by_key(|f| f.0);
-        for group in found.chunk_by(|a, b| a.0 == b.0) {
-            let d = (group[0].0 as usize).min(self.lists.len() - 1);
-            if let Ok(mut list) = self.lists[d].lock() {
-                list.extend(group.iter().map(|f| f.1));
-            }
-        }
-        found.clear();
-    }
-
-    fn take(&self, d: u8) -> Vec<Entry> {
-        self.lists[d as usize]
-            .lock()
-            .map(|mut l| std::mem::take(&mut *l))
-            .unwrap_or_default()
-    }
-
-    fn deepest(&self) -> u8 {
-        (0..self.lists.len())
-            .rev()
-            .find(|&d| self.lists[d].lock().map(|l| !l.is_empty()).unwrap_or(false))
-            .unwrap_or(0) as u8
-    }
-}
-
-/// Solves `table` in place; `progress` is told each finished distance.
-pub fn solve(
-    table: &Table,
-    threads: usize,
-    presets: &[(usize, usize, u8)],
-    progress: &mut dyn FnMut(&str),
-) -> Result<(), SolveError> {
-    let size = table.index.size;
-    let m = table.men();
-    let buckets = Buckets::new();
-    for stm in 0..2 {
-        parallel(size, threads, |a, b| {
-            let mut sq = [0u8; MAX_MEN];
-            let mut found = Vec::new();
-            for idx in a..b {
-                table.index.decode(idx, &mut sq[..m]);
-                let code = table.seed(&sq[..m], stm, Some(idx));
-                table.values[stm][idx].store(code, Relaxed);
-                if code != DRAW && code != ILLEGAL {
-                    found.push((plies(code), (idx as Entry) << 1 | stm as Entry));
-                }
-            }
-            buckets.add(&mut found);
-        });
-    }
-    let mut given = Vec::new();
-    for &(stm, idx, code) in presets {
-        table.values[stm][idx].store(code, Relaxed);
-        if code != DRAW && code != ILLEGAL {
-            given.push((plies(code), (idx as Entry) << 1 | stm as Entry));
-        }
-    }
-    buckets.add(&mut given);
-    progress("seeded");
-    let mut p: u8 = 0;
-    let fixed: std::collections::HashSet<Entry> = presets
-        .iter()
-        .map(|&(stm, idx, _)| (idx as Entry) << 1 | stm as Entry)
-        .collect();
-    loop {
-        propagate(table, &buckets, &fixed, threads, &mut p, progress)?;
-        if !table.rules.game.perpetual_check_loses {
-            return Ok(());
-        }
-        // Positions held only by perpetual check become losses where propagation stopped.
-        let q = p + (p & 1);
-        let mut found = 0;
-        for violator in 0..2 {
-            let mut lost = super::perpetual::losses(table, violator);
-            lost.retain(|&i| !fixed.contains(&((i as Entry) << 1 | violator as Entry)));
-            found += lost.len();
-            let mut entries: Vec<(u8, Entry)> = lost
-                .into_iter()
-                .map(|i| {
-                    table.values[violator][i].store(loss(q), Relaxed);
-                    (q, (i as Entry) << 1 | violator as Entry)
-                })
-                .collect();
-            buckets.add(&mut entries);
-        }
-        progress(&format!(
-            "{found} positions lost to the perpetual-check ban"
-        ));
-        if found == 0 {
-            return Ok(());
-        }
-        p = q;
-    }
-}
-
-/// Ordinary propagation from distance `p` until no distance is left to expand.
-fn propagate(
-    table: &Table,
-    buckets: &Buckets,
-    fixed: &std::collections::HashSet<Entry>,
-    threads: usize,
-    at: &mut u8,
-    progress: &mut dyn FnMut(&str),
-) -> Result<(), SolveError> {
-    let m = table.men();
-    // Candidates found not lost in this pass: their successors cannot change within the
-    // pass, so one verification each is enough.
-    let words = table.index.size / 64 + 1;
-    let refuted: [Vec<AtomicU64>; 2] =
-        [0, 1].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
-    while *at <= buckets.deepest() {
-        let p = *at;
-        for side in &refuted {
-            for w in side {
-                w.store(0, Relaxed);
-            }
-        }
-        if p >= MAX_PLIES {
-            return Err(SolveError::TooDeep(table.name.clone()));
-        }
-        let current = buckets.take(p);
-        // Losses in p make their predecessors wins in p + 1.
-        parallel(current.len(), threads, |a, b| {
-            let mut sq = [0u8; MAX_MEN];
-            let mut found = Vec::new();
-            for &e in &current[a..b] {
-                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
-                if table.values[stm][idx].load(Relaxed) != loss(p) {
-                    continue;
-                }
-                table.index.decode(idx, &mut sq[..m]);
-                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
-                    let cell = &table.values[1 - stm][pi];
-                    let cur = cell.load(Relaxed);
-                    let entry = (pi as Entry) << 1 | (1 - stm) as Entry;
-                    if !fixed.is_empty() && fixed.contains(&entry) {
-                        return;
-                    }
-                    let better = cur == DRAW || (is_win(cur) && plies(cur) > p + 1);
-                    if better
-                        && cell
-                            .compare_exchange(cur, win(p + 1), Relaxed, Relaxed)
-                            .is_ok()
-                    {
-                        found.push((p + 1, (pi as Entry) << 1 | (1 - stm) as Entry));
-                    }
-                });
-            }
-            buckets.add(&mut found);
-        });
-        // Wins in p make their predecessors candidates for a loss, verified move by move.
-        parallel(current.len(), threads, |a, b| {
-            let mut sq = [0u8; MAX_MEN];
-            let mut pre = [0u8; MAX_MEN];
-            let mut found = Vec::new();
-            for &e in &current[a..b] {
-                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
-                if table.values[stm][idx].load(Relaxed) != win(p) {
-                    continue;
-                }
-                table.index.decode(idx, &mut sq[..m]);
-                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
-                    let cell = &table.values[1 - stm][pi];
-                    let entry = (pi as Entry) << 1 | (1 - stm) as Entry;
-                    if cell.load(Relaxed) != DRAW || (!fixed.is_empty() && fixed.contains(&entry)) {
-                        return;
-                    }
-                    let (word, mask) = (&refuted[1 - stm][pi / 64], 1u64 << (pi % 64));
-                    if word.load(Relaxed) & mask != 0 {
-                        return;
-                    }
-                    table.index.decode(pi, &mut pre[..m]);
-                    let verdict = table.all_lose(&pre[..m], 1 - stm, p + 1, Some(pi));
-                    if verdict.is_none() {
-                        word.fetch_or(mask, Relaxed);
-                    }
-                    if let Some(d) = verdict {
-                        let code = loss((d + 1).min(MAX_PLIES));
-                        if cell.compare_exchange(DRAW, code, Relaxed, Relaxed).is_ok() {
-                            found.push((plies(code), (pi as Entry) << 1 | (1 - stm) as Entry));
-                        }
-                    }
-                });
-            }
-            buckets.add(&mut found);
-        });
-        progress(&format!("distance {p}"));
-        *at += 1;
-    }
-    Ok(())
 }
 
 /// The code a position should have given its successors' codes (one ply of minimax), for

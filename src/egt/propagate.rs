@@ -1,0 +1,528 @@
+//! The retrograde driver: a seed pass over every position, then per distance `p` two passes
+//! over the positions decided at `p` (kept in per-distance lists, so no pass rescans the
+//! table): losses in `p` make their predecessors won in `p + 1`; wins in `p` close one escape
+//! of each undecided predecessor (see `escapes`), which is lost when none is left.
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::Mutex;
+
+use super::escapes::{
+    counter_byte, counter_of, for_predecessors_once, COUNTER_STEP, LAST_ESCAPE, MAX_COUNT, NONE,
+    UNCOUNTED_BYTE, VERIFY, VERIFY_BYTE,
+};
+use super::material::MAX_MEN;
+use super::solve::{SolveError, Table};
+use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+
+/// Most positions handed to a thread at a time.
+const CHUNK: usize = 1 << 14;
+
+/// Fewest positions handed to a thread at a time.
+const MIN_CHUNK: usize = 64;
+
+/// Chunks per thread a pass is cut into at least, so that threads finish together.
+const CHUNKS_PER_THREAD: usize = 16;
+
+/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
+pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
+    let threads = threads.max(1);
+    if threads == 1 {
+        // In chunks all the same: a chunk's finds are buffered until it ends.
+        for start in (0..size).step_by(CHUNK) {
+            work(start, (start + CHUNK).min(size));
+        }
+        return;
+    }
+    let chunk = (size / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let start = next.fetch_add(chunk, Relaxed);
+                if start >= size {
+                    break;
+                }
+                work(start, (start + chunk).min(size));
+            });
+        }
+    });
+}
+
+/// A decided position waiting to be expanded: `index << 1 | side to move`.
+type Entry = u64;
+
+fn entry(idx: usize, stm: usize) -> Entry {
+    (idx as Entry) << 1 | stm as Entry
+}
+
+/// Positions decided at each distance, in plies, still to be expanded, as 32-bit words: one
+/// per entry, or two (high half first) on tables whose entries need more than 32 bits.
+struct Buckets {
+    lists: Vec<Mutex<Vec<u32>>>,
+    wide: bool,
+}
+
+impl Buckets {
+    fn new(size: usize) -> Buckets {
+        Buckets {
+            lists: (0..=MAX_PLIES as usize + 4)
+                .map(|_| Mutex::new(Vec::new()))
+                .collect(),
+            wide: entry(size, 1) > u32::MAX as Entry,
+        }
+    }
+
+    /// Files a thread's finds (`(distance, entry)`) and empties its buffer.
+    fn add(&self, found: &mut Vec<(u8, Entry)>) {
+        found.sort_unstable_by_key(|f| f.0);
+        for group in found.chunk_by(|a, b| a.0 == b.0) {
+            let d = (group[0].0 as usize).min(self.lists.len() - 1);
+            if let Ok(mut list) = self.lists[d].lock() {
+                for &(_, e) in group {
+                    if self.wide {
+                        list.push((e >> 32) as u32);
+                    }
+                    list.push(e as u32);
+                }
+            }
+        }
+        found.clear();
+    }
+
+    fn take(&self, d: u8) -> Current {
+        let words = self.lists[d as usize]
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default();
+        Current {
+            words,
+            wide: self.wide,
+        }
+    }
+
+    fn deepest(&self) -> u8 {
+        (0..self.lists.len())
+            .rev()
+            .find(|&d| self.lists[d].lock().map(|l| !l.is_empty()).unwrap_or(false))
+            .unwrap_or(0) as u8
+    }
+}
+
+/// The entries of one distance, taken out of [`Buckets`] to be expanded.
+struct Current {
+    words: Vec<u32>,
+    wide: bool,
+}
+
+impl Current {
+    fn len(&self) -> usize {
+        if self.wide {
+            self.words.len() / 2
+        } else {
+            self.words.len()
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> Entry {
+        if self.wide {
+            (self.words[2 * k] as Entry) << 32 | self.words[2 * k + 1] as Entry
+        } else {
+            self.words[k] as Entry
+        }
+    }
+
+    /// Puts the entries in index order: neighbouring entries have neighbouring predecessors,
+    /// so fewer cache misses on large tables. (Wide entries are left as they are.)
+    fn sort(&mut self) {
+        if !self.wide {
+            self.words.sort_unstable();
+        }
+    }
+}
+
+/// The escape counters of the positions left undecided when solving ended, as
+/// `(side to move, index, counter)` (see `escapes`), for checking them against a recount.
+pub type Counters = Vec<(usize, usize, u8)>;
+
+/// The state of one solve shared by the passes.
+struct Solver<'a> {
+    table: &'a Table,
+    threads: usize,
+    buckets: Buckets,
+    /// Positions whose value was given from outside: never changed.
+    fixed: HashSet<Entry>,
+    /// Some position has too many successors to count and is verified instead.
+    verifying: bool,
+    /// Escapes are counted when first needed, not by the seed pass (every position's count
+    /// fits a counter).
+    lazy: bool,
+}
+
+/// Solves `table` in place; `progress` is told each finished distance.
+pub fn solve(
+    table: &Table,
+    threads: usize,
+    presets: &[(usize, usize, u8)],
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    run(table, threads, presets, progress, false).map(|_| ())
+}
+
+/// [`solve`], returning the escape counters of the positions left undecided.
+pub fn solve_counted(
+    table: &Table,
+    threads: usize,
+    presets: &[(usize, usize, u8)],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Counters, SolveError> {
+    run(table, threads, presets, progress, true)
+}
+
+fn run(
+    table: &Table,
+    threads: usize,
+    presets: &[(usize, usize, u8)],
+    progress: &mut dyn FnMut(&str),
+    keep_counters: bool,
+) -> Result<Counters, SolveError> {
+    let solver = Solver::seeded(table, threads, presets);
+    progress("seeded");
+    let mut p: u8 = 0;
+    loop {
+        solver.propagate(&mut p, progress)?;
+        if !table.rules.game.perpetual_check_loses || solver.perpetual_losses(&mut p, progress) == 0
+        {
+            return Ok(solver.finish(keep_counters));
+        }
+    }
+}
+
+impl<'a> Solver<'a> {
+    /// The seed pass over both sides, then the presets.
+    fn seeded(table: &'a Table, threads: usize, presets: &[(usize, usize, u8)]) -> Solver<'a> {
+        let size = table.index.size;
+        let m = table.men();
+        let buckets = Buckets::new(size);
+        let verifying = AtomicBool::new(false);
+        let lazy = table.escape_bound() <= MAX_COUNT;
+        for (stm, side) in table.values.iter().enumerate() {
+            parallel(size, threads, |a, b| {
+                let mut sq = [0u8; MAX_MEN];
+                let mut found = Vec::new();
+                let mut bits = OpenBits::new(&table.open[stm], a);
+                table.index.decode(a, &mut sq[..m]);
+                for (idx, cell) in (a..b).zip(&side[a..b]) {
+                    let seed = if lazy {
+                        table.seed_lazy(&sq[..m], stm, Some(idx))
+                    } else {
+                        table.seed_counted(&sq[..m], stm, Some(idx))
+                    };
+                    let open = seed.code == DRAW && seed.count != NONE;
+                    if open {
+                        cell.store(counter_byte(seed.count), Relaxed);
+                        bits.set(idx);
+                    } else {
+                        cell.store(seed.code, Relaxed);
+                    }
+                    if seed.count == VERIFY {
+                        verifying.store(true, Relaxed);
+                    }
+                    if seed.code != DRAW && seed.code != ILLEGAL {
+                        found.push((plies(seed.code), entry(idx, stm)));
+                    }
+                    table.index.advance(&mut sq[..m]);
+                }
+                bits.flush();
+                buckets.add(&mut found);
+            });
+        }
+        let solver = Solver {
+            table,
+            threads,
+            buckets,
+            fixed: presets
+                .iter()
+                .map(|&(stm, idx, _)| entry(idx, stm))
+                .collect(),
+            verifying: verifying.into_inner(),
+            lazy,
+        };
+        let mut given = Vec::new();
+        for &(stm, idx, code) in presets {
+            let old = table.value(stm, idx);
+            solver.take(stm, idx);
+            table.values[stm][idx].store(code, Release);
+            // A preset equal to the seed is already listed: listing it twice would close
+            // its predecessors' escapes twice.
+            if code != DRAW && code != ILLEGAL && old != code {
+                given.push((plies(code), entry(idx, stm)));
+            }
+        }
+        solver.buckets.add(&mut given);
+        solver
+    }
+
+    /// Clears the open bit of a position; true for the one caller that found it set, who
+    /// then owns the position and stores its code.
+    #[inline]
+    fn take(&self, stm: usize, idx: usize) -> bool {
+        let mask = 1u64 << (idx % 64);
+        self.table.open[stm][idx / 64].fetch_and(!mask, AcqRel) & mask != 0
+    }
+
+    /// Positions held only by perpetual check become losses where propagation stopped
+    /// (`at`, moved on to an even distance); returns how many.
+    fn perpetual_losses(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> usize {
+        let q = *at + (*at & 1);
+        let mut found = 0;
+        for violator in 0..2 {
+            let mut lost = super::perpetual::losses(self.table, violator);
+            lost.retain(|&i| !self.fixed.contains(&entry(i, violator)));
+            let mut entries: Vec<(u8, Entry)> = lost
+                .into_iter()
+                .filter(|&i| self.take(violator, i))
+                .map(|i| {
+                    self.table.values[violator][i].store(loss(q), Release);
+                    (q, entry(i, violator))
+                })
+                .collect();
+            found += entries.len();
+            self.buckets.add(&mut entries);
+        }
+        progress(&format!(
+            "{found} positions lost to the perpetual-check ban"
+        ));
+        *at = q;
+        found
+    }
+
+    /// Positions still open are draws: their counters (kept if asked) give way to `DRAW`.
+    fn finish(&self, keep_counters: bool) -> Counters {
+        let table = self.table;
+        let mut kept = Vec::new();
+        for stm in 0..2 {
+            for (w, word) in table.open[stm].iter().enumerate() {
+                let mut bits = word.swap(0, AcqRel);
+                while bits != 0 {
+                    let idx = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let byte = table.values[stm][idx].swap(DRAW, Release);
+                    if keep_counters {
+                        kept.push((stm, idx, counter_of(byte)));
+                    }
+                }
+            }
+        }
+        kept
+    }
+
+    /// A position whose escapes are verified, not counted: lost when every move leads to a
+    /// win for the opponent no deeper than `p + 1` plies. The thread that clears its bit
+    /// stores the code.
+    fn verify(
+        &self,
+        stm: usize,
+        idx: usize,
+        p: u8,
+        refuted: &[Vec<AtomicU64>; 2],
+        found: &mut Vec<(u8, Entry)>,
+    ) {
+        let table = self.table;
+        let (word, mask) = (refuted[stm].get(idx / 64), 1u64 << (idx % 64));
+        if word.is_some_and(|w| w.load(Relaxed) & mask != 0) {
+            return;
+        }
+        let m = table.men();
+        let mut sq = [0u8; MAX_MEN];
+        table.index.decode(idx, &mut sq[..m]);
+        let Some(d) = table.all_lose(&sq[..m], stm, p + 1, Some(idx)) else {
+            if let Some(w) = word {
+                w.fetch_or(mask, Relaxed);
+            }
+            return;
+        };
+        let code = loss((d + 1).min(MAX_PLIES));
+        if self.take(stm, idx) {
+            table.values[stm][idx].store(code, Release);
+            found.push((plies(code), entry(idx, stm)));
+        }
+    }
+
+    fn is_fixed(&self, idx: usize, stm: usize) -> bool {
+        !self.fixed.is_empty() && self.fixed.contains(&entry(idx, stm))
+    }
+
+    /// Ordinary propagation from distance `at` until no distance is left to expand.
+    fn propagate(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> Result<(), SolveError> {
+        let table = self.table;
+        // Verified candidates found not lost in this pass: their successors cannot change
+        // within the pass, so one verification each is enough.
+        let words = if self.verifying {
+            table.index.size / 64 + 1
+        } else {
+            0
+        };
+        let refuted: [Vec<AtomicU64>; 2] =
+            [0, 1].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
+        while *at <= self.buckets.deepest() {
+            let p = *at;
+            for w in refuted.iter().flatten() {
+                w.store(0, Relaxed);
+            }
+            if p >= MAX_PLIES {
+                return Err(SolveError::TooDeep(table.name.clone()));
+            }
+            let mut current = self.buckets.take(p);
+            current.sort();
+            self.expand_losses(&current, p);
+            self.expand_wins(&current, p, &refuted);
+            progress(&format!("distance {p}"));
+            *at += 1;
+        }
+        Ok(())
+    }
+
+    /// Losses in `p` make their predecessors wins in `p + 1`.
+    fn expand_losses(&self, current: &Current, p: u8) {
+        let table = self.table;
+        let m = table.men();
+        parallel(current.len(), self.threads, |a, b| {
+            let mut sq = [0u8; MAX_MEN];
+            let mut found = Vec::new();
+            for e in (a..b).map(|k| current.get(k)) {
+                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
+                if table.values[stm][idx].load(Relaxed) != loss(p) {
+                    continue;
+                }
+                table.index.decode(idx, &mut sq[..m]);
+                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
+                    let them = 1 - stm;
+                    if self.is_fixed(pi, them) {
+                        return;
+                    }
+                    let cell = &table.values[them][pi];
+                    // An undecided position's byte is odd: read just as another thread
+                    // decides it, it looks like a loss and is left alone.
+                    let won = if table.is_open(them, pi) {
+                        self.take(them, pi) && {
+                            cell.store(win(p + 1), Release);
+                            true
+                        }
+                    } else {
+                        let cur = cell.load(Acquire);
+                        is_win(cur)
+                            && plies(cur) > p + 1
+                            && cell
+                                .compare_exchange(cur, win(p + 1), AcqRel, Relaxed)
+                                .is_ok()
+                    };
+                    if won {
+                        found.push((p + 1, entry(pi, them)));
+                    }
+                });
+            }
+            self.buckets.add(&mut found);
+        });
+    }
+
+    /// Wins in `p` close an escape of each undecided predecessor; one left without escapes
+    /// is lost. Predecessors with too many successors to count are verified move by move.
+    fn expand_wins(&self, current: &Current, p: u8, refuted: &[Vec<AtomicU64>; 2]) {
+        let table = self.table;
+        let m = table.men();
+        parallel(current.len(), self.threads, |a, b| {
+            let mut sq = [0u8; MAX_MEN];
+            let mut pre = [0u8; MAX_MEN];
+            let mut preds = Vec::new();
+            let mut found = Vec::new();
+            for e in (a..b).map(|k| current.get(k)) {
+                let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
+                if table.values[stm][idx].load(Relaxed) != win(p) {
+                    continue;
+                }
+                table.index.decode(idx, &mut sq[..m]);
+                let them = 1 - stm;
+                let position = (&sq[..m], stm, idx);
+                for_predecessors_once(table, position, &mut preds, |pi| {
+                    if self.is_fixed(pi, them) {
+                        return;
+                    }
+                    let cell = &table.values[them][pi];
+                    // The byte before the bit: a verified position's owner clears the bit
+                    // before storing its code, so a code read here is seen with its bit
+                    // clear. A byte that is not `VERIFY_BYTE` never becomes it.
+                    let byte = cell.load(Acquire);
+                    if !table.is_open(them, pi) {
+                        return;
+                    }
+                    if byte == VERIFY_BYTE {
+                        self.verify(them, pi, p, refuted, &mut found);
+                        return;
+                    }
+                    let last = match cell.fetch_sub(COUNTER_STEP, AcqRel) {
+                        LAST_ESCAPE => true,
+                        UNCOUNTED_BYTE if self.lazy => {
+                            // The first escape closed: count them all now, less those closed
+                            // meanwhile (the byte went even below zero).
+                            table.index.decode(pi, &mut pre[..m]);
+                            let count = table.seed_counted(&pre[..m], them, Some(pi)).count;
+                            let add = counter_byte(count.min(MAX_COUNT as u8));
+                            cell.fetch_add(add, AcqRel).wrapping_add(add) == 1
+                        }
+                        _ => false,
+                    };
+                    if last {
+                        // Every successor inside the table is won in at most p plies. This
+                        // thread alone saw the last escape close: it stores the code, then
+                        // clears the bit (readers look at the bit first).
+                        table.index.decode(pi, &mut pre[..m]);
+                        let d = p.max(table.conversion_depth(&pre[..m], them, Some(pi)));
+                        let code = loss((d + 1).min(MAX_PLIES));
+                        cell.store(code, Release);
+                        self.take(them, pi);
+                        found.push((plies(code), entry(pi, them)));
+                    }
+                });
+            }
+            self.buckets.add(&mut found);
+        });
+    }
+}
+
+/// A thread's writer of open bits over a run of indices: collects a word's bits and sets
+/// them at once.
+struct OpenBits<'a> {
+    words: &'a [AtomicU64],
+    word: usize,
+    bits: u64,
+}
+
+impl<'a> OpenBits<'a> {
+    fn new(words: &'a [AtomicU64], start: usize) -> OpenBits<'a> {
+        OpenBits {
+            words,
+            word: start / 64,
+            bits: 0,
+        }
+    }
+
+    fn set(&mut self, idx: usize) {
+        if idx / 64 != self.word {
+            self.flush();
+            self.word = idx / 64;
+        }
+        self.bits |= 1 << (idx % 64);
+    }
+
+    fn flush(&mut self) {
+        if self.bits != 0 {
+            if let Some(w) = self.words.get(self.word) {
+                w.fetch_or(self.bits, Release);
+            }
+            self.bits = 0;
+        }
+    }
+}
