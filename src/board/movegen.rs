@@ -69,23 +69,22 @@ impl Position {
         victims.sort_unstable_by_key(|v| std::cmp::Reverse(v.0));
         for &(_, vsq) in &victims {
             let start = out.len();
-            for id in self.map.cells_at(vsq, us) {
-                if let Some((slot, man, cell)) = self.cell_of(id) {
-                    if cell.rights & rights::CAPTURE != 0 && self.may_capture(&man, cell, vsq) {
-                        self.push_move(slot, &man, cell, vsq, out);
-                    }
-                }
-            }
+            self.push_captures_on(vsq, out);
             if out.len() - start > 1 {
-                out[start..].sort_by_key(|m| self.attacker_value(m));
+                out[start..].sort_by_key(|m| self.mover_value(m));
             }
         }
     }
 
-    fn attacker_value(&self, m: &Move) -> i32 {
-        self.man_at(self.lay.sq(m.from_coord()))
-            .map(|a| self.lay.kinds[a.kind as usize].value)
-            .unwrap_or(0)
+    /// The side to move's captures of the man on `vsq`, read from the map's list there.
+    pub(crate) fn push_captures_on(&self, vsq: Sq, out: &mut Vec<Move>) {
+        for id in self.map.cells_at(vsq, self.stm) {
+            if let Some((slot, man, cell)) = self.cell_of(id) {
+                if cell.rights & rights::CAPTURE != 0 && self.may_capture(&man, cell, vsq) {
+                    self.push_move(slot, &man, cell, vsq, out);
+                }
+            }
+        }
     }
 
     pub(crate) fn may_capture(&self, attacker: &Man, cell: &Cell, vsq: Sq) -> bool {

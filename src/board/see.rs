@@ -3,8 +3,6 @@
 //! attack map and each capture is really made, so x-rays, a cannon's new screen or a lion's
 //! path that opens come from the map's own re-walk of the paths the capture changed.
 
-use variants::rights;
-
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
@@ -49,12 +47,7 @@ impl Position {
         let Some(mover) = self.man_at(self.lay.sq(m.from_coord())).copied() else {
             return 0;
         };
-        let taken: i32 = std::iter::once(m.to_coord())
-            .chain(m.extras())
-            .filter_map(|c| self.man_at(self.lay.sq(c)))
-            .filter(|v| v.colour != mover.colour)
-            .map(|v| self.see_value(v.kind))
-            .sum();
+        let taken: i32 = self.enemy_victims(m).map(|v| self.see_value(v.kind)).sum();
         taken + self.promotion_gain(m, mover.kind)
     }
 
@@ -105,13 +98,7 @@ impl Position {
         if self.man_at(sq).is_none_or(|v| v.colour == us) {
             return;
         }
-        for id in self.map.cells_at(sq, us) {
-            if let Some((slot, man, cell)) = self.cell_of(id) {
-                if cell.rights & rights::CAPTURE != 0 && self.may_capture(&man, cell, sq) {
-                    self.push_move(slot, &man, cell, sq, out);
-                }
-            }
-        }
+        self.push_captures_on(sq, out);
         out.retain(|m| m.n_extras() == 0);
     }
 }

@@ -42,16 +42,24 @@ impl Position {
     /// The class of the most valuable enemy man the move removes (see
     /// [`crate::board::layout::Kind::class`]), or `None` when it removes none.
     pub fn victim_class(&self, m: &Move) -> Option<u8> {
-        if matches!(m.kind, MoveKind::Drop | MoveKind::Castle | MoveKind::Pass) {
-            return None;
-        }
-        let us = self.man_at(self.lay.sq(m.from_coord()))?.colour;
-        std::iter::once(m.to_coord())
-            .chain(m.extras())
-            .filter_map(|c| self.man_at(self.lay.sq(c)))
-            .filter(|v| v.colour != us)
+        self.enemy_victims(m)
             .map(|v| self.lay.kinds[v.kind as usize].class)
             .max()
+    }
+
+    /// The enemy men a move removes on its end and extra squares (none for drops, castling
+    /// and passes, whose squares hold no victims).
+    pub(crate) fn enemy_victims<'a>(&'a self, m: &'a Move) -> impl Iterator<Item = &'a Man> + 'a {
+        let mover = match m.kind {
+            MoveKind::Drop | MoveKind::Castle | MoveKind::Pass => None,
+            _ => self.man_at(self.lay.sq(m.from_coord())).map(|x| x.colour),
+        };
+        mover.into_iter().flat_map(move |us| {
+            std::iter::once(m.to_coord())
+                .chain(m.extras())
+                .filter_map(|c| self.man_at(self.lay.sq(c)))
+                .filter(move |v| v.colour != us)
+        })
     }
 
     /// Value of the man that makes the move (0 for drops and passes).
