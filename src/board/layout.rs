@@ -108,6 +108,10 @@ pub struct Layout {
     /// Some kind can reach one square by two different paths with the same end rights (the
     /// Chu lion), so generated moves must be de-duplicated.
     pub multi_path: bool,
+    /// `hops[colour]`: some man of that colour has a path that goes on past an occupied
+    /// square (a cannon's screen, a lion's first capture). Without one, a man arriving on a
+    /// square can only block that colour's paths, never open one (the legality shortcut).
+    pub hops: [bool; 2],
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -158,6 +162,7 @@ impl Layout {
             used_kind: Vec::new(),
             max_cells: 1,
             multi_path: false,
+            hops: [false; 2],
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -237,6 +242,15 @@ impl Layout {
             }
         }
         self.multi_path = pieces.iter().any(|p| Self::has_twin_paths(&p.moves));
+        for colour in 0..2 {
+            self.hops[colour] = self.kinds.iter().any(|k| {
+                let passes = rights::PASS_FRIEND | rights::PASS_FOE;
+                k.cells[colour]
+                    .cells
+                    .iter()
+                    .any(|c| c.rights & passes != 0 && c.occupied.0 != c.occupied.1)
+            });
+        }
         self.assign_classes();
         self.max_cells = self
             .kinds

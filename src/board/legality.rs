@@ -5,13 +5,39 @@
 //! virtual board (from emptied, to filled) finds every such path; when none reaches a royal
 //! the move is legal. Anything else goes to the full make / test / unmake.
 
+use std::cell::Cell;
+
 use variants::rights;
 
 use crate::board::attack::{continuation_for, View};
 use crate::board::layout::{CellTable, NO_ZONE};
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::{Man, Position};
-use crate::board::types::{Sq, OFF};
+use crate::board::types::{Slot, Sq, OFF};
+
+/// Which men of the side to move stand where an enemy path could go on towards a royal once
+/// they step away, memoised per position as moves are tested (bits by slot: known, unpinnable).
+/// Moves of one man are tested many times over; the answer does not depend on the move.
+#[derive(Clone, Debug, Default)]
+pub struct PinCache {
+    known: [Cell<u64>; 4],
+    free: [Cell<u64>; 4],
+}
+
+impl PinCache {
+    fn lookup(&self, slot: Slot) -> Option<bool> {
+        let (w, bit) = (slot as usize / 64, 1u64 << (slot % 64));
+        (self.known[w].get() & bit != 0).then(|| self.free[w].get() & bit != 0)
+    }
+
+    fn store(&self, slot: Slot, free: bool) {
+        let (w, bit) = (slot as usize / 64, 1u64 << (slot % 64));
+        self.known[w].set(self.known[w].get() | bit);
+        if free {
+            self.free[w].set(self.free[w].get() | bit);
+        }
+    }
+}
 
 /// The board as it will be after the move, on the two squares that change.
 struct Virtual {
@@ -25,11 +51,26 @@ impl Position {
     /// means "not known", not "illegal".
     /// `royals` lists the royals of the side to move, or is `None` when there were too many
     /// to list (then no ray is skipped).
-    pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
+    pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
+        let them = self.stm.flip();
+        if !self.lay.hops[them.index()] && self.lay.variant.blast.is_none() && m.n_extra == 0 {
+            // No enemy path goes on past an occupied square, so an arriving man can only
+            // block: a drop is safe, and so is any plain move of a man that cannot be pinned.
+            match m.kind {
+                MoveKind::Normal | MoveKind::Promotion if !self.crowns(m) => {
+                    if self.unpinnable(self.lay.sq(m.from_coord()), royals, pins) {
+                        return true;
+                    }
+                }
+                MoveKind::Drop if !self.lay.variant.drops.no_drop_mate.contains(&m.piece) => {
+                    return true;
+                }
+                _ => {}
+            }
+        }
         let Some(virt) = self.virtual_move(m) else {
             return false;
         };
-        let them = self.stm.flip();
         let view = View {
             lay: &self.lay,
             board: &self.board,
@@ -73,6 +114,46 @@ impl Position {
             }
         }
         true
+    }
+
+    /// True for a promotion to a royal piece (that royal may land attacked).
+    fn crowns(&self, m: &Move) -> bool {
+        m.kind == MoveKind::Promotion
+            && self.lay.kinds[self.lay.kind_of(m.piece, false) as usize].royal
+    }
+
+    /// True when the man on `from` is neither royal nor leaves a man behind, and no enemy
+    /// path that reaches it would go on towards a royal were the square empty: then none of
+    /// its plain moves can expose a royal (when the enemy has no hopping paths).
+    fn unpinnable(&self, from: Sq, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
+        let slot = self.board[from as usize];
+        if let Some(known) = pins.lookup(slot) {
+            return known;
+        }
+        let free = self.man_at(from).is_some_and(|man| {
+            let kind = &self.lay.kinds[man.kind as usize];
+            !kind.royal
+                && self.lay.variant.pieces[kind.piece as usize]
+                    .leaves_behind
+                    .is_none()
+                && !self.may_open_line(from, royals)
+        });
+        pins.store(slot, free);
+        free
+    }
+
+    /// True when some enemy path reaching `from` would go on towards a royal with the square
+    /// empty.
+    fn may_open_line(&self, from: Sq, royals: Option<&[Sq]>) -> bool {
+        let them = self.stm.flip();
+        self.map.cells_at(from, them).any(|id| {
+            let (enemy_slot, c) = self.map.split(id);
+            self.men[enemy_slot as usize].is_some_and(|enemy| {
+                let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
+                let cell = &t.cells[c as usize];
+                cell.empty.0 != cell.empty.1 && Self::may_reach(cell.straight, from, royals)
+            })
+        })
     }
 
     /// The two changed squares of a move the shortcut can handle, or `None`.

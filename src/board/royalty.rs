@@ -5,6 +5,7 @@
 
 use variants::rules::Royalty;
 
+use crate::board::legality::PinCache;
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind, NO_PIECE};
 use crate::board::position::Position;
@@ -19,6 +20,8 @@ pub struct Legality {
     facing: bool,
     /// Royals of the side to move, `None` when there are too many to list.
     royals: Option<arrayvec::ArrayVec<Sq, 32>>,
+    /// Which men of the side to move may be pinned, filled in as moves are tested.
+    pins: PinCache,
 }
 
 impl Position {
@@ -121,6 +124,7 @@ impl Position {
             checked,
             facing,
             royals: all_listed.then_some(royals),
+            pins: PinCache::default(),
         })
     }
 
@@ -134,22 +138,10 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
-        self.is_legal_pseudo(m, ctx.checked, ctx.facing, ctx.royals.as_deref(), ops)
-    }
-
-    /// Legality of one pseudo-legal move: the shortcut when it can tell, else make / test /
-    /// unmake.
-    fn is_legal_pseudo(
-        &mut self,
-        m: &Move,
-        checked: bool,
-        facing: bool,
-        royals: Option<&[Sq]>,
-        ops: &mut Vec<Op>,
-    ) -> bool {
+        let (checked, facing) = (ctx.checked, ctx.facing);
         let us = self.stm;
         let quiet_pass = m.kind == MoveKind::Pass && !checked;
-        if quiet_pass || !checked && self.surely_legal(m, royals) {
+        if quiet_pass || !checked && self.surely_legal(m, ctx.royals.as_deref(), &ctx.pins) {
             return true;
         }
         if facing && m.kind == MoveKind::Pass {
