@@ -56,16 +56,15 @@ impl Position {
         if !self.lay.hops[them.index()] && self.lay.variant.blast.is_none() && m.n_extra == 0 {
             // No enemy path goes on past an occupied square, so an arriving man can only
             // block: a drop is safe, and so is any plain move of a man that cannot be pinned.
-            match m.kind {
-                MoveKind::Normal | MoveKind::Promotion if !self.crowns(m) => {
-                    if self.unpinnable(self.lay.sq(m.from_coord()), royals, pins) {
-                        return true;
-                    }
+            let safe = match m.kind {
+                MoveKind::Normal | MoveKind::Promotion => {
+                    !self.crowns(m) && self.unpinnable(self.lay.sq(m.from_coord()), royals, pins)
                 }
-                MoveKind::Drop if !self.lay.variant.drops.no_drop_mate.contains(&m.piece) => {
-                    return true;
-                }
-                _ => {}
+                MoveKind::Drop => !self.lay.variant.drops.no_drop_mate.contains(&m.piece),
+                _ => false,
+            };
+            if safe {
+                return true;
             }
         }
         let Some(virt) = self.virtual_move(m) else {
