@@ -48,6 +48,10 @@ pub struct CellTable {
     pub children: Vec<u16>,
     /// Root cells.
     pub roots: Vec<u16>,
+    /// `skip[i]`: the first index after cell `i`'s subtree when the subtree occupies the
+    /// indices right after `i`, else `i + 1`. A cell that is not associated has no
+    /// associated descendant, so a scan over all cells may jump there.
+    pub skip: Vec<u16>,
 }
 
 /// An engine piece type: a variant type in one virgin state.
@@ -65,9 +69,12 @@ pub struct Kind {
     pub value: i32,
     /// Royal piece.
     pub royal: bool,
-    /// The kind can never promote nor stand on a dead square: its moves need no promotion
-    /// handling.
-    pub plain: bool,
+    /// `plain_to[colour][sq]`: a move ending on this mailbox square needs no promotion or
+    /// dead-square handling (outside the zone, or a kind that never promotes).
+    pub plain_to: [Vec<bool>; 2],
+    /// `plain_from[colour][sq]`: leaving this square offers no promotion (shogi-style kinds
+    /// promote on leaving the zone too).
+    pub plain_from: [Vec<bool>; 2],
     /// The kind has no promotion at all (it may still have dead squares).
     pub never_promotes: bool,
     /// `dead[colour][sq]`: the kind could never move again from this mailbox square.
@@ -112,6 +119,8 @@ pub struct Layout {
     /// square (a cannon's screen, a lion's first capture). Without one, a man arriving on a
     /// square can only block that colour's paths, never open one (the legality shortcut).
     pub hops: [bool; 2],
+    /// Every kind that castles is royal, so the castling king is found among the royals.
+    pub royal_castlers: bool,
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -163,6 +172,7 @@ impl Layout {
             max_cells: 1,
             multi_path: false,
             hops: [false; 2],
+            royal_castlers: true,
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -251,6 +261,7 @@ impl Layout {
                     .any(|c| c.rights & passes != 0 && c.occupied.0 != c.occupied.1)
             });
         }
+        self.royal_castlers = self.kinds.iter().all(|k| !k.castles || k.royal);
         self.assign_classes();
         self.max_cells = self
             .kinds
@@ -277,7 +288,14 @@ impl Layout {
             castles,
             value: p.value,
             royal: p.royal,
-            plain: p.promotions.is_empty() && p.promoted.is_none() && p.dead_squares.is_empty(),
+            plain_to: [
+                self.plain_squares(p, Colour::White, true),
+                self.plain_squares(p, Colour::Black, true),
+            ],
+            plain_from: [
+                self.plain_squares(p, Colour::White, false),
+                self.plain_squares(p, Colour::Black, false),
+            ],
             never_promotes: p.promotions.is_empty() && p.promoted.is_none(),
             dead: [
                 self.mailbox_set(&p.dead_squares, Colour::White),
@@ -345,6 +363,7 @@ impl Layout {
         }
         table.roots = t.roots.clone();
         Self::mark_straight(&mut table);
+        Self::mark_skips(&mut table);
         table
     }
 
@@ -400,6 +419,30 @@ impl Layout {
         }
     }
 
+    /// Fills [`CellTable::skip`]: children come after their parents, so one backward pass
+    /// knows each subtree's size and index range.
+    fn mark_skips(table: &mut CellTable) {
+        let n = table.cells.len();
+        let mut size = vec![1usize; n];
+        let mut lo: Vec<usize> = (0..n).collect();
+        let mut hi: Vec<usize> = (0..n).collect();
+        for i in (0..n).rev() {
+            let cell = &table.cells[i];
+            for &k in &table.children[cell.empty.0 as usize..cell.occupied.1 as usize] {
+                let k = k as usize;
+                size[i] += size[k];
+                lo[i] = lo[i].min(lo[k]);
+                hi[i] = hi[i].max(hi[k]);
+            }
+        }
+        table.skip = (0..n)
+            .map(|i| {
+                let contiguous = lo[i] == i && hi[i] + 1 - i == size[i];
+                (if contiguous { hi[i] + 1 } else { i + 1 }) as u16
+            })
+            .collect();
+    }
+
     /// The nearest node at or above `from` whose occupied continuation captures.
     fn locust_back(t: &Trajectories, mut from: Option<u16>) -> u16 {
         while let Some(id) = from {
@@ -413,6 +456,26 @@ impl Layout {
     }
 
     /// A square set (given for White) as a mailbox-indexed table for `colour`.
+    /// [`Kind::plain_to`] (`arriving`) or [`Kind::plain_from`] of a piece for one colour.
+    fn plain_squares(&self, p: &variants::PieceType, colour: Colour, arriving: bool) -> Vec<bool> {
+        let promo = &self.variant.promotion;
+        // The zones are given per colour in board coordinates: no flip.
+        let zone = match colour {
+            Colour::White => &promo.zone_white,
+            Colour::Black => &promo.zone_black,
+        };
+        let in_zone = self.mailbox_set(zone, Colour::White);
+        let dead = self.mailbox_set(&p.dead_squares, colour);
+        let promotes = if arriving {
+            !p.promotions.is_empty() || p.promoted.is_some()
+        } else {
+            p.promoted.is_some()
+        };
+        (0..self.size)
+            .map(|sq| !(promotes && in_zone[sq] || arriving && dead[sq]))
+            .collect()
+    }
+
     fn mailbox_set(&self, set: &variants::SquareSet, colour: Colour) -> Vec<bool> {
         (0..self.size)
             .map(|sq| {

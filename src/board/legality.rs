@@ -51,6 +51,7 @@ impl Position {
     /// means "not known", not "illegal".
     /// `royals` lists the royals of the side to move, or is `None` when there were too many
     /// to list (then no ray is skipped).
+    #[inline]
     pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
         let them = self.stm.flip();
         if !self.lay.hops[them.index()] && self.lay.variant.blast.is_none() && m.n_extra == 0 {
@@ -67,6 +68,13 @@ impl Position {
                 return true;
             }
         }
+        self.surely_legal_by_rewalk(m, royals)
+    }
+
+    /// The virtual re-walk of the enemy paths through the move's two squares.
+    #[inline(never)]
+    fn surely_legal_by_rewalk(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
+        let them = self.stm.flip();
         let Some(virt) = self.virtual_move(m) else {
             return false;
         };

@@ -168,7 +168,11 @@ impl Position {
         let mut m = Move::normal(from, toc);
         m.sets_ep = cell.rights & rights::SETS_EP != 0;
         let kind = &self.lay.kinds[man.kind as usize];
-        if kind.plain && cell.locust_back == NO_CELL {
+        let c = man.colour.index();
+        if cell.locust_back == NO_CELL
+            && kind.plain_to[c][to as usize]
+            && kind.plain_from[c][man.sq as usize]
+        {
             out.push(m); // no victims on the way, no promotion: the common case
             return;
         }
@@ -284,41 +288,50 @@ impl Position {
         let Some(c) = &self.lay.variant.castling else {
             return;
         };
-        let us = self.stm;
-        let Some((_, king)) = self
-            .live()
-            .find(|(_, m)| m.colour == us && self.lay.kinds[m.kind as usize].castles)
-        else {
+        let Some(king) = self.castling_king() else {
             return;
         };
+        let us = self.stm;
         if self.map.attacked(us.flip(), king.sq) {
             return;
         }
         let Some(kc) = self.lay.coord(king.sq) else {
             return;
         };
-        for (_, rook) in self.live() {
+        // Castling partners stand on the king's rank: look there, not through every man.
+        for file in 0..self.lay.files {
+            let Some(rook) = self.man_at(self.lay.sq(Coord::new(file, kc.rank))) else {
+                continue;
+            };
             let kind = &self.lay.kinds[rook.kind as usize];
             if rook.colour != us || !kind.virgin || !c.rook_types.contains(&kind.piece) {
                 continue;
             }
-            let Some(rc) = self.lay.coord(rook.sq) else {
-                continue;
-            };
-            if rc.rank != kc.rank {
-                continue;
-            }
-            let (kf, rf) = if rc.file > kc.file {
+            let (kf, rf) = if file > kc.file {
                 (c.king_side_file, c.king_side_file - 1)
             } else {
                 (c.queen_side_file, c.queen_side_file + 1)
             };
-            if self.castling_path_clear(king, rook, kc, rc, kf, rf) {
+            let rc = Coord::new(file, kc.rank);
+            if self.castling_path_clear(&king, rook, kc, rc, kf, rf) {
                 let mut m = Move::normal(kc, Coord::new(kf, kc.rank));
                 m.kind = MoveKind::Castle;
                 m.push_extra(rc);
                 out.push(m);
             }
+        }
+    }
+
+    /// The side to move's man that may still castle, if any.
+    fn castling_king(&self) -> Option<Man> {
+        let us = self.stm;
+        let castles = |m: &Man| m.colour == us && self.lay.kinds[m.kind as usize].castles;
+        if self.lay.royal_castlers {
+            self.royals(us)
+                .filter_map(|sq| self.man_at(sq).copied())
+                .find(castles)
+        } else {
+            self.live().map(|(_, m)| *m).find(castles)
         }
     }
 

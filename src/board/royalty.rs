@@ -138,12 +138,17 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
-        let (checked, facing) = (ctx.checked, ctx.facing);
-        let us = self.stm;
-        let quiet_pass = m.kind == MoveKind::Pass && !checked;
-        if quiet_pass || !checked && self.surely_legal(m, ctx.royals.as_deref(), &ctx.pins) {
+        let quiet_pass = m.kind == MoveKind::Pass && !ctx.checked;
+        if quiet_pass || !ctx.checked && self.surely_legal(m, ctx.royals.as_deref(), &ctx.pins) {
             return true;
         }
+        self.is_legal_by_making(m, ctx.facing, ops)
+    }
+
+    /// Legality by make / test / unmake, for the moves the shortcut cannot decide.
+    #[inline(never)]
+    fn is_legal_by_making(&mut self, m: &Move, facing: bool, ops: &mut Vec<Op>) -> bool {
+        let us = self.stm;
         if facing && m.kind == MoveKind::Pass {
             return true; // passing out of bikjang ends the game, even under check
         }

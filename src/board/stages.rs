@@ -137,10 +137,14 @@ impl Position {
         let us = man.colour;
         let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
         let squares = self.map.slot_squares(slot, table.cells.len());
-        for (cell, &sq) in table.cells.iter().zip(squares) {
-            if sq != 0 {
-                self.gen_cell_quiet(slot, man, cell, sq, out);
+        let mut i = 0;
+        while let Some(&sq) = squares.get(i) {
+            if sq == 0 {
+                i = table.skip[i] as usize; // nothing below an unassociated cell is associated
+                continue;
             }
+            self.gen_cell_quiet(slot, man, &table.cells[i], sq, out);
+            i += 1;
         }
     }
 
