@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Perft speed of Locust and Fairy-Stockfish side by side, interleaved A B A B (the machine's
 # speed drifts, so only ratios measured in one window mean anything). Bulk-counted leaves/s.
-# Usage: tools/bench-vs-fsf.sh [rounds]   (needs /usr/games/fairy-stockfish, or FSF=path, and a release build)
+# Usage: [CASES="chess:6 grand:4"] tools/bench-vs-fsf.sh [rounds]   (needs /usr/games/fairy-stockfish, or FSF=path, and a release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 fsf=${FSF:-/usr/games/fairy-stockfish}
 locust=${LOCUST:-target/release/locust}
-cases="chess:6 capablanca:5 xiangqi:5 shogi:5 grand:4 janggi:5"
+cases=${CASES:-"chess:6 capablanca:5 xiangqi:5 shogi:5 grand:4 janggi:5"}
 now() { date +%s.%N; }
 run_fsf() {
   local v=$1 d=$2 t0 t1 n

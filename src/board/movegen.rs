@@ -292,9 +292,8 @@ impl Position {
             return;
         };
         let us = self.stm;
-        if self.map.attacked(us.flip(), king.sq) {
-            return;
-        }
+        // Whether the king stands attacked is part of the path test (its own square is on
+        // the path), asked only for a partner with a clear path.
         let Some(kc) = self.lay.coord(king.sq) else {
             return;
         };

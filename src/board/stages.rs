@@ -136,14 +136,18 @@ impl Position {
     pub(crate) fn gen_man_quiets(&self, slot: Slot, man: &Man, out: &mut Vec<Move>) {
         let us = man.colour;
         let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
-        let squares = self.map.slot_squares(slot, table.cells.len());
+        let n = table.cells.len();
+        // Three slices of one length: the indexing below needs no bounds checks.
+        let (cells, skip) = (&table.cells[..n], &table.skip[..n]);
+        let squares = &self.map.slot_squares(slot, n)[..n];
         let mut i = 0;
-        while let Some(&sq) = squares.get(i) {
+        while i < n {
+            let sq = squares[i];
             if sq == 0 {
-                i = table.skip[i] as usize; // nothing below an unassociated cell is associated
+                i = skip[i] as usize; // nothing below an unassociated cell is associated
                 continue;
             }
-            self.gen_cell_quiet(slot, man, &table.cells[i], sq, out);
+            self.gen_cell_quiet(slot, man, &cells[i], sq, out);
             i += 1;
         }
     }
