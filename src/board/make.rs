@@ -16,6 +16,8 @@ pub enum Op {
     Lift(Sq, Slot),
     /// A man was put on `sq`.
     Put(Sq, Slot),
+    /// The man on `sq` (first slot) was taken off as the second, lifted before, arrived.
+    Replace(Sq, Slot, Slot),
     /// A man (off the board) changed kind / promoted marker.
     Retype(Slot, u8, bool),
     /// A slot was freed; the man it held.
@@ -74,6 +76,48 @@ impl Position {
         };
         self.map.refresh(&v, sq, None);
         self.map.associate_man(&v, slot);
+    }
+
+    /// Puts the lifted man `slot` on `sq` in place of the man there, who is lifted; returns
+    /// the lifted man's slot. The square stays occupied, so paths that stop at it stay as they
+    /// are: only cells whose continuation depends on who stands there (friend or foe) are
+    /// re-walked. A capture done as a lift and a put would extend every slider through the
+    /// square and then cut it back.
+    fn view_replace(&mut self, sq: Sq, slot: Slot) -> Slot {
+        let old = self.board[sq as usize];
+        let old_man = self.men[old as usize];
+        self.track_royal(old, false);
+        let v = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        self.map.dissociate_man(&v, old);
+        if let Some(m) = old_man {
+            self.key ^= self.zob.man(m.kind, m.colour, sq);
+        }
+        if let Some(m) = self.men[slot as usize].as_mut() {
+            m.sq = sq;
+            self.key ^= self.zob.man(m.kind, m.colour, sq);
+        }
+        self.board[sq as usize] = slot;
+        self.track_royal(slot, true);
+        let v = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        self.map.refresh(&v, sq, old_man);
+        self.map.associate_man(&v, slot);
+        old
+    }
+
+    /// Puts the lifted man `slot` on the occupied square `sq` and lifts the man there
+    /// (recorded); returns that man's slot.
+    pub(crate) fn replace(&mut self, sq: Sq, slot: Slot, ops: &mut Vec<Op>) -> Slot {
+        let old = self.view_replace(sq, slot);
+        ops.push(Op::Replace(sq, old, slot));
+        old
     }
 
     /// Lifts the man on `sq` (recorded).
@@ -136,6 +180,9 @@ impl Position {
             Op::Lift(sq, slot) => self.view_put(sq, slot),
             Op::Put(sq, _) => {
                 self.view_lift(sq);
+            }
+            Op::Replace(sq, old, _) => {
+                self.view_replace(sq, old);
             }
             Op::Retype(slot, kind, promoted) => {
                 if let Some(m) = self.men[slot as usize].as_mut() {
@@ -222,6 +269,12 @@ impl Position {
             return;
         }
         let slot = self.lift(sq, ops);
+        self.bury(slot, captor, ops);
+    }
+
+    /// Frees the slot of a captured man, lifted already, sending it to hand if the rules say
+    /// so.
+    fn bury(&mut self, slot: Slot, captor: Colour, ops: &mut Vec<Op>) {
         if let Some(man) = self.kill(slot, ops) {
             self.rule50 = 0;
             if self.lay.variant.drops.captures_to_hand {
@@ -262,7 +315,10 @@ impl Position {
             self.capture_at(sq, us, ops);
         }
         let captured = self.board[to as usize] != EMPTY;
-        self.capture_at(to, us, ops);
+        let blast = self.lay.variant.blast.is_some();
+        if blast {
+            self.capture_at(to, us, ops);
+        }
         if mv.kind == MoveKind::Promotion {
             let promoted = self.lay.variant.pieces[mv.piece as usize]
                 .promotions
@@ -273,8 +329,11 @@ impl Position {
         } else if used != man.kind {
             self.retype(slot, used, man.promoted, ops);
         }
-        if self.lay.variant.blast.is_some() && (captured || mv.n_extra > 0) {
+        if blast && (captured || mv.n_extra > 0) {
             self.explode(to, slot, ops);
+        } else if captured && !blast {
+            let victim = self.replace(to, slot, ops);
+            self.bury(victim, us, ops);
         } else {
             self.put(to, slot, ops);
         }

@@ -6,7 +6,7 @@
 use variants::rules::Royalty;
 
 use crate::board::legality::PinCache;
-use crate::board::make::Op;
+use crate::board::make::{Op, Saved};
 use crate::board::moves::{Move, MoveKind, NO_PIECE};
 use crate::board::position::Position;
 use crate::board::types::{Colour, Sq};
@@ -22,6 +22,9 @@ pub struct Legality {
     royals: Option<arrayvec::ArrayVec<Sq, 32>>,
     /// Which men of the side to move may be pinned, filled in as moves are tested.
     pins: PinCache,
+    /// In check, where the rules allow it (see [`Position::check_resolvers`]): the squares
+    /// a non-royal man must move or drop to so that every check is captured or blocked.
+    resolve: Option<arrayvec::ArrayVec<Sq, 64>>,
 }
 
 impl Position {
@@ -125,6 +128,11 @@ impl Position {
             facing,
             royals: all_listed.then_some(royals),
             pins: PinCache::default(),
+            resolve: if checked && !facing {
+                self.check_resolvers()
+            } else {
+                None
+            },
         })
     }
 
@@ -138,24 +146,118 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
-        let quiet_pass = m.kind == MoveKind::Pass && !ctx.checked;
-        if quiet_pass || !ctx.checked && self.surely_legal(m, ctx.royals.as_deref(), &ctx.pins) {
-            return true;
+        if let Some(verdict) = self.shortcut(m, ctx) {
+            return verdict;
         }
-        self.is_legal_by_making(m, ctx.facing, ops)
+        match self.make_if_legal_slow(m, ctx.facing, ops) {
+            Some(saved) => {
+                self.unmake(saved, ops);
+                true
+            }
+            None => false,
+        }
     }
 
-    /// Legality by make / test / unmake, for the moves the shortcut cannot decide.
-    #[inline(never)]
-    fn is_legal_by_making(&mut self, m: &Move, facing: bool, ops: &mut Vec<Op>) -> bool {
-        let us = self.stm;
-        if facing && m.kind == MoveKind::Pass {
-            return true; // passing out of bikjang ends the game, even under check
+    /// Makes a pseudo-legal move of this position if it is legal (`None`, the position
+    /// unchanged, if not). A searcher that will make the move anyway saves the second make
+    /// that [`Position::is_legal_in`] followed by [`Position::make`] costs when the shortcut
+    /// cannot decide.
+    pub fn make_if_legal(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> Option<Saved> {
+        match self.shortcut(m, ctx) {
+            Some(true) => return Some(self.make(m, ops)),
+            Some(false) => return None,
+            None => {}
         }
+        self.make_if_legal_slow(m, ctx.facing, ops)
+    }
+
+    /// The shortcut's verdict, `None` when it cannot tell: a pass when not in check, or a
+    /// move `surely_legal` vouches for; in check, a non-royal move that does not land where
+    /// it captures or blocks every check is illegal, and one that does (or a royal's move)
+    /// is legal when `surely_legal` says so.
+    #[inline]
+    fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
+        let royals = ctx.royals.as_deref();
+        if !ctx.checked {
+            let legal = m.kind == MoveKind::Pass || self.surely_legal(m, royals, &ctx.pins);
+            return legal.then_some(true);
+        }
+        let resolve = ctx.resolve.as_ref()?;
+        let simple = matches!(m.kind, MoveKind::Normal | MoveKind::Promotion);
+        let royal_drop = m.kind == MoveKind::Drop
+            && self.lay.kinds[self.lay.kind_of(m.piece, false) as usize].royal;
+        if !(simple || m.kind == MoveKind::Drop) || m.n_extra > 0 || royal_drop {
+            return None;
+        }
+        let royal_move = simple
+            && self
+                .man_at(self.lay.sq(m.from_coord()))
+                .is_some_and(|man| self.lay.kinds[man.kind as usize].royal);
+        if !royal_move && !resolve.contains(&self.lay.sq(m.to_coord())) {
+            return Some(false); // every check's path is left as it was
+        }
+        self.surely_legal(m, royals, &ctx.pins).then_some(true)
+    }
+
+    /// In check, when no enemy path goes on past an occupied square (so a man on a path
+    /// square blocks it) and royalty is absolute without explosions or sight lines: the
+    /// squares common to every check's path (the checker's square and the squares its path
+    /// passed over). A non-royal move that lands elsewhere leaves a check standing; one that
+    /// lands there is legal when it opens no new line, which the not-in-check shortcut tells.
+    /// `None` when the rules need the full test.
+    fn check_resolvers(&self) -> Option<arrayvec::ArrayVec<Sq, 64>> {
+        let v = &self.lay.variant;
+        let them = self.stm.flip();
+        if self.lay.hops[them.index()]
+            || v.blast.is_some()
+            || v.end.flying_general
+            || v.end.royalty != Royalty::Absolute
+        {
+            return None;
+        }
+        let mut common: Option<arrayvec::ArrayVec<Sq, 64>> = None;
+        for r in self.royals(self.stm) {
+            for id in self.map.cells_at(r, them) {
+                let (slot, c) = self.map.split(id);
+                let enemy = self.men[slot as usize]?;
+                let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
+                let rights = t.cells[c as usize].rights;
+                if rights & variants::rights::CAPTURE == 0 || rights & variants::rights::TAME != 0 {
+                    continue; // not an attack (the map does not count it either)
+                }
+                let mut path: arrayvec::ArrayVec<Sq, 64> = arrayvec::ArrayVec::new();
+                path.push(enemy.sq);
+                let mut a = t.cells[c as usize].parent;
+                while a != crate::board::layout::NO_CELL {
+                    path.try_push(self.map.square_of(self.map.id(slot, a))?)
+                        .ok()?;
+                    a = t.cells[a as usize].parent;
+                }
+                common = Some(match common {
+                    None => path,
+                    Some(mut s) => {
+                        s.retain(|x| path.contains(x));
+                        s
+                    }
+                });
+            }
+        }
+        common
+    }
+
+    /// Make / test, for the moves the shortcut cannot decide; an illegal move is unmade.
+    #[inline(never)]
+    fn make_if_legal_slow(&mut self, m: &Move, facing: bool, ops: &mut Vec<Op>) -> Option<Saved> {
+        let us = self.stm;
         let saved = self.make(m, ops);
-        let ok = self.royals_safe(us, facing) && self.drop_mate_ok(m, ops);
+        if facing && m.kind == MoveKind::Pass {
+            return Some(saved); // passing out of bikjang ends the game, even under check
+        }
+        if self.royals_safe(us, facing) && self.drop_mate_ok(m, ops) {
+            return Some(saved);
+        }
         self.unmake(saved, ops);
-        ok
+        None
     }
 
     /// Shogi: a pawn drop may not give mate (called with the drop made).

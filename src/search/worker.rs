@@ -16,6 +16,7 @@ use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
+use crate::board::royalty::Legality;
 use crate::board::stages::Stage;
 use crate::board::types::Colour;
 use crate::eval::EvalTables;
@@ -498,6 +499,22 @@ impl<'a> Worker<'a> {
         saved
     }
 
+    /// Makes `m` if it is legal; without a legality context (the root's moves and
+    /// evasions, generated legal) it is made as it is.
+    fn make_if_legal(
+        &mut self,
+        m: &Move,
+        ctx: Option<&Legality>,
+    ) -> Option<crate::board::make::Saved> {
+        let saved = match ctx {
+            Some(ctx) => self.pos.make_if_legal(m, ctx, &mut self.ops)?,
+            None => self.pos.make(m, &mut self.ops),
+        };
+        self.keys.push(self.pos.hash());
+        self.checks.push(self.pos.in_check(self.pos.side_to_move()));
+        Some(saved)
+    }
+
     fn unmake(&mut self, saved: crate::board::make::Saved) {
         self.pos.unmake(saved, &mut self.ops);
         self.keys.pop();
@@ -629,14 +646,11 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            if let Some(ctx) = &legality {
-                if !self.pos.is_legal_in(&m, ctx, &mut self.ops) {
-                    continue;
-                }
-            }
+            let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
+                continue;
+            };
             let n = searched;
             searched += 1;
-            let saved = self.make(&m);
             let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
@@ -807,12 +821,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            if let Some(ctx) = &legality {
-                if !self.pos.is_legal_in(&m, ctx, &mut self.ops) {
-                    continue;
-                }
-            }
-            let saved = self.make(&m);
+            let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
+                continue;
+            };
             let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.unmake(saved);
             if self.aborted {
