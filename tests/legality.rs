@@ -1,0 +1,81 @@
+//! The legality shortcuts against the reference generator where they do most: positions in
+//! check (the squares that capture or block every check decide most evasions without making
+//! them) and pinned men. Games are steered into checks: a checking move is preferred when
+//! one exists, so the walk meets many more checks than random play would.
+
+mod common;
+
+use common::{legal_as_reference, start, variant, Rng};
+
+/// Positions in check each variant must reach, compared move for move.
+const MIN_IN_CHECK: usize = 200;
+/// Plies per game before a new one starts.
+const GAME_LEN: usize = 120;
+/// Plies per variant.
+const PLIES: usize = 2_000;
+
+fn walk(name: &str, seed: u64) -> usize {
+    let rules = variant(name);
+    let mut pos = start(name);
+    let mut rng = Rng(seed);
+    let (mut ops, mut in_check) = (Vec::new(), 0);
+    for ply in 0..PLIES {
+        if ply % GAME_LEN == 0 {
+            pos = start(name); // random games drift into bare material where nothing checks
+        }
+        if pos.in_check(pos.side_to_move()) {
+            in_check += 1;
+        }
+        let legal = legal_as_reference(name, &mut pos, &rules);
+        if legal.is_empty() {
+            pos = start(name); // mate or stalemate: start a new game
+            continue;
+        }
+        let checking: Vec<_> = legal
+            .iter()
+            .filter(|m| {
+                let saved = pos.make(m, &mut ops);
+                let check = pos.in_check(pos.side_to_move());
+                pos.unmake(saved, &mut ops);
+                check
+            })
+            .copied()
+            .collect();
+        let pool = if !checking.is_empty() && rng.next() % 4 != 0 {
+            &checking
+        } else {
+            &legal
+        };
+        let m = pool[(rng.next() % pool.len() as u64) as usize];
+        pos.make(&m, &mut ops);
+    }
+    in_check
+}
+
+#[test]
+fn legal_moves_in_check_equal_the_reference() {
+    let names = [
+        "chess",
+        "capablanca",
+        "grand",
+        "shogi",
+        "minishogi",
+        "crazyhouse",
+        "makruk",
+        "knightmate",
+        "spartan",
+    ];
+    let mut short = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        let n = walk(name, 0x5EED + 97 * i as u64);
+        eprintln!("{name}: {n} positions in check compared");
+        if n < MIN_IN_CHECK {
+            short.push(format!("{name}: {n} positions in check"));
+        }
+    }
+    assert!(
+        short.is_empty(),
+        "too few checks met:\n{}",
+        short.join("\n")
+    );
+}
