@@ -83,13 +83,21 @@ impl Position {
         let Some(man) = self.men.get(slot as usize).copied().flatten() else {
             return 0;
         };
-        let n = self.lay.kinds[man.kind as usize].cells[man.colour.index()]
-            .cells
-            .len();
-        self.map
-            .slot_squares(slot, n)
-            .iter()
-            .filter(|&&sq| sq != 0 && self.man_at(sq).is_none_or(|m| m.colour != man.colour))
-            .count() as u32
+        let table = &self.lay.kinds[man.kind as usize].cells[man.colour.index()];
+        let n = table.cells.len();
+        let (skip, squares) = (&table.skip[..n], &self.map.slot_squares(slot, n)[..n]);
+        let (mut i, mut count) = (0, 0);
+        while i < n {
+            let sq = squares[i];
+            if sq == 0 {
+                i = skip[i] as usize; // nothing below an unassociated cell is associated
+                continue;
+            }
+            if self.man_at(sq).is_none_or(|m| m.colour != man.colour) {
+                count += 1;
+            }
+            i += 1;
+        }
+        count
     }
 }
