@@ -6,7 +6,7 @@
 
 use variants::rights;
 
-use crate::board::layout::Cell;
+use crate::board::layout::{Cell, NO_CELL};
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::{Man, Position};
 use crate::board::types::{Slot, Sq, EMPTY, OFF};
@@ -140,6 +140,14 @@ impl Position {
         // Three slices of one length: the indexing below needs no bounds checks.
         let (cells, skip) = (&table.cells[..n], &table.skip[..n]);
         let squares = &self.map.slot_squares(slot, n)[..n];
+        // The common move (to an empty square, no victims, no promotion or dead square) is
+        // built here; everything else goes through `gen_cell_quiet`.
+        let kind = &self.lay.kinds[man.kind as usize];
+        let from = self
+            .lay
+            .coord(man.sq)
+            .filter(|_| kind.plain_from[us.index()][man.sq as usize]);
+        let plain_to = &kind.plain_to[us.index()];
         let mut i = 0;
         while i < n {
             let sq = squares[i];
@@ -147,7 +155,21 @@ impl Position {
                 i = skip[i] as usize; // nothing below an unassociated cell is associated
                 continue;
             }
-            self.gen_cell_quiet(slot, man, &cells[i], sq, out);
+            let cell = &cells[i];
+            let plain = cell.rights & (rights::MOVE | rights::EN_PASSANT) == rights::MOVE
+                && cell.locust_back == NO_CELL
+                && self.board[sq as usize] == EMPTY
+                && plain_to[sq as usize];
+            match (from, plain) {
+                (Some(f), true) => {
+                    if let Some(t) = self.lay.coord(sq) {
+                        let mut m = Move::normal(f, t);
+                        m.sets_ep = cell.rights & rights::SETS_EP != 0;
+                        out.push(m);
+                    }
+                }
+                _ => self.gen_cell_quiet(slot, man, cell, sq, out),
+            }
             i += 1;
         }
     }
