@@ -52,6 +52,7 @@ impl Position {
         match end.royalty {
             Royalty::Absolute => attacked == 0,
             Royalty::Extinction => total == 0 || attacked < total,
+            Royalty::Last => total != 1 || attacked == 0,
         }
     }
 
@@ -148,6 +149,9 @@ impl Position {
         ops: &mut Vec<Op>,
     ) -> bool {
         let us = self.stm;
+        if self.lay.variant.capture_matrix.lion.is_some() && !self.lion_trade_ok(m, ops) {
+            return false;
+        }
         let quiet_pass = m.kind == MoveKind::Pass && !checked;
         if quiet_pass || !checked && self.surely_legal(m, royals) {
             return true;
