@@ -97,6 +97,43 @@ impl Position {
         })
     }
 
+    /// For a man's step out and back without a capture (a lion's pass: a move to its own
+    /// square that removes nothing), an empty square next to it that one of its paths
+    /// reaches: the square protocols name as the turning point (`f6f7,f7f6`).
+    pub fn pass_via(&self, m: &Move) -> Option<variants::geometry::Coord> {
+        let from_c = m.from_coord();
+        if m.from != m.to || m.n_extra > 0 || m.kind != MoveKind::Normal {
+            return None;
+        }
+        let from = self.lay.sq(from_c);
+        let slot = self.board[from as usize];
+        let steps = [
+            (0, 1),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+        ];
+        steps.iter().find_map(|&(df, dr)| {
+            let f = u8::try_from(from_c.file as i32 + df).ok()?;
+            let r = u8::try_from(from_c.rank as i32 + dr).ok()?;
+            if f >= self.lay.files || r >= self.lay.ranks {
+                return None;
+            }
+            let c = variants::geometry::Coord::new(f, r);
+            let sq = self.lay.sq(c);
+            let empty = self.board[sq as usize] == crate::board::types::EMPTY;
+            let reached = self
+                .map
+                .cells_at(sq, self.stm)
+                .any(|id| self.map.split(id).0 == slot);
+            (empty && reached).then_some(c)
+        })
+    }
+
     /// The square where this move's non-lion takes an enemy lion (its end square first, as
     /// the last capture of the move), when the counterstrike rule is on.
     pub(crate) fn new_lion_strike(&self, m: &Move, from: Sq, to: Sq) -> Option<Sq> {
