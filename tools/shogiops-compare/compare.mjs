@@ -12,6 +12,7 @@
 //   node compare.mjs divide FEN             converted moves of one Locust FEN, one a line
 //   node compare.mjs diff FEN DEPTH         Locust's divide against shogiops', first difference
 //   node compare.mjs random N SEED          N random positions (Locust FENs), one a line
+//   node compare.mjs counts N SEED DEPTH    N random positions and their perft, tab-separated
 
 import { parseSfen, makeSfen } from 'shogiops/sfen';
 import { secondLionStepDests } from 'shogiops/variant/chushogi';
@@ -285,7 +286,11 @@ else if (cmd === 'diff') {
   process.exit(diff(process.env.LOCUST || binary, a, Number(b)) ? 0 : 1);
 } else if (cmd === 'divide') moves(position(a)).forEach((m) => console.log(m.key));
 else if (cmd === 'random') randomPositions(Number(a), Number(b)).forEach((r) => console.log(r.fen));
+else if (cmd === 'counts') {
+  const depth = Number(process.argv[5] || 1);
+  for (const r of randomPositions(Number(a), Number(b))) console.log(`${r.fen}\t${perft(r.pos, depth)}`);
+}
 else {
-  console.error('usage: compare.mjs gen [games] [seed] | perft FEN DEPTH | divide FEN | diff FEN DEPTH | random N SEED');
+  console.error('usage: compare.mjs gen [games] [seed] | perft FEN DEPTH | divide FEN | diff FEN DEPTH | random N SEED | counts N SEED DEPTH');
   process.exit(2);
 }
