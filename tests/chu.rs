@@ -312,3 +312,74 @@ fn multi_leg_texts_round_trip() {
     let via = pass.and_then(|m| g.position().pass_via(&m));
     assert_eq!(via, Some(Coord::new(6, 6)));
 }
+
+/// Random games from the hand-made positions, lion captures preferred: every ply the engine's
+/// legal moves equal the reference's, make/unmake keep the position consistent, and both
+/// Lion-trading rules really decide moves along the way (counted).
+#[test]
+fn lion_rules_walk_matches_the_reference() {
+    let rules = variant("chu");
+    let lions = rules
+        .capture_matrix
+        .lion
+        .clone()
+        .map(|l| l.lions)
+        .unwrap_or_default();
+    assert_eq!(lions.len(), 2, "lion and promoted kirin");
+    let seeds = [
+        "11k/12/12/12/4p7/4n7/3p1g6/4N7/12/12/12/K11 w - - 0 1",
+        "11k/12/4g7/4n7/12/b11/12/2N9/12/12/7P4/K3R7 w - - 0 1",
+        "11k/12/4g7/4n7/3x8/b3O7/12/2N9/12/12/12/K11 w - - 0 1",
+        "11k/12/12/3+Dg7/12/5+op5/12/5N6/12/7+H4/12/K11 w - - 0 1",
+        "l1csgekgscfl/a1b1txot1b1a/mvrhdq1dhrvm/pppppppppppp/3i4i3/5n6/6N5/3I4I3/PPPPPPPPPPPP/MVRHDQ1DHRVM/A1B1TOXT1B1A/L1CSGKEGSCFL w - - 0 1",
+    ];
+    let (mut strikes, mut refused, mut plies) = (0, 0, 0);
+    let mut rng = common::Rng(0xC4A1);
+    for fen in seeds.iter().cycle().take(40) {
+        let mut pos = common::start("chu")
+            .with_fen(fen)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut ops = Vec::new();
+        for _ in 0..40 {
+            let legal = common::legal_as_reference("chu", &mut pos, &rules);
+            let mut pseudo = Vec::new();
+            pos.pseudo_moves(&mut pseudo);
+            let b = RefBoard::from_position(&pos);
+            strikes += usize::from(b.lion_strike.is_some());
+            refused += pseudo
+                .iter()
+                .filter(|m| !legal.contains(m) && takes_lion(&b, &lions, m))
+                .count();
+            if legal.is_empty() {
+                break;
+            }
+            let lion_hits: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| takes_lion(&b, &lions, m))
+                .collect();
+            let pool = if !lion_hits.is_empty() && rng.below(2) == 0 {
+                &lion_hits
+            } else {
+                &legal
+            };
+            pos.make(&pool[rng.below(pool.len())], &mut ops);
+            assert_eq!(pos.inconsistency(), None, "{fen}");
+            plies += 1;
+        }
+    }
+    eprintln!("chu lion walk: {plies} plies, {strikes} counterstrike positions, {refused} refused lion captures");
+    assert!(
+        strikes >= 10 && refused >= 10,
+        "the rules decided too few moves: {strikes} {refused}"
+    );
+}
+
+/// True when the move removes an enemy lion (`lions`: the lion types).
+fn takes_lion(b: &RefBoard, lions: &[u8], m: &Move) -> bool {
+    let lion = |c: Coord| {
+        b.at(c)
+            .is_some_and(|man| man.colour != b.stm && lions.contains(&man.piece))
+    };
+    lion(m.to_coord()) || m.extras().any(lion)
+}
