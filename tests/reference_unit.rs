@@ -34,6 +34,7 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
         demotes_to: None,
         mandatory_promotion: false,
         dead_squares: SquareSet::EMPTY,
+        stuck_squares: SquareSet::EMPTY,
         confined: None,
         leaves_behind: None,
         suffix: None,

@@ -274,7 +274,8 @@ impl Position {
         } else {
             to.flip_rank(v.ranks)
         };
-        !was_in && is_in || captures && (was_in || is_in) || piece.stuck_squares.contains(rel)
+        // Entering; or a capture touching the zone (one that enters is entering already).
+        !was_in && is_in || was_in && captures || piece.stuck_squares.contains(rel)
     }
 
     /// Promotion limits: a side may not exceed `promotionLimit` men of a type, and where

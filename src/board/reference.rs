@@ -582,7 +582,8 @@ fn push_promotions(
     let may_promote = if v.promotion.on_entry {
         let (was_in, is_in) = (zone.contains(from), zone.contains(to));
         let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));
-        !was_in && is_in || captures && (was_in || is_in) || stuck
+        // Entering; or a capture touching the zone (one that enters is entering already).
+        !was_in && is_in || was_in && captures || stuck
     } else {
         zone.contains(to) || zone.contains(from)
     };
