@@ -259,13 +259,14 @@ impl Position {
     /// Shogi-style promotion: on any move that touches the zone, or with `on_entry` (Chu)
     /// on entering it, on a capture that touches it, or onto a square the man could never
     /// leave.
+    #[inline]
     fn may_promote_shogi(&self, man: &Man, m: &Move, zone: &variants::geometry::SquareSet) -> bool {
         let (from, to) = (m.from_coord(), m.to_coord());
-        let (was_in, is_in) = (zone.contains(from), zone.contains(to));
         let v = &self.lay.variant;
         if !v.promotion.on_entry {
-            return was_in || is_in;
+            return zone.contains(to) || zone.contains(from);
         }
+        let (was_in, is_in) = (zone.contains(from), zone.contains(to));
         let to_sq = self.lay.sq(to);
         let captures = m.n_extra > 0 || self.man_at(to_sq).is_some_and(|o| o.colour != man.colour);
         let piece = &v.pieces[self.lay.kinds[man.kind as usize].piece as usize];

@@ -19,6 +19,8 @@ pub struct Legality {
     facing: bool,
     /// Royals of the side to move, `None` when there are too many to list.
     royals: Option<arrayvec::ArrayVec<Sq, 32>>,
+    /// The variant has Lion-trading rules (read once per node, not per move).
+    lion_rules: bool,
 }
 
 impl Position {
@@ -122,6 +124,7 @@ impl Position {
             checked,
             facing,
             royals: all_listed.then_some(royals),
+            lion_rules: self.lay.variant.capture_matrix.lion.is_some(),
         })
     }
 
@@ -135,6 +138,9 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+            return false;
+        }
         self.is_legal_pseudo(m, ctx.checked, ctx.facing, ctx.royals.as_deref(), ops)
     }
 
@@ -149,9 +155,6 @@ impl Position {
         ops: &mut Vec<Op>,
     ) -> bool {
         let us = self.stm;
-        if self.lay.variant.capture_matrix.lion.is_some() && !self.lion_trade_ok(m, ops) {
-            return false;
-        }
         let quiet_pass = m.kind == MoveKind::Pass && !checked;
         if quiet_pass || !checked && self.surely_legal(m, royals) {
             return true;

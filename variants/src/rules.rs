@@ -81,6 +81,7 @@ pub struct PieceType {
     pub dead_squares: SquareSet,
     /// Squares (for White) where this type could never move again, whether or not
     /// `immobilityIllegal` bars them; with `promotion.on_entry` a move there may promote.
+    /// Computed only for variants with either key (empty otherwise).
     pub stuck_squares: SquareSet,
     /// The piece stays inside this zone (palace, own half).
     pub confined: Option<u8>,

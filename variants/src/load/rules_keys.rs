@@ -90,7 +90,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     zone_moves(b);
     soldier_rank(b);
     mobility_regions(b);
-    immobility(b);
+    immobility(b, promotion.on_entry);
     royal_sight(b, &end);
     let fen = b
         .ctx
@@ -687,8 +687,13 @@ fn piece_by_fsf_name(b: &Build, name: &str) -> Option<PieceId> {
 }
 
 /// FSF's `immobilityIllegal`: squares where a piece could never move again are barred.
-fn immobility(b: &mut Build) {
+/// With `promotionOnEntry` the same squares are kept as `stuck_squares`, where promotion is
+/// allowed (computed only then: every built-in variant is compiled at start-up).
+fn immobility(b: &mut Build, on_entry: bool) {
     let barred = b.ctx.flag("immobilityIllegal", false);
+    if !barred && !on_entry {
+        return;
+    }
     let (f, r) = (b.files, b.ranks);
     for p in &mut b.pieces {
         p.stuck_squares = dead_squares(&p.moves, f, r);
