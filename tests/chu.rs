@@ -304,6 +304,8 @@ fn multi_leg_texts_round_trip() {
     );
     assert_eq!(by(&mut g, "f6f7,f7f9", xb), None, "no such move");
     assert_eq!(by(&mut g, "f6f7,x7f6", xb), None, "malformed");
+    assert_eq!(by(&mut g, "f6,", xb), None, "one square");
+    assert_eq!(by(&mut g, ",", xb), None, "no square");
     // The pass's turning square is an empty neighbour its paths reach.
     let pass = g
         .legal_moves()

@@ -158,7 +158,8 @@ fn path_of(text: &str, files: u8, ranks: u8) -> Option<(Vec<Coord>, bool)> {
         }
         i += 1 + digits;
     }
-    (path.len() >= 3 || text.contains(',')).then_some((path, promotes))
+    let legs = path.len() >= 3 || path.len() == 2 && text.contains(',');
+    legs.then_some((path, promotes))
 }
 
 /// The legal move a multi-leg path names: same start, end and promotion, and it removes
