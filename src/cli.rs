@@ -31,7 +31,10 @@ pub enum Command {
         file: PathBuf,
     },
     /// Count the leaves of the legal move tree. Bulk-counted like Stockfish and
-    /// Fairy-Stockfish: at the last ply the legal moves are counted, not played. Prints
+    /// Fairy-Stockfish: at the last ply the legal moves are counted, not played. A move is
+    /// (from, to, the set of squares whose men it removes, promotion): a lion's two paths
+    /// that remove the same men and end on the same square are one move, its step out and
+    /// back without a capture is one pass, each igui is its own move. Prints
     /// `Nodes searched: N` last.
     Perft {
         /// Variant name.

@@ -49,5 +49,5 @@ perft_tests! {
     berolina: "berolina", knightmate: "knightmate", spartan: "spartan", shatranj: "shatranj",
     makruk: "makruk", courier: "courier", capablanca: "capablanca", gothic: "gothic",
     embassy: "embassy", grand: "grand", xiangqi: "xiangqi", janggi: "janggi", shogi: "shogi",
-    minishogi: "minishogi", hekatomb: "hekatomb", battleotk: "battleotk",
+    minishogi: "minishogi", hekatomb: "hekatomb", battleotk: "battleotk", chu: "chu",
 }

@@ -34,6 +34,7 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
         demotes_to: None,
         mandatory_promotion: false,
         dead_squares: SquareSet::EMPTY,
+        stuck_squares: SquareSet::EMPTY,
         confined: None,
         leaves_behind: None,
         suffix: None,
@@ -449,7 +450,7 @@ fn atomic_kings_side_by_side() {
 #[test]
 fn chu_lion_may_step_out_and_back() {
     let v = builtin("chu");
-    // `mabK`: the lion's pass; its own square counts as empty while it moves.
+    // `mcabK`: the lion's pass (and igui); its own square counts as empty while it moves.
     let fen = "lfcsgekgs1fl/a1bt1xotcb1a/mvrhdqndhrvm/ppppppppppp1/3i4i2p/12/8I3/\
                3I2N2P2/PPPPPPPPP1PP/MVRHD1QDHRVM/AFBSTOXT1B1A/L1C1GKEGSCFL w - - 10 6";
     assert!(moves_of(&v, fen).contains("g5g5"));

@@ -546,7 +546,11 @@ impl Position {
             {
                 return Err(FenError::OutsideZone(p.letter, at()));
             }
-            if kind.dead[m.colour.index()][m.sq as usize] || !self.can_ever_move(m) {
+            // A shogi-style man that may decline promotion where it could never move again
+            // (Chu pawns and lances on the last rank) may stand there.
+            let may_stick =
+                p.promoted.is_some() && !p.mandatory_promotion && p.dead_squares.is_empty();
+            if kind.dead[m.colour.index()][m.sq as usize] || !may_stick && !self.can_ever_move(m) {
                 return Err(FenError::DeadPiece(p.letter, at()));
             }
         }

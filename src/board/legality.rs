@@ -190,7 +190,7 @@ impl Position {
         let kind = &self.lay.kinds[mover.kind as usize];
         // A man that leaves another behind may leave a royal; with extinction royalty one
         // royal may stand attacked, which only the full test knows about.
-        let extinction = v.end.royalty == variants::rules::Royalty::Extinction;
+        let extinction = v.end.royalty != variants::rules::Royalty::Absolute;
         if kind.royal && extinction || v.pieces[kind.piece as usize].leaves_behind.is_some() {
             return None;
         }

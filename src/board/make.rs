@@ -35,6 +35,7 @@ pub struct Saved {
     ep: Option<EnPassant>,
     rule50: u32,
     passes: u8,
+    lion_strike: Option<Sq>,
     key: u64,
 }
 
@@ -216,6 +217,7 @@ impl Position {
             ep: self.ep.take(),
             rule50: self.rule50,
             passes: self.passes,
+            lion_strike: self.lion_strike.take(),
             key: self.key,
         };
         self.passes = match mv.kind {
@@ -226,6 +228,9 @@ impl Position {
         };
         if let Some(ep) = &saved.ep {
             self.key ^= self.zob.ep(ep.victim);
+        }
+        if let Some(sq) = saved.lion_strike {
+            self.key ^= self.zob.strike(sq);
         }
         self.rule50 += 1;
         match mv.kind {
@@ -256,6 +261,7 @@ impl Position {
         self.ep = saved.ep;
         self.rule50 = saved.rule50;
         self.passes = saved.passes;
+        self.lion_strike = saved.lion_strike;
         self.key = saved.key;
     }
 
@@ -299,6 +305,12 @@ impl Position {
     fn make_normal(&mut self, mv: &Move, ops: &mut Vec<Op>) {
         let (from, to) = (self.sq_of(mv.from), self.sq_of(mv.to));
         let us = self.stm;
+        if self.lay.variant.capture_matrix.lion.is_some() {
+            self.lion_strike = self.new_lion_strike(mv, from, to);
+            if let Some(sq) = self.lion_strike {
+                self.key ^= self.zob.strike(sq);
+            }
+        }
         let slot = self.lift(from, ops);
         let Some(man) = self.men[slot as usize] else {
             return;

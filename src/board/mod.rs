@@ -7,6 +7,7 @@ pub mod compact;
 pub mod fen;
 pub mod layout;
 pub mod legality;
+pub mod lion;
 pub mod make;
 pub mod movegen;
 pub mod moves;

@@ -111,7 +111,7 @@ impl Position {
             return false;
         }
         !vk.royal
-            || self.lay.variant.end.royalty == Royalty::Extinction
+            || self.lay.variant.end.royalty != Royalty::Absolute
                 && self.royals(attacker.colour).nth(1).is_some()
     }
 
@@ -211,7 +211,7 @@ impl Position {
     /// Pushes a move with every promotion choice it allows (or just the move).
     fn push_promotions(&self, man: &Man, m: Move, out: &mut Vec<Move>) {
         let kind = &self.lay.kinds[man.kind as usize];
-        let (from, to) = (m.from_coord(), m.to_coord());
+        let to = m.to_coord();
         let dead = kind.dead[man.colour.index()][self.lay.sq(to) as usize];
         if kind.never_promotes {
             if !dead {
@@ -245,7 +245,7 @@ impl Position {
             return;
         }
         if let Some(p) = piece.promoted {
-            if zone.contains(to) || zone.contains(from) {
+            if self.may_promote_shogi(man, &m, zone) {
                 let mut pm = m;
                 pm.kind = MoveKind::Promotion;
                 pm.piece = p;
@@ -258,6 +258,29 @@ impl Position {
         if !dead {
             out.push(m);
         }
+    }
+
+    /// Shogi-style promotion: on any move that touches the zone, or with `on_entry` (Chu)
+    /// on entering it, on a capture that touches it, or onto a square the man could never
+    /// leave.
+    #[inline]
+    fn may_promote_shogi(&self, man: &Man, m: &Move, zone: &variants::geometry::SquareSet) -> bool {
+        let (from, to) = (m.from_coord(), m.to_coord());
+        let v = &self.lay.variant;
+        if !v.promotion.on_entry {
+            return zone.contains(to) || zone.contains(from);
+        }
+        let (was_in, is_in) = (zone.contains(from), zone.contains(to));
+        let to_sq = self.lay.sq(to);
+        let captures = m.n_extra > 0 || self.man_at(to_sq).is_some_and(|o| o.colour != man.colour);
+        let piece = &v.pieces[self.lay.kinds[man.kind as usize].piece as usize];
+        let rel = if man.colour == Colour::White {
+            to
+        } else {
+            to.flip_rank(v.ranks)
+        };
+        // Entering; or a capture touching the zone (one that enters is entering already).
+        !was_in && is_in || was_in && captures || piece.stuck_squares.contains(rel)
     }
 
     /// Promotion limits: a side may not exceed `promotionLimit` men of a type, and where

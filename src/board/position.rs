@@ -58,6 +58,8 @@ pub struct Position {
     pub(in crate::board) fullmove: u32,
     /// Passes played in a row just before this position (two end the game).
     pub(in crate::board) passes: u8,
+    /// Chu counterstrike: the square where the last move's non-lion took a lion.
+    pub(in crate::board) lion_strike: Option<Sq>,
     /// Incrementally updated Zobrist key.
     pub(in crate::board) key: u64,
     /// Incremental attack map.
@@ -90,6 +92,7 @@ impl Position {
             rule50: 0,
             fullmove: 1,
             passes: 0,
+            lion_strike: None,
             key: 0,
             map,
             zob,
@@ -203,6 +206,9 @@ impl Position {
         }
         if let Some(ep) = &self.ep {
             k ^= self.zob.ep(ep.victim);
+        }
+        if let Some(sq) = self.lion_strike {
+            k ^= self.zob.strike(sq);
         }
         if self.stm == Colour::Black {
             k ^= self.zob.side;

@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use variants::geometry::{Coord, SquareSet, MAX_SQUARES};
 use variants::rights;
-use variants::rules::Royalty;
+use variants::rules::{LionTrading, Royalty};
 use variants::{NodeId, PieceId, Trajectories, Variant};
 
 use crate::board::fen::{parse_placement, split_squares, FenError, Placement};
@@ -77,6 +77,8 @@ pub struct RefBoard {
     pub ep: Option<RefEp>,
     /// Passes played in a row before this position; at 2 the game is over.
     pub passes: u8,
+    /// Chu counterstrike: where the last move's non-lion took a lion.
+    pub lion_strike: Option<Coord>,
     /// Squares of each piece type in the variant's start position, per colour (for virgin
     /// drops and Grand-chess promotion limits).
     pub start: Arc<[Vec<SquareSet>; 2]>,
@@ -102,6 +104,7 @@ impl RefBoard {
             stm: Colour::White,
             ep: None,
             passes: 0,
+            lion_strike: None,
             start,
         }
     }
@@ -159,6 +162,7 @@ impl RefBoard {
         b.hands = pos.hand.clone();
         b.stm = pos.stm;
         b.passes = pos.passes;
+        b.lion_strike = pos.lion_strike.and_then(|sq| lay.coord(sq));
         b.ep = pos.ep.as_ref().and_then(|ep| {
             Some(RefEp {
                 targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
@@ -574,6 +578,15 @@ fn push_promotions(
     };
     let (from, to) = (m.from_coord(), m.to_coord());
     let dead = piece.dead_squares.contains(b.relative(to, man.colour));
+    let captures = m.n_extra > 0 || b.at(to).is_some_and(|o| o.colour != man.colour);
+    let may_promote = if v.promotion.on_entry {
+        let (was_in, is_in) = (zone.contains(from), zone.contains(to));
+        let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));
+        // Entering; or a capture touching the zone (one that enters is entering already).
+        !was_in && is_in || was_in && captures || stuck
+    } else {
+        zone.contains(to) || zone.contains(from)
+    };
     let promote = |p: PieceId| {
         let mut pm = m;
         if pm.kind != MoveKind::EnPassant {
@@ -597,7 +610,7 @@ fn push_promotions(
         return;
     }
     if let Some(p) = piece.promoted {
-        if zone.contains(to) || zone.contains(from) {
+        if may_promote {
             out.push(promote(p));
             if piece.mandatory_promotion || dead {
                 return;
@@ -739,6 +752,7 @@ fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
 pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     let mut n = b.clone();
     n.ep = None;
+    n.lion_strike = None;
     n.passes = match m.kind {
         MoveKind::Pass if v.end.bikjang && facing(b, v, b.stm) => 2,
         MoveKind::Pass => b.passes + 1,
@@ -797,6 +811,7 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
     let Some(mut man) = b.squares[from.index()].take() else {
         return;
     };
+    b.lion_strike = lion_strike_after(b, v, man, m);
     for c in m.extras() {
         capture(b, v, c, us);
     }
@@ -931,7 +946,7 @@ fn loses_royal(before: &RefBoard, after: &RefBoard, v: &Variant, colour: Colour)
     );
     match v.end.royalty {
         Royalty::Absolute => has < had,
-        Royalty::Extinction => had > 0 && has == 0,
+        Royalty::Extinction | Royalty::Last => had > 0 && has == 0,
     }
 }
 
@@ -1025,6 +1040,9 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     if m.kind == MoveKind::Pass && v.end.bikjang && facing(b, v, us) {
         return true; // passing out of bikjang ends the game, even under check
     }
+    if !lion_trade_ok(b, v, m) {
+        return false;
+    }
     let after = play(b, v, m);
     if loses_royal(b, &after, v, us) {
         return false;
@@ -1037,12 +1055,81 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     let safe = match v.end.royalty {
         Royalty::Absolute => threatened == 0,
         Royalty::Extinction => total == 0 || threatened < total,
+        Royalty::Last => total != 1 || threatened == 0,
     };
     // Flying general: never leave royals facing. Bikjang: a side in it must break it or pass.
     let must_not_face =
         v.end.flying_general || v.end.bikjang && m.kind != MoveKind::Pass && facing(b, v, us);
     let faced = must_not_face && facing(&after, v, us);
     safe && !faced && drop_mate_ok(&after, v, m)
+}
+
+// ---------------------------------------------------------------------------------------
+// Chu Shogi's Lion-trading rules
+// ---------------------------------------------------------------------------------------
+
+/// True when an enemy (of the side to move) lion stands on `c`.
+fn enemy_lion(b: &RefBoard, lt: &LionTrading, c: Coord) -> bool {
+    b.at(c)
+        .is_some_and(|o| o.colour != b.stm && lt.lions.contains(&o.piece))
+}
+
+/// False when `m` breaks the protected-lion or the counterstrike rule.
+fn lion_trade_ok(b: &RefBoard, v: &Variant, m: &Move) -> bool {
+    let Some(lt) = &v.capture_matrix.lion else {
+        return true;
+    };
+    if !matches!(m.kind, MoveKind::Normal | MoveKind::Promotion) {
+        return true;
+    }
+    let (from, to) = (m.from_coord(), m.to_coord());
+    let Some(mover) = b.at(from) else {
+        return true;
+    };
+    if !lt.lions.contains(&mover.piece) {
+        // Counterstrike: a non-lion takes no lion but on the square of the last strike.
+        return b.lion_strike.is_none()
+            || m.extras()
+                .chain([to])
+                .all(|c| Some(c) == b.lion_strike || !enemy_lion(b, lt, c));
+    }
+    let far = from.file.abs_diff(to.file).max(from.rank.abs_diff(to.rank)) > 1;
+    let bridged = m
+        .extras()
+        .any(|c| b.at(c).is_some_and(|o| !lt.bridges.contains(&o.piece)));
+    if !lt.protected || !far || bridged || !enemy_lion(b, lt, to) {
+        return true;
+    }
+    // Protected: attacked once the move is made, or by the bridge taken on the way (it
+    // protected the lion when the move began; lishogi counts it so).
+    let bridge_protects = m.extras().any(|c| {
+        b.at(c).is_some_and(|man| {
+            let mut hit = false;
+            Walk { b, v, man, from: c }.run(&mut |reach| {
+                let r = reach.rights;
+                hit |= reach.to == to && r & rights::CAPTURE != 0 && r & rights::TAME == 0;
+            });
+            hit
+        })
+    });
+    !bridge_protects && !attacked(&play(b, v, m), v, to, b.stm.flip())
+}
+
+/// Where a non-lion's move `m` takes an enemy lion (its end square first), when the
+/// counterstrike rule is on; read before the move is played.
+fn lion_strike_after(b: &RefBoard, v: &Variant, man: RefMan, m: &Move) -> Option<Coord> {
+    let lt = v.capture_matrix.lion.as_ref()?;
+    if !lt.counterstrike || lt.lions.contains(&man.piece) {
+        return None;
+    }
+    let taken = |c: Coord| {
+        b.at(c)
+            .is_some_and(|o| o.colour != man.colour && lt.lions.contains(&o.piece))
+    };
+    [m.to_coord()]
+        .into_iter()
+        .chain(m.extras())
+        .find(|&c| taken(c))
 }
 
 /// Shogi: a drop of a `no_drop_mate` type that gives check must leave a legal reply.

@@ -25,6 +25,8 @@ pub struct Legality {
     /// In check, where the rules allow it (see [`Position::check_resolvers`]): the squares
     /// a non-royal man must move or drop to so that every check is captured or blocked.
     resolve: Option<arrayvec::ArrayVec<Sq, 64>>,
+    /// The variant has Lion-trading rules (read once per node, not per move).
+    lion_rules: bool,
 }
 
 impl Position {
@@ -58,6 +60,7 @@ impl Position {
         match end.royalty {
             Royalty::Absolute => attacked == 0,
             Royalty::Extinction => total == 0 || attacked < total,
+            Royalty::Last => total != 1 || attacked == 0,
         }
     }
 
@@ -133,6 +136,7 @@ impl Position {
             } else {
                 None
             },
+            lion_rules: self.lay.variant.capture_matrix.lion.is_some(),
         })
     }
 
@@ -146,6 +150,9 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+            return false;
+        }
         if let Some(verdict) = self.shortcut(m, ctx) {
             return verdict;
         }
@@ -163,6 +170,9 @@ impl Position {
     /// that [`Position::is_legal_in`] followed by [`Position::make`] costs when the shortcut
     /// cannot decide.
     pub fn make_if_legal(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> Option<Saved> {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+            return None;
+        }
         match self.shortcut(m, ctx) {
             Some(true) => return Some(self.make(m, ops)),
             Some(false) => return None,

@@ -1,5 +1,6 @@
 //! Zobrist keys, sized from the variant: one per (kind, colour, square), per hand count,
-//! per en-passant victim square, and one for the side to move.
+//! per en-passant victim square, per counterstrike square (Chu's lion rule), and one for the
+//! side to move.
 
 use crate::board::layout::Layout;
 use crate::board::types::{Colour, Sq};
@@ -13,6 +14,7 @@ pub struct Zobrist {
     men: Vec<u64>,
     hands: Vec<u64>,
     eps: Vec<u64>,
+    strikes: Vec<u64>,
     squares: usize,
     pieces: usize,
     /// Side-to-move key.
@@ -47,13 +49,17 @@ impl Zobrist {
             })
             .collect();
         let eps = (0..squares).map(|_| next(&mut s)).collect();
+        let side = next(&mut s);
+        // Drawn after the side key so that every older key keeps its value.
+        let strikes = (0..squares).map(|_| next(&mut s)).collect();
         Zobrist {
             men,
             hands,
             eps,
+            strikes,
             squares,
             pieces,
-            side: next(&mut s),
+            side,
         }
     }
 
@@ -74,5 +80,11 @@ impl Zobrist {
     #[inline]
     pub fn ep(&self, sq: Sq) -> u64 {
         self.eps[sq as usize]
+    }
+
+    /// Key of a counterstrike square (Chu: a non-lion took a lion there last move).
+    #[inline]
+    pub fn strike(&self, sq: Sq) -> u64 {
+        self.strikes[sq as usize]
     }
 }

@@ -1,7 +1,13 @@
 //! Move text as each protocol writes it: XBoard's 0-based ranks on 10-rank boards, shogi's `+`
 //! promotions, Chess960 castling as king-takes-rook (UCI) or `O-O` (XBoard), the pass as
 //! `@@@@` (XBoard) or the royal moving to its own square (UCI, as Fairy-Stockfish writes it).
-//! Incoming text is matched against the legal moves' texts, so only legal moves get through.
+//! Multi-leg moves (Chu's lion) are written as XBoard's comma legs (`e5e6,e6e7`, igui
+//! `f6f7,f7f6`, the pass through an empty square `f6f7,f7f6`) or as UCI's square chain
+//! (`e5e6e7`, as shogiops and lishogi write them); any path a GUI sends is read by the squares
+//! it visits and the men it removes.
+//! Incoming text is matched against the legal moves, so only legal moves get through.
+
+use variants::geometry::Coord;
 
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
@@ -85,9 +91,101 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
             t.push('+');
             t
         }
+        MoveKind::Normal | MoveKind::Promotion if multi_leg(pos, mv, dialect) => {
+            leg_text(pos, mv, dialect)
+        }
         _ => move_text(pos, mv),
     };
     protocol::shift_ranks(&text, rank_shift(pos, dialect))
+}
+
+/// Moves written by [`leg_text`]: a pass through an empty square, and in UCI any move with
+/// victims (XBoard's comma form is the engine's own text already).
+fn multi_leg(pos: &Position, mv: &Move, dialect: Dialect) -> bool {
+    let victims = mv.n_extra > 0 && dialect != Dialect::Xboard;
+    victims || mv.from == mv.to && pos.pass_via(mv).is_some()
+}
+
+/// A multi-leg move: XBoard's comma legs or UCI's square chain through its victims, listed
+/// as the engine's own text lists them (a pass through the empty square it turns on).
+fn leg_text(pos: &Position, mv: &Move, dialect: Dialect) -> String {
+    let mut path: Vec<Coord> = vec![mv.from_coord()];
+    path.extend(mv.extras());
+    path.extend(pos.pass_via(mv));
+    path.push(mv.to_coord());
+    let names: Vec<String> = path.iter().map(|c| c.to_text()).collect();
+    let mut text = match dialect {
+        Dialect::Xboard => names
+            .windows(2)
+            .map(|w| format!("{}{}", w[0], w[1]))
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => names.concat(),
+    };
+    if mv.kind == MoveKind::Promotion {
+        let piece = pos.variant().pieces.get(mv.piece as usize);
+        match piece {
+            Some(p) if p.plus_form => text.push('+'),
+            Some(p) => text.push(p.letter.to_ascii_lowercase()),
+            None => {}
+        }
+    }
+    text
+}
+
+/// The squares a multi-leg text visits (`e5e6,e6e7` and `e5e6e7` both give e5 e6 e7) and
+/// whether it ends in a promotion mark; `None` for a one-leg or malformed text.
+fn path_of(text: &str, files: u8, ranks: u8) -> Option<(Vec<Coord>, bool)> {
+    let b = text.as_bytes();
+    let (mut path, mut i, mut promotes) = (Vec::new(), 0, false);
+    while i < b.len() {
+        if b[i] == b',' {
+            i += 1;
+            continue;
+        }
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            // Only a final promotion mark may stand without a rank.
+            promotes = i + 1 == b.len() && (b[i] == b'+' || b[i].is_ascii_lowercase());
+            if !promotes {
+                return None;
+            }
+            break;
+        }
+        let c = Coord::parse(&text[i..i + 1 + digits], files, ranks)?;
+        if path.last() != Some(&c) {
+            path.push(c); // XBoard repeats each turning square (`e5e6,e6e7`)
+        }
+        i += 1 + digits;
+    }
+    let legs = path.len() >= 3 || path.len() == 2 && text.contains(',');
+    legs.then_some((path, promotes))
+}
+
+/// The legal move a multi-leg path names: same start, end and promotion, and it removes
+/// exactly the enemy men on the path's turning squares (empty ones only steer it).
+fn by_path<'a>(pos: &Position, legal: &'a [Move], text: &str) -> Option<&'a Move> {
+    let lay = pos.layout();
+    let (path, promotes) = path_of(text, lay.files, lay.ranks)?;
+    let (&from, &to) = (path.first()?, path.last()?);
+    let mut removed = Vec::new();
+    for &c in &path[1..path.len() - 1] {
+        match pos.man_at(lay.sq(c)) {
+            Some(m) if m.colour == pos.side_to_move() => return None,
+            Some(_) => removed.push(c),
+            None => {}
+        }
+    }
+    removed.sort();
+    legal.iter().find(|m| {
+        let mut extras: Vec<Coord> = m.extras().collect();
+        extras.sort();
+        matches!(m.kind, MoveKind::Normal | MoveKind::Promotion)
+            && m.from_coord() == from
+            && m.to_coord() == to
+            && (m.kind == MoveKind::Promotion) == promotes
+            && extras == removed
+    })
 }
 
 /// The legal move that `text` names in a dialect (or in the engine's canonical notation).
@@ -127,7 +225,14 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
         .iter()
         .find(|m| matches(m, true))
         .or_else(|| legal.iter().find(|m| matches(m, false)))
-        .or_else(|| king_takes_rook(pos, &legal, text));
+        .or_else(|| king_takes_rook(pos, &legal, text))
+        .or_else(|| {
+            by_path(
+                pos,
+                &legal,
+                &protocol::shift_ranks(text, -rank_shift(pos, dialect)),
+            )
+        });
     found
         .copied()
         .ok_or_else(|| GameError::IllegalMove(text.to_string()))

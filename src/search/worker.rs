@@ -145,7 +145,7 @@ impl<'a> Worker<'a> {
                 let v = root.pos.variant();
                 v.blast.is_some()
                     || v.end.bare_king_loses
-                    || v.end.royalty == variants::rules::Royalty::Extinction
+                    || v.end.royalty != variants::rules::Royalty::Absolute
             },
             tables: None,
         }

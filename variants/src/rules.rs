@@ -29,6 +29,10 @@ pub enum Royalty {
     /// A player may not leave *all* royals attacked at once, and loses when the last one is
     /// captured (duple check: Spartan's two kings, extinction royalty).
     Extinction,
+    /// Only a side's last royal must be kept out of check: while it has two or more, any of
+    /// them may stand attacked; it loses when the last one is captured (Chu Shogi's king and
+    /// crown prince).
+    Last,
 }
 
 /// Result of a game-end condition, seen from the side to move in the final position.
@@ -75,6 +79,10 @@ pub struct PieceType {
     /// could never move again (shogi pawn/lance last rank, knight last two): promotion is
     /// forced there and drops are barred.
     pub dead_squares: SquareSet,
+    /// Squares (for White) where this type could never move again, whether or not
+    /// `immobilityIllegal` bars them; with `promotion.on_entry` a move there may promote.
+    /// Computed only for variants with either key (empty otherwise).
+    pub stuck_squares: SquareSet,
     /// The piece stays inside this zone (palace, own half).
     pub confined: Option<u8>,
     /// Battle-of-the-Kings leave-behind: moving this piece off a square leaves a piece of
@@ -132,6 +140,11 @@ pub struct Promotion {
     pub limits: Vec<(PieceId, u8)>,
     /// Promoted pieces may also demote by moving (Kyoto shogi, `pieceDemotion`).
     pub demotion: bool,
+    /// Chu Shogi promotion (`promotionOnEntry`): a shogi-style piece may promote only on a
+    /// move from outside the zone into it, on a capture that starts or ends in the zone, or
+    /// on a move to a square where it could never move again (pawns and lances on the last
+    /// rank); never forced.
+    pub on_entry: bool,
 }
 
 /// Drop rules (shogi, crazyhouse).
@@ -198,6 +211,24 @@ pub struct CaptureMatrix {
     pub no_capture: Vec<(PieceId, PieceId)>,
     /// `(mover, screen)` pairs where hopping is forbidden.
     pub no_hop: Vec<(PieceId, PieceId)>,
+    /// Chu Shogi's Lion-trading rules, when the variant has them.
+    pub lion: Option<LionTrading>,
+}
+
+/// Chu Shogi's Lion-trading rules (`lionPieces`, `lionBridges`, `protectedLionRule`,
+/// `counterstrikeRule`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LionTrading {
+    /// The lion types (`n +o` in chu): both the capturers and the victims the rules name.
+    pub lions: Vec<PieceId>,
+    /// Men whose capture on the way does not license taking a protected lion (`p i`).
+    pub bridges: Vec<PieceId>,
+    /// A lion may not take a non-adjacent lion that is protected, unless the same move first
+    /// captured a man that is not one of `bridges`.
+    pub protected: bool,
+    /// After a non-lion takes a lion, the other side may not take a lion with a non-lion on
+    /// the next move, except on the square where that capture happened.
+    pub counterstrike: bool,
 }
 
 /// A fully compiled variant.

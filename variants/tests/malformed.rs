@@ -275,7 +275,7 @@ fn bad_royalty() {
         &with("royalty = sometimes"),
         8,
         "royalty",
-        "absolute or extinction",
+        "absolute, extinction or last",
     );
 }
 

@@ -204,6 +204,7 @@ pub fn piece_type(d: &Def, betza: String, moves: Trajectories) -> PieceType {
         demotes_to: None,
         mandatory_promotion: false,
         dead_squares: Default::default(),
+        stuck_squares: Default::default(),
         confined: None,
         leaves_behind: None,
         burns: false,
@@ -214,5 +215,6 @@ pub fn piece_type(d: &Def, betza: String, moves: Trajectories) -> PieceType {
 
 /// True when the definition came from FSF's predefined name `name`.
 pub fn is_predefined(d: &Def, name: &str) -> bool {
-    d.name == name && predefined(name).is_some()
+    // `piece.pawn = p:fW` only borrows the name: it is not FSF's pawn.
+    d.name == name && predefined(name).is_some_and(|p| p.betza == d.betza)
 }

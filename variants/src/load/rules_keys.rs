@@ -6,8 +6,8 @@ use super::piece_defs::compile_moves;
 use super::values::{self, symbol, Symbol};
 use crate::geometry::SquareSet;
 use crate::rules::{
-    Blast, CaptureMatrix, Castling, Drops, GameEnd, Origin, Outcome, PieceId, Promotion, Royalty,
-    Variant,
+    Blast, CaptureMatrix, Castling, Drops, GameEnd, LionTrading, Origin, Outcome, PieceId,
+    Promotion, Royalty, Variant,
 };
 use crate::xbetza;
 
@@ -90,7 +90,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     zone_moves(b);
     soldier_rank(b);
     mobility_regions(b);
-    immobility(b);
+    immobility(b, promotion.on_entry);
     royal_sight(b, &end);
     let fen = b
         .ctx
@@ -245,6 +245,7 @@ fn promotion(b: &mut Build) -> Promotion {
         limited_to_captured: b.ctx.flag("promotionToCaptured", false),
         limits,
         demotion: b.ctx.flag("pieceDemotion", false),
+        on_entry: b.ctx.flag("promotionOnEntry", false),
     }
 }
 
@@ -435,7 +436,10 @@ fn royalty(b: &mut Build, duple: bool) -> Royalty {
         .parsed("royalty", |v| match v {
             "absolute" => Ok(Royalty::Absolute),
             "extinction" => Ok(Royalty::Extinction),
-            _ => Err(format!("expected absolute or extinction, found `{v}`")),
+            "last" => Ok(Royalty::Last),
+            _ => Err(format!(
+                "expected absolute, extinction or last, found `{v}`"
+            )),
         })
         .unwrap_or(default)
 }
@@ -463,7 +467,26 @@ fn capture_matrix(b: &mut Build) -> CaptureMatrix {
             no_capture.push((attacker, victim));
         }
     }
-    CaptureMatrix { no_capture, no_hop }
+    CaptureMatrix {
+        no_capture,
+        no_hop,
+        lion: lion_trading(b),
+    }
+}
+
+/// `lionPieces = n +o`, `lionBridges = p i`, `protectedLionRule`, `counterstrikeRule`: Chu
+/// Shogi's Lion-trading rules; none without lion types.
+fn lion_trading(b: &mut Build) -> Option<LionTrading> {
+    let lions = b.id_set("lionPieces").unwrap_or_default();
+    let bridges = b.id_set("lionBridges").unwrap_or_default();
+    let protected = b.ctx.flag("protectedLionRule", false);
+    let counterstrike = b.ctx.flag("counterstrikeRule", false);
+    (!lions.is_empty() && (protected || counterstrike)).then_some(LionTrading {
+        lions,
+        bridges,
+        protected,
+        counterstrike,
+    })
 }
 
 fn leave_behind(b: &mut Build) {
@@ -664,13 +687,19 @@ fn piece_by_fsf_name(b: &Build, name: &str) -> Option<PieceId> {
 }
 
 /// FSF's `immobilityIllegal`: squares where a piece could never move again are barred.
-fn immobility(b: &mut Build) {
-    if !b.ctx.flag("immobilityIllegal", false) {
+/// With `promotionOnEntry` the same squares are kept as `stuck_squares`, where promotion is
+/// allowed (computed only then: every built-in variant is compiled at start-up).
+fn immobility(b: &mut Build, on_entry: bool) {
+    let barred = b.ctx.flag("immobilityIllegal", false);
+    if !barred && !on_entry {
         return;
     }
     let (f, r) = (b.files, b.ranks);
     for p in &mut b.pieces {
-        p.dead_squares = dead_squares(&p.moves, f, r);
+        p.stuck_squares = dead_squares(&p.moves, f, r);
+        if barred {
+            p.dead_squares = p.stuck_squares;
+        }
     }
 }
 
