@@ -42,14 +42,7 @@ pub struct Saved {
 impl Position {
     fn view_lift(&mut self, sq: Sq) -> Slot {
         let slot = self.board[sq as usize];
-        let man = self.men[slot as usize];
-        self.track_royal(slot, false);
-        let v = View {
-            lay: &self.lay,
-            board: &self.board,
-            men: &self.men,
-        };
-        self.map.dissociate_man(&v, slot);
+        let man = self.depart(sq, slot);
         self.board[sq as usize] = EMPTY;
         let v = View {
             lay: &self.lay,
@@ -57,26 +50,11 @@ impl Position {
             men: &self.men,
         };
         self.map.refresh(&v, sq, man);
-        if let Some(m) = man {
-            self.key ^= self.zob.man(m.kind, m.colour, sq);
-        }
         slot
     }
 
     fn view_put(&mut self, sq: Sq, slot: Slot) {
-        if let Some(m) = self.men[slot as usize].as_mut() {
-            m.sq = sq;
-            self.key ^= self.zob.man(m.kind, m.colour, sq);
-        }
-        self.board[sq as usize] = slot;
-        self.track_royal(slot, true);
-        let v = View {
-            lay: &self.lay,
-            board: &self.board,
-            men: &self.men,
-        };
-        self.map.refresh(&v, sq, None);
-        self.map.associate_man(&v, slot);
+        self.arrive(sq, slot, None);
     }
 
     /// Puts the lifted man `slot` on `sq` in place of the man there, who is lifted; returns
@@ -86,17 +64,31 @@ impl Position {
     /// square and then cut it back.
     fn view_replace(&mut self, sq: Sq, slot: Slot) -> Slot {
         let old = self.board[sq as usize];
-        let old_man = self.men[old as usize];
-        self.track_royal(old, false);
+        let old_man = self.depart(sq, old);
+        self.arrive(sq, slot, old_man);
+        old
+    }
+
+    /// The man `slot` on `sq` leaves the map, the royal list and the key (the board still
+    /// shows it); returns it.
+    fn depart(&mut self, sq: Sq, slot: Slot) -> Option<Man> {
+        let man = self.men[slot as usize];
+        self.track_royal(slot, false);
         let v = View {
             lay: &self.lay,
             board: &self.board,
             men: &self.men,
         };
-        self.map.dissociate_man(&v, old);
-        if let Some(m) = old_man {
+        self.map.dissociate_man(&v, slot);
+        if let Some(m) = man {
             self.key ^= self.zob.man(m.kind, m.colour, sq);
         }
+        man
+    }
+
+    /// The lifted man `slot` arrives on `sq`, where `old` stood (`None`: empty): board, key,
+    /// royal list, the square's refresh and the man's own cells.
+    fn arrive(&mut self, sq: Sq, slot: Slot, old: Option<Man>) {
         if let Some(m) = self.men[slot as usize].as_mut() {
             m.sq = sq;
             self.key ^= self.zob.man(m.kind, m.colour, sq);
@@ -108,9 +100,8 @@ impl Position {
             board: &self.board,
             men: &self.men,
         };
-        self.map.refresh(&v, sq, old_man);
+        self.map.refresh(&v, sq, old);
         self.map.associate_man(&v, slot);
-        old
     }
 
     /// Puts the lifted man `slot` on the occupied square `sq` and lifts the man there

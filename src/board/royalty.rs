@@ -203,6 +203,9 @@ impl Position {
             && self
                 .man_at(self.lay.sq(m.from_coord()))
                 .is_some_and(|man| self.lay.kinds[man.kind as usize].royal);
+        if royal_move && royals.is_none_or(|r| r.len() != 1) {
+            return None; // another royal may stand in check
+        }
         if !royal_move && !resolve.contains(&self.lay.sq(m.to_coord())) {
             return Some(false); // every check's path is left as it was
         }
