@@ -196,11 +196,25 @@ fn check_cutechess_log(what: &str, log: &str, locust: &str, games: u32) {
             "disconnect",
             "stall",
             "forfeit",
-            "on time",
             "crash",
             "terminat",
         ] {
             assert!(!reason.contains(bad), "{what}: {line}");
+        }
+        if reason.contains("on time") {
+            // `Finished game N (WHITE vs BLACK): RESULT {Colour loses on time}`: a peer that
+            // oversteps its clock is the peer's business; Locust must not.
+            let players = line.split_once('(').and_then(|(_, r)| r.split_once(')'));
+            let (white, black) = players
+                .and_then(|(p, _)| p.split_once(" vs "))
+                .unwrap_or_else(|| panic!("{what}: cannot read the players of {line}"));
+            let loser = if reason.starts_with("white") {
+                white
+            } else {
+                black
+            };
+            assert!(loser != locust, "{what}: Locust lost on time: {line}");
+            eprintln!("note: {what}: the peer lost on time: {line}");
         }
         assert!(
             [" 1-0 {", " 0-1 {", " 1/2-1/2 {"]
@@ -364,10 +378,17 @@ fn xboard_match(g: &XbGame, games: u32, tc: &str, inc: &str, cap: u32, dir: &Pat
             "{what}: {r}\n{text}"
         );
     }
+    // The last comment of each game's closing line: XBoard's reason for the result.
     let end: Vec<&str> = text
         .lines()
-        .filter(|l| l.starts_with('{') && l.ends_with(['0', '1', '2']))
+        .filter(|l| {
+            ["} 1-0", "} 0-1", "} 1/2-1/2"]
+                .iter()
+                .any(|r| l.ends_with(r))
+        })
+        .filter_map(|l| l.rfind('{').map(|i| &l[i..]))
         .collect();
+    assert_eq!(end.len(), games as usize, "{what}: closing lines\n{text}");
     for e in &end {
         let low = e.to_lowercase();
         for bad in [
