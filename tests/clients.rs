@@ -461,3 +461,72 @@ fn xboard_plays_fairymax_maxqi_and_itself_full() {
         ],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// engines.ini and tools/ini-match.py
+
+/// Every entry of engines.ini resolves through tools/ini-match.py into a command that starts
+/// this checkout's Locust (no `/path/to/locust` left) or an absolute peer path, for both tools.
+#[test]
+fn engines_ini_entries_resolve_for_both_tools() {
+    let probe = Command::new("python3").arg("--version").output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    let script = format!("{ROOT}/tools/ini-match.py");
+    let dry = |args: &[&str]| {
+        let out = Command::new("python3")
+            .arg(&script)
+            .arg("--dry-run")
+            .args(args)
+            .env("CUTECHESS", "/bin/true")
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let ours = format!("{ROOT}/target/release/locust");
+    for (tool, first, peers, variant) in [
+        (
+            "xboard",
+            "Locust",
+            &[
+                "Fairy-Max",
+                "MaxQi",
+                "HaChu",
+                "Fairy-Stockfish",
+                "Locust (chu)",
+            ][..],
+            "capablanca",
+        ),
+        (
+            "cutechess",
+            "locust",
+            &["locust-xb", "fairymax", "fsf", "fsf-latest"][..],
+            "shatranj",
+        ),
+    ] {
+        for peer in peers {
+            let (ok, text) = dry(&[tool, first, peer, variant, "2"]);
+            assert!(ok, "{tool} {first} {peer}: {text}");
+            assert!(
+                text.contains(&ours) && !text.contains("/path/to"),
+                "{tool} {first} {peer}: {text}"
+            );
+            assert!(text.contains(variant), "{text}");
+            if tool == "xboard" {
+                // The second engine's options are XBoard's second-engine ones.
+                assert!(
+                    text.contains(" -scp ") && !text.contains(" -variant chu"),
+                    "{text}"
+                );
+            }
+        }
+    }
+    let (ok, text) = dry(&["cutechess", "locust", "nosuch", "chess"]);
+    assert!(!ok && text.contains("has no entry 'nosuch'"), "{text}");
+}
