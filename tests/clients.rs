@@ -1,7 +1,22 @@
 //! Real clients driving the engine: python-chess's engine module (UCI and XBoard games and a
-//! MultiPV analysis). Skips, saying so, where python3 with the `chess` package is absent.
+//! MultiPV analysis), cutechess-cli (Locust against Fairy-Stockfish and Fairy-Max) and XBoard
+//! in match mode under Xvfb (Locust against Fairy-Max, MaxQi and itself). Each test skips,
+//! saying so on stderr, where its client or peer is not installed.
+//!
+//! The suite plays a small budget (one short game per pairing); the `#[ignore]`d `*_full`
+//! tests play more and longer games (`cargo test --release --test clients -- --ignored`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+
+/// Games are timed: the cutechess-cli and XBoard tests take turns instead of sharing the cores.
+static GAMES: Mutex<()> = Mutex::new(());
+
+const LOCUST: &str = env!("CARGO_BIN_EXE_locust");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 #[test]
 fn python_chess_plays_and_analyses() {
@@ -12,9 +27,9 @@ fn python_chess_plays_and_analyses() {
         eprintln!("SKIPPED: python3 with python-chess is not installed (pip install chess)");
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/pychess-client.py");
+    let script = format!("{ROOT}/tools/pychess-client.py");
     let out = Command::new("python3")
-        .args([script, env!("CARGO_BIN_EXE_locust")])
+        .args([&script, LOCUST])
         .output()
         .unwrap_or_else(|e| panic!("cannot run {script}: {e}"));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -27,4 +42,491 @@ fn python_chess_plays_and_analyses() {
         text.contains("uci: ") && text.contains("xboard: ") && text.contains("multipv: ok"),
         "{text}"
     );
+}
+
+/// An executable file, if it exists.
+fn executable(path: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(path);
+    p.is_file().then_some(p)
+}
+
+/// A program found on PATH.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("locust-clients-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// ---------------------------------------------------------------------------------------------
+// cutechess-cli
+
+/// cutechess-cli: $CUTECHESS, /opt/peers/cutechess-cli, or on PATH.
+fn cutechess() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CUTECHESS") {
+        return executable(&p.to_string_lossy());
+    }
+    executable("/opt/peers/cutechess-cli").or_else(|| on_path("cutechess-cli"))
+}
+
+/// One cutechess-cli pairing: Locust (speaking `proto`) against a peer.
+struct Pairing {
+    variant: &'static str,
+    proto: &'static str,
+    peer: &'static str,
+    peer_cmd: &'static str,
+    peer_proto: &'static str,
+}
+
+const FSF: &str = "/usr/games/fairy-stockfish";
+const FAIRYMAX: &str = "/usr/games/fairymax";
+const MAXQI: &str = "/usr/games/maxqi";
+
+fn pairings(protos: &[&'static str]) -> Vec<Pairing> {
+    let mut v = Vec::new();
+    for variant in ["capablanca", "shatranj"] {
+        for (i, &proto) in protos.iter().enumerate() {
+            // With one protocol in the budget, Fairy-Stockfish gets UCI and Fairy-Max XBoard.
+            let (fsf_proto, fm_proto) = if protos.len() == 1 {
+                ("uci", "xboard")
+            } else {
+                (proto, protos[(i + 1) % protos.len()])
+            };
+            v.push(Pairing {
+                variant,
+                proto: fsf_proto,
+                peer: "Fairy-Stockfish",
+                peer_cmd: FSF,
+                peer_proto: "uci",
+            });
+            v.push(Pairing {
+                variant,
+                proto: fm_proto,
+                peer: "Fairy-Max",
+                peer_cmd: FAIRYMAX,
+                peer_proto: "xboard",
+            });
+        }
+    }
+    v
+}
+
+/// Plays `games` games of the pairing and checks cutechess-cli's log and PGN; returns the
+/// "Finished game" lines.
+fn cutechess_match(
+    cc: &Path,
+    p: &Pairing,
+    games: u32,
+    tc: &str,
+    maxmoves: u32,
+    dir: &Path,
+) -> Vec<String> {
+    let pgn = dir.join(format!("{}-{}-{}.pgn", p.variant, p.peer, p.proto));
+    let locust_name = format!("Locust-{}", p.proto);
+    let out = Command::new(cc)
+        .args(["-variant", p.variant, "-engine"])
+        .arg(format!("cmd={LOCUST}"))
+        .arg(format!("proto={}", p.proto))
+        .arg(format!("name={locust_name}"))
+        .arg("option.EGT=false")
+        .args(["-engine"])
+        .arg(format!("cmd={}", p.peer_cmd))
+        .arg(format!("proto={}", p.peer_proto))
+        .arg(format!("name={}", p.peer))
+        // A margin keeps a busy machine from turning slowness into time forfeits; an engine
+        // that never answers still loses on time and fails the test.
+        .args(["-each", &format!("tc={tc}"), "timemargin=300"])
+        .args(["-games", &games.to_string(), "-concurrency", "1"])
+        .args(if games > 1 { &["-repeat"][..] } else { &[][..] })
+        .args(["-maxmoves", &maxmoves.to_string()])
+        .args(["-pgnout", &pgn.to_string_lossy()])
+        .args(["-debug", "all"])
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", cc.display()));
+    let log =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let what = format!(
+        "{} vs {} ({}, Locust speaking {})",
+        locust_name, p.peer, p.variant, p.proto
+    );
+    assert!(out.status.success(), "{what}: cutechess-cli failed\n{log}");
+    check_cutechess_log(&what, &log, &locust_name, games);
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let results: Vec<&str> = text.lines().filter(|l| l.starts_with("[Result ")).collect();
+    assert_eq!(
+        results.len(),
+        games as usize,
+        "{what}: games in the PGN\n{text}"
+    );
+    assert!(
+        results.iter().all(|r| !r.contains('*')),
+        "{what}: unfinished game\n{text}"
+    );
+    log.lines()
+        .filter(|l| l.starts_with("Finished game"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// What a cutechess-cli log must not show: a forfeit (illegal move, disconnect, stall, time
+/// loss), a warning of cutechess-cli's own, or an error or unknown-command reply of Locust's.
+fn check_cutechess_log(what: &str, log: &str, locust: &str, games: u32) {
+    let finished: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("Finished game"))
+        .collect();
+    assert_eq!(
+        finished.len(),
+        games as usize,
+        "{what}: games finished\n{log}"
+    );
+    for line in &finished {
+        let reason = line.rsplit_once('{').map_or("", |(_, r)| r).to_lowercase();
+        for bad in [
+            "illegal",
+            "disconnect",
+            "stall",
+            "forfeit",
+            "crash",
+            "terminat",
+        ] {
+            assert!(!reason.contains(bad), "{what}: {line}");
+        }
+        if reason.contains("on time") {
+            // `Finished game N (WHITE vs BLACK): RESULT {Colour loses on time}`: a peer that
+            // oversteps its clock is the peer's business; Locust must not.
+            let players = line.split_once('(').and_then(|(_, r)| r.split_once(')'));
+            let (white, black) = players
+                .and_then(|(p, _)| p.split_once(" vs "))
+                .unwrap_or_else(|| panic!("{what}: cannot read the players of {line}"));
+            let loser = if reason.starts_with("white") {
+                white
+            } else {
+                black
+            };
+            assert!(loser != locust, "{what}: Locust lost on time: {line}");
+            eprintln!("note: {what}: the peer lost on time: {line}");
+        }
+        assert!(
+            [" 1-0 {", " 0-1 {", " 1/2-1/2 {"]
+                .iter()
+                .any(|r| line.contains(r)),
+            "{what}: no result in {line}"
+        );
+    }
+    let ours = format!("<{locust}(");
+    for line in log.lines() {
+        let low = line.to_lowercase();
+        assert!(!line.starts_with("Warning"), "{what}: {line}");
+        if line.contains(&ours) {
+            for bad in [
+                "illegal",
+                "error",
+                "unknown command",
+                "unknown option",
+                "info string position",
+            ] {
+                assert!(!low.contains(bad), "{what}: Locust said: {line}");
+            }
+        }
+    }
+}
+
+fn cutechess_games(protos: &[&'static str], games: u32, tc: &str, maxmoves: u32) {
+    let Some(cc) = cutechess() else {
+        eprintln!(
+            "SKIPPED: cutechess-cli not found (set CUTECHESS, or install /opt/peers/cutechess-cli)"
+        );
+        return;
+    };
+    let _turn = GAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("cutechess");
+    let mut played = 0;
+    for p in pairings(protos) {
+        if executable(p.peer_cmd).is_none() {
+            eprintln!(
+                "SKIPPED: {} vs {}: {} is not installed",
+                p.variant, p.peer, p.peer_cmd
+            );
+            continue;
+        }
+        for line in cutechess_match(&cc, &p, games, tc, maxmoves, &dir) {
+            eprintln!("{line}");
+            played += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("cutechess-cli: {played} games, no forfeits, no protocol errors");
+}
+
+/// The suite's budget: one game per pairing (Fairy-Stockfish over UCI, Fairy-Max over XBoard),
+/// capped at 16 moves.
+#[test]
+fn cutechess_plays_fsf_and_fairymax() {
+    cutechess_games(&["uci"], 1, "2+0.02", 16);
+}
+
+/// Two games per pairing and protocol, both colours, 40 moves, 5s+0.05s (about 4 minutes).
+#[test]
+#[ignore = "about 4 minutes; the suite plays cutechess_plays_fsf_and_fairymax"]
+fn cutechess_plays_fsf_and_fairymax_full() {
+    cutechess_games(&["uci", "xboard"], 2, "5+0.05", 40);
+}
+
+// ---------------------------------------------------------------------------------------------
+// XBoard under Xvfb
+
+const XBOARD: &str = "/usr/games/xboard";
+
+/// One XBoard match: Locust as the first engine (it sends `setup`/`piece` where XBoard needs
+/// them), `second` as the second.
+struct XbGame {
+    variant: &'static str,
+    second: &'static str,
+    second_cmd: String,
+}
+
+fn xboard_games(
+    games_each: u32,
+    tc: &str,
+    inc: &str,
+    cap: u32,
+    variants: &[(&'static str, &'static str)],
+) {
+    if executable(XBOARD).is_none() || on_path("xvfb-run").is_none() {
+        eprintln!("SKIPPED: XBoard under Xvfb needs {XBOARD} and xvfb-run (Debian: xboard, xvfb)");
+        return;
+    }
+    let _turn = GAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("xboard");
+    let shim = format!("{ROOT}/tools/no-computer.sh");
+    for &(variant, second) in variants {
+        let second_cmd = match second {
+            "Fairy-Max" => format!("{shim} {FAIRYMAX}"),
+            "MaxQi" => MAXQI.to_string(),
+            _ => LOCUST.to_string(),
+        };
+        let peer_binary = match second {
+            "Fairy-Max" => FAIRYMAX,
+            "MaxQi" => MAXQI,
+            _ => LOCUST,
+        };
+        if executable(peer_binary).is_none() {
+            eprintln!("SKIPPED: XBoard {variant} vs {second}: {peer_binary} is not installed");
+            continue;
+        }
+        let g = XbGame {
+            variant,
+            second,
+            second_cmd,
+        };
+        xboard_match(&g, games_each, tc, inc, cap, &dir);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn xboard_match(g: &XbGame, games: u32, tc: &str, inc: &str, cap: u32, dir: &Path) {
+    let stem = format!("{}-{}", g.variant, g.second);
+    let pgn = dir.join(format!("{stem}.pgn"));
+    let debug = dir.join(format!("{stem}.debug"));
+    let settings = dir.join(format!("{stem}.xboardrc"));
+    let out = Command::new("xvfb-run")
+        .args(["-a", XBOARD])
+        // A private settings file: the user's ~/.xboardrc is neither read nor rewritten.
+        .args(["-settingsFile", &settings.to_string_lossy()])
+        .args(["-saveSettingsFile", &settings.to_string_lossy()])
+        .args(["-saveSettingsOnExit", "false"])
+        .args(["-fcp", LOCUST, "-fd", &dir.to_string_lossy()])
+        .args(["-scp", &g.second_cmd, "-sd", &dir.to_string_lossy()])
+        .args(["-variant", g.variant, "-matchMode", "true"])
+        .args(["-matchGames", &games.to_string()])
+        .args(["-tc", tc, "-inc", inc, "-mps", "0"])
+        .args(["-adjudicateDrawMoves", &cap.to_string()])
+        .args(["-testLegality", "true", "-testClaims", "true"])
+        .args(["-xponder", "-noGUI", "-popupExitMessage", "false"])
+        .args(["-saveGameFile", &pgn.to_string_lossy()])
+        .args(["-debug", "-nameOfDebugFile", &debug.to_string_lossy()])
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run xvfb-run: {e}"));
+    let what = format!("XBoard {} Locust vs {}", g.variant, g.second);
+    let log = std::fs::read_to_string(&debug).unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!log.is_empty(), "{what}: no debug log\n{stderr}");
+    check_xboard_log(&what, &log, g.second == "Locust");
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let results: Vec<&str> = text.lines().filter(|l| l.starts_with("[Result ")).collect();
+    assert_eq!(
+        results.len(),
+        games as usize,
+        "{what}: games in the PGN\n{text}\n{stderr}"
+    );
+    for r in &results {
+        assert!(
+            ["\"1-0\"", "\"0-1\"", "\"1/2-1/2\""]
+                .iter()
+                .any(|x| r.contains(x)),
+            "{what}: {r}\n{text}"
+        );
+    }
+    // The last comment of each game's closing line: XBoard's reason for the result.
+    let end: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            ["} 1-0", "} 0-1", "} 1/2-1/2"]
+                .iter()
+                .any(|r| l.ends_with(r))
+        })
+        .filter_map(|l| l.rfind('{').map(|i| &l[i..]))
+        .collect();
+    assert_eq!(end.len(), games as usize, "{what}: closing lines\n{text}");
+    for e in &end {
+        let low = e.to_lowercase();
+        for bad in [
+            "forfeit", "illegal", "error", "exit", "crash", "on time", "false",
+        ] {
+            assert!(!low.contains(bad), "{what}: game ended {e}\n{text}");
+        }
+    }
+    eprintln!("{what}: {}", end.join(" | "));
+}
+
+/// What XBoard's debug log must not show: an illegal-move forfeit or reply, an error reply or
+/// `tellusererror` from Locust (the first engine, and the second when it is Locust too), a
+/// broken pipe or a crashed engine.
+fn check_xboard_log(what: &str, log: &str, second_is_locust: bool) {
+    for line in log.lines() {
+        let low = line.to_lowercase();
+        for bad in [
+            "forfeit",
+            "illegal move",
+            "error writing",
+            "exited unexpectedly",
+            "false claim",
+        ] {
+            assert!(!low.contains(bad), "{what}: {line}");
+        }
+        let from_locust =
+            line.contains("<first :") || second_is_locust && line.contains("<second:");
+        if from_locust {
+            for bad in ["error", "illegal", "tellusererror"] {
+                assert!(!low.contains(bad), "{what}: Locust said: {line}");
+            }
+        }
+    }
+}
+
+/// The suite's budget: one game each, 3s+0.05s, adjudicated a draw after 16 moves.
+/// Embassy is engine-defined: XBoard does not know it, Locust describes it with `setup` and
+/// `piece` and XBoard checks every move against that description.
+#[test]
+fn xboard_plays_fairymax_maxqi_and_itself() {
+    xboard_games(
+        1,
+        "0:03",
+        "0.05",
+        16,
+        &[
+            ("capablanca", "Fairy-Max"),
+            ("xiangqi", "MaxQi"),
+            ("embassy", "Locust"),
+        ],
+    );
+}
+
+/// Two games each (both colours), 10s+0.1s, adjudicated after 60 moves (about 5 minutes).
+#[test]
+#[ignore = "about 5 minutes; the suite plays xboard_plays_fairymax_maxqi_and_itself"]
+fn xboard_plays_fairymax_maxqi_and_itself_full() {
+    xboard_games(
+        2,
+        "0:10",
+        "0.1",
+        60,
+        &[
+            ("capablanca", "Fairy-Max"),
+            ("shatranj", "Fairy-Max"),
+            ("xiangqi", "MaxQi"),
+            ("embassy", "Locust"),
+            ("hekatomb", "Locust"),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// engines.ini and tools/ini-match.py
+
+/// Every entry of engines.ini resolves through tools/ini-match.py into a command that starts
+/// this checkout's Locust (no `/path/to/locust` left) or an absolute peer path, for both tools.
+#[test]
+fn engines_ini_entries_resolve_for_both_tools() {
+    let probe = Command::new("python3").arg("--version").output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    let script = format!("{ROOT}/tools/ini-match.py");
+    let dry = |args: &[&str]| {
+        let out = Command::new("python3")
+            .arg(&script)
+            .arg("--dry-run")
+            .args(args)
+            .env("CUTECHESS", "/bin/true")
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let ours = format!("{ROOT}/target/release/locust");
+    for (tool, first, peers, variant) in [
+        (
+            "xboard",
+            "Locust",
+            &[
+                "Fairy-Max",
+                "MaxQi",
+                "HaChu",
+                "Fairy-Stockfish",
+                "Locust (chu)",
+            ][..],
+            "capablanca",
+        ),
+        (
+            "cutechess",
+            "locust",
+            &["locust-xb", "fairymax", "fsf", "fsf-latest"][..],
+            "shatranj",
+        ),
+    ] {
+        for peer in peers {
+            let (ok, text) = dry(&[tool, first, peer, variant, "2"]);
+            assert!(ok, "{tool} {first} {peer}: {text}");
+            assert!(
+                text.contains(&ours) && !text.contains("/path/to"),
+                "{tool} {first} {peer}: {text}"
+            );
+            assert!(text.contains(variant), "{text}");
+            if tool == "xboard" {
+                // The second engine's options are XBoard's second-engine ones.
+                assert!(
+                    text.contains(" -scp ") && !text.contains(" -variant chu"),
+                    "{text}"
+                );
+            }
+        }
+    }
+    let (ok, text) = dry(&["cutechess", "locust", "nosuch", "chess"]);
+    assert!(!ok && text.contains("has no entry 'nosuch'"), "{text}");
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs a match of Locust against a peer and prints cutechess-cli's result lines.
 # usage: tools/match.sh VARIANT PEER GAMES [TC] [OUTDIR]
+# (tools/ini-match.py does the same for any two entries of engines.ini.)
 #   PEER: fairymax | maxqi | fsf (Debian 11.1) | fsf-latest | locust (a second Locust)
 #   TC:   cutechess time control (default 10+0.1)
 # Variants cutechess-cli lacks (xiangqi, janggi, the large shogis) run under XBoard in match

@@ -2,6 +2,7 @@
 # Runs a match under XBoard in match mode (headless, Xvfb) for variants cutechess-cli lacks
 # (xiangqi, janggi, chu, tenjiku, engine-defined ones) and prints the score from the PGN.
 # usage: tools/xboard-match.sh VARIANT PEER GAMES [MINUTES] [INC] [OUTDIR]
+# (tools/ini-match.py does the same for any two entries of engines.ini.)
 #   PEER: maxqi | fairymax | hachu | locust
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,13 +11,15 @@ LOCUST=${LOCUST:-$PWD/target/release/locust}
 mkdir -p "$out"
 case $peer in
   maxqi)    scp=/usr/games/maxqi ;;
-  fairymax) scp=/usr/games/fairymax ;;
+  fairymax) scp="$PWD/tools/no-computer.sh /usr/games/fairymax" ;;  # Debian's crashes on `computer`
   hachu)    scp=/usr/games/hachu ;;
   locust)   scp="$LOCUST" ;;
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
 stamp=$variant-$peer-$(date +%H%M%S)
-xvfb-run -a /usr/games/xboard -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" \
+# A private settings file: ~/.xboardrc is neither read nor rewritten by the match.
+xvfb-run -a /usr/games/xboard -settingsFile "$out/$stamp.xboardrc" -saveSettingsFile "$out/$stamp.xboardrc" \
+  -saveSettingsOnExit false -testLegality true -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" \
   -variant "$variant" -matchMode true -matchGames "$games" -tc "$minutes" -inc "$inc" \
   -xponder -noGUI -autoCallFlag true -popupExitMessage false -testClaims true \
   -saveGameFile "$out/$stamp.pgn" -debug -nameOfDebugFile "$out/$stamp.debug" \

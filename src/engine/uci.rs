@@ -63,6 +63,8 @@ impl<W: Write> Engine<W> {
                 self.uci_hello("usiok");
             }
             "gameover" => self.halt(),
+            // `debug on|off`: UCI's switch for extra `info string` output; we have none extra.
+            "debug" => {}
             "banmoves" => self.say("info string banmoves is not supported; ignored"),
             "isready" | "readyok" => self.say("readyok"),
             "setoption" => self.setoption(&rest),

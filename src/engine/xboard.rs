@@ -192,12 +192,12 @@ impl<W: Write> Engine<W> {
         if KNOWN.contains(&xboard_name(&v.name)) {
             return;
         }
-        let letters: String = piece_to_char(&v);
         let parent = if v.xboard_parent.is_empty() {
             "fairy"
         } else {
             v.xboard_parent.as_str()
         };
+        let letters: String = piece_to_char(&v, parent);
         let hand = if v.drops.enabled { v.pieces.len() } else { 0 };
         self.say(&format!(
             "setup ({letters}) {}x{}+{hand}_{parent} {}",
@@ -436,14 +436,74 @@ fn engine_name(name: &str) -> &str {
     }
 }
 
-/// XBoard's piece-to-char table: White's letters in piece order, then Black's, `.` for
-/// gaps (a simplified table: every type listed once, plus forms as `+`).
-fn piece_to_char(v: &variants::Variant) -> String {
-    let white: String = v
-        .pieces
-        .iter()
-        .map(|p| if p.plus_form { '+' } else { p.letter })
-        .collect();
+/// XBoard's piece-to-char table: White's letters, then Black's, `.` for unused slots.
+///
+/// XBoard 4.9 gives the letters to its piece slots in order and the last letter of each half
+/// to the king; the slot decides the image XBoard draws. Under the `fairy` parent (no hand, no
+/// `+` forms) each letter goes to the slot whose image XBoard draws for that letter by default
+/// (A archbishop, C chancellor, ...), so that XBoard shows the pieces with their own images;
+/// otherwise (shogi-style parents, whose slot order carries promotion rules) every type is
+/// listed once in piece order.
+fn piece_to_char(v: &variants::Variant, parent: &str) -> String {
+    let simple = parent == "fairy"
+        && !v.drops.enabled
+        && v.pieces.iter().all(|p| !p.plus_form && p.suffix.is_none());
+    let white: String = if simple {
+        fairy_slots(v).unwrap_or_else(|| in_order(v))
+    } else {
+        in_order(v)
+    };
     let black: String = white.to_ascii_lowercase();
     format!("{white}{black}")
+}
+
+/// Every type once, in piece order (the king, if any, last as XBoard expects it).
+fn in_order(v: &variants::Variant) -> String {
+    v.pieces
+        .iter()
+        .map(|p| if p.plus_form { '+' } else { p.letter })
+        .collect()
+}
+
+/// XBoard's default letters of its first piece slots (4.9: `moves.c`, `pieceToChar`), the
+/// king's slot excluded.
+const XBOARD_SLOTS: &[u8; 21] = b"PNBRQFEACWMOHIJGDVLSU";
+
+/// The fairy-parent table: letters at their default slots, others in the free slots, the
+/// royal piece last. `None` when the types do not fit (more than one royal letter, or more
+/// types than slots).
+fn fairy_slots(v: &variants::Variant) -> Option<String> {
+    let mut table = [b'.'; 21];
+    let mut king = None;
+    let mut rest = Vec::new();
+    for p in &v.pieces {
+        let letter = u8::try_from(p.letter).ok()?;
+        if p.royal {
+            if king.is_some_and(|k| k != letter) {
+                return None;
+            }
+            king = Some(letter);
+        } else if let Some(i) = XBOARD_SLOTS.iter().position(|&c| c == letter) {
+            if table[i] == b'.' {
+                table[i] = letter;
+            } else {
+                rest.push(letter);
+            }
+        } else {
+            rest.push(letter);
+        }
+    }
+    for letter in rest {
+        let free = table.iter().position(|&c| c == b'.')?;
+        table[free] = letter;
+    }
+    // At least six letters a side (XBoard wants 12 or more in all).
+    let used = table
+        .iter()
+        .rposition(|&c| c != b'.')
+        .map_or(0, |i| i + 1)
+        .max(5);
+    let mut white: String = table[..used].iter().map(|&c| char::from(c)).collect();
+    white.push(king.map_or('.', char::from));
+    Some(white)
 }
