@@ -80,6 +80,8 @@ pub struct Kind {
     /// Some move of the kind can remove a man without landing on it (a locust capture or
     /// en passant): the capture stage must walk its cells, not only read the map at victims.
     pub side_captures: bool,
+    /// Tenjiku Fire Demon (`burn`): every enemy man next to where it lands is removed.
+    pub burns: bool,
 }
 
 /// Board geometry and compiled piece kinds of one variant.
@@ -108,6 +110,8 @@ pub struct Layout {
     /// Some kind can reach one square by two different paths with the same end rights (the
     /// Chu lion), so generated moves must be de-duplicated.
     pub multi_path: bool,
+    /// Some kind burns (Tenjiku Fire Demon): check detection must look for burns.
+    pub burners: bool,
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -158,6 +162,7 @@ impl Layout {
             used_kind: Vec::new(),
             max_cells: 1,
             multi_path: false,
+            burners: false,
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -208,6 +213,13 @@ impl Layout {
         for &(a, b) in &self.variant.capture_matrix.no_capture {
             self.no_capture[a as usize][b as usize] = true;
         }
+        // A range jumper passes only men of lower jump rank (its slides pass every man).
+        let pieces = &self.variant.pieces;
+        for (a, jumper) in pieces.iter().enumerate().filter(|(_, p)| p.range_jump) {
+            for (b, screen) in pieces.iter().enumerate() {
+                self.no_hop[a][b] |= screen.jump_rank >= jumper.jump_rank;
+            }
+        }
     }
 
     fn build_kinds(&mut self) {
@@ -237,6 +249,7 @@ impl Layout {
             }
         }
         self.multi_path = pieces.iter().any(|p| Self::has_twin_paths(&p.moves));
+        self.burners = pieces.iter().any(|p| p.burns);
         self.assign_classes();
         self.max_cells = self
             .kinds
@@ -270,11 +283,12 @@ impl Layout {
                 self.mailbox_set(&p.dead_squares, Colour::Black),
             ],
             cells: [
-                self.cell_table(t, Colour::White, p.confined),
-                self.cell_table(t, Colour::Black, p.confined),
+                self.cell_table(t, Colour::White, p.confined, p.range_jump),
+                self.cell_table(t, Colour::Black, p.confined, p.range_jump),
             ],
             class: 0,
             side_captures: false,
+            burns: p.burns,
         }
     }
 
@@ -288,7 +302,12 @@ impl Layout {
             let rank = values.partition_point(|&v| v < k.value);
             k.class = rank.min(u8::MAX as usize) as u8;
             let side = rights::EN_PASSANT | rights::LOCUST_FOE;
-            k.side_captures = k.cells.iter().any(|t| {
+            // A burner's quiet moves remove men too (their victims are implied by the move),
+            // and so do those of a man promoting into a burner.
+            let p = &self.variant.pieces[k.piece as usize];
+            let mut into_burner = p.promoted.iter().chain(&p.promotions);
+            let burns = k.burns || into_burner.any(|&q| self.variant.pieces[q as usize].burns);
+            k.side_captures = burns || k.cells.iter().any(|t| {
                 t.cells
                     .iter()
                     .any(|c| c.locust_back != NO_CELL || c.rights & side != 0)
@@ -296,7 +315,16 @@ impl Layout {
         }
     }
 
-    fn cell_table(&self, t: &Trajectories, colour: Colour, confined: Option<u8>) -> CellTable {
+    /// A range jumper's (`rangeJump`) slides pass occupied squares: each cell that goes on
+    /// over an empty square goes on the same way over a man, and [`Layout::no_hop`] stops it
+    /// at men of equal or higher jump rank (see `build_matrix`).
+    fn cell_table(
+        &self,
+        t: &Trajectories,
+        colour: Colour,
+        confined: Option<u8>,
+        jumps: bool,
+    ) -> CellTable {
         let dir = if colour == Colour::White { 1 } else { -1 };
         let mut table = CellTable::default();
         for node in &t.nodes {
@@ -315,17 +343,27 @@ impl Layout {
             let occ_start = table.children.len() as u16;
             table.children.extend(node.on_occupied.iter().copied());
             let end = table.children.len() as u16;
+            let mut cell_rights = node.rights;
+            let empty = (empty_start, occ_start);
+            // A jumper goes on over a man as over an empty square: the occupied range is the
+            // empty one (dissociation walks `empty.0..occupied.1`, so it stays exact).
+            let occupied = if jumps && occ_start > empty_start && end == occ_start {
+                cell_rights |= rights::PASS_FRIEND | rights::PASS_FOE;
+                empty
+            } else {
+                (occ_start, end)
+            };
             let parent = node.parent.unwrap_or(NO_CELL);
             let locust_back = Self::locust_back(t, node.parent);
             table.cells.push(Cell {
                 offset,
-                rights: node.rights,
+                rights: cell_rights,
                 zone,
                 from_zone: node.from_zone.unwrap_or(NO_ZONE),
                 parent,
                 locust_back,
-                empty: (empty_start, occ_start),
-                occupied: (occ_start, end),
+                empty,
+                occupied,
                 straight: 0,
             });
         }

@@ -18,6 +18,8 @@ struct Virtual {
     from: Option<Sq>,
     to: Sq,
     mover: Man,
+    /// The royals a burner must not land next to (burner variants only; `None`: unknown).
+    royals: Option<arrayvec::ArrayVec<Sq, 32>>,
 }
 
 impl Position {
@@ -26,7 +28,7 @@ impl Position {
     /// `royals` lists the royals of the side to move, or is `None` when there were too many
     /// to list (then no ray is skipped).
     pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
-        let Some(virt) = self.virtual_move(m) else {
+        let Some(mut virt) = self.virtual_move(m) else {
             return false;
         };
         let them = self.stm.flip();
@@ -37,6 +39,13 @@ impl Position {
         };
         let mut moved: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
         let royal_mover = self.lay.kinds[virt.mover.kind as usize].royal;
+        if self.lay.burners {
+            // A royal's new neighbours could be burned from anywhere: the full test decides.
+            if royal_mover {
+                return false;
+            }
+            virt.royals = royals.map(|r| r.iter().copied().collect());
+        }
         if royal_mover {
             if self.attacked_after_royal_move(&virt) {
                 return false;
@@ -60,10 +69,15 @@ impl Position {
                 };
                 let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
                 let cell = &t.cells[c as usize];
-                if cell.empty.0 == cell.occupied.1 || !Self::may_reach(cell.straight, sq, royals) {
+                let occ = self.virtual_at(sq, &virt);
+                let burner = self.lay.burners && self.lay.kinds[enemy.kind as usize].burns;
+                if burner && self.burn_lands_near(&enemy, cell, sq, occ.as_ref(), royals) {
+                    return false; // the move opens or offers a landing next to a royal
+                }
+                let aimed = burner || Self::may_reach(cell.straight, sq, royals);
+                if cell.empty.0 == cell.occupied.1 || !aimed {
                     continue; // nothing continues beyond this square towards a royal
                 }
-                let occ = self.virtual_at(sq, &virt);
                 let (lo, hi) = continuation_for(&view, &enemy, cell, occ.as_ref());
                 for i in lo..hi {
                     if self.reaches_royal(&view, &enemy, t, t.children[i as usize], sq, &virt) {
@@ -109,7 +123,16 @@ impl Position {
         if m.kind == MoveKind::Promotion {
             mover.kind = self.lay.kind_of(m.piece, false);
         }
-        Some(Virtual { from, to, mover })
+        // Burned men are further changed squares (one may have screened a royal).
+        if self.lay.kinds[mover.kind as usize].burns {
+            return None;
+        }
+        Some(Virtual {
+            from,
+            to,
+            mover,
+            royals: None,
+        })
     }
 
     /// True when a royal moving to `to` would stand on a square an enemy path already attacks
@@ -198,6 +221,10 @@ impl Position {
             if royal && (captures || sees) {
                 return true;
             }
+        }
+        let near = virt.royals.as_deref();
+        if self.lay.burners && self.burn_lands_near(enemy, cell, sq, occ.as_ref(), near) {
+            return true;
         }
         let (lo, hi) = continuation_for(v, enemy, cell, occ.as_ref());
         (lo..hi).any(|i| self.reaches_royal(v, enemy, t, t.children[i as usize], sq, virt))

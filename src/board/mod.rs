@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod attack;
+pub mod burn;
 pub mod compact;
 pub mod fen;
 pub mod layout;

@@ -217,7 +217,8 @@ impl Position {
     }
 
     /// Squares of the men of the other side whose paths reach a royal of `colour` with the
-    /// right to capture: the checkers, read from the map's lists at the royal squares.
+    /// right to capture, or (burners) land next to it: the checkers, read from the map's
+    /// lists at the royal squares and their neighbours.
     pub fn checkers(&self, colour: Colour) -> Vec<Sq> {
         let them = colour.flip();
         let mut out: Vec<Sq> = Vec::new();
@@ -236,6 +237,13 @@ impl Position {
                     out.push(man.sq);
                 }
             }
+            if self.lay.burners {
+                for b in self.burners_next_to(colour, r) {
+                    if !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+            }
         }
         out
     }
@@ -246,7 +254,8 @@ impl Position {
     pub fn royal_attacked(&self, colour: Colour, sq: Sq) -> bool {
         let them = colour.flip();
         if !self.map.attacked(them, sq) {
-            return false;
+            // A burner landing next to the royal takes it as surely as a capture.
+            return self.lay.burners && self.burn_threat(colour, sq);
         }
         if self.lay.variant.blast.is_none() {
             return true;
