@@ -234,7 +234,7 @@ fn tenjiku_walks_with_burning_and_range_jumps() {
 }
 
 /// Plies of the tenjiku walk in the suite (the reference is slow on 16x16 with 156 men).
-const TENJIKU_PLIES: usize = 400;
+const TENJIKU_PLIES: usize = 5_000;
 
 /// A tenjiku middle game (reached by a random walk): both camps opened, Fire Demons and
 /// jumping generals of both sides in play.
