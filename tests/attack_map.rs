@@ -225,7 +225,13 @@ fn tenjiku_walks_with_burning_and_range_jumps() {
             Some(f) => start(name).with_fen(f).expect("tenjiku middle-game FEN"),
         };
         let plies = TENJIKU_PLIES / 2;
-        made.add(&walk_checked(name, pos, &rules, plies, 0x7E41_1C00 + i as u64));
+        made.add(&walk_checked(
+            name,
+            pos,
+            &rules,
+            plies,
+            0x7E41_1C00 + i as u64,
+        ));
     }
     println!("tenjiku: {made:?}");
     assert!(made.promotions >= 10, "{made:?}");

@@ -307,11 +307,12 @@ impl Layout {
             let p = &self.variant.pieces[k.piece as usize];
             let mut into_burner = p.promoted.iter().chain(&p.promotions);
             let burns = k.burns || into_burner.any(|&q| self.variant.pieces[q as usize].burns);
-            k.side_captures = burns || k.cells.iter().any(|t| {
-                t.cells
-                    .iter()
-                    .any(|c| c.locust_back != NO_CELL || c.rights & side != 0)
-            });
+            k.side_captures = burns
+                || k.cells.iter().any(|t| {
+                    t.cells
+                        .iter()
+                        .any(|c| c.locust_back != NO_CELL || c.rights & side != 0)
+                });
         }
     }
 

@@ -190,7 +190,13 @@ fn is_special(m: &Move, fx: Effects) -> bool {
 }
 
 fn special_sort(m: &Move, fx: Effects) -> (MoveKind, bool, bool, bool, bool) {
-    (m.kind, m.n_extras() > 0, m.sets_ep, fx.burned > 0, fx.jumped)
+    (
+        m.kind,
+        m.n_extras() > 0,
+        m.sets_ep,
+        fx.burned > 0,
+        fx.jumped,
+    )
 }
 
 /// Tenjiku effects of a move, read from the board before it by the rules alone.
@@ -219,7 +225,16 @@ pub fn effects(before: &RefBoard, rules: &variants::Variant, m: &Move) -> Effect
     };
     if rules.pieces[after as usize].burns {
         let (f, r) = (to.file as i32, to.rank as i32);
-        for (df, dr) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
+        for (df, dr) in [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ] {
             let enemy = before
                 .square(f + df, r + dr)
                 .and_then(|c| before.at(c))
@@ -423,8 +438,7 @@ pub fn check_play(
             .is_some_and(|p| !rules.pieces[p.piece as usize].promotions.is_empty());
     let lands_on_man = m.to != m.from && before.at(m.to_coord()).is_some();
     let burned = effects(before, rules, m).burned > 0;
-    let captured =
-        moved && (lands_on_man || burned || m.extras().any(|c| before.at(c).is_some()));
+    let captured = moved && (lands_on_man || burned || m.extras().any(|c| before.at(c).is_some()));
     let clock_now = if captured || pawn { 0 } else { clock + 1 };
     assert_eq!(
         after.halfmove_clock(),
