@@ -82,6 +82,8 @@ pub struct Kind {
     pub side_captures: bool,
     /// Tenjiku Fire Demon (`burn`): every enemy man next to where it lands is removed.
     pub burns: bool,
+    /// The kind reaches some square by two paths (a lion): its moves may repeat.
+    pub twin_paths: bool,
 }
 
 /// Board geometry and compiled piece kinds of one variant.
@@ -112,6 +114,8 @@ pub struct Layout {
     pub multi_path: bool,
     /// Some kind burns (Tenjiku Fire Demon): check detection must look for burns.
     pub burners: bool,
+    /// Some kind can capture without moving (igui): check detection must look for it.
+    pub igui: bool,
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -163,6 +167,7 @@ impl Layout {
             max_cells: 1,
             multi_path: false,
             burners: false,
+            igui: false,
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -248,8 +253,9 @@ impl Layout {
                 self.virgin_kind.push(used_id);
             }
         }
-        self.multi_path = pieces.iter().any(|p| Self::has_twin_paths(&p.moves));
+        self.multi_path = self.kinds.iter().any(|k| k.twin_paths);
         self.burners = pieces.iter().any(|p| p.burns);
+        self.igui = self.kinds.iter().any(|k| Self::has_igui(&k.cells[0]));
         self.assign_classes();
         self.max_cells = self
             .kinds
@@ -289,6 +295,7 @@ impl Layout {
             class: 0,
             side_captures: false,
             burns: p.burns,
+            twin_paths: Self::has_twin_paths(t),
         }
     }
 
@@ -405,6 +412,24 @@ impl Layout {
             *prev |= ends;
         }
         false
+    }
+
+    /// True when some locust cell's occupied continuation returns to the piece's square
+    /// (a capture without moving).
+    fn has_igui(t: &CellTable) -> bool {
+        let at = |mut c: u16| {
+            let mut sum = 0i32;
+            while c != NO_CELL {
+                sum += t.cells[c as usize].offset as i32;
+                c = t.cells[c as usize].parent;
+            }
+            sum
+        };
+        t.cells.iter().enumerate().any(|(i, cell)| {
+            let locust = cell.rights & rights::LOCUST_FOE != 0;
+            let kids = &t.children[cell.occupied.0 as usize..cell.occupied.1 as usize];
+            locust && kids.iter().any(|&k| at(k) == 0 && i != k as usize)
+        })
     }
 
     /// Fills [`Cell::straight`] bottom-up (children always follow their parents).

@@ -14,12 +14,12 @@ use crate::board::position::{Man, Position};
 use crate::board::types::{Sq, OFF};
 
 /// The board as it will be after the move, on the two squares that change.
-struct Virtual {
+struct Virtual<'r> {
     from: Option<Sq>,
     to: Sq,
     mover: Man,
     /// The royals a burner must not land next to (burner variants only; `None`: unknown).
-    royals: Option<arrayvec::ArrayVec<Sq, 32>>,
+    royals: Option<&'r [Sq]>,
 }
 
 impl Position {
@@ -28,7 +28,10 @@ impl Position {
     /// `royals` lists the royals of the side to move, or is `None` when there were too many
     /// to list (then no ray is skipped).
     pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
-        let Some(mut virt) = self.virtual_move(m) else {
+        if self.lay.burners {
+            return self.surely_legal_burning(m, royals);
+        }
+        let Some(virt) = self.virtual_move(m) else {
             return false;
         };
         let them = self.stm.flip();
@@ -39,15 +42,9 @@ impl Position {
         };
         let mut moved: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
         let royal_mover = self.lay.kinds[virt.mover.kind as usize].royal;
-        if self.lay.burners {
-            // A royal's new neighbours could be burned from anywhere: the full test decides.
-            if royal_mover {
-                return false;
-            }
-            virt.royals = royals.map(|r| r.iter().copied().collect());
-        }
         if royal_mover {
-            if self.attacked_after_royal_move(&virt) {
+            // An igui threat on the royal's new square is no counted attack: the full test.
+            if self.lay.igui || self.attacked_after_royal_move(&virt) {
                 return false;
             }
             // The ray filter must look for the royal where it goes, not where it was.
@@ -69,18 +66,20 @@ impl Position {
                 };
                 let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
                 let cell = &t.cells[c as usize];
-                let occ = self.virtual_at(sq, &virt);
-                let burner = self.lay.burners && self.lay.kinds[enemy.kind as usize].burns;
-                if burner && self.burn_lands_near(&enemy, cell, sq, occ.as_ref(), royals) {
-                    return false; // the move opens or offers a landing next to a royal
-                }
-                let aimed = burner || Self::may_reach(cell.straight, sq, royals);
-                if cell.empty.0 == cell.occupied.1 || !aimed {
+                if cell.empty.0 == cell.occupied.1 || !Self::may_reach(cell.straight, sq, royals) {
                     continue; // nothing continues beyond this square towards a royal
                 }
+                let occ = self.virtual_at(sq, &virt);
                 let (lo, hi) = continuation_for(&view, &enemy, cell, occ.as_ref());
                 for i in lo..hi {
-                    if self.reaches_royal(&view, &enemy, t, t.children[i as usize], sq, &virt) {
+                    if self.reaches_royal::<false>(
+                        &view,
+                        &enemy,
+                        t,
+                        t.children[i as usize],
+                        sq,
+                        &virt,
+                    ) {
                         return false;
                     }
                 }
@@ -89,8 +88,65 @@ impl Position {
         true
     }
 
+    /// [`Position::surely_legal`] in a variant with burners: also false when an enemy burner
+    /// could land next to a royal on the virtual board; royal moves always get the full test
+    /// (their new neighbours could be burned from anywhere).
+    fn surely_legal_burning(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
+        let Some(mut virt) = self.virtual_move(m) else {
+            return false;
+        };
+        if self.lay.kinds[virt.mover.kind as usize].royal {
+            return false;
+        }
+        virt.royals = royals;
+        let view = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        let squares = [Some(virt.to), virt.from];
+        !squares
+            .into_iter()
+            .flatten()
+            .any(|sq| self.reaches_through(&view, sq, &virt, royals))
+    }
+
+    /// True when an enemy path through `sq` may reach a royal on the virtual board, or an
+    /// enemy burner may land next to one.
+    fn reaches_through(&self, view: &View, sq: Sq, virt: &Virtual, royals: Option<&[Sq]>) -> bool {
+        let them = self.stm.flip();
+        for id in self.map.cells_at(sq, them) {
+            let (slot, c) = self.map.split(id);
+            let Some(enemy) = self.men[slot as usize] else {
+                continue;
+            };
+            let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
+            let cell = &t.cells[c as usize];
+            let burner = self.lay.kinds[enemy.kind as usize].burns;
+            let leaf = cell.empty.0 == cell.occupied.1;
+            if !burner && (leaf || !Self::may_reach(cell.straight, sq, royals)) {
+                continue; // nothing continues beyond this square towards a royal
+            }
+            let occ = self.virtual_at(sq, virt);
+            if burner && self.burn_lands_near(&enemy, cell, sq, occ.as_ref(), royals) {
+                return true; // the move opens or offers a landing next to a royal
+            }
+            if leaf {
+                continue;
+            }
+            let (lo, hi) = continuation_for(view, &enemy, cell, occ.as_ref());
+            for i in lo..hi {
+                if self.reaches_royal::<true>(view, &enemy, t, t.children[i as usize], sq, virt) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// The two changed squares of a move the shortcut can handle, or `None`.
-    fn virtual_move(&self, m: &Move) -> Option<Virtual> {
+    #[inline(always)]
+    fn virtual_move<'r>(&self, m: &Move) -> Option<Virtual<'r>> {
         let v = &self.lay.variant;
         if v.blast.is_some() || m.n_extra > 0 {
             return None;
@@ -123,8 +179,10 @@ impl Position {
         if m.kind == MoveKind::Promotion {
             mover.kind = self.lay.kind_of(m.piece, false);
         }
-        // Burned men are further changed squares (one may have screened a royal).
-        if self.lay.kinds[mover.kind as usize].burns {
+        // Burned men are further changed squares (one may have screened a royal); a burner
+        // landing away from enemies changes only its two squares.
+        let burner = self.lay.burners && self.lay.kinds[mover.kind as usize].burns;
+        if burner && self.burns_someone(to, mover.colour) {
             return None;
         }
         Some(Virtual {
@@ -197,7 +255,7 @@ impl Position {
 
     /// Walks cell `c` of `enemy` from `at` on the virtual board; true when it reaches a royal
     /// of the side to move with a capture (or, under the flying-general rule, a sight line).
-    fn reaches_royal(
+    fn reaches_royal<const BURN: bool>(
         &self,
         v: &View,
         enemy: &Man,
@@ -222,11 +280,10 @@ impl Position {
                 return true;
             }
         }
-        let near = virt.royals.as_deref();
-        if self.lay.burners && self.burn_lands_near(enemy, cell, sq, occ.as_ref(), near) {
+        if BURN && self.burn_lands_near(enemy, cell, sq, occ.as_ref(), virt.royals) {
             return true;
         }
         let (lo, hi) = continuation_for(v, enemy, cell, occ.as_ref());
-        (lo..hi).any(|i| self.reaches_royal(v, enemy, t, t.children[i as usize], sq, virt))
+        (lo..hi).any(|i| self.reaches_royal::<BURN>(v, enemy, t, t.children[i as usize], sq, virt))
     }
 }

@@ -6,6 +6,7 @@ pub mod attack;
 pub mod burn;
 pub mod compact;
 pub mod fen;
+pub mod igui;
 pub mod layout;
 pub mod legality;
 pub mod make;

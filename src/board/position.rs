@@ -244,6 +244,13 @@ impl Position {
                     }
                 }
             }
+            if self.lay.igui {
+                for b in self.igui_threats(colour, r) {
+                    if !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+            }
         }
         out
     }
@@ -254,8 +261,10 @@ impl Position {
     pub fn royal_attacked(&self, colour: Colour, sq: Sq) -> bool {
         let them = colour.flip();
         if !self.map.attacked(them, sq) {
-            // A burner landing next to the royal takes it as surely as a capture.
-            return self.lay.burners && self.burn_threat(colour, sq);
+            // A burner landing next to the royal, or a capture without moving (igui), takes
+            // it as surely as a capture.
+            return self.lay.burners && self.burn_threat(colour, sq)
+                || self.lay.igui && self.igui_threats(colour, sq).next().is_some();
         }
         if self.lay.variant.blast.is_none() {
             return true;
