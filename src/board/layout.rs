@@ -116,6 +116,8 @@ pub struct Layout {
     pub burners: bool,
     /// Some kind can capture without moving (igui): check detection must look for it.
     pub igui: bool,
+    /// `burners || igui`: royals face threats the attack counters do not hold.
+    pub uncounted: bool,
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -168,6 +170,7 @@ impl Layout {
             multi_path: false,
             burners: false,
             igui: false,
+            uncounted: false,
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -256,6 +259,7 @@ impl Layout {
         self.multi_path = self.kinds.iter().any(|k| k.twin_paths);
         self.burners = pieces.iter().any(|p| p.burns);
         self.igui = self.kinds.iter().any(|k| Self::has_igui(&k.cells[0]));
+        self.uncounted = self.burners || self.igui;
         self.assign_classes();
         self.max_cells = self
             .kinds

@@ -28,7 +28,7 @@ impl Position {
     /// `royals` lists the royals of the side to move, or is `None` when there were too many
     /// to list (then no ray is skipped).
     pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
-        if self.lay.burners {
+        if self.lay.uncounted {
             return self.surely_legal_burning(m, royals);
         }
         let Some(virt) = self.virtual_move(m) else {
@@ -43,8 +43,7 @@ impl Position {
         let mut moved: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
         let royal_mover = self.lay.kinds[virt.mover.kind as usize].royal;
         if royal_mover {
-            // An igui threat on the royal's new square is no counted attack: the full test.
-            if self.lay.igui || self.attacked_after_royal_move(&virt) {
+            if self.attacked_after_royal_move(&virt) {
                 return false;
             }
             // The ray filter must look for the royal where it goes, not where it was.
@@ -88,9 +87,10 @@ impl Position {
         true
     }
 
-    /// [`Position::surely_legal`] in a variant with burners: also false when an enemy burner
-    /// could land next to a royal on the virtual board; royal moves always get the full test
-    /// (their new neighbours could be burned from anywhere).
+    /// [`Position::surely_legal`] in a variant with burners or igui: also false when an enemy
+    /// burner could land next to a royal on the virtual board; royal moves always get the
+    /// full test (their new neighbours could be burned from anywhere, and an igui threat on
+    /// the new square is no counted attack).
     fn surely_legal_burning(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
         let Some(mut virt) = self.virtual_move(m) else {
             return false;
