@@ -3,6 +3,8 @@
 //! the Lion Hawk, promotion), checked against the engine's legal moves. No oracle exists for
 //! tenjiku, so the expected figures below were counted square by square, not taken from a run.
 
+#![allow(clippy::expect_used)]
+
 mod common;
 
 use locust::board::moves::{Move, MoveKind};
@@ -103,7 +105,7 @@ fn empty(pos: &Position, sq: &str) -> bool {
     pos.man_at(pos.layout().sq(c)).is_none()
 }
 
-/// 1. A Fire Demon (slides diagonally and vertically) on the edge: 2 + 7 + 8 + 6 = 23
+/// Position 1: A Fire Demon (slides diagonally and vertically) on the edge: 2 + 7 + 8 + 6 = 23
 /// moves (its up-right diagonal ends on the pawn c10), the king 3. Five of them burn or
 /// capture: c10 (capture), b9 (burns c10), a11, a12, a13 (burn b12).
 #[test]
@@ -134,7 +136,7 @@ fn demon_burns_on_arrival_and_its_burns_are_captures() {
     assert!(empty(&pos, "b12") && !empty(&pos, "c10"));
 }
 
-/// 2. An enemy Fire Demon next to the landing square burns like any other man (the side that
+/// Position 2: An enemy Fire Demon next to the landing square burns like any other man (the side that
 /// moves burns first). The black demon on c9 could land on c1, c2 or c3, next to b1 and b2:
 /// the king may only go to a2. White: 8 + 7 + 8 + 6 = 29 demon moves and Ka2.
 #[test]
@@ -151,7 +153,7 @@ fn adjacent_enemy_demon_is_burned_and_guards_the_kings_squares() {
     assert!(empty(&pos, "c9"));
 }
 
-/// 3. Burning as a threat: the demon on h8 can land on l12, next to the king on k13, so Black
+/// Position 3: Burning as a threat: the demon on h8 can land on l12, next to the king on k13, so Black
 /// is in check with no man attacking k13 itself. Only j13, j14 and k14 are away from every
 /// square the demon reaches (k11, l12, m13, the h file...).
 #[test]
@@ -166,7 +168,7 @@ fn a_king_next_to_a_demon_landing_square_is_in_check() {
     assert_eq!(legal(&mut pos).len(), 3);
 }
 
-/// 4. Burning a king: the same men, White to move: 8 + 7 + 6 + 7 + 8 + 7 = 43 demon moves
+/// Position 4: Burning a king: the same men, White to move: 8 + 7 + 6 + 7 + 8 + 7 = 43 demon moves
 /// and 3 king moves; only h8-l12 removes a man (it burns the king), and it ends the game.
 #[test]
 fn burning_the_king_wins() {
@@ -178,7 +180,7 @@ fn burning_the_king_wins() {
     assert!(legal(&mut pos).is_empty(), "Black has lost its only royal");
 }
 
-/// 5. The Great General (rank 3) jumps its own pawn and captures or jumps the lower men
+/// Position 5: The Great General (rank 3) jumps its own pawn and captures or jumps the lower men
 /// behind it (a pawn, a Vice General of rank 2), and stops at the enemy Great General (equal
 /// rank), which it may take: 7 up, 4 down, 15 right, 11 and 4 on the diagonals = 41, plus
 /// the pawn's a7 and three king moves.
@@ -207,7 +209,7 @@ fn great_general_jumps_lower_ranks_and_stops_at_an_equal() {
     assert_eq!(legal(&mut pos).len(), 45);
 }
 
-/// 6. The Vice General (rank 2) on a1 jumps its own Bishop General (rank 1) and the enemy
+/// Position 6: The Vice General (rank 2) on a1 jumps its own Bishop General (rank 1) and the enemy
 /// Rook General (rank 1, which it may also take), and takes but cannot pass the enemy's
 /// promoted Bishop General (rank 2): b2 d4 e5 f6 g7 h8. The Bishop General cannot jump the
 /// enemy Rook General (equal rank) and takes it: 7 moves. The king: o1 is on the promoted
@@ -235,7 +237,7 @@ fn vice_general_is_stopped_by_an_equal_rank_and_bishop_general_by_its_equal() {
     assert_eq!(legal(&mut pos).len(), 15);
 }
 
-/// 7. The Heavenly Tetrarchs never stop next to themselves: they jump the first square and
+/// Position 7: The Heavenly Tetrarchs never stop next to themselves: they jump the first square and
 /// slide on diagonally (10 + 3 + 3 + 3) and vertically (e7 e8 e9x, e3 e2 e1), reach the
 /// second and third square sideways (c5 b5 g5 h5), and take each adjacent enemy without
 /// moving (igui on d5 and e6): 31; the pawn f4 and three king moves make 35.
@@ -266,7 +268,7 @@ fn heavenly_tetrarchs_jump_the_first_square_and_capture_by_igui() {
     assert!(empty(&pos, "e6") && !empty(&pos, "e5"));
 }
 
-/// 8. The Lion Hawk: bishop slides (14, the up-right one ending on the pawn g7), the king
+/// Position 8: The Lion Hawk: bishop slides (14, the up-right one ending on the pawn g7), the king
 /// steps d5 e4 e6 f5 (the diagonal ones are slides already), the eight knight leaps, the
 /// two-square orthogonal jumps c5 e3 e7 g5 (the diagonal ones are slides), and the pass
 /// (a step out and back, written as a move to its own square): 31, plus 3 king moves.
@@ -291,7 +293,7 @@ fn lion_hawk_moves_once_per_target() {
     assert_eq!(legal(&mut pos).len(), 34);
 }
 
-/// 9. Promotion on entering the zone (ranks 12 to 16 for White) is optional: the gold's
+/// Position 9: Promotion on entering the zone (ranks 12 to 16 for White) is optional: the gold's
 /// g12, h12, i12 each come twice, g11 i11 h10 once (9); the pawn's c12 twice; 3 king moves.
 #[test]
 fn promotion_on_entering_the_zone_is_optional() {
@@ -305,7 +307,7 @@ fn promotion_on_entering_the_zone_is_optional() {
     assert_eq!(legal(&mut pos).len(), 14);
 }
 
-/// 10. A Water Buffalo promoting into a Fire Demon burns on the move it promotes: 40 targets,
+/// Position 10: A Water Buffalo promoting into a Fire Demon burns on the move it promotes: 40 targets,
 /// 8 of them in the zone twice (48), 3 king moves. Only the promotions to b12 and d12 land
 /// next to the pawn c13; the same moves unpromoted burn nothing.
 #[test]
@@ -322,7 +324,7 @@ fn water_buffalo_promoting_into_a_demon_burns_at_once() {
     assert!(empty(&pos, "c13"));
 }
 
-/// 11. Pinned by a burn: the gold on h3 shields the king on h1 from the demon on h10. Off the
+/// Position 11: Pinned by a burn: the gold on h3 shields the king on h1 from the demon on h10. Off the
 /// file (g3 i3 g4 i4) the demon reaches h2; on h2 the demon takes it there; only h4 keeps
 /// the king safe. The king may go to g1 or i1, not to g2, h2, i2 (next to h3, where the
 /// demon can take the gold).
@@ -336,7 +338,7 @@ fn a_shield_against_burning_is_pinned() {
     assert_eq!(legal(&mut pos).len(), 3);
 }
 
-/// 12. Check by a jump: the enemy Great General on e9 reaches the king on e1 over the king's
+/// Position 12: Check by a jump: the enemy Great General on e9 reaches the king on e1 over the king's
 /// own pawn (rank 0), so no man of lower rank can block; only the king's four side steps
 /// remain.
 #[test]
