@@ -42,7 +42,7 @@ impl Position {
         d == 0 || around(s).contains(&d)
     }
 
-    /// Make: the man in `slot` has just landed on `to`; if it burns, every enemy man next to
+    /// Make: a man of `us` has just landed on `to`; if it burns, every enemy man next to
     /// `to` is captured (an enemy burner too: the side that moves burns first).
     pub(crate) fn burn_after_landing(&mut self, to: Sq, us: Colour, ops: &mut Vec<Op>) {
         let burns = self
