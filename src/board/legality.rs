@@ -95,7 +95,13 @@ impl Position {
         let Some(mut virt) = self.virtual_move(m) else {
             return false;
         };
-        if self.lay.kinds[virt.mover.kind as usize].royal {
+        let kind = &self.lay.kinds[virt.mover.kind as usize];
+        if kind.royal {
+            return false;
+        }
+        // Burned men are further changed squares (one may have screened a royal); a burner
+        // landing away from enemies changes only its two squares.
+        if kind.burns && self.burns_someone(virt.to, virt.mover.colour) {
             return false;
         }
         virt.royals = royals;
@@ -178,12 +184,6 @@ impl Position {
         }
         if m.kind == MoveKind::Promotion {
             mover.kind = self.lay.kind_of(m.piece, false);
-        }
-        // Burned men are further changed squares (one may have screened a royal); a burner
-        // landing away from enemies changes only its two squares.
-        let burner = self.lay.burners && self.lay.kinds[mover.kind as usize].burns;
-        if burner && self.burns_someone(to, mover.colour) {
-            return None;
         }
         Some(Virtual {
             from,
