@@ -87,6 +87,10 @@ pub struct Kind {
     /// Some move of the kind can remove a man without landing on it (a locust capture or
     /// en passant): the capture stage must walk its cells, not only read the map at victims.
     pub side_captures: bool,
+    /// Tenjiku Fire Demon (`burn`): every enemy man next to where it lands is removed.
+    pub burns: bool,
+    /// The kind reaches some square by two paths (a lion): its moves may repeat.
+    pub twin_paths: bool,
 }
 
 /// Board geometry and compiled piece kinds of one variant.
@@ -121,6 +125,12 @@ pub struct Layout {
     pub hops: [bool; 2],
     /// Every kind that castles is royal, so the castling king is found among the royals.
     pub royal_castlers: bool,
+    /// Some kind burns (Tenjiku Fire Demon): check detection must look for burns.
+    pub burners: bool,
+    /// Some kind can capture without moving (igui): check detection must look for it.
+    pub igui: bool,
+    /// `burners || igui`: royals face threats the attack counters do not hold.
+    pub uncounted: bool,
     /// Walls: board squares marked `*` are excluded by the position, not here.
     sq_of: Vec<Sq>,
     coord_of: Vec<Option<Coord>>,
@@ -173,6 +183,9 @@ impl Layout {
             multi_path: false,
             hops: [false; 2],
             royal_castlers: true,
+            burners: false,
+            igui: false,
+            uncounted: false,
             sq_of,
             coord_of,
             zone_sq: [Vec::new(), Vec::new()],
@@ -223,6 +236,13 @@ impl Layout {
         for &(a, b) in &self.variant.capture_matrix.no_capture {
             self.no_capture[a as usize][b as usize] = true;
         }
+        // A range jumper passes only men of lower jump rank (its slides pass every man).
+        let pieces = &self.variant.pieces;
+        for (a, jumper) in pieces.iter().enumerate().filter(|(_, p)| p.range_jump) {
+            for (b, screen) in pieces.iter().enumerate() {
+                self.no_hop[a][b] |= screen.jump_rank >= jumper.jump_rank;
+            }
+        }
     }
 
     fn build_kinds(&mut self) {
@@ -251,7 +271,6 @@ impl Layout {
                 self.virgin_kind.push(used_id);
             }
         }
-        self.multi_path = pieces.iter().any(|p| Self::has_twin_paths(&p.moves));
         for colour in 0..2 {
             self.hops[colour] = self.kinds.iter().any(|k| {
                 let passes = rights::PASS_FRIEND | rights::PASS_FOE;
@@ -262,6 +281,10 @@ impl Layout {
             });
         }
         self.royal_castlers = self.kinds.iter().all(|k| !k.castles || k.royal);
+        self.multi_path = self.kinds.iter().any(|k| k.twin_paths);
+        self.burners = pieces.iter().any(|p| p.burns);
+        self.igui = self.kinds.iter().any(|k| Self::has_igui(&k.cells[0]));
+        self.uncounted = self.burners || self.igui;
         self.assign_classes();
         self.max_cells = self
             .kinds
@@ -302,11 +325,13 @@ impl Layout {
                 self.mailbox_set(&p.dead_squares, Colour::Black),
             ],
             cells: [
-                self.cell_table(t, Colour::White, p.confined),
-                self.cell_table(t, Colour::Black, p.confined),
+                self.cell_table(t, Colour::White, p.confined, p.range_jump),
+                self.cell_table(t, Colour::Black, p.confined, p.range_jump),
             ],
             class: 0,
             side_captures: false,
+            burns: p.burns,
+            twin_paths: Self::has_twin_paths(t),
         }
     }
 
@@ -320,15 +345,30 @@ impl Layout {
             let rank = values.partition_point(|&v| v < k.value);
             k.class = rank.min(u8::MAX as usize) as u8;
             let side = rights::EN_PASSANT | rights::LOCUST_FOE;
-            k.side_captures = k.cells.iter().any(|t| {
-                t.cells
-                    .iter()
-                    .any(|c| c.locust_back != NO_CELL || c.rights & side != 0)
-            });
+            // A burner's quiet moves remove men too (their victims are implied by the move),
+            // and so do those of a man promoting into a burner.
+            let p = &self.variant.pieces[k.piece as usize];
+            let mut into_burner = p.promoted.iter().chain(&p.promotions);
+            let burns = k.burns || into_burner.any(|&q| self.variant.pieces[q as usize].burns);
+            k.side_captures = burns
+                || k.cells.iter().any(|t| {
+                    t.cells
+                        .iter()
+                        .any(|c| c.locust_back != NO_CELL || c.rights & side != 0)
+                });
         }
     }
 
-    fn cell_table(&self, t: &Trajectories, colour: Colour, confined: Option<u8>) -> CellTable {
+    /// A range jumper's (`rangeJump`) slides pass occupied squares: each cell that goes on
+    /// over an empty square goes on the same way over a man, and [`Layout::no_hop`] stops it
+    /// at men of equal or higher jump rank (see `build_matrix`).
+    fn cell_table(
+        &self,
+        t: &Trajectories,
+        colour: Colour,
+        confined: Option<u8>,
+        jumps: bool,
+    ) -> CellTable {
         let dir = if colour == Colour::White { 1 } else { -1 };
         let mut table = CellTable::default();
         for node in &t.nodes {
@@ -347,17 +387,27 @@ impl Layout {
             let occ_start = table.children.len() as u16;
             table.children.extend(node.on_occupied.iter().copied());
             let end = table.children.len() as u16;
+            let mut cell_rights = node.rights;
+            let empty = (empty_start, occ_start);
+            // A jumper goes on over a man as over an empty square: the occupied range is the
+            // empty one (dissociation walks `empty.0..occupied.1`, so it stays exact).
+            let occupied = if jumps && occ_start > empty_start && end == occ_start {
+                cell_rights |= rights::PASS_FRIEND | rights::PASS_FOE;
+                empty
+            } else {
+                (occ_start, end)
+            };
             let parent = node.parent.unwrap_or(NO_CELL);
             let locust_back = Self::locust_back(t, node.parent);
             table.cells.push(Cell {
                 offset,
-                rights: node.rights,
+                rights: cell_rights,
                 zone,
                 from_zone: node.from_zone.unwrap_or(NO_ZONE),
                 parent,
                 locust_back,
-                empty: (empty_start, occ_start),
-                occupied: (occ_start, end),
+                empty,
+                occupied,
                 straight: 0,
             });
         }
@@ -399,6 +449,24 @@ impl Layout {
             *prev |= ends;
         }
         false
+    }
+
+    /// True when some locust cell's occupied continuation returns to the piece's square
+    /// (a capture without moving).
+    fn has_igui(t: &CellTable) -> bool {
+        let at = |mut c: u16| {
+            let mut sum = 0i32;
+            while c != NO_CELL {
+                sum += t.cells[c as usize].offset as i32;
+                c = t.cells[c as usize].parent;
+            }
+            sum
+        };
+        t.cells.iter().enumerate().any(|(i, cell)| {
+            let locust = cell.rights & rights::LOCUST_FOE != 0;
+            let kids = &t.children[cell.occupied.0 as usize..cell.occupied.1 as usize];
+            locust && kids.iter().any(|&k| at(k) == 0 && i != k as usize)
+        })
     }
 
     /// Fills [`Cell::straight`] bottom-up (children always follow their parents).

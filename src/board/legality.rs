@@ -40,10 +40,12 @@ impl PinCache {
 }
 
 /// The board as it will be after the move, on the two squares that change.
-struct Virtual {
+struct Virtual<'r> {
     from: Option<Sq>,
     to: Sq,
     mover: Man,
+    /// The royals a burner must not land next to (burner variants only; `None`: unknown).
+    royals: Option<&'r [Sq]>,
 }
 
 impl Position {
@@ -53,6 +55,9 @@ impl Position {
     /// to list (then no ray is skipped).
     #[inline]
     pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
+        if self.lay.uncounted {
+            return self.surely_legal_burning(m, royals);
+        }
         let them = self.stm.flip();
         if !self.lay.hops[them.index()] && self.lay.variant.blast.is_none() && m.n_extra == 0 {
             // No enemy path goes on past an occupied square, so an arriving man can only
@@ -114,7 +119,14 @@ impl Position {
                 let occ = self.virtual_at(sq, &virt);
                 let (lo, hi) = continuation_for(&view, &enemy, cell, occ.as_ref());
                 for i in lo..hi {
-                    if self.reaches_royal(&view, &enemy, t, t.children[i as usize], sq, &virt) {
+                    if self.reaches_royal::<false>(
+                        &view,
+                        &enemy,
+                        t,
+                        t.children[i as usize],
+                        sq,
+                        &virt,
+                    ) {
                         return false;
                     }
                 }
@@ -163,8 +175,72 @@ impl Position {
         })
     }
 
+    /// [`Position::surely_legal`] in a variant with burners or igui: also false when an enemy
+    /// burner could land next to a royal on the virtual board; royal moves always get the
+    /// full test (their new neighbours could be burned from anywhere, and an igui threat on
+    /// the new square is no counted attack).
+    fn surely_legal_burning(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
+        let Some(mut virt) = self.virtual_move(m) else {
+            return false;
+        };
+        let kind = &self.lay.kinds[virt.mover.kind as usize];
+        if kind.royal {
+            return false;
+        }
+        // Burned men are further changed squares (one may have screened a royal); a burner
+        // landing away from enemies changes only its two squares.
+        if kind.burns && self.burns_someone(virt.to, virt.mover.colour) {
+            return false;
+        }
+        virt.royals = royals;
+        let view = View {
+            lay: &self.lay,
+            board: &self.board,
+            men: &self.men,
+        };
+        let squares = [Some(virt.to), virt.from];
+        !squares
+            .into_iter()
+            .flatten()
+            .any(|sq| self.reaches_through(&view, sq, &virt, royals))
+    }
+
+    /// True when an enemy path through `sq` may reach a royal on the virtual board, or an
+    /// enemy burner may land next to one.
+    fn reaches_through(&self, view: &View, sq: Sq, virt: &Virtual, royals: Option<&[Sq]>) -> bool {
+        let them = self.stm.flip();
+        for id in self.map.cells_at(sq, them) {
+            let (slot, c) = self.map.split(id);
+            let Some(enemy) = self.men[slot as usize] else {
+                continue;
+            };
+            let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
+            let cell = &t.cells[c as usize];
+            let burner = self.lay.kinds[enemy.kind as usize].burns;
+            let leaf = cell.empty.0 == cell.occupied.1;
+            if !burner && (leaf || !Self::may_reach(cell.straight, sq, royals)) {
+                continue; // nothing continues beyond this square towards a royal
+            }
+            let occ = self.virtual_at(sq, virt);
+            if burner && self.burn_lands_near(&enemy, cell, sq, occ.as_ref(), royals) {
+                return true; // the move opens or offers a landing next to a royal
+            }
+            if leaf {
+                continue;
+            }
+            let (lo, hi) = continuation_for(view, &enemy, cell, occ.as_ref());
+            for i in lo..hi {
+                if self.reaches_royal::<true>(view, &enemy, t, t.children[i as usize], sq, virt) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// The two changed squares of a move the shortcut can handle, or `None`.
-    fn virtual_move(&self, m: &Move) -> Option<Virtual> {
+    #[inline(always)]
+    fn virtual_move<'r>(&self, m: &Move) -> Option<Virtual<'r>> {
         let v = &self.lay.variant;
         if v.blast.is_some() || m.n_extra > 0 {
             return None;
@@ -197,7 +273,12 @@ impl Position {
         if m.kind == MoveKind::Promotion {
             mover.kind = self.lay.kind_of(m.piece, false);
         }
-        Some(Virtual { from, to, mover })
+        Some(Virtual {
+            from,
+            to,
+            mover,
+            royals: None,
+        })
     }
 
     /// True when a royal moving to `to` would stand on a square an enemy path already attacks
@@ -262,7 +343,7 @@ impl Position {
 
     /// Walks cell `c` of `enemy` from `at` on the virtual board; true when it reaches a royal
     /// of the side to move with a capture (or, under the flying-general rule, a sight line).
-    fn reaches_royal(
+    fn reaches_royal<const BURN: bool>(
         &self,
         v: &View,
         enemy: &Man,
@@ -287,7 +368,10 @@ impl Position {
                 return true;
             }
         }
+        if BURN && self.burn_lands_near(enemy, cell, sq, occ.as_ref(), virt.royals) {
+            return true;
+        }
         let (lo, hi) = continuation_for(v, enemy, cell, occ.as_ref());
-        (lo..hi).any(|i| self.reaches_royal(v, enemy, t, t.children[i as usize], sq, virt))
+        (lo..hi).any(|i| self.reaches_royal::<BURN>(v, enemy, t, t.children[i as usize], sq, virt))
     }
 }

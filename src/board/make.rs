@@ -261,7 +261,7 @@ impl Position {
     }
 
     /// Removes the man on `sq` as a capture by `captor`, sending it to hand if the rules say so.
-    fn capture_at(&mut self, sq: Sq, captor: Colour, ops: &mut Vec<Op>) {
+    pub(crate) fn capture_at(&mut self, sq: Sq, captor: Colour, ops: &mut Vec<Op>) {
         if self.board[sq as usize] == EMPTY {
             return;
         }
@@ -339,6 +339,9 @@ impl Position {
             self.bury(victim, us, ops);
         } else {
             self.put(to, slot, ops);
+        }
+        if self.lay.burners {
+            self.burn_after_landing(to, us, ops);
         }
         if let Some(behind) = leaves {
             let k = self.lay.kind_of(behind, false);

@@ -3,8 +3,10 @@
 
 pub mod access;
 pub mod attack;
+pub mod burn;
 pub mod compact;
 pub mod fen;
+pub mod igui;
 pub mod layout;
 pub mod legality;
 pub mod lion;

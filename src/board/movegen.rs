@@ -33,17 +33,35 @@ impl Position {
     }
 
     /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
+    /// Only men of kinds with twin paths (the lions) can repeat a move, so only their moves
+    /// are compared, with each other: a few dozen, cheaper to scan than to hash.
     pub(crate) fn dedup_from(&self, out: &mut Vec<Move>, start: usize) {
         if !self.lay.multi_path {
             return;
         }
-        let mut seen = std::collections::HashSet::new();
-        let mut index = 0;
-        out.retain(|m| {
-            let keep = index < start || seen.insert(*m);
-            index += 1;
-            keep
-        });
+        let mut seen: Vec<Move> = Vec::new();
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.twin_mover(&m) {
+                if seen.contains(&m) {
+                    continue;
+                }
+                seen.push(m);
+            }
+            out[kept] = m;
+            kept += 1;
+        }
+        out.truncate(kept);
+    }
+
+    /// True when the move is made by a man whose kind reaches some square by two paths.
+    fn twin_mover(&self, m: &Move) -> bool {
+        if matches!(m.kind, MoveKind::Drop | MoveKind::Castle | MoveKind::Pass) {
+            return false;
+        }
+        self.man_at(self.lay.sq(m.from_coord()))
+            .is_some_and(|x| self.lay.kinds[x.kind as usize].twin_paths)
     }
 
     /// Everything but replacement captures: quiet moves, castling, drops and the pass.

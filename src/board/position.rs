@@ -223,7 +223,8 @@ impl Position {
     }
 
     /// Squares of the men of the other side whose paths reach a royal of `colour` with the
-    /// right to capture: the checkers, read from the map's lists at the royal squares.
+    /// right to capture, or (burners) land next to it: the checkers, read from the map's
+    /// lists at the royal squares and their neighbours.
     pub fn checkers(&self, colour: Colour) -> Vec<Sq> {
         let them = colour.flip();
         let mut out: Vec<Sq> = Vec::new();
@@ -242,6 +243,20 @@ impl Position {
                     out.push(man.sq);
                 }
             }
+            if self.lay.burners {
+                for b in self.burners_next_to(colour, r) {
+                    if !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+            }
+            if self.lay.igui {
+                for b in self.igui_threats(colour, r) {
+                    if !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+            }
         }
         out
     }
@@ -252,7 +267,7 @@ impl Position {
     pub fn royal_attacked(&self, colour: Colour, sq: Sq) -> bool {
         let them = colour.flip();
         if !self.map.attacked(them, sq) {
-            return false;
+            return self.lay.uncounted && self.uncounted_threat(colour, sq);
         }
         if self.lay.variant.blast.is_none() {
             return true;
@@ -266,6 +281,15 @@ impl Position {
 }
 
 impl Position {
+    /// Threats the attack counters do not hold: a burner landing next to the royal, or a
+    /// capture without moving (igui), takes it as surely as a capture. Out of line: only
+    /// tenjiku and chu get here.
+    #[inline(never)]
+    fn uncounted_threat(&self, colour: Colour, sq: Sq) -> bool {
+        self.lay.burners && self.burn_threat(colour, sq)
+            || self.lay.igui && self.igui_threats(colour, sq).next().is_some()
+    }
+
     /// Compiles a variant and returns its start position.
     pub fn new_game(variant: variants::Variant) -> Result<Position, crate::board::fen::FenError> {
         let lay = Arc::new(Layout::new(variant));

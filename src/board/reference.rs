@@ -18,8 +18,12 @@
 //!   not check each other), or when an enemy path reaches it with `CHECK_ONLY`; taking the
 //!   opponent's last royal (Absolute: any royal) wins and is therefore legal whatever it
 //!   leaves attacked; losing one's own royal (own blast, self-capture) is illegal;
-//! * not modelled yet: `range_jump`/`jump_rank` (Tenjiku jumping generals) and
-//!   `promotion.demotion`;
+//! * a `rangeJump` man's path goes on over a man of lower `jumpRank` (either side) where
+//!   it would go on over an empty square, and stops at one of equal or higher rank, which
+//!   it may capture (Tenjiku jumping generals);
+//! * a burner (`burn`, the Tenjiku Fire Demon) removes every enemy man next to where it
+//!   lands, an enemy burner included; the burned squares are not listed in the move;
+//! * not modelled yet: `promotion.demotion`;
 //! * identical moves reached by different paths are generated once.
 
 use std::collections::HashSet;
@@ -413,12 +417,14 @@ impl Walk<'_> {
             rights: node.rights,
             victims,
         });
-        let Some(other) = self.occupant(c) else {
+        let other = self.occupant(c);
+        if other.is_none() || other.is_some_and(|o| self.jumps_over(node, o)) {
             for &child in &node.on_empty {
                 self.node(t, child, (f, r), victims, visit);
             }
             return;
-        };
+        }
+        let Some(other) = other else { return };
         let Some(locust) = self.pass(node.rights, other) else {
             return;
         };
@@ -431,6 +437,15 @@ impl Walk<'_> {
         if locust {
             victims.pop();
         }
+    }
+
+    /// Tenjiku range jump: a `rangeJump` man's path goes on over a man of lower jump rank
+    /// (either side) as over an empty square, where it would go on over an empty one.
+    fn jumps_over(&self, node: &variants::trajectory::Node, other: RefMan) -> bool {
+        let me = &self.v.pieces[self.man.piece as usize];
+        me.range_jump
+            && node.on_occupied.is_empty()
+            && self.v.pieces[other.piece as usize].jump_rank < me.jump_rank
     }
 
     /// May the path go on over `other`? `Some(true)` when it captures it on the way.

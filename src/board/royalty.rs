@@ -222,6 +222,7 @@ impl Position {
         let v = &self.lay.variant;
         let them = self.stm.flip();
         if self.lay.hops[them.index()]
+            || self.lay.uncounted
             || v.blast.is_some()
             || v.end.flying_general
             || v.end.royalty != Royalty::Absolute

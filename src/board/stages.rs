@@ -47,19 +47,21 @@ impl Position {
             .max()
     }
 
-    /// The enemy men a move removes on its end and extra squares (none for drops, castling
-    /// and passes, whose squares hold no victims).
+    /// The enemy men a move removes on its end and extra squares, and those a burner burns
+    /// next to its end square (none for drops, castling and passes, whose squares hold no
+    /// victims).
     pub(crate) fn enemy_victims<'a>(&'a self, m: &'a Move) -> impl Iterator<Item = &'a Man> + 'a {
         let mover = match m.kind {
             MoveKind::Drop | MoveKind::Castle | MoveKind::Pass => None,
             _ => self.man_at(self.lay.sq(m.from_coord())).map(|x| x.colour),
         };
-        mover.into_iter().flat_map(move |us| {
-            std::iter::once(m.to_coord())
-                .chain(m.extras())
-                .filter_map(|c| self.man_at(self.lay.sq(c)))
-                .filter(move |v| v.colour != us)
-        })
+        let burned = self.burned_squares(m).into_iter().flatten();
+        std::iter::once(m.to_coord())
+            .chain(m.extras())
+            .map(|c| self.lay.sq(c))
+            .chain(burned)
+            .filter_map(|sq| self.man_at(sq))
+            .filter(move |v| mover.is_some_and(|us| v.colour != us))
     }
 
     /// Value of the man that makes the move (0 for drops and passes).

@@ -144,6 +144,12 @@ pub struct Made {
     pub drops: usize,
     pub locust: usize,
     pub igui: usize,
+    /// Moves of a burner that burned at least one man.
+    pub burns: usize,
+    /// Men burned in all.
+    pub burned: usize,
+    /// Moves of a range jumper that passed at least one man.
+    pub range_jumps: usize,
 }
 
 impl Made {
@@ -154,6 +160,9 @@ impl Made {
         self.drops += o.drops;
         self.locust += o.locust;
         self.igui += o.igui;
+        self.burns += o.burns;
+        self.burned += o.burned;
+        self.range_jumps += o.range_jumps;
     }
 
     fn count(&mut self, m: &Move) {
@@ -174,14 +183,79 @@ impl Made {
     }
 }
 
-/// Castling, e.p. and the double steps that allow it, promotions, drops and locust captures:
-/// the moves walks should not miss.
-fn is_special(m: &Move) -> bool {
-    m.kind != MoveKind::Normal || m.n_extras() > 0 || m.sets_ep
+/// Castling, e.p. and the double steps that allow it, promotions, drops, locust captures,
+/// burns and range jumps: the moves walks should not miss.
+fn is_special(m: &Move, fx: Effects) -> bool {
+    m.kind != MoveKind::Normal || m.n_extras() > 0 || m.sets_ep || fx.burned > 0 || fx.jumped
 }
 
-fn special_sort(m: &Move) -> (MoveKind, bool, bool) {
-    (m.kind, m.n_extras() > 0, m.sets_ep)
+fn special_sort(m: &Move, fx: Effects) -> (MoveKind, bool, bool, bool, bool) {
+    (
+        m.kind,
+        m.n_extras() > 0,
+        m.sets_ep,
+        fx.burned > 0,
+        fx.jumped,
+    )
+}
+
+/// Tenjiku effects of a move, read from the board before it by the rules alone.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Effects {
+    /// Enemy men next to the end square of a burner (after promotion).
+    pub burned: usize,
+    /// A range jumper passed a man on its way.
+    pub jumped: bool,
+}
+
+/// The [`Effects`] of `m` on `before`.
+pub fn effects(before: &RefBoard, rules: &variants::Variant, m: &Move) -> Effects {
+    let mut fx = Effects::default();
+    if !matches!(m.kind, MoveKind::Normal | MoveKind::Promotion) {
+        return fx;
+    }
+    let (from, to) = (m.from_coord(), m.to_coord());
+    let Some(mover) = before.at(from) else {
+        return fx;
+    };
+    let after = if m.kind == MoveKind::Promotion {
+        m.piece
+    } else {
+        mover.piece
+    };
+    if rules.pieces[after as usize].burns {
+        let (f, r) = (to.file as i32, to.rank as i32);
+        for (df, dr) in [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ] {
+            let enemy = before
+                .square(f + df, r + dr)
+                .and_then(|c| before.at(c))
+                .is_some_and(|x| x.colour != mover.colour);
+            fx.burned += usize::from(enemy);
+        }
+    }
+    if rules.pieces[mover.piece as usize].range_jump {
+        let (df, dr) = (
+            to.file as i32 - from.file as i32,
+            to.rank as i32 - from.rank as i32,
+        );
+        let n = df.abs().max(dr.abs());
+        if n > 1 && (df == 0 || dr == 0 || df.abs() == dr.abs()) {
+            fx.jumped = (1..n).any(|i| {
+                let c = before.square(from.file as i32 + df / n * i, from.rank as i32 + dr / n * i);
+                c.and_then(|c| before.at(c)).is_some()
+            });
+        }
+    }
+    fx
 }
 
 /// A random make/unmake walk of `plies` steps from `pos`: at every step the victim-staged
@@ -224,6 +298,7 @@ pub fn walk_checked(
                 pos.fen()
             );
         }
+        let before = RefBoard::from_position(&pos);
         if legal.is_empty() || stack.len() > 200 || (rng.below(8) == 0 && !stack.is_empty()) {
             let Some((saved, fen)) = stack.pop() else {
                 break;
@@ -233,24 +308,32 @@ pub fn walk_checked(
         } else {
             // Rule-exercising moves are rare among legal ones: prefer them now and then.
             // A sort is chosen first, so that many drops do not crowd out one e.p. capture.
-            let mut sorts: Vec<Vec<Move>> = Vec::new();
-            for m in legal.iter().copied().filter(is_special) {
+            let mut sorts: Vec<Vec<(Move, Effects)>> = Vec::new();
+            for m in legal.iter().copied() {
+                let fx = effects(&before, rules, &m);
+                if !is_special(&m, fx) {
+                    continue;
+                }
+                let key = special_sort(&m, fx);
                 match sorts
                     .iter_mut()
-                    .find(|s| special_sort(&s[0]) == special_sort(&m))
+                    .find(|s| special_sort(&s[0].0, s[0].1) == key)
                 {
-                    Some(s) => s.push(m),
-                    None => sorts.push(vec![m]),
+                    Some(s) => s.push((m, fx)),
+                    None => sorts.push(vec![(m, fx)]),
                 }
             }
             let m = if !sorts.is_empty() && rng.below(2) == 0 {
                 let sort = &sorts[rng.below(sorts.len())];
-                sort[rng.below(sort.len())]
+                sort[rng.below(sort.len())].0
             } else {
                 legal[rng.below(legal.len())]
             };
+            let fx = effects(&before, rules, &m);
+            made.burns += usize::from(fx.burned > 0);
+            made.burned += fx.burned;
+            made.range_jumps += usize::from(fx.jumped);
             let fen = pos.fen();
-            let before = RefBoard::from_position(&pos);
             let counters = (pos.halfmove_clock(), pos.fullmove_number());
             let saved = pos.make(&m, &mut ops);
             check_play(name, &before, counters, &pos, &m, rules);
@@ -354,7 +437,8 @@ pub fn check_play(
             .at(m.from_coord())
             .is_some_and(|p| !rules.pieces[p.piece as usize].promotions.is_empty());
     let lands_on_man = m.to != m.from && before.at(m.to_coord()).is_some();
-    let captured = moved && (lands_on_man || m.extras().any(|c| before.at(c).is_some()));
+    let burned = effects(before, rules, m).burned > 0;
+    let captured = moved && (lands_on_man || burned || m.extras().any(|c| before.at(c).is_some()));
     let clock_now = if captured || pawn { 0 } else { clock + 1 };
     assert_eq!(
         after.halfmove_clock(),

@@ -1,0 +1,140 @@
+//! Tenjiku burning (`burn`, the Fire Demon): a burner removes every enemy man next to the
+//! square it lands on, whatever the move. The burned men are implied by the move (they are
+//! not listed as its extra squares), so make, the victim staging, SEE and check detection
+//! all ask this module. Every entry point returns at once in variants without burners
+//! ([`crate::board::layout::Layout::burners`]).
+
+use variants::rights;
+
+use crate::board::layout::Cell;
+use crate::board::make::Op;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::{Man, Position};
+use crate::board::types::{Colour, Sq, OFF};
+
+/// The eight neighbours of a square, as mailbox offsets for a row length.
+fn around(stride: i32) -> [i32; 8] {
+    [
+        -stride - 1,
+        -stride,
+        -stride + 1,
+        -1,
+        1,
+        stride - 1,
+        stride,
+        stride + 1,
+    ]
+}
+
+impl Position {
+    /// The board squares next to `sq` (never off the board: the guard band is at least one
+    /// square wide, and those squares are skipped).
+    pub(crate) fn neighbours(&self, sq: Sq) -> impl Iterator<Item = Sq> + '_ {
+        around(self.lay.stride as i32)
+            .into_iter()
+            .map(move |d| (sq as i32 + d) as Sq)
+            .filter(move |&n| self.board[n as usize] != OFF)
+    }
+
+    /// True when `a` and `b` are the same square or neighbours.
+    fn touches(&self, a: Sq, b: Sq) -> bool {
+        let (d, s) = (a as i32 - b as i32, self.lay.stride as i32);
+        d == 0 || around(s).contains(&d)
+    }
+
+    /// Make: a man of `us` has just landed on `to`; if it burns, every enemy man next to
+    /// `to` is captured (an enemy burner too: the side that moves burns first).
+    pub(crate) fn burn_after_landing(&mut self, to: Sq, us: Colour, ops: &mut Vec<Op>) {
+        let burns = self
+            .man_at(to)
+            .is_some_and(|m| m.colour == us && self.lay.kinds[m.kind as usize].burns);
+        if !burns {
+            return;
+        }
+        for d in around(self.lay.stride as i32) {
+            let n = (to as i32 + d) as Sq;
+            if self.man_at(n).is_some_and(|m| m.colour != us) {
+                self.capture_at(n, us, ops);
+            }
+        }
+    }
+
+    /// True when a burner of `us` landing on `to` would burn some man.
+    pub(crate) fn burns_someone(&self, to: Sq, us: Colour) -> bool {
+        self.neighbours(to)
+            .any(|n| self.man_at(n).is_some_and(|m| m.colour != us))
+    }
+
+    /// The squares a move burns, when its mover (after any promotion) is a burner: the
+    /// neighbours of its end square. Enemy men on them are its victims too.
+    pub(crate) fn burned_squares(&self, m: &Move) -> Option<impl Iterator<Item = Sq> + '_> {
+        if !self.lay.burners || !matches!(m.kind, MoveKind::Normal | MoveKind::Promotion) {
+            return None;
+        }
+        let mover = self.man_at(self.lay.sq(m.from_coord()))?;
+        let kind = if m.kind == MoveKind::Promotion {
+            self.lay.kind_of(m.piece, false)
+        } else {
+            mover.kind
+        };
+        let to = self.lay.sq(m.to_coord());
+        self.lay.kinds[kind as usize]
+            .burns
+            .then(|| self.neighbours(to))
+    }
+
+    /// True when an enemy burner can land next to the royal of `colour` on `sq` (and so burn
+    /// it): some cell of an enemy burner reaches a neighbour with the right to move there
+    /// (empty) or to capture there (a man of `colour`).
+    pub(crate) fn burn_threat(&self, colour: Colour, sq: Sq) -> bool {
+        self.burners_next_to(colour, sq).next().is_some()
+    }
+
+    /// Squares of the enemy burners that can land next to the royal of `colour` on `sq`.
+    pub(crate) fn burners_next_to(&self, colour: Colour, sq: Sq) -> impl Iterator<Item = Sq> + '_ {
+        let them = colour.flip();
+        self.neighbours(sq).flat_map(move |n| {
+            let occupant = self.man_at(n).copied();
+            let blocked = occupant.is_some_and(|m| m.colour == them);
+            self.map
+                .cells_at(n, them)
+                .filter(move |_| !blocked)
+                .filter_map(move |id| {
+                    let (_, man, cell) = self.cell_of(id)?;
+                    let burns = self.lay.kinds[man.kind as usize].burns;
+                    (burns && self.lands(&man, cell, occupant.as_ref())).then_some(man.sq)
+                })
+        })
+    }
+
+    /// True when `burner`'s cell may end its move on a square holding `occupant`.
+    fn lands(&self, burner: &Man, cell: &Cell, occupant: Option<&Man>) -> bool {
+        match occupant {
+            None => cell.rights & rights::MOVE != 0,
+            Some(o) if o.colour == burner.colour => false,
+            Some(o) => {
+                let royal = self.lay.kinds[o.kind as usize].royal;
+                let (a, v) = (self.piece_of(burner), self.piece_of(o));
+                cell.rights & rights::CAPTURE != 0
+                    && !(royal && cell.rights & rights::TAME != 0)
+                    && !self.lay.no_capture[a as usize][v as usize]
+            }
+        }
+    }
+
+    /// Legality shortcut: true when an enemy burner's cell on `sq` could land there on the
+    /// board the move leaves (`occupant`) next to one of `royals` (`None`: unknown, so yes).
+    pub(crate) fn burn_lands_near(
+        &self,
+        burner: &Man,
+        cell: &Cell,
+        sq: Sq,
+        occupant: Option<&Man>,
+        royals: Option<&[Sq]>,
+    ) -> bool {
+        if !self.lay.kinds[burner.kind as usize].burns || !self.lands(burner, cell, occupant) {
+            return false;
+        }
+        royals.is_none_or(|rs| rs.iter().any(|&r| self.touches(r, sq)))
+    }
+}
