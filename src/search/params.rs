@@ -40,6 +40,8 @@ pub const LMR_MOVES: usize = 3;
 pub const LMR_DIVISOR: f64 = 2.2;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
+/// Quiescence plies after which only recaptures (onto the previous move's square) are tried.
+pub const QS_RECAPTURE_PLY: usize = 4;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between looks at the clock and the stop flag.

@@ -571,7 +571,7 @@ impl<'a> Worker<'a> {
             depth
         };
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, 0, None);
         }
         let key = self.pos.hash();
         let hit = self.shared.tt.probe(key);
@@ -764,7 +764,17 @@ impl<'a> Worker<'a> {
     }
 
     /// Quiescence: captures (and every evasion when in check) until the position is quiet.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `qply` counts the plies since quiescence began; from [`QS_RECAPTURE_PLY`] on only
+    /// captures onto `last_to` (the previous move's square) are tried, which bounds the
+    /// capture tree where long-range captures abound (Tenjiku's jumping generals).
+    fn quiesce(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        last_to: Option<u8>,
+    ) -> i32 {
         if !self.enter(ply) {
             return 0;
         }
@@ -811,6 +821,9 @@ impl<'a> Worker<'a> {
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
         for &i in &order {
             let m = moves[i];
+            if !in_check && qply >= QS_RECAPTURE_PLY && last_to != Some(m.to) {
+                continue;
+            }
             if !in_check && !self.blasts {
                 // Explosions remove more than the victim: no material-based pruning then.
                 let victim = self.victim_value(&m);
@@ -824,7 +837,7 @@ impl<'a> Worker<'a> {
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
                 continue;
             };
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, qply + 1, Some(m.to));
             self.unmake(saved);
             if self.aborted {
                 break;
