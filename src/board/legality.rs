@@ -79,7 +79,6 @@ impl Position {
     /// The virtual re-walk of the enemy paths through the move's two squares.
     #[inline(never)]
     fn surely_legal_by_rewalk(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
-        let them = self.stm.flip();
         let Some(virt) = self.virtual_move(m) else {
             return false;
         };
@@ -105,34 +104,10 @@ impl Position {
             royals
         };
         let squares = [Some(virt.to), virt.from];
-        for sq in squares.into_iter().flatten() {
-            for id in self.map.cells_at(sq, them) {
-                let (slot, c) = self.map.split(id);
-                let Some(enemy) = self.men[slot as usize] else {
-                    continue;
-                };
-                let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
-                let cell = &t.cells[c as usize];
-                if cell.empty.0 == cell.occupied.1 || !Self::may_reach(cell.straight, sq, royals) {
-                    continue; // nothing continues beyond this square towards a royal
-                }
-                let occ = self.virtual_at(sq, &virt);
-                let (lo, hi) = continuation_for(&view, &enemy, cell, occ.as_ref());
-                for i in lo..hi {
-                    if self.reaches_royal::<false>(
-                        &view,
-                        &enemy,
-                        t,
-                        t.children[i as usize],
-                        sq,
-                        &virt,
-                    ) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        !squares
+            .into_iter()
+            .flatten()
+            .any(|sq| self.reaches_through::<false>(&view, sq, &virt, royals))
     }
 
     /// True for a promotion to a royal piece (that royal may land attacked).
@@ -202,12 +177,18 @@ impl Position {
         !squares
             .into_iter()
             .flatten()
-            .any(|sq| self.reaches_through(&view, sq, &virt, royals))
+            .any(|sq| self.reaches_through::<true>(&view, sq, &virt, royals))
     }
 
-    /// True when an enemy path through `sq` may reach a royal on the virtual board, or an
-    /// enemy burner may land next to one.
-    fn reaches_through(&self, view: &View, sq: Sq, virt: &Virtual, royals: Option<&[Sq]>) -> bool {
+    /// True when an enemy path through `sq` may reach a royal on the virtual board, or (with
+    /// `BURN`, in variants with burners or igui) an enemy burner may land next to one.
+    fn reaches_through<const BURN: bool>(
+        &self,
+        view: &View,
+        sq: Sq,
+        virt: &Virtual,
+        royals: Option<&[Sq]>,
+    ) -> bool {
         let them = self.stm.flip();
         for id in self.map.cells_at(sq, them) {
             let (slot, c) = self.map.split(id);
@@ -216,7 +197,7 @@ impl Position {
             };
             let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
             let cell = &t.cells[c as usize];
-            let burner = self.lay.kinds[enemy.kind as usize].burns;
+            let burner = BURN && self.lay.kinds[enemy.kind as usize].burns;
             let leaf = cell.empty.0 == cell.occupied.1;
             if !burner && (leaf || !Self::may_reach(cell.straight, sq, royals)) {
                 continue; // nothing continues beyond this square towards a royal
@@ -230,7 +211,7 @@ impl Position {
             }
             let (lo, hi) = continuation_for(view, &enemy, cell, occ.as_ref());
             for i in lo..hi {
-                if self.reaches_royal::<true>(view, &enemy, t, t.children[i as usize], sq, virt) {
+                if self.reaches_royal::<BURN>(view, &enemy, t, t.children[i as usize], sq, virt) {
                     return true;
                 }
             }
