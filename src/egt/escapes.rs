@@ -8,7 +8,6 @@ use super::board::{bit, Bits};
 use super::material::MAX_MEN;
 use super::solve::{Mode, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
-use variants::rights;
 use variants::rules::Outcome;
 
 /// The counter of a position with more distinct successors than a counter holds: such a
@@ -265,16 +264,8 @@ impl Table {
                 if seen & tb != 0 || !path.cond.open(occ, own) {
                     continue;
                 }
-                let victim = if occ & tb == 0 {
-                    if path.rights & rights::MOVE == 0 {
-                        continue;
-                    }
-                    None
-                } else {
-                    match self.victim(sq, i, t, own, path.rights) {
-                        Some(j) => Some(j),
-                        None => continue,
-                    }
+                let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
+                    continue;
                 };
                 seen |= tb;
                 next[i] = t;

@@ -354,16 +354,8 @@ impl Table {
                 if seen & bit(t) != 0 || !path.cond.open(occ, own) {
                     continue;
                 }
-                let victim = if occ & bit(t) == 0 {
-                    if path.rights & variants::rights::MOVE == 0 {
-                        continue;
-                    }
-                    None
-                } else {
-                    match self.victim(sq, i, t, own, path.rights) {
-                        Some(j) => Some(j),
-                        None => continue,
-                    }
+                let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
+                    continue;
                 };
                 let converts = victim.is_some() || promo.may(s, t);
                 match mode {
@@ -415,6 +407,25 @@ impl Table {
             });
         }
         count
+    }
+
+    /// How man `i`'s path with `rights` may end on `t`: `Some(None)` moving to an empty
+    /// square, `Some(Some(j))` capturing man `j`, `None` when it may not end there.
+    #[inline(always)]
+    pub(super) fn landing(
+        &self,
+        sq: &[u8],
+        i: usize,
+        t: u8,
+        occ: Bits,
+        own: Bits,
+        rights: u16,
+    ) -> Option<Option<usize>> {
+        if occ & bit(t) == 0 {
+            (rights & variants::rights::MOVE != 0).then_some(None)
+        } else {
+            self.victim(sq, i, t, own, rights).map(Some)
+        }
     }
 
     /// The man man `i` would capture on the occupied square `t` by a path with `rights`:
