@@ -236,4 +236,6 @@ fn fuzzed_lines_neither_crash_nor_hang() {
 fn fuzzed_lines_full_budget() {
     fuzz("uci", 100_000, 3);
     fuzz("xboard", 100_000, 4);
+    fuzz("usi", 100_000, 7);
+    fuzz("ucci", 100_000, 8);
 }

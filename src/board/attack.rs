@@ -28,8 +28,28 @@ pub struct View<'a> {
     pub men: &'a [Option<Man>],
 }
 
+/// One change to the lists, logged so that unmake can take it back without re-walking.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    id: NodeId,
+    /// For an unlink, the node the cell followed (it goes back after it).
+    prev: NodeId,
+    sq: Sq,
+    /// [`LINKED`], [`COUNTED`], [`FACING`], [`BLACK`].
+    flags: u8,
+}
+
+/// The change linked the cell (else it unlinked it).
+const LINKED: u8 = 1;
+/// The cell counts as an attack on its square.
+const COUNTED: u8 = 2;
+/// The cell is a check-only (facing) path.
+const FACING: u8 = 4;
+/// The cell is Black's.
+const BLACK: u8 = 8;
+
 /// The attack map state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct AttackMap {
     shift: u32,
     heads: u32,
@@ -44,6 +64,10 @@ pub struct AttackMap {
     /// `facing[colour][sq]`: check-only cells of that colour reaching the square (flying
     /// general, bikjang).
     facing: [Vec<u16>; 2],
+    /// Every list change since the log was last cleared, oldest first: unmake takes them
+    /// back in reverse order ([`AttackMap::rollback`]), which restores the lists exactly
+    /// (order included) for a fraction of a re-walk's cost.
+    log: Vec<Change>,
 }
 
 impl AttackMap {
@@ -60,6 +84,7 @@ impl AttackMap {
             node_sq: vec![0; heads as usize],
             count: [vec![0; lay.size], vec![0; lay.size]],
             facing: [vec![0; lay.size], vec![0; lay.size]],
+            log: Vec::new(),
         }
     }
 
@@ -74,6 +99,7 @@ impl AttackMap {
         for (slot, _) in pos.live() {
             map.associate_man(&view, slot);
         }
+        map.clear_log();
         map
     }
 
@@ -141,32 +167,101 @@ impl AttackMap {
 
     fn link(&mut self, id: NodeId, sq: Sq, colour: Colour, rights: u16) {
         let h = self.head(sq, colour);
-        let n = self.next[h as usize];
-        self.next[id as usize] = n;
-        self.prev[id as usize] = h;
-        self.prev[n as usize] = id;
-        self.next[h as usize] = id;
-        self.node_sq[id as usize] = sq;
-        if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
-            self.count[colour.index()][sq as usize] += 1;
-        }
-        if rights & rights::CHECK_ONLY != 0 {
-            self.facing[colour.index()][sq as usize] += 1;
-        }
+        self.insert_after(id, h, sq);
+        let flags = LINKED | Self::flags(colour, rights);
+        self.bump(sq, flags, 1);
+        self.log.push(Change {
+            id,
+            prev: h,
+            sq,
+            flags,
+        });
     }
 
     fn unlink(&mut self, id: NodeId, colour: Colour, rights: u16) {
+        let p = self.prev[id as usize];
+        let sq = self.take_out(id);
+        let flags = Self::flags(colour, rights);
+        self.bump(sq, flags, -1);
+        self.log.push(Change {
+            id,
+            prev: p,
+            sq,
+            flags,
+        });
+    }
+
+    /// The counter flags of a cell of `colour` with `rights`.
+    #[inline]
+    fn flags(colour: Colour, rights: u16) -> u8 {
+        let mut f = if colour == Colour::Black { BLACK } else { 0 };
+        if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
+            f |= COUNTED;
+        }
+        if rights & rights::CHECK_ONLY != 0 {
+            f |= FACING;
+        }
+        f
+    }
+
+    /// Adds `delta` to the counters of `sq` that the flags name.
+    #[inline]
+    fn bump(&mut self, sq: Sq, flags: u8, delta: i16) {
+        let c = usize::from(flags & BLACK != 0);
+        if flags & COUNTED != 0 {
+            let n = &mut self.count[c][sq as usize];
+            *n = n.wrapping_add_signed(delta);
+        }
+        if flags & FACING != 0 {
+            let n = &mut self.facing[c][sq as usize];
+            *n = n.wrapping_add_signed(delta);
+        }
+    }
+
+    #[inline]
+    fn insert_after(&mut self, id: NodeId, p: NodeId, sq: Sq) {
+        let n = self.next[p as usize];
+        self.next[id as usize] = n;
+        self.prev[id as usize] = p;
+        self.prev[n as usize] = id;
+        self.next[p as usize] = id;
+        self.node_sq[id as usize] = sq;
+    }
+
+    /// Unlinks `id` from its list; returns the square it was associated with.
+    #[inline]
+    fn take_out(&mut self, id: NodeId) -> Sq {
         let (p, n) = (self.prev[id as usize], self.next[id as usize]);
         self.next[p as usize] = n;
         self.prev[n as usize] = p;
         let sq = self.node_sq[id as usize];
-        if rights & ATTACK_RIGHTS != 0 && rights & rights::TAME == 0 {
-            self.count[colour.index()][sq as usize] -= 1;
-        }
-        if rights & rights::CHECK_ONLY != 0 {
-            self.facing[colour.index()][sq as usize] -= 1;
-        }
         self.node_sq[id as usize] = 0;
+        sq
+    }
+
+    /// Length of the change log, to hand back to [`AttackMap::rollback`].
+    #[inline]
+    pub fn log_len(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Takes back every change logged after the log had `len` entries, newest first.
+    pub fn rollback(&mut self, len: usize) {
+        while self.log.len() > len {
+            let Some(c) = self.log.pop() else { break };
+            if c.flags & LINKED != 0 {
+                self.take_out(c.id);
+                self.bump(c.sq, c.flags, -1);
+            } else {
+                self.insert_after(c.id, c.prev, c.sq);
+                self.bump(c.sq, c.flags, 1);
+            }
+        }
+    }
+
+    /// Forgets the log (after a set-up change, which no unmake will take back).
+    pub fn clear_log(&mut self) {
+        self.log.clear();
     }
 
     /// Associates every trajectory of the man in `slot` from its square.

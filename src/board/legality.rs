@@ -25,6 +25,7 @@ pub struct PinCache {
 }
 
 impl PinCache {
+    #[inline(always)]
     fn lookup(&self, slot: Slot) -> Option<bool> {
         let (w, bit) = (slot as usize / 64, 1u64 << (slot % 64));
         (self.known[w].get() & bit != 0).then(|| self.free[w].get() & bit != 0)
@@ -119,11 +120,25 @@ impl Position {
     /// True when the man on `from` is neither royal nor leaves a man behind, and no enemy
     /// path that reaches it would go on towards a royal were the square empty: then none of
     /// its plain moves can expose a royal (when the enemy has no hopping paths).
-    fn unpinnable(&self, from: Sq, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
+    #[inline(always)]
+    pub(crate) fn unpinnable(&self, from: Sq, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
         let slot = self.board[from as usize];
-        if let Some(known) = pins.lookup(slot) {
-            return known;
+        match pins.lookup(slot) {
+            Some(known) => known,
+            None => self.learn_unpinnable(from, slot, royals, pins),
         }
+    }
+
+    /// [`Position::unpinnable`]'s first answer for a man, memoised. Kept out of line: the
+    /// memo answers almost every call, and inlining this would burden each with its set-up.
+    #[inline(never)]
+    fn learn_unpinnable(
+        &self,
+        from: Sq,
+        slot: Slot,
+        royals: Option<&[Sq]>,
+        pins: &PinCache,
+    ) -> bool {
         let free = self.man_at(from).is_some_and(|man| {
             let kind = &self.lay.kinds[man.kind as usize];
             !kind.royal

@@ -32,6 +32,7 @@ pub enum Op {
 #[derive(Clone, Debug)]
 pub struct Saved {
     ops_len: usize,
+    map_len: usize,
     ep: Option<EnPassant>,
     rule50: u32,
     passes: u8,
@@ -167,14 +168,25 @@ impl Position {
         ops.push(Op::Hand(colour, piece, add));
     }
 
+    /// Takes back one change on the board and the men; the attack map is rolled back as a
+    /// whole and the key restored from [`Saved`].
     fn undo_op(&mut self, op: Op) {
         match op {
-            Op::Lift(sq, slot) => self.view_put(sq, slot),
-            Op::Put(sq, _) => {
-                self.view_lift(sq);
+            Op::Lift(sq, slot) => {
+                if let Some(m) = self.men[slot as usize].as_mut() {
+                    m.sq = sq;
+                }
+                self.board[sq as usize] = slot;
+                self.track_royal(slot, true);
             }
-            Op::Replace(sq, old, _) => {
-                self.view_replace(sq, old);
+            Op::Put(sq, slot) => {
+                self.track_royal(slot, false);
+                self.board[sq as usize] = EMPTY;
+            }
+            Op::Replace(sq, old, slot) => {
+                self.track_royal(slot, false);
+                self.board[sq as usize] = old;
+                self.track_royal(old, true);
             }
             Op::Retype(slot, kind, promoted) => {
                 if let Some(m) = self.men[slot as usize].as_mut() {
@@ -205,6 +217,7 @@ impl Position {
     pub fn make(&mut self, mv: &Move, ops: &mut Vec<Op>) -> Saved {
         let saved = Saved {
             ops_len: ops.len(),
+            map_len: self.map.log_len(),
             ep: self.ep.take(),
             rule50: self.rule50,
             passes: self.passes,
@@ -244,6 +257,7 @@ impl Position {
             self.fullmove -= 1;
         }
         self.stm = self.stm.flip();
+        self.map.rollback(saved.map_len);
         while ops.len() > saved.ops_len {
             if let Some(op) = ops.pop() {
                 self.undo_op(op);

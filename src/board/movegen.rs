@@ -79,12 +79,14 @@ impl Position {
     /// Replacement captures, victim by victim in value order.
     pub fn gen_captures(&self, out: &mut Vec<Move>) {
         let us = self.stm;
+        // Only men that some cell of ours reaches can be taken; most men are not, and
+        // sorting the few that are costs less than sorting the army.
         let mut victims: arrayvec::ArrayVec<(i32, Sq), 256> = self
             .live()
-            .filter(|(_, m)| m.colour != us)
+            .filter(|(_, m)| m.colour != us && self.map.cells_at(m.sq, us).next().is_some())
             .map(|(_, m)| (self.lay.kinds[m.kind as usize].value, m.sq))
             .collect();
-        victims.sort_unstable_by_key(|v| std::cmp::Reverse(v.0));
+        victims.sort_by_key(|v| std::cmp::Reverse(v.0));
         for &(_, vsq) in &victims {
             let start = out.len();
             self.push_captures_on(vsq, out);

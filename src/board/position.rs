@@ -355,6 +355,7 @@ impl Position {
             .spawn(kind, colour, &mut ops)
             .ok_or(SetupError::TooManyMen)?;
         self.put(sq, slot, &mut ops);
+        self.map.clear_log();
         Ok(())
     }
 
@@ -367,6 +368,7 @@ impl Position {
         let mut ops = Vec::new();
         let slot = self.lift(sq, &mut ops);
         self.kill(slot, &mut ops);
+        self.map.clear_log();
         Ok(())
     }
 

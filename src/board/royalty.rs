@@ -27,6 +27,9 @@ pub struct Legality {
     resolve: Option<arrayvec::ArrayVec<Sq, 64>>,
     /// The variant has Lion-trading rules (read once per node, not per move).
     lion_rules: bool,
+    /// Not in check, no Lion-trading rules, explosions, burners, igui or enemy paths that go
+    /// on past an occupied square: a plain move is legal when its man cannot be pinned.
+    plain: bool,
 }
 
 impl Position {
@@ -97,7 +100,17 @@ impl Position {
         let mut kept = start;
         for i in start..out.len() {
             let m = out[i];
-            if self.is_legal_in(&m, &ctx, ops) {
+            // Most moves are plain moves of men that cannot be pinned: decided here without
+            // the general shortcut's per-move questions about the variant.
+            let quick = ctx.plain
+                && m.kind == MoveKind::Normal
+                && m.n_extra == 0
+                && self.unpinnable(
+                    self.lay.sq(m.from_coord()),
+                    ctx.royals.as_deref(),
+                    &ctx.pins,
+                );
+            if quick || self.is_legal_in(&m, &ctx, ops) {
                 out[kept] = m;
                 kept += 1;
             }
@@ -137,6 +150,11 @@ impl Position {
                 None
             },
             lion_rules: self.lay.variant.capture_matrix.lion.is_some(),
+            plain: !checked
+                && self.lay.variant.capture_matrix.lion.is_none()
+                && self.lay.variant.blast.is_none()
+                && !self.lay.uncounted
+                && !self.lay.hops[us.flip().index()],
         })
     }
 

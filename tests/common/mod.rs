@@ -467,6 +467,8 @@ pub fn legal_as_reference(name: &str, pos: &mut Position, rules: &variants::Vari
             pos.fen()
         );
     }
+    // In a fixed order: a walk's path must not change when the generator's order does.
+    legal.sort_by_cached_key(|m| format!("{m:?}"));
     legal
 }
 
