@@ -82,6 +82,51 @@ fn the_root_plays_the_table_move_with_its_mate_score() {
     assert_eq!(plies(after) as i32, dtm - 1);
 }
 
+/// The first move of a won ending under a game clock, the service holding no table yet: the
+/// search waits for the root's table (built in the background) and plays its move with the
+/// table's mate score, instead of a searched move that may lengthen the win.
+#[test]
+fn the_first_move_under_a_clock_waits_for_the_table() {
+    let v = builtin("chess");
+    let fen = won_positions(&v, "KBNvK", 25, 1).remove(0);
+    let tables = service();
+    let mut game = Game::from_fen(v.clone(), &fen).unwrap();
+    let mut s = Searcher::new(SearchOptions {
+        tables: Some(tables.clone()),
+        ..SearchOptions::default()
+    });
+    let (tx, rx) = crossbeam_channel::unbounded();
+    // A long clock: the build must fit in its share even on a busy machine.
+    let clock = locust::search::Clock {
+        time: [Duration::from_secs(120); 2],
+        inc: [Duration::from_millis(100); 2],
+        movestogo: None,
+    };
+    let limits = Limits {
+        clock: Some(clock),
+        ..Limits::default()
+    };
+    assert!(tables.probe(game.position()).is_none(), "no table yet");
+    s.start(&game, limits, tx);
+    let mut score = None;
+    for ev in rx {
+        match ev {
+            SearchEvent::Info(i) => score = Some(i.score),
+            SearchEvent::BestMove { best, .. } => {
+                game.play(best.unwrap());
+                break;
+            }
+            SearchEvent::Message(_) => {}
+        }
+    }
+    let start = Game::from_fen(v, &fen).unwrap();
+    ready(&tables, &start);
+    let dtm = plies(tables.probe(start.position()).unwrap()) as i32;
+    assert_eq!(score, Some(Score::Mate(dtm.div_euclid(2) + 1)), "{fen}");
+    let after = tables.probe(game.position()).unwrap();
+    assert_eq!(plies(after) as i32, dtm - 1, "{fen}");
+}
+
 /// Won positions of a material: white to move, distance to mate at least `min_moves`,
 /// `count` of them spread evenly over the table (deterministic).
 fn won_positions(v: &Variant, material: &str, min_moves: usize, count: usize) -> Vec<String> {

@@ -1,5 +1,7 @@
 //! Evaluation terms seen from outside: the passed-pawn bonus.
 
+#![allow(clippy::expect_used)] // tests may panic on their own fixtures
+
 mod common;
 
 use locust::eval::EvalTables;

@@ -24,6 +24,9 @@ use crate::search::SearchEvent;
 /// 27 million positions in 5 s), used to decline builds that would not fit the clock.
 const POSITIONS_PER_SECOND: f64 = 5.0e6;
 
+/// How often a search waiting for its root's table looks again.
+const TABLE_POLL: Duration = Duration::from_millis(5);
+
 /// What the service may do.
 #[derive(Clone, Debug)]
 pub struct ServiceSettings {
@@ -121,6 +124,51 @@ impl TableService {
             .read()
             .get(variant)
             .is_some_and(|s| !s.tables.is_empty())
+    }
+
+    /// Waits while the table of `pos`'s own material is queued or being built and
+    /// `keep_waiting` says so; true when the table is ready.
+    pub fn await_table(&self, pos: &Position, keep_waiting: impl Fn() -> bool) -> bool {
+        let settings = self.settings.read().clone();
+        if !settings.enabled || pos.men_count() > settings.max_men {
+            return false;
+        }
+        let v = pos.variant();
+        let Some(rules) = self.solved.read().get(&v.name).map(|s| s.rules.clone()) else {
+            return self.await_first(pos, keep_waiting);
+        };
+        let Some((material, _, _)) = table_form(&rules, pos) else {
+            return false;
+        };
+        let key = (v.name.clone(), material.name(v));
+        loop {
+            let ready = self
+                .solved
+                .read()
+                .get(&v.name)
+                .is_some_and(|s| s.tables.contains_key(&material));
+            if ready {
+                return true;
+            }
+            if !self.queued.lock().contains(&key) || !keep_waiting() {
+                return false;
+            }
+            std::thread::sleep(TABLE_POLL);
+        }
+    }
+
+    /// [`TableService::await_table`] before the variant has any table (its rules are not
+    /// kept yet): waits until the first arrive, then asks again.
+    fn await_first(&self, pos: &Position, keep_waiting: impl Fn() -> bool) -> bool {
+        let name = &pos.variant().name;
+        let queued = |q: &HashSet<(String, String)>| q.iter().any(|(v, _)| v == name);
+        while !self.has_tables(name) {
+            if !queued(&self.queued.lock()) || !keep_waiting() {
+                return false;
+            }
+            std::thread::sleep(TABLE_POLL);
+        }
+        self.await_table(pos, keep_waiting)
     }
 
     /// Asks for the tables a game at `pos` will need soon: its own material and those one
@@ -235,7 +283,11 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                         ),
                     );
                 }
-                Err(e) => say(&req.events, format!("table {text}: {e}")),
+                Err(e) => {
+                    // Not queued any more: nobody waits for a table that will not come.
+                    service.queued.lock().remove(&(name.clone(), text.clone()));
+                    say(&req.events, format!("table {text}: {e}"));
+                }
             }
         }
     }

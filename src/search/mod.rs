@@ -220,11 +220,11 @@ impl Searcher {
         };
         self.tt.new_search();
         if let Some(service) = &self.opts.tables {
-            // A quarter of the clock at most; no limit in analysis or fixed-depth searches.
+            // A share of the clock at most; no limit in analysis or fixed-depth searches.
             let budget = limits
                 .clock
                 .as_ref()
-                .map(|c| c.time[pos.side_to_move().index()] / 4);
+                .map(|c| c.time[pos.side_to_move().index()] / params::TABLE_BUILD_CLOCK_DIVISOR);
             service.prepare(&pos, budget, Some(events.clone()));
         }
         let shared = Arc::new(Shared {

@@ -58,3 +58,6 @@ pub const MAX_SHARE_PER_MILLE: u64 = 300;
 pub const NEW_ITERATION_PER_MILLE: u64 = 550;
 /// Move overhead assumed when the GUI does not say.
 pub const DEFAULT_OVERHEAD_MS: u64 = 30;
+/// Endgame tables: a build may take the remaining clock divided by this, and a search may
+/// wait that long for its root's own table.
+pub const TABLE_BUILD_CLOCK_DIVISOR: u32 = 4;

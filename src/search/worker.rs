@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 use variants::geometry::Coord;
@@ -40,6 +40,7 @@ pub(crate) fn run(
 ) {
     let budget = budget(&limits, root.pos.side_to_move(), opts.move_overhead);
     let threads = opts.threads.clamp(1, 256);
+    await_root_table(&root, &limits, &opts, budget, &shared);
     let tables = opts.tables.clone().and_then(|t| {
         let s = t.settings();
         (s.enabled && t.has_tables(&root.pos.variant().name)).then_some((t, s.max_men))
@@ -61,6 +62,31 @@ pub(crate) fn run(
         result
     });
     let _ = events.send(SearchEvent::BestMove { best, ponder });
+}
+
+/// When the root's own table is being built, waits for it (never without a time limit): a
+/// won ending played from the table from its first move stays within the table's distance
+/// to mate, while the moves a search plays before the table arrives may not. Under a game
+/// clock the wait may take the share of the clock the build was granted (the table's moves
+/// then come at once and win the time back); under a fixed move time, half of it.
+fn await_root_table(
+    root: &Root,
+    limits: &Limits,
+    opts: &SearchOptions,
+    budget: Budget,
+    shared: &Shared,
+) {
+    let (Some(service), Some(soft)) = (&opts.tables, budget.soft) else {
+        return;
+    };
+    let limit = match &limits.clock {
+        Some(c) => c.time[root.pos.side_to_move().index()] / TABLE_BUILD_CLOCK_DIVISOR,
+        None => soft / 2,
+    };
+    let start = Instant::now();
+    service.await_table(&root.pos, || {
+        !shared.stopped() && !shared.pondering.load(Ordering::Relaxed) && start.elapsed() < limit
+    });
 }
 
 /// Per-thread search state.
