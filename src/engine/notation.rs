@@ -236,6 +236,19 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     if let Some(m) = found {
         return Ok(*m);
     }
+    // XBoard's null move, as HaChu sends a chu lion's pass (jitto): without a pass move in the
+    // variant, any legal move that leaves the board as it was (a step out and back, no victim)
+    // is the same move for the position.
+    if dialect == Dialect::Xboard && text == "@@@@" {
+        let pass = legal.iter().find(|m| {
+            matches!(m.kind, MoveKind::Normal)
+                && m.from_coord() == m.to_coord()
+                && m.extras().next().is_none()
+        });
+        if let Some(m) = pass {
+            return Ok(*m);
+        }
+    }
     // XBoard 4.9 keeps a rank as one character, `'1' + rank - 1`: on a 16-rank board the top
     // rank is `@`, and XBoard relays a move from it (`a16a15`) as a drop, `A@a15`. Where no
     // drop matched, read `X@` as the square x16.
@@ -268,6 +281,31 @@ fn king_takes_rook<'a>(pos: &Position, legal: &'a [Move], text: &str) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// HaChu (and XBoard) write a chu lion's pass as the null move `@@@@`.
+    #[test]
+    fn xboard_null_move_is_a_lion_pass_in_chu() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(v) = variants::find(&all, "chu") else {
+            panic!("no chu");
+        };
+        let fen = "11k/12/12/12/12/12/5N6/12/12/12/12/K11 w - - 0 1";
+        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
+            panic!("bad fen");
+        };
+        let Ok(m) = parse(&mut game, "@@@@", Dialect::Xboard) else {
+            panic!("@@@@ not read");
+        };
+        assert_eq!(m.from_coord(), m.to_coord());
+        assert_eq!(m.extras().count(), 0);
+        // Without a piece that can pass, `@@@@` names nothing.
+        let Ok(mut bare) =
+            Game::from_fen(v.clone(), "11k/12/12/12/12/12/12/12/12/12/12/K11 w - - 0 1")
+        else {
+            panic!("bad fen");
+        };
+        assert!(parse(&mut bare, "@@@@", Dialect::Xboard).is_err());
+    }
 
     /// XBoard relays a move from the 16th rank (its rank character `@`) as `A@a15`.
     #[test]
