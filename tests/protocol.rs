@@ -243,3 +243,192 @@ fn fuzzed_lines_full_budget() {
     fuzz("usi", 100_000, 7);
     fuzz("ucci", 100_000, 8);
 }
+
+/// One slot of an XBoard piece-to-char table as XBoard 4.9 reads it with the `'` and `!`
+/// suffixes: `.` unused, a letter with its suffix, or `^X` (the promoted form of `X`, drawn
+/// and written as `+X`).
+#[derive(Debug, PartialEq)]
+enum Slot {
+    Unused,
+    Letter(String),
+    Promoted(String),
+}
+
+/// Splits one half of a `setup` table into slots, the last being the king's.
+fn xboard_slots(half: &str) -> Vec<Slot> {
+    let chars: Vec<char> = half.chars().collect();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < chars.len() {
+        let promoted = chars[i] == '^';
+        i += usize::from(promoted);
+        let Some(&c) = chars.get(i) else { break };
+        let mut letter = c.to_string();
+        i += 1;
+        if let Some(&s) = chars.get(i).filter(|s| **s == '\'' || **s == '!') {
+            letter.push(s);
+            i += 1;
+        }
+        out.push(match (promoted, c) {
+            (false, '.') => Slot::Unused,
+            (true, _) => Slot::Promoted(letter),
+            _ => Slot::Letter(letter),
+        });
+    }
+    out
+}
+
+/// The FEN men of a placement: a letter with its suffix, `+` kept in front.
+fn fen_men(placement: &str) -> Vec<String> {
+    let chars: Vec<char> = placement.chars().collect();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < chars.len() {
+        let plus = chars[i] == '+';
+        i += usize::from(plus);
+        let Some(&c) = chars.get(i) else { break };
+        i += 1;
+        if !c.is_ascii_alphabetic() {
+            continue;
+        }
+        let mut man = if plus { format!("+{c}") } else { c.to_string() };
+        if let Some(&s) = chars.get(i).filter(|s| **s == '\'' || **s == '!') {
+            man.push(s);
+            i += 1;
+        }
+        out.push(man);
+    }
+    out
+}
+
+/// Issue 9: the `setup` tables of the shogi-style variants XBoard does not know (minishogi,
+/// tenjiku) ended in `+`, which XBoard takes as the king. Decoded as XBoard 4.9 decodes them:
+/// each half has an even total of at least 12 and at most 132 slots, its last slot is the
+/// royal letter, every type appears once (a `+X` form as `^X` after its `X` is listed), every
+/// man of the start FEN has a slot, the `piece` lines carry the suffixes, and the holdings
+/// size counts exactly the unpromoted non-royal types of the start position, which come
+/// first among the counted slots.
+#[test]
+fn xboard_setup_tables_decode_with_the_king_last() {
+    for name in ["minishogi", "tenjiku", "embassy", "hekatomb"] {
+        let v = common::variant(name);
+        let (tx, sink, handle) = start_engine();
+        for cmd in ["xboard", "protover 2", &format!("variant {name}"), "quit"] {
+            tx.send(cmd.to_string()).unwrap();
+        }
+        handle.join().unwrap();
+        let lines = sink.lines();
+        let setup = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("setup ("))
+            .unwrap_or_else(|| panic!("{name}: no setup in {lines:#?}"));
+        let (table, rest) = setup.split_once(") ").unwrap();
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (size, placement) = (words[0], words[1]);
+        // Both halves alike: White's in upper case, Black's in lower case.
+        let slots = xboard_slots(table);
+        assert!(slots.len() % 2 == 0, "{name}: odd table {table}");
+        let (white, black) = slots.split_at(slots.len() / 2);
+        let upper = |s: &Slot| match s {
+            Slot::Letter(l) => Slot::Letter(l.to_ascii_uppercase()),
+            Slot::Promoted(l) => Slot::Promoted(l.to_ascii_uppercase()),
+            Slot::Unused => Slot::Unused,
+        };
+        assert_eq!(
+            white.iter().map(upper).collect::<Vec<_>>(),
+            black.iter().map(upper).collect::<Vec<_>>(),
+            "{name}"
+        );
+        assert!(white.len() >= 6 && white.len() <= 66, "{name}: {table}");
+        let royal: Vec<String> = v
+            .pieces
+            .iter()
+            .filter(|p| p.royal && !p.plus_form)
+            .map(|p| {
+                format!(
+                    "{}{}",
+                    p.letter,
+                    p.suffix.map(String::from).unwrap_or_default()
+                )
+            })
+            .collect();
+        assert_eq!(royal.len(), 1, "{name}");
+        assert_eq!(
+            white.last(),
+            Some(&Slot::Letter(royal[0].clone())),
+            "{name}: {table}"
+        );
+        let body = &white[..white.len() - 1];
+        for p in &v.pieces {
+            let letter = format!(
+                "{}{}",
+                p.letter,
+                p.suffix.map(String::from).unwrap_or_default()
+            );
+            let want = if p.plus_form {
+                Slot::Promoted(letter.clone())
+            } else {
+                Slot::Letter(letter.clone())
+            };
+            if p.royal && !p.plus_form {
+                continue;
+            }
+            let n = body.iter().filter(|s| **s == want).count();
+            assert_eq!(n, 1, "{name}: {want:?} {n} times in {table}");
+            if p.plus_form {
+                assert!(
+                    body.contains(&Slot::Letter(letter)),
+                    "{name}: {want:?} without base"
+                );
+            }
+            let line = if p.plus_form {
+                format!("piece +{}& ", want_text(&want))
+            } else {
+                format!("piece {}& ", want_text(&want))
+            };
+            assert!(
+                lines.iter().any(|l| l.starts_with(&line)),
+                "{name}: no `{line}`"
+            );
+        }
+        let board = placement.split('[').next().unwrap();
+        for man in fen_men(board) {
+            let up = man.to_ascii_uppercase();
+            let want = match up.strip_prefix('+') {
+                Some(l) => Slot::Promoted(l.to_string()),
+                None => Slot::Letter(up.clone()),
+            };
+            assert!(
+                white.contains(&want),
+                "{name}: start man {man} has no slot in {table}"
+            );
+        }
+        let hand: usize = size.split(['+', '_']).nth(1).unwrap().parse().unwrap();
+        if v.drops.enabled {
+            let mut start: Vec<String> = fen_men(board)
+                .into_iter()
+                .map(|m| m.to_ascii_uppercase())
+                .filter(|m| !m.starts_with('+') && !royal.contains(m))
+                .collect();
+            start.sort();
+            start.dedup();
+            let mut counted: Vec<String> = body
+                .iter()
+                .filter_map(|s| match s {
+                    Slot::Letter(l) => Some(l.clone()),
+                    _ => None,
+                })
+                .take(hand)
+                .collect();
+            counted.sort();
+            assert_eq!(counted, start, "{name}: holdings {hand} of {table}");
+        } else {
+            assert_eq!(hand, 0, "{name}");
+        }
+    }
+}
+
+fn want_text(s: &Slot) -> &str {
+    match s {
+        Slot::Letter(l) | Slot::Promoted(l) => l,
+        Slot::Unused => ".",
+    }
+}

@@ -84,7 +84,10 @@ def as_second(args):
         if a == "-variant":  # the match's variant decides
             skip = True
             continue
-        out.append("-s" + a[2:] if a.startswith("-f") else a)
+        if a.startswith("-first"):  # -firstOptions, -firstLogo, ...
+            out.append("-second" + a[6:])
+        else:
+            out.append("-s" + a[2:] if a.startswith("-f") else a)
     return out
 
 

@@ -100,9 +100,15 @@ impl Position {
                 .cells_at(n, them)
                 .filter(move |_| !blocked)
                 .filter_map(move |id| {
-                    let (_, man, cell) = self.cell_of(id)?;
-                    let burns = self.lay.kinds[man.kind as usize].burns;
-                    (burns && self.lands(&man, cell, occupant.as_ref())).then_some(man.sq)
+                    let (slot, man, cell) = self.cell_of(id)?;
+                    let kind = &self.lay.kinds[man.kind as usize];
+                    let lands = kind.burns && self.lands(&man, cell, occupant.as_ref());
+                    // A range jumper that passed a man may only capture (no burner jumps in
+                    // Tenjiku, but the rule holds for any).
+                    let jumped = occupant.is_none()
+                        && kind.range_jump
+                        && self.jumped(slot, &kind.cells[man.colour.index()], self.map.split(id).1);
+                    (lands && !jumped).then_some(man.sq)
                 })
         })
     }

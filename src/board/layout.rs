@@ -89,6 +89,10 @@ pub struct Kind {
     pub side_captures: bool,
     /// Tenjiku Fire Demon (`burn`): every enemy man next to where it lands is removed.
     pub burns: bool,
+    /// Tenjiku jumping general (`rangeJump`): its slides pass men of lower jump rank, but a
+    /// path that passed a man may only capture, never end on an empty square (the quiet
+    /// generator asks `Position::jumped`).
+    pub range_jump: bool,
     /// The kind reaches some square by two paths (a lion): its moves may repeat.
     pub twin_paths: bool,
 }
@@ -331,6 +335,7 @@ impl Layout {
             class: 0,
             side_captures: false,
             burns: p.burns,
+            range_jump: p.range_jump,
             twin_paths: Self::has_twin_paths(t),
         }
     }

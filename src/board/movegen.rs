@@ -9,7 +9,7 @@ use variants::rules::Royalty;
 use variants::PieceId;
 
 use crate::board::attack::NodeId;
-use crate::board::layout::{Cell, NO_CELL};
+use crate::board::layout::{Cell, CellTable, NO_CELL};
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::{Man, Position};
 use crate::board::types::{Colour, Slot, Sq, EMPTY};
@@ -22,6 +22,24 @@ impl Position {
         let man = self.men[slot as usize]?;
         let cell = &self.lay.kinds[man.kind as usize].cells[man.colour.index()].cells[c as usize];
         Some((slot, man, cell))
+    }
+
+    /// True when the associated cell `c` of the man in `slot` was reached over a man: some
+    /// cell above it stands on an occupied square (the man's own square counts as empty). A
+    /// range jumper may only capture there.
+    pub(crate) fn jumped(&self, slot: Slot, t: &CellTable, c: u16) -> bool {
+        let mut a = t.cells[c as usize].parent;
+        while a != NO_CELL {
+            let Some(sq) = self.map.square_of(self.map.id(slot, a)) else {
+                return false;
+            };
+            let s = self.board[sq as usize];
+            if s != EMPTY && s != slot {
+                return true;
+            }
+            a = t.cells[a as usize].parent;
+        }
+        false
     }
 
     /// Every pseudo-legal move, captures first in MVV/LVA order.

@@ -20,7 +20,8 @@
 //!   leaves attacked; losing one's own royal (own blast, self-capture) is illegal;
 //! * a `rangeJump` man's path goes on over a man of lower `jumpRank` (either side) where
 //!   it would go on over an empty square, and stops at one of equal or higher rank, which
-//!   it may capture (Tenjiku jumping generals);
+//!   it may capture (Tenjiku jumping generals); past a man it may only capture: a jump
+//!   never ends on an empty square;
 //! * a burner (`burn`, the Tenjiku Fire Demon) removes every enemy man next to where it
 //!   lands, an enemy burner included; the burned squares are not listed in the move;
 //! * not modelled yet: `promotion.demotion`;
@@ -93,6 +94,8 @@ struct Reach<'p> {
     to: Coord,
     rights: u16,
     victims: &'p [Coord],
+    /// A range jumper got here over a man: it may capture here, not move here.
+    jumped: bool,
 }
 
 impl RefBoard {
@@ -379,15 +382,16 @@ impl Walk<'_> {
                     continue;
                 }
             }
-            self.node(t, root, at, &mut Vec::new(), visit);
+            self.node(t, root, (at, false), &mut Vec::new(), visit);
         }
     }
 
+    /// Walks node `id` from `at`; `jumped`: a range jumper passed a man on the way.
     fn node(
         &self,
         t: &Trajectories,
         id: NodeId,
-        at: (i32, i32),
+        (at, jumped): ((i32, i32), bool),
         victims: &mut Vec<Coord>,
         visit: &mut dyn FnMut(&Reach),
     ) {
@@ -416,11 +420,13 @@ impl Walk<'_> {
             to: c,
             rights: node.rights,
             victims,
+            jumped,
         });
         let other = self.occupant(c);
         if other.is_none() || other.is_some_and(|o| self.jumps_over(node, o)) {
+            let jumped = jumped || other.is_some();
             for &child in &node.on_empty {
-                self.node(t, child, (f, r), victims, visit);
+                self.node(t, child, ((f, r), jumped), victims, visit);
             }
             return;
         }
@@ -432,7 +438,7 @@ impl Walk<'_> {
             victims.push(c);
         }
         for &child in &node.on_occupied {
-            self.node(t, child, (f, r), victims, visit);
+            self.node(t, child, ((f, r), jumped), victims, visit);
         }
         if locust {
             victims.pop();
@@ -525,7 +531,7 @@ fn path_moves(
         b.at(reach.to)
     };
     let ends = match occupant {
-        None => reach.rights & rights::MOVE != 0,
+        None => reach.rights & rights::MOVE != 0 && !reach.jumped,
         Some(o) if o.colour == man.colour => {
             reach.rights & rights::DESTROY != 0 && may_take(v, man.piece, o.piece)
         }

@@ -157,6 +157,10 @@ impl Position {
                 i = skip[i] as usize; // nothing below an unassociated cell is associated
                 continue;
             }
+            if kind.range_jump && self.jumped(slot, table, i as u16) {
+                i = skip[i] as usize; // past a man a jumper only captures, below it too
+                continue;
+            }
             let cell = &cells[i];
             let plain = cell.rights & (rights::MOVE | rights::EN_PASSANT) == rights::MOVE
                 && cell.locust_back == NO_CELL

@@ -233,9 +233,37 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
                 &protocol::shift_ranks(text, -rank_shift(pos, dialect)),
             )
         });
-    found
-        .copied()
-        .ok_or_else(|| GameError::IllegalMove(text.to_string()))
+    if let Some(m) = found {
+        return Ok(*m);
+    }
+    // XBoard's null move, as HaChu sends a chu lion's pass (jitto): without a pass move in the
+    // variant, any legal move that leaves the board as it was (a step out and back, no victim)
+    // is the same move for the position.
+    if dialect == Dialect::Xboard && text == "@@@@" {
+        let pass = legal.iter().find(|m| {
+            matches!(m.kind, MoveKind::Normal)
+                && m.from_coord() == m.to_coord()
+                && m.extras().next().is_none()
+        });
+        if let Some(m) = pass {
+            return Ok(*m);
+        }
+    }
+    // XBoard 4.9 keeps a rank as one character, `'1' + rank - 1`: on a 16-rank board the top
+    // rank is `@`, and XBoard relays a move from it (`a16a15`) as a drop, `A@a15`. Where no
+    // drop matched, read `X@` as the square x16.
+    let b = text.as_bytes();
+    if dialect == Dialect::Xboard
+        && pos.layout().ranks == 16
+        && b.len() > 2
+        && b[0].is_ascii_uppercase()
+        && b[1] == b'@'
+        && b[2].is_ascii_lowercase()
+    {
+        let from = format!("{}16{}", char::from(b[0].to_ascii_lowercase()), &text[2..]);
+        return parse(game, &from, dialect).map_err(|_| GameError::IllegalMove(text.to_string()));
+    }
+    Err(GameError::IllegalMove(text.to_string()))
 }
 
 /// Chess960 castling written as the king taking its rook, whatever the option says (GUIs
@@ -253,6 +281,54 @@ fn king_takes_rook<'a>(pos: &Position, legal: &'a [Move], text: &str) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// HaChu (and XBoard) write a chu lion's pass as the null move `@@@@`.
+    #[test]
+    fn xboard_null_move_is_a_lion_pass_in_chu() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(v) = variants::find(&all, "chu") else {
+            panic!("no chu");
+        };
+        let fen = "11k/12/12/12/12/12/5N6/12/12/12/12/K11 w - - 0 1";
+        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
+            panic!("bad fen");
+        };
+        let Ok(m) = parse(&mut game, "@@@@", Dialect::Xboard) else {
+            panic!("@@@@ not read");
+        };
+        assert_eq!(m.from_coord(), m.to_coord());
+        assert_eq!(m.extras().count(), 0);
+        // Without a piece that can pass, `@@@@` names nothing.
+        let Ok(mut bare) =
+            Game::from_fen(v.clone(), "11k/12/12/12/12/12/12/12/12/12/12/K11 w - - 0 1")
+        else {
+            panic!("bad fen");
+        };
+        assert!(parse(&mut bare, "@@@@", Dialect::Xboard).is_err());
+    }
+
+    /// XBoard relays a move from the 16th rank (its rank character `@`) as `A@a15`.
+    #[test]
+    fn xboard_drop_form_of_a_top_rank_move_on_16_ranks() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(v) = variants::find(&all, "tenjiku") else {
+            panic!("no tenjiku");
+        };
+        // Black's lance on a16 steps to a15 (the square in front of it is emptied first).
+        let fen = "lnficsgekgscifnl/2c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q'h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/pppppppppppppppp/4d'6d'4/16/16/16/16/4D'6D'4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!1TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL b - - 0 1";
+        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
+            panic!("bad fen");
+        };
+        let Ok(plain) = parse(&mut game, "a16a15", Dialect::Xboard) else {
+            panic!("a16a15 not legal");
+        };
+        let Ok(relayed) = parse(&mut game, "A@a15", Dialect::Xboard) else {
+            panic!("A@a15 not read");
+        };
+        assert_eq!(plain, relayed);
+        assert!(parse(&mut game, "A@a14", Dialect::Xboard).is_err());
+        assert!(parse(&mut game, "A@a15", Dialect::Uci { chess960: false }).is_err());
+    }
 
     #[test]
     fn xboard_ranks_on_ten_rank_boards_are_never_read_as_engine_ranks() {

@@ -197,8 +197,21 @@ impl<W: Write> Engine<W> {
         } else {
             v.xboard_parent.as_str()
         };
-        let letters: String = piece_to_char(&v, parent);
-        let hand = if v.drops.enabled { v.pieces.len() } else { 0 };
+        // The types a hand can hold: unpromoted, not royal, in the start position.
+        let lay = self.game.position().layout();
+        let hand_types: Vec<bool> = (0..v.pieces.len())
+            .map(|i| {
+                let p = &v.pieces[i];
+                v.drops.enabled
+                    && !p.plus_form
+                    && !p.royal
+                    && lay
+                        .start_squares
+                        .iter()
+                        .any(|c| c.get(i).is_some_and(|s| s.iter().next().is_some()))
+            })
+            .collect();
+        let (letters, hand) = piece_to_char(&v, parent, &hand_types);
         self.say(&format!(
             "setup ({letters}) {}x{}+{hand}_{parent} {}",
             v.files, v.ranks, v.start_fen
@@ -208,9 +221,9 @@ impl<W: Write> Engine<W> {
                 .map(|b| variants::xbetza::print(&b))
                 .unwrap_or_else(|_| p.betza.clone());
             let letter = if p.plus_form {
-                format!("+{}", p.letter)
+                format!("+{}", xboard_letter(p))
             } else {
-                p.letter.to_string()
+                xboard_letter(p)
             };
             self.say(&format!("piece {letter}& {betza}"));
         }
@@ -442,27 +455,178 @@ fn engine_name(name: &str) -> &str {
 /// to the king; the slot decides the image XBoard draws. Under the `fairy` parent (no hand, no
 /// `+` forms) each letter goes to the slot whose image XBoard draws for that letter by default
 /// (A archbishop, C chancellor, ...), so that XBoard shows the pieces with their own images;
-/// otherwise (shogi-style parents, whose slot order carries promotion rules) every type is
-/// listed once in piece order.
-fn piece_to_char(v: &variants::Variant, parent: &str) -> String {
+/// shogi-style parents get [`shogi_slots`]. `hand` is the number of types XBoard's holdings
+/// keep (the first ones of the table).
+fn piece_to_char(v: &variants::Variant, parent: &str, hand_types: &[bool]) -> (String, usize) {
     let simple = parent == "fairy"
         && !v.drops.enabled
         && v.pieces.iter().all(|p| !p.plus_form && p.suffix.is_none());
-    let white: String = if simple {
-        fairy_slots(v).unwrap_or_else(|| in_order(v))
-    } else {
-        in_order(v)
+    let shogi = (!simple).then(|| shogi_slots(v, hand_types)).flatten();
+    let (white, hand) = match shogi {
+        Some(t) => t,
+        None if simple => (fairy_slots(v).unwrap_or_else(|| in_order(v)), 0),
+        None => (in_order(v), hand_types.iter().filter(|&&h| h).count()),
     };
+    // XBoard reads a letter's suffix (`'`, `!`) and the `^` mark as they are; only the
+    // letters change case.
     let black: String = white.to_ascii_lowercase();
-    format!("{white}{black}")
+    (format!("{white}{black}"), hand)
+}
+
+/// A type's letter as XBoard writes it in the table and the `piece` command: the letter and
+/// its suffix (`D'`), without the `+` of a promoted form.
+fn xboard_letter(p: &variants::PieceType) -> String {
+    let mut s = p.letter.to_string();
+    s.extend(p.suffix);
+    s
 }
 
 /// Every type once, in piece order (the king, if any, last as XBoard expects it).
 fn in_order(v: &variants::Variant) -> String {
     v.pieces
         .iter()
-        .map(|p| if p.plus_form { '+' } else { p.letter })
+        .map(|p| {
+            if p.plus_form {
+                "+".to_string()
+            } else {
+                xboard_letter(p)
+            }
+        })
         .collect()
+}
+
+/// XBoard's own shogi slots (its `shogi` table): pawn, knight, bishop, rook, lance, silver,
+/// and gold on the tenth; the promoted forms go eleven slots further by default.
+const XBOARD_SHOGI_SLOTS: &[u8; 11] = b"PNBRLS...G.";
+
+/// Non-king slots of one side in XBoard 4.9 (its piece types before the king).
+const XBOARD_MAX_SLOTS: usize = 65;
+
+/// The table for shogi-style parents (`+` forms, drops): the royal letter last (XBoard's
+/// king), the types a hand can hold first (XBoard's holdings keep the first `hand` letters
+/// that are neither `.` nor `+`), at XBoard's own shogi or default slots where free, and every
+/// `+X` form as `^X`, XBoard's mark for "the promoted form of X", so no `+` is left to chance
+/// or to the king's place. Returns the White half and the number of hand types; `None` when
+/// the types do not fit (more than one unpromoted royal, more types than slots, a `+X` whose
+/// `X` is missing).
+fn shogi_slots(v: &variants::Variant, hand_types: &[bool]) -> Option<(String, usize)> {
+    let mut table: Vec<Option<String>> = vec![None; XBOARD_MAX_SLOTS];
+    let mut king: Option<String> = None;
+    for p in v.pieces.iter().filter(|p| p.royal && !p.plus_form) {
+        if king.replace(xboard_letter(p)).is_some() {
+            return None;
+        }
+    }
+    let is_hand = |i: usize| hand_types.get(i).copied().unwrap_or(false);
+    let plain: Vec<usize> = (0..v.pieces.len())
+        .filter(|&i| !v.pieces[i].plus_form && !v.pieces[i].royal)
+        .collect();
+    // Hand types first (XBoard's holdings), at their shogi or default slots where free.
+    place_plain(
+        v,
+        &mut table,
+        plain.iter().copied().filter(|&i| is_hand(i)),
+        0,
+    )?;
+    let last_hand = table.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+    let hand = table[..last_hand].iter().filter(|t| t.is_some()).count();
+    // The promoted forms of those at XBoard's default pairing, eleven slots on.
+    place_promoted(v, &mut table, true)?;
+    place_plain(
+        v,
+        &mut table,
+        plain.iter().copied().filter(|&i| !is_hand(i)),
+        last_hand,
+    )?;
+    place_promoted(v, &mut table, false)?;
+    let used = table
+        .iter()
+        .rposition(Option::is_some)
+        .map_or(0, |i| i + 1)
+        .max(5);
+    let mut white: String = table[..used]
+        .iter()
+        .map(|t| t.as_deref().unwrap_or("."))
+        .collect();
+    white.push_str(king.as_deref().unwrap_or("."));
+    Some((white, hand))
+}
+
+/// XBoard pairs slot `s` below 11 with `s + 11` unless told otherwise: two plain letters
+/// there would read as a piece and its promotion.
+fn pairs_with_plain(table: &[Option<String>], s: usize) -> bool {
+    let partner = match s {
+        0..=10 => s + 11,
+        11..=21 => s - 11,
+        _ => return false,
+    };
+    table[partner]
+        .as_deref()
+        .is_some_and(|t| !t.starts_with('^'))
+}
+
+/// Puts the unpromoted types `ids` into free slots from `floor` on: first each at XBoard's
+/// shogi or default slot for its letter when that is free (so XBoard draws its own image for
+/// the letter), then the others in the first free slots.
+fn place_plain(
+    v: &variants::Variant,
+    table: &mut [Option<String>],
+    ids: impl Iterator<Item = usize>,
+    floor: usize,
+) -> Option<()> {
+    let free = |t: &[Option<String>], s: usize| t[s].is_none() && !pairs_with_plain(t, s);
+    let mut rest = Vec::new();
+    for i in ids {
+        let p = &v.pieces[i];
+        let want = u8::try_from(p.letter).ok().and_then(|b| {
+            XBOARD_SHOGI_SLOTS
+                .iter()
+                .position(|&c| c == b)
+                .or_else(|| XBOARD_SLOTS.iter().position(|&c| c == b))
+        });
+        match want.filter(|&s| p.suffix.is_none() && s >= floor && free(table, s)) {
+            Some(s) => table[s] = Some(xboard_letter(p)),
+            None => rest.push(i),
+        }
+    }
+    for i in rest {
+        let slot = (floor..table.len()).find(|&s| free(table, s))?;
+        table[slot] = Some(xboard_letter(&v.pieces[i]));
+    }
+    Some(())
+}
+
+/// Puts every `+X` form whose `X` is placed as `^X`, eleven slots after `X` when free, else in
+/// the first free slot. With `paired_only`, only those that get the default pairing.
+fn place_promoted(
+    v: &variants::Variant,
+    table: &mut [Option<String>],
+    paired_only: bool,
+) -> Option<()> {
+    for p in v.pieces.iter().filter(|p| p.plus_form) {
+        let letter = xboard_letter(p);
+        let mark = format!("^{letter}");
+        if table.iter().any(|t| t.as_deref() == Some(mark.as_str())) {
+            continue;
+        }
+        let Some(base) = table
+            .iter()
+            .position(|t| t.as_deref() == Some(letter.as_str()))
+        else {
+            if paired_only {
+                continue;
+            }
+            return None; // a `+X` without its `X`
+        };
+        let paired = Some(base + 11).filter(|&s| base < 11 && table[s].is_none());
+        let slot = match paired {
+            Some(s) => s,
+            None if paired_only => continue,
+            None => table.iter().position(Option::is_none)?,
+        };
+        table[slot] = Some(mark);
+    }
+    Some(())
 }
 
 /// XBoard's default letters of its first piece slots (4.9: `moves.c`, `pieceToChar`), the

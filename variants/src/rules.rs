@@ -92,7 +92,8 @@ pub struct PieceType {
     /// its destination is removed.
     pub burns: bool,
     /// Tenjiku jumping generals (`rangeJump`): the piece's sliding moves may jump over any
-    /// number of pieces whose `jump_rank` is lower than its own.
+    /// number of pieces whose `jump_rank` is lower than its own, to capture only (a path
+    /// that passed a piece never ends on an empty square).
     pub range_jump: bool,
     /// Rank in the jumping hierarchy (`jumpRank`); 0 for ordinary pieces.
     pub jump_rank: u8,
