@@ -30,7 +30,7 @@ pub const BENCH: &[(&str, &str, u32)] = &[
     ("shogi", "", 1),
     ("minishogi", "", 0),
     ("chu", "", 2),
-    ("tenjiku", "", 3),
+    ("tenjiku", "", 5),
 ];
 
 /// Default bench depth.

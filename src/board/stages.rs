@@ -85,9 +85,11 @@ impl Position {
             }
             out.extend(side.into_iter().filter(|m| self.victim_class(m).is_some()));
         }
-        // Stable: within a class and attacker value the map's victim order stays.
+        // Stable: within a class and attacker value the map's victim order stays. The keys
+        // are computed once per move (a burner's class looks at its landing square's
+        // neighbours), not once per comparison.
         out[start..]
-            .sort_by_key(|m| (std::cmp::Reverse(self.victim_class(m)), self.mover_value(m)));
+            .sort_by_cached_key(|m| (std::cmp::Reverse(self.victim_class(m)), self.mover_value(m)));
     }
 
     fn kind_side_captures(&self, man: &Man) -> bool {
