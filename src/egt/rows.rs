@@ -1,0 +1,784 @@
+//! The row solver: a fast twin of `propagate` for tables whose men are plain leapers and
+//! sliders. The last man varies fastest in the index, so the positions that differ only in
+//! its square form a row of at most 64 entries, one bit each in a word; moves and un-moves of
+//! the other men carry a whole row at once, and the last man's own moves stay inside it.
+//!
+//! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
+//! man both moves and captures, needs only empty squares (no hop screens) and stays in the
+//! man's domain; no promotions, no capture exceptions, no null move, no bare-king or
+//! perpetual-check rule; a board and a last man's domain of at most 64 squares. Everything
+//! else goes through `propagate`, which also checks this solver in the tests.
+//!
+//! The method is the general one with the escape counters replaced by verification: per
+//! distance `p`, wins in `p` make their undecided predecessors candidates, and a candidate is
+//! lost when none of its moves inside the table reaches a position not yet won in at most `p`
+//! plies (verified for the whole row at once) and no capture holds it; then losses in `p`
+//! make their undecided predecessors won in `p + 1`. Captures and positions without quiet
+//! moves are decided position by position through the general generator.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{AcqRel, Relaxed};
+use std::sync::Mutex;
+
+use variants::rights;
+
+use super::escapes::NONE;
+use super::material::MAX_MEN;
+use super::propagate::parallel;
+use super::solve::{Mode, SolveError, Table};
+use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+
+/// One path of a man that is not the last: its other end, the board squares that must hold
+/// none of the other men (the squares it crosses and its other end), and the same squares as
+/// bits of the last man's row (where the last man would block it or stand on its end).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    sq: u8,
+    block: u64,
+    vblock: u64,
+}
+
+/// One path of the last man inside its row: its other end (local index) and the board
+/// squares that must hold none of the other men (the squares it crosses and its other end).
+#[derive(Clone, Copy, Debug)]
+struct VStep {
+    local: u8,
+    block: u64,
+}
+
+/// The moves of the table's men in row form.
+struct Geometry {
+    /// Men; the last one is the row's.
+    m: usize,
+    /// Row length (the last man's domain).
+    len: usize,
+    /// Colour per man.
+    colour: Vec<u8>,
+    /// Per man but the last, per square: forward paths.
+    moves: Vec<Vec<Vec<Step>>>,
+    /// Per man but the last, per square: the paths that end there (un-moves).
+    unmoves: Vec<Vec<Vec<Step>>>,
+    /// The last man's forward paths by local index.
+    vmoves: Vec<Vec<VStep>>,
+    /// The last man's paths ending at each local index (un-moves).
+    vunmoves: Vec<Vec<VStep>>,
+    /// Per board square: the last man's paths onto it as (origin local index, squares that
+    /// must be empty).
+    vinto: Vec<Vec<(u8, u64)>>,
+    /// Per symmetry map: the last man's local index to that of its image.
+    vmap: Vec<Vec<u8>>,
+    /// Per board square: the last man's bit for it (0 outside its domain).
+    vbit: Vec<u64>,
+    /// All bits of a row.
+    full: u64,
+}
+
+/// True when the row solver applies to the table (see the module doc).
+pub fn eligible(table: &Table) -> bool {
+    let rules = &table.rules;
+    let m = table.men();
+    if m < 2
+        || rules.board.n > 64
+        || table.index.domain(m - 1).len() > 64
+        || rules.game.null_move
+        || rules.game.perpetual_check_loses
+        || rules.variant.end.bare_king_loses
+    {
+        return false;
+    }
+    let royals = |c: u8| {
+        table
+            .material
+            .men
+            .iter()
+            .filter(|s| s.colour == c && !s.not_royal)
+            .count()
+    };
+    if royals(0) != 1 || royals(1) != 1 {
+        return false;
+    }
+    for i in 0..m {
+        let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
+        if !rules.promo[c][p].choices.is_empty() {
+            return false;
+        }
+        for j in 0..m {
+            if rules.no_capture[p][table.piece[j] as usize] {
+                return false;
+            }
+        }
+        let pm = &rules.moves[c][p];
+        if pm.unsupported.is_some() {
+            return false;
+        }
+        let domain = rules.domain[c][p];
+        for s in (0..rules.board.n).filter(|&s| domain & (1u128 << s) != 0) {
+            for path in &pm.from[s] {
+                let plain = path.rights == rights::MOVE | rights::CAPTURE
+                    && path.cond.occ == 0
+                    && path.cond.friend == 0
+                    && path.cond.foe == 0;
+                if !plain || domain & (1u128 << path.to) == 0 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+impl Geometry {
+    fn new(table: &Table) -> Geometry {
+        let rules = &table.rules;
+        let n = rules.board.n;
+        let m = table.men();
+        let last = m - 1;
+        let ix = &table.index;
+        let len = ix.domain(last).len();
+        let vbit: Vec<u64> = (0..n as u8)
+            .map(|s| ix.local_of(last, s).map_or(0, |l| 1u64 << l))
+            .collect();
+        let vbits = |set: u128| {
+            (0..n)
+                .filter(|&s| set & (1u128 << s) != 0)
+                .fold(0u64, |acc, s| acc | vbit[s])
+        };
+        let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
+        let mut moves = Vec::new();
+        let mut unmoves = Vec::new();
+        for i in 0..last {
+            let pm = pm_of(i);
+            let mut fwd = vec![Vec::new(); n];
+            let mut back = vec![Vec::new(); n];
+            for (s, paths) in pm.from.iter().enumerate() {
+                for path in paths {
+                    let empty = path.cond.empty;
+                    fwd[s].push(Step {
+                        sq: path.to,
+                        block: (empty | (1u128 << path.to)) as u64,
+                        vblock: vbits(empty | (1u128 << path.to)),
+                    });
+                    back[path.to as usize].push(Step {
+                        sq: s as u8,
+                        block: (empty | (1u128 << s)) as u64,
+                        vblock: vbits(empty | (1u128 << s)),
+                    });
+                }
+            }
+            moves.push(fwd);
+            unmoves.push(back);
+        }
+        let vpm = pm_of(last);
+        let mut vmoves = vec![Vec::new(); len];
+        let mut vunmoves = vec![Vec::new(); len];
+        let mut vinto = vec![Vec::new(); n];
+        for (a, &sa) in ix.domain(last).iter().enumerate() {
+            for path in &vpm.from[sa as usize] {
+                let empty = path.cond.empty;
+                vinto[path.to as usize].push((a as u8, empty as u64));
+                let Some(b) = ix.local_of(last, path.to) else {
+                    continue;
+                };
+                vmoves[a].push(VStep {
+                    local: b as u8,
+                    block: (empty | (1u128 << path.to)) as u64,
+                });
+                vunmoves[b].push(VStep {
+                    local: a as u8,
+                    block: (empty | (1u128 << sa)) as u64,
+                });
+            }
+        }
+        let vmap = ix
+            .maps
+            .iter()
+            .map(|map| {
+                ix.domain(last)
+                    .iter()
+                    .map(|&s| ix.local_of(last, map[s as usize]).unwrap_or(0) as u8)
+                    .collect()
+            })
+            .collect();
+        Geometry {
+            m,
+            len,
+            colour: table.colour.clone(),
+            moves,
+            unmoves,
+            vmoves,
+            vunmoves,
+            vinto,
+            vmap,
+            vbit,
+            full: if len == 64 { u64::MAX } else { (1 << len) - 1 },
+        }
+    }
+
+    /// The image of a row's bits under map `k`.
+    #[inline]
+    fn permute(&self, bits: u64, k: usize) -> u64 {
+        if k == 0 {
+            return bits;
+        }
+        let map = &self.vmap[k];
+        let mut out = 0;
+        for b in ones(bits) {
+            out |= 1u64 << map[b];
+        }
+        out
+    }
+}
+
+/// The set bits of a word, lowest first.
+#[inline]
+fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            b
+        })
+    })
+}
+
+fn words(n: usize) -> Vec<AtomicU64> {
+    (0..n).map(|_| AtomicU64::new(0)).collect()
+}
+
+/// One bit per row position and side: a word per row.
+type Rows = [Vec<AtomicU64>; 2];
+
+/// Decided positions waiting for their distance (seeds and losses deferred by captures):
+/// `(row, side, bits)` per distance.
+type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
+
+/// The state of one solve.
+struct Solver<'a> {
+    t: &'a Table,
+    g: Geometry,
+    threads: usize,
+    rows: usize,
+    /// Decided (won, lost, illegal, or held by a capture for ever).
+    done: Rows,
+    /// Not an escape for the side that moves into it: won in at most the distance being
+    /// expanded, or illegal.
+    closed: Rows,
+    /// Won by a capture at the seed, deeper than one ply: a quicker win may still replace it.
+    provisional: Rows,
+    /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
+    news: [Rows; 2],
+    /// One bit per word of `news`: the words that are not zero.
+    summary: [Rows; 2],
+    later: Later,
+}
+
+/// Solves `table` with the row solver (the caller checked [`eligible`]).
+pub fn solve(
+    table: &Table,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    let g = Geometry::new(table);
+    let rows = table.index.size / g.len;
+    let sides = || [words(rows), words(rows)];
+    let sum = rows / 64 + 1;
+    let s = Solver {
+        t: table,
+        g,
+        threads,
+        rows,
+        done: sides(),
+        closed: sides(),
+        provisional: sides(),
+        news: [sides(), sides()],
+        summary: [0, 1].map(|_| [words(sum), words(sum)]),
+        later: (0..=MAX_PLIES as usize + 4)
+            .map(|_| Mutex::new(Vec::new()))
+            .collect(),
+    };
+    s.seed_illegal();
+    s.seed_values();
+    progress("seeded");
+    let mut p = 0u8;
+    loop {
+        let pending = s.merge_later(p);
+        if !pending && !s.any_later(p) {
+            return Ok(());
+        }
+        if pending {
+            if p >= MAX_PLIES {
+                return Err(SolveError::TooDeep(table.name.clone()));
+            }
+            s.expand(p, true);
+            s.expand(p, false);
+            progress(&format!("distance {p}"));
+        }
+        p += 1;
+    }
+}
+
+impl Solver<'_> {
+    /// The squares of the men but the last for a row, and their occupancy.
+    #[inline]
+    fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> u64 {
+        let m = self.g.m;
+        self.t.index.decode(row * self.g.len, &mut f[..m]);
+        f[..m - 1].iter().fold(0u64, |acc, &s| acc | 1u64 << s)
+    }
+
+    /// Files decided bits of `side` in `row` for distance `q` (`p`: the distance expanded).
+    fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: u64) {
+        if q == p + 1 {
+            let par = (q & 1) as usize;
+            if self.news[par][side][row].fetch_or(bits, AcqRel) == 0 {
+                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
+            }
+        } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
+            l.push((row, side as u8, bits));
+        }
+    }
+
+    fn any_later(&self, p: u8) -> bool {
+        self.later[p as usize + 1..]
+            .iter()
+            .any(|l| l.lock().map(|l| !l.is_empty()).unwrap_or(false))
+    }
+
+    /// Moves the positions filed for distance `p` into the news (wins only if no quicker
+    /// win replaced them) and closes the wins; true when there is anything to expand at `p`.
+    fn merge_later(&self, p: u8) -> bool {
+        let par = (p & 1) as usize;
+        let list = self.later[p as usize]
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default();
+        for (row, side, bits) in list {
+            let side = side as usize;
+            let mut keep = 0;
+            let mut wins = 0;
+            for b in ones(bits) {
+                let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
+                if code != DRAW && code != ILLEGAL && plies(code) == p {
+                    keep |= 1 << b;
+                    if is_win(code) {
+                        wins |= 1 << b;
+                    }
+                }
+            }
+            if wins != 0 {
+                self.closed[side][row].fetch_or(wins, AcqRel);
+            }
+            if keep != 0 && self.news[par][side][row].fetch_or(keep, AcqRel) == 0 {
+                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
+            }
+        }
+        self.summary[par]
+            .iter()
+            .flatten()
+            .any(|w| w.load(Relaxed) != 0)
+    }
+
+    /// Illegal positions (men sharing a square, or the side to move can take the other
+    /// royal) of both sides.
+    fn seed_illegal(&self) {
+        let g = &self.g;
+        let t = self.t;
+        let last = g.m - 1;
+        parallel(self.rows, self.threads, |a, b| {
+            let mut f = [0u8; MAX_MEN];
+            for row in a..b {
+                let occ = self.decode(row, &mut f);
+                let clash = (occ.count_ones() as usize) < last;
+                for x in 0..2 {
+                    let bad = if clash {
+                        g.full
+                    } else {
+                        f[..last].iter().fold(0, |acc, &s| acc | g.vbit[s as usize])
+                            | self.attacks_royal(&f, occ, x)
+                    };
+                    if bad != 0 {
+                        self.done[x][row].store(bad, Relaxed);
+                        self.closed[x][row].store(bad, Relaxed);
+                        for bit in ones(bad) {
+                            t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// The row's bits where side `x` (to move) can take the other side's royal.
+    fn attacks_royal(&self, f: &[u8; MAX_MEN], occ: u64, x: usize) -> u64 {
+        let g = &self.g;
+        let last = g.m - 1;
+        let ry = self.t.royal[1 - x];
+        let mut bad = 0;
+        if ry == last {
+            for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+                for st in &g.moves[i][f[i] as usize] {
+                    if occ & st.block == 0 {
+                        bad |= g.vbit[st.sq as usize];
+                    }
+                }
+            }
+            return bad;
+        }
+        let r = f[ry];
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in g.moves[i][f[i] as usize].iter().filter(|st| st.sq == r) {
+                if occ & st.block & !(1u64 << r) == 0 {
+                    bad |= !st.vblock;
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            for &(a, empty) in &g.vinto[r as usize] {
+                if occ & empty == 0 {
+                    bad |= 1 << a;
+                }
+            }
+        }
+        bad & g.full
+    }
+
+    /// The row's bits where side `x` (to move) may have a capture (a superset).
+    fn may_capture(&self, f: &[u8; MAX_MEN], occ: u64, x: usize) -> u64 {
+        let g = &self.g;
+        let last = g.m - 1;
+        let ry = self.t.royal[1 - x];
+        let prey = (0..last)
+            .filter(|&j| g.colour[j] as usize != x && j != ry)
+            .fold(0u64, |acc, j| acc | 1 << f[j]);
+        let v_prey = g.colour[last] as usize != x && last != ry;
+        let mut cap = 0;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in &g.moves[i][f[i] as usize] {
+                let end = 1u64 << st.sq;
+                if occ & st.block & !end != 0 {
+                    continue;
+                }
+                if prey & end != 0 {
+                    return g.full;
+                }
+                if v_prey && occ & end == 0 {
+                    cap |= g.vbit[st.sq as usize];
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            for j in ones(prey) {
+                for &(a, empty) in &g.vinto[j] {
+                    if occ & empty == 0 {
+                        cap |= 1 << a;
+                    }
+                }
+            }
+        }
+        cap
+    }
+
+    /// The seed values: positions without quiet moves or with a capture go through the
+    /// general seed; the rest are open.
+    fn seed_values(&self) {
+        let g = &self.g;
+        let t = self.t;
+        let m = g.m;
+        parallel(self.rows, self.threads, |a, b| {
+            let mut f = [0u8; MAX_MEN];
+            let mut filed: Vec<(u8, usize, u8, u64)> = Vec::new();
+            for row in a..b {
+                let occ = self.decode(row, &mut f);
+                for x in 0..2 {
+                    let legal = g.full & !self.done[x][row].load(Relaxed);
+                    if legal == 0 {
+                        continue;
+                    }
+                    let quiet = self.escapes(&f, occ, row, x, legal);
+                    let special = legal & (!quiet | self.may_capture(&f, occ, x));
+                    let mut sq = f;
+                    for bit in ones(special) {
+                        let idx = row * g.len + bit;
+                        sq[m - 1] = t.index.domain(m - 1)[bit];
+                        let seed = t.seed_lazy(&sq[..m], x, Some(idx));
+                        if seed.code == DRAW && seed.count != NONE {
+                            continue;
+                        }
+                        t.values[x][idx].store(seed.code, Relaxed);
+                        self.done[x][row].fetch_or(1 << bit, Relaxed);
+                        if is_win(seed.code) && plies(seed.code) > 1 {
+                            self.provisional[x][row].fetch_or(1 << bit, Relaxed);
+                        }
+                        if seed.code != DRAW {
+                            filed.push((plies(seed.code), row, x as u8, 1 << bit));
+                        }
+                    }
+                }
+            }
+            self.defer(&mut filed);
+        });
+    }
+
+    /// Files a thread's seeds `(distance, row, side, bits)` by distance, one lock per
+    /// distance and one entry per row.
+    fn defer(&self, filed: &mut Vec<(u8, usize, u8, u64)>) {
+        filed.sort_unstable();
+        for group in filed.chunk_by(|a, b| a.0 == b.0) {
+            let q = (group[0].0 as usize).min(self.later.len() - 1);
+            if let Ok(mut l) = self.later[q].lock() {
+                for e in group.chunk_by(|a, b| (a.1, a.2) == (b.1, b.2)) {
+                    let bits = e.iter().fold(0, |acc, x| acc | x.3);
+                    l.push((e[0].1, e[0].2, bits));
+                }
+            }
+        }
+        filed.clear();
+    }
+
+    /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
+    /// has a legal quiet move to a position not in `closed` of the other side.
+    fn escapes(&self, f: &[u8; MAX_MEN], occ: u64, row: usize, x: usize, cand: u64) -> u64 {
+        let g = &self.g;
+        let ix = &self.t.index;
+        let last = g.m - 1;
+        let closed = &self.closed[1 - x];
+        let mut esc = 0;
+        let mut next = *f;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in &g.moves[i][f[i] as usize] {
+                if occ & st.block != 0 {
+                    continue;
+                }
+                let c = cand & !esc & !st.vblock;
+                if c == 0 {
+                    continue;
+                }
+                next[i] = st.sq;
+                let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
+                let row2 = ix.encode_mapped(&next[..last], k);
+                next[i] = f[i];
+                let Some(row2) = row2 else {
+                    continue;
+                };
+                let w = closed[row2].load(Relaxed);
+                if k == 0 {
+                    esc |= c & !w;
+                } else {
+                    for b in ones(c) {
+                        if w >> g.vmap[k][b] & 1 == 0 {
+                            esc |= 1 << b;
+                        }
+                    }
+                }
+                if esc == cand {
+                    return esc;
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            let w = closed[row].load(Relaxed);
+            for a in ones(cand & !esc) {
+                if g.vmoves[a]
+                    .iter()
+                    .any(|vs| occ & vs.block == 0 && w >> vs.local & 1 == 0)
+                {
+                    esc |= 1 << a;
+                }
+            }
+        }
+        esc
+    }
+
+    /// Calls `emit(row, bits)` with every stored row and bits of the positions one un-move
+    /// of `mover` before the bits `bits` of `row`.
+    fn predecessors(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: u64,
+        bits: u64,
+        mover: usize,
+        emit: &mut impl FnMut(usize, u64),
+    ) {
+        let g = &self.g;
+        let last = g.m - 1;
+        let mut prev = *f;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
+            for st in &g.unmoves[i][f[i] as usize] {
+                if occ & st.block != 0 {
+                    continue;
+                }
+                let b = bits & !st.vblock;
+                if b == 0 {
+                    continue;
+                }
+                prev[i] = st.sq;
+                self.stored(&prev, b, emit);
+                prev[i] = f[i];
+            }
+        }
+        if g.colour[last] as usize == mover {
+            let mut before = 0;
+            for b in ones(bits) {
+                for vs in &g.vunmoves[b] {
+                    if occ & vs.block == 0 {
+                        before |= 1 << vs.local;
+                    }
+                }
+            }
+            if before != 0 {
+                self.stored(f, before, emit);
+            }
+        }
+    }
+
+    /// Every stored row and bits of the positions with the men but the last on `f` (any
+    /// orientation) and the last on `bits`: the canonical form and its images.
+    #[inline]
+    fn stored(&self, f: &[u8; MAX_MEN], bits: u64, emit: &mut impl FnMut(usize, u64)) {
+        let ix = &self.t.index;
+        let last = self.g.m - 1;
+        let k = ix.canon_of(f[0]);
+        let mut c = *f;
+        if k != 0 {
+            for s in c[..last].iter_mut() {
+                *s = ix.maps[k][*s as usize];
+            }
+        }
+        let bits = self.g.permute(bits, k);
+        let Some(row) = ix.encode_mapped(&c[..last], 0) else {
+            return;
+        };
+        emit(row, bits);
+        for &h in ix.stabilizer(c[0]) {
+            if let Some(r) = ix.encode_mapped(&c[..last], h as usize) {
+                emit(r, self.g.permute(bits, h as usize));
+            }
+        }
+    }
+
+    /// Expands the news of distance `p`: wins (`wins`) make their predecessors candidates
+    /// to lose, losses make them won in `p + 1`. The pass over losses empties the news.
+    fn expand(&self, p: u8, wins: bool) {
+        let par = (p & 1) as usize;
+        let g = &self.g;
+        let t = self.t;
+        let sum = self.summary[par][0].len();
+        parallel(sum, self.threads, |a, b| {
+            let mut f = [0u8; MAX_MEN];
+            for side in 0..2 {
+                for sw in a..b {
+                    let word = if wins {
+                        self.summary[par][side][sw].load(Relaxed)
+                    } else {
+                        self.summary[par][side][sw].swap(0, Relaxed)
+                    };
+                    for rb in ones(word) {
+                        let row = sw * 64 + rb;
+                        let news = if wins {
+                            self.news[par][side][row].load(Relaxed)
+                        } else {
+                            self.news[par][side][row].swap(0, Relaxed)
+                        };
+                        let mut mine = 0;
+                        for bit in ones(news) {
+                            let code = t.values[side][row * g.len + bit].load(Relaxed);
+                            if is_win(code) == wins {
+                                mine |= 1 << bit;
+                            }
+                        }
+                        if mine == 0 {
+                            continue;
+                        }
+                        let occ = self.decode(row, &mut f);
+                        let mover = 1 - side;
+                        if wins {
+                            self.predecessors(&f, occ, mine, mover, &mut |r, bits| {
+                                let cand = bits & !self.done[mover][r].load(Relaxed);
+                                if cand != 0 {
+                                    self.verify(p, r, mover, cand);
+                                }
+                            });
+                        } else {
+                            self.predecessors(&f, occ, mine, mover, &mut |r, bits| {
+                                self.win(p, r, mover, bits);
+                            });
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// Positions of `x` (to move) in `row` whose successors have all been won in at most
+    /// `p` plies: lost, unless a capture holds them.
+    fn verify(&self, p: u8, row: usize, x: usize, cand: u64) {
+        let g = &self.g;
+        let t = self.t;
+        let m = g.m;
+        let mut f = [0u8; MAX_MEN];
+        let occ = self.decode(row, &mut f);
+        let lost = cand & !self.escapes(&f, occ, row, x, cand);
+        if lost == 0 {
+            return;
+        }
+        let mine = lost & !self.done[x][row].fetch_or(lost, AcqRel);
+        let capture = if mine != 0 {
+            self.may_capture(&f, occ, x)
+        } else {
+            0
+        };
+        let mut sq = f;
+        for bit in ones(mine) {
+            let mut deepest = 0u8;
+            if capture & 1 << bit != 0 {
+                sq[m - 1] = t.index.domain(m - 1)[bit];
+                let mut held = false;
+                t.moves_of(&sq[..m], x, None, Mode::Conversions, |s| {
+                    held = !is_win(s.code);
+                    deepest = deepest.max(plies(s.code));
+                    !held
+                });
+                if held {
+                    continue;
+                }
+            }
+            let d = p.max(deepest);
+            let code = loss((d + 1).min(MAX_PLIES));
+            t.values[x][row * g.len + bit].store(code, Relaxed);
+            self.file(p, plies(code), row, x, 1 << bit);
+        }
+    }
+
+    /// Positions of `y` (to move) in `row` (bits `bits`) with a move to a loss in `p`:
+    /// won in `p + 1` unless decided already (a win by a capture may be made quicker).
+    fn win(&self, p: u8, row: usize, y: usize, bits: u64) {
+        let t = self.t;
+        let len = self.g.len;
+        let code = win(p + 1);
+        let done = self.done[y][row].load(Relaxed);
+        let mut new = 0;
+        let quicker = bits & done & self.provisional[y][row].load(Relaxed);
+        for bit in ones(quicker) {
+            let cell = &t.values[y][row * len + bit];
+            let cur = cell.load(Relaxed);
+            if is_win(cur)
+                && plies(cur) > p + 1
+                && cell.compare_exchange(cur, code, AcqRel, Relaxed).is_ok()
+            {
+                new |= 1 << bit;
+            }
+        }
+        let fresh = bits & !done;
+        if fresh != 0 {
+            let mine = fresh & !self.done[y][row].fetch_or(fresh, AcqRel);
+            for bit in ones(mine) {
+                t.values[y][row * len + bit].store(code, Relaxed);
+            }
+            new |= mine;
+        }
+        if new != 0 {
+            self.closed[y][row].fetch_or(new, AcqRel);
+            self.file(p, p + 1, row, y, new);
+        }
+    }
+}
