@@ -22,11 +22,10 @@ use std::sync::Mutex;
 
 use variants::rights;
 
-use super::escapes::NONE;
 use super::material::MAX_MEN;
 use super::propagate::parallel;
-use super::solve::{Mode, SolveError, Table};
-use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::solve::{SolveError, Table};
+use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
 /// none of the other men (the squares it crosses and its other end), and the same squares as
@@ -69,6 +68,10 @@ struct Geometry {
     vmap: Vec<Vec<u8>>,
     /// Per board square: the last man's bit for it (0 outside its domain).
     vbit: Vec<u64>,
+    /// Per man but the last, per board square: the man's share of the row number (its local
+    /// index times its stride in rows), `usize::MAX` outside its domain; a move of one man
+    /// changes the row by the difference of two shares.
+    share: Vec<Vec<usize>>,
     /// All bits of a row.
     full: u64,
 }
@@ -199,9 +202,18 @@ impl Geometry {
                     .collect()
             })
             .collect();
+        let mut share = vec![vec![usize::MAX; n]; last];
+        let mut stride = 1;
+        for i in (0..last).rev() {
+            for (l, &s) in ix.domain(i).iter().enumerate() {
+                share[i][s as usize] = l * stride;
+            }
+            stride *= ix.domain(i).len();
+        }
         Geometry {
             m,
             len,
+            share,
             colour: table.colour.clone(),
             moves,
             unmoves,
@@ -212,6 +224,14 @@ impl Geometry {
             vbit,
             full: if len == 64 { u64::MAX } else { (1 << len) - 1 },
         }
+    }
+
+    /// The row after man `i` (not the last) of `row` moves from `from` to `to`, when no
+    /// symmetry map is needed; `None` outside the man's domain.
+    #[inline]
+    fn shift(&self, row: usize, i: usize, from: u8, to: u8) -> Option<usize> {
+        let t = self.share[i][to as usize];
+        (t != usize::MAX).then(|| row - self.share[i][from as usize] + t)
     }
 
     /// The image of a row's bits under map `k`.
@@ -478,6 +498,67 @@ impl Solver<'_> {
         cap
     }
 
+    /// Calls `visit` with the code (the other side to move) of every legal capture of side
+    /// `x` in the position of the row with the other men on `f` (occupying `occ`) and the
+    /// last man on local index `a`, until `visit` returns false. A capture is legal when the
+    /// position it leads to is (the sub-table holds `ILLEGAL` for the others).
+    fn captures(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: u64,
+        a: usize,
+        x: usize,
+        mut visit: impl FnMut(u8) -> bool,
+    ) {
+        let g = &self.g;
+        let t = self.t;
+        let last = g.m - 1;
+        let ry = t.royal[1 - x];
+        let sa = t.index.domain(last)[a];
+        let mut sq = *f;
+        sq[last] = sa;
+        let va = 1u64 << a;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in &g.moves[i][f[i] as usize] {
+                let end = 1u64 << st.sq;
+                let victim = if occ & end != 0 {
+                    (0..last).find(|&j| f[j] == st.sq)
+                } else {
+                    (st.sq == sa).then_some(last)
+                };
+                let Some(j) = victim.filter(|&j| g.colour[j] as usize != x && j != ry) else {
+                    continue;
+                };
+                let crossed = st.vblock & !g.vbit[st.sq as usize];
+                if occ & st.block & !end != 0 || crossed & va != 0 {
+                    continue;
+                }
+                let mut next = sq;
+                next[i] = st.sq;
+                let code = t.conv_code(&next, 1 - x, Some(j), None);
+                if code != ILLEGAL && !visit(code) {
+                    return;
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            for j in (0..last).filter(|&j| g.colour[j] as usize != x && j != ry) {
+                let open = g.vinto[f[j] as usize]
+                    .iter()
+                    .any(|&(from, empty)| from as usize == a && occ & empty == 0);
+                if !open {
+                    continue;
+                }
+                let mut next = sq;
+                next[last] = f[j];
+                let code = t.conv_code(&next, 1 - x, Some(j), None);
+                if code != ILLEGAL && !visit(code) {
+                    return;
+                }
+            }
+        }
+    }
+
     /// The seed values: positions without quiet moves or with a capture go through the
     /// general seed; the rest are open.
     fn seed_values(&self) {
@@ -495,22 +576,41 @@ impl Solver<'_> {
                         continue;
                     }
                     let quiet = self.escapes(&f, occ, row, x, legal);
-                    let special = legal & (!quiet | self.may_capture(&f, occ, x));
+                    let capture = self.may_capture(&f, occ, x);
                     let mut sq = f;
-                    for bit in ones(special) {
-                        let idx = row * g.len + bit;
-                        sq[m - 1] = t.index.domain(m - 1)[bit];
-                        let seed = t.seed_lazy(&sq[..m], x, Some(idx));
-                        if seed.code == DRAW && seed.count != NONE {
-                            continue;
+                    for bit in ones(legal & (!quiet | capture)) {
+                        // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
+                        // mate or stalemate; only captures, all to wins, lose.
+                        let (mut any, mut best, mut worst, mut open) = (false, None, 0u8, false);
+                        if capture & 1 << bit != 0 {
+                            self.captures(&f, occ, bit, x, |code| {
+                                any = true;
+                                if is_loss(code) {
+                                    let p = plies(code) + 1;
+                                    best = Some(best.map_or(p, |b: u8| b.min(p)));
+                                } else if is_win(code) {
+                                    worst = worst.max(plies(code) + 1);
+                                } else {
+                                    open = true;
+                                }
+                                true
+                            });
                         }
-                        t.values[x][idx].store(seed.code, Relaxed);
+                        let q = quiet & 1 << bit != 0;
+                        sq[m - 1] = t.index.domain(m - 1)[bit];
+                        let code = match best {
+                            Some(p) => win(p.min(MAX_PLIES)),
+                            None if !q && !any => t.no_moves(&sq[..m], x),
+                            None if !q && !open => loss(worst.min(MAX_PLIES)),
+                            None => continue,
+                        };
+                        t.values[x][row * g.len + bit].store(code, Relaxed);
                         self.done[x][row].fetch_or(1 << bit, Relaxed);
-                        if is_win(seed.code) && plies(seed.code) > 1 {
+                        if is_win(code) && plies(code) > 1 {
                             self.provisional[x][row].fetch_or(1 << bit, Relaxed);
                         }
-                        if seed.code != DRAW {
-                            filed.push((plies(seed.code), row, x as u8, 1 << bit));
+                        if code != DRAW {
+                            filed.push((plies(code), row, x as u8, 1 << bit));
                         }
                     }
                 }
@@ -553,10 +653,15 @@ impl Solver<'_> {
                 if c == 0 {
                     continue;
                 }
-                next[i] = st.sq;
                 let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
-                let row2 = ix.encode_mapped(&next[..last], k);
-                next[i] = f[i];
+                let row2 = if k == 0 {
+                    g.shift(row, i, f[i], st.sq)
+                } else {
+                    next[i] = st.sq;
+                    let r = ix.encode_mapped(&next[..last], k);
+                    next[i] = f[i];
+                    r
+                };
                 let Some(row2) = row2 else {
                     continue;
                 };
@@ -593,6 +698,7 @@ impl Solver<'_> {
     /// of `mover` before the bits `bits` of `row`.
     fn predecessors(
         &self,
+        row: usize,
         f: &[u8; MAX_MEN],
         occ: u64,
         bits: u64,
@@ -600,6 +706,7 @@ impl Solver<'_> {
         emit: &mut impl FnMut(usize, u64),
     ) {
         let g = &self.g;
+        let ix = &self.t.index;
         let last = g.m - 1;
         let mut prev = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
@@ -612,7 +719,14 @@ impl Solver<'_> {
                     continue;
                 }
                 prev[i] = st.sq;
-                self.stored(&prev, b, emit);
+                if i != 0 || ix.canon_of(st.sq) == 0 {
+                    if let Some(r) = g.shift(row, i, f[i], st.sq) {
+                        emit(r, b);
+                        self.images(&prev, b, emit);
+                    }
+                } else {
+                    self.stored(&prev, b, emit);
+                }
                 prev[i] = f[i];
             }
         }
@@ -626,7 +740,8 @@ impl Solver<'_> {
                 }
             }
             if before != 0 {
-                self.stored(f, before, emit);
+                emit(row, before);
+                self.images(f, before, emit);
             }
         }
     }
@@ -649,6 +764,15 @@ impl Solver<'_> {
             return;
         };
         emit(row, bits);
+        self.images(&c, bits, emit);
+    }
+
+    /// The other stored rows and bits of the canonical positions `c`, `bits` (when the first
+    /// man stands where some map keeps it).
+    #[inline]
+    fn images(&self, c: &[u8; MAX_MEN], bits: u64, emit: &mut impl FnMut(usize, u64)) {
+        let ix = &self.t.index;
+        let last = self.g.m - 1;
         for &h in ix.stabilizer(c[0]) {
             if let Some(r) = ix.encode_mapped(&c[..last], h as usize) {
                 emit(r, self.g.permute(bits, h as usize));
@@ -692,14 +816,14 @@ impl Solver<'_> {
                         let occ = self.decode(row, &mut f);
                         let mover = 1 - side;
                         if wins {
-                            self.predecessors(&f, occ, mine, mover, &mut |r, bits| {
+                            self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
                                 let cand = bits & !self.done[mover][r].load(Relaxed);
                                 if cand != 0 {
                                     self.verify(p, r, mover, cand);
                                 }
                             });
                         } else {
-                            self.predecessors(&f, occ, mine, mover, &mut |r, bits| {
+                            self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
                                 self.win(p, r, mover, bits);
                             });
                         }
@@ -714,7 +838,6 @@ impl Solver<'_> {
     fn verify(&self, p: u8, row: usize, x: usize, cand: u64) {
         let g = &self.g;
         let t = self.t;
-        let m = g.m;
         let mut f = [0u8; MAX_MEN];
         let occ = self.decode(row, &mut f);
         let lost = cand & !self.escapes(&f, occ, row, x, cand);
@@ -727,15 +850,13 @@ impl Solver<'_> {
         } else {
             0
         };
-        let mut sq = f;
         for bit in ones(mine) {
             let mut deepest = 0u8;
             if capture & 1 << bit != 0 {
-                sq[m - 1] = t.index.domain(m - 1)[bit];
                 let mut held = false;
-                t.moves_of(&sq[..m], x, None, Mode::Conversions, |s| {
-                    held = !is_win(s.code);
-                    deepest = deepest.max(plies(s.code));
+                self.captures(&f, occ, bit, x, |code| {
+                    held = !is_win(code);
+                    deepest = deepest.max(plies(code));
                     !held
                 });
                 if held {
