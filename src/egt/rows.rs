@@ -268,9 +268,65 @@ fn words(n: usize) -> Vec<AtomicU64> {
 /// One bit per row position and side: a word per row.
 type Rows = [Vec<AtomicU64>; 2];
 
+/// The bits of one row read and written together by un-moves and verification, in one
+/// cache line's quarter: a position's predecessors lie in rows all over the table, and
+/// separate arrays cost a cache miss each.
+#[repr(C, align(32))]
+#[derive(Default)]
+struct RowState {
+    /// Decided (won, lost, illegal, or held by a capture for ever).
+    done: AtomicU64,
+    /// Not an escape for the side that moves into it: won in at most the distance being
+    /// expanded, or illegal.
+    closed: AtomicU64,
+    /// Won by a capture at the seed, deeper than one ply: a quicker win may still replace it.
+    provisional: AtomicU64,
+}
+
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance.
 type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
+
+/// Slots of a [`Merger`].
+const SLOTS: usize = 1024;
+
+/// A small direct-mapped buffer that merges the bits emitted for one row several times
+/// (neighbouring rows share predecessors) before they are acted on: fewer verifications and
+/// fewer random accesses. Acting later within a pass is safe: what a pass reads of the rows
+/// it acts on changes only by its own actions.
+struct Merger {
+    slots: Vec<(usize, u64)>,
+}
+
+impl Merger {
+    fn new() -> Merger {
+        Merger {
+            slots: vec![(usize::MAX, 0); SLOTS],
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, row: usize, bits: u64, act: &mut impl FnMut(usize, u64)) {
+        let slot = &mut self.slots[row % SLOTS];
+        if slot.0 == row {
+            slot.1 |= bits;
+            return;
+        }
+        if slot.0 != usize::MAX {
+            act(slot.0, slot.1);
+        }
+        *slot = (row, bits);
+    }
+
+    fn drain(&mut self, act: &mut impl FnMut(usize, u64)) {
+        for slot in &mut self.slots {
+            if slot.0 != usize::MAX {
+                act(slot.0, slot.1);
+                *slot = (usize::MAX, 0);
+            }
+        }
+    }
+}
 
 /// The state of one solve.
 struct Solver<'a> {
@@ -278,13 +334,8 @@ struct Solver<'a> {
     g: Geometry,
     threads: usize,
     rows: usize,
-    /// Decided (won, lost, illegal, or held by a capture for ever).
-    done: Rows,
-    /// Not an escape for the side that moves into it: won in at most the distance being
-    /// expanded, or illegal.
-    closed: Rows,
-    /// Won by a capture at the seed, deeper than one ply: a quicker win may still replace it.
-    provisional: Rows,
+    /// Per side, per row: what is decided (see [`RowState`]).
+    state: [Vec<RowState>; 2],
     /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
     news: [Rows; 2],
     /// One bit per word of `news`: the words that are not zero.
@@ -307,9 +358,7 @@ pub fn solve(
         g,
         threads,
         rows,
-        done: sides(),
-        closed: sides(),
-        provisional: sides(),
+        state: [0, 1].map(|_| (0..rows).map(|_| RowState::default()).collect()),
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [words(sum), words(sum)]),
         later: (0..=MAX_PLIES as usize + 4)
@@ -386,7 +435,7 @@ impl Solver<'_> {
                 }
             }
             if wins != 0 {
-                self.closed[side][row].fetch_or(wins, AcqRel);
+                self.state[side][row].closed.fetch_or(wins, AcqRel);
             }
             if keep != 0 && self.news[par][side][row].fetch_or(keep, AcqRel) == 0 {
                 self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
@@ -417,8 +466,8 @@ impl Solver<'_> {
                             | self.attacks_royal(&f, occ, x)
                     };
                     if bad != 0 {
-                        self.done[x][row].store(bad, Relaxed);
-                        self.closed[x][row].store(bad, Relaxed);
+                        self.state[x][row].done.store(bad, Relaxed);
+                        self.state[x][row].closed.store(bad, Relaxed);
                         for bit in ones(bad) {
                             t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                         }
@@ -571,7 +620,7 @@ impl Solver<'_> {
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
-                    let legal = g.full & !self.done[x][row].load(Relaxed);
+                    let legal = g.full & !self.state[x][row].done.load(Relaxed);
                     if legal == 0 {
                         continue;
                     }
@@ -605,9 +654,9 @@ impl Solver<'_> {
                             None => continue,
                         };
                         t.values[x][row * g.len + bit].store(code, Relaxed);
-                        self.done[x][row].fetch_or(1 << bit, Relaxed);
+                        self.state[x][row].done.fetch_or(1 << bit, Relaxed);
                         if is_win(code) && plies(code) > 1 {
-                            self.provisional[x][row].fetch_or(1 << bit, Relaxed);
+                            self.state[x][row].provisional.fetch_or(1 << bit, Relaxed);
                         }
                         if code != DRAW {
                             filed.push((plies(code), row, x as u8, 1 << bit));
@@ -641,7 +690,7 @@ impl Solver<'_> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let closed = &self.closed[1 - x];
+        let closed = &self.state[1 - x];
         let mut esc = 0;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -665,7 +714,7 @@ impl Solver<'_> {
                 let Some(row2) = row2 else {
                     continue;
                 };
-                let w = closed[row2].load(Relaxed);
+                let w = closed[row2].closed.load(Relaxed);
                 if k == 0 {
                     esc |= c & !w;
                 } else {
@@ -681,7 +730,7 @@ impl Solver<'_> {
             }
         }
         if g.colour[last] as usize == x {
-            let w = closed[row].load(Relaxed);
+            let w = closed[row].closed.load(Relaxed);
             for a in ones(cand & !esc) {
                 if g.vmoves[a]
                     .iter()
@@ -789,7 +838,20 @@ impl Solver<'_> {
         let sum = self.summary[par][0].len();
         parallel(sum, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
+            let mut merged = Merger::new();
             for side in 0..2 {
+                let mover = 1 - side;
+                // Verification or a win, once per row merged.
+                let mut act = |r: usize, bits: u64| {
+                    if !wins {
+                        self.win(p, r, mover, bits);
+                        return;
+                    }
+                    let cand = bits & !self.state[mover][r].done.load(Relaxed);
+                    if cand != 0 {
+                        self.verify(p, r, mover, cand);
+                    }
+                };
                 for sw in a..b {
                     let word = if wins {
                         self.summary[par][side][sw].load(Relaxed)
@@ -814,21 +876,12 @@ impl Solver<'_> {
                             continue;
                         }
                         let occ = self.decode(row, &mut f);
-                        let mover = 1 - side;
-                        if wins {
-                            self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
-                                let cand = bits & !self.done[mover][r].load(Relaxed);
-                                if cand != 0 {
-                                    self.verify(p, r, mover, cand);
-                                }
-                            });
-                        } else {
-                            self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
-                                self.win(p, r, mover, bits);
-                            });
-                        }
+                        self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
+                            merged.add(r, bits, &mut act);
+                        });
                     }
                 }
+                merged.drain(&mut act);
             }
         });
     }
@@ -844,7 +897,7 @@ impl Solver<'_> {
         if lost == 0 {
             return;
         }
-        let mine = lost & !self.done[x][row].fetch_or(lost, AcqRel);
+        let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
         let capture = if mine != 0 {
             self.may_capture(&f, occ, x)
         } else {
@@ -876,9 +929,9 @@ impl Solver<'_> {
         let t = self.t;
         let len = self.g.len;
         let code = win(p + 1);
-        let done = self.done[y][row].load(Relaxed);
+        let done = self.state[y][row].done.load(Relaxed);
         let mut new = 0;
-        let quicker = bits & done & self.provisional[y][row].load(Relaxed);
+        let quicker = bits & done & self.state[y][row].provisional.load(Relaxed);
         for bit in ones(quicker) {
             let cell = &t.values[y][row * len + bit];
             let cur = cell.load(Relaxed);
@@ -891,14 +944,14 @@ impl Solver<'_> {
         }
         let fresh = bits & !done;
         if fresh != 0 {
-            let mine = fresh & !self.done[y][row].fetch_or(fresh, AcqRel);
+            let mine = fresh & !self.state[y][row].done.fetch_or(fresh, AcqRel);
             for bit in ones(mine) {
                 t.values[y][row * len + bit].store(code, Relaxed);
             }
             new |= mine;
         }
         if new != 0 {
-            self.closed[y][row].fetch_or(new, AcqRel);
+            self.state[y][row].closed.fetch_or(new, AcqRel);
             self.file(p, p + 1, row, y, new);
         }
     }
