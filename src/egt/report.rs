@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::material::{symbol, MAX_MEN};
 use super::propagate::parallel;
-use super::solve::Table;
+use super::solve::{Mode, Table};
 use super::value::{is_loss, is_win, plies, DRAW, ILLEGAL};
 
 /// Prints one progress step.
@@ -148,7 +148,8 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
                     local.draws.add(c);
                 }
                 if code == DRAW || plies(code) == 0 {
-                    let moves = table.successors(&sq[..m], stm, |_| false);
+                    // Counted blind: the successors' codes are not read (no random access).
+                    let moves = table.moves_of(&sq[..m], stm, None, Mode::Count, |_| false);
                     if moves == 0 {
                         if table.in_check(&sq[..m], stm) {
                             local.mates.add(c);

@@ -279,7 +279,8 @@ struct RowState {
     /// Not an escape for the side that moves into it: won in at most the distance being
     /// expanded, or illegal.
     closed: AtomicU64,
-    /// Won by a capture at the seed, deeper than one ply: a quicker win may still replace it.
+    /// Won by a capture at the seed, deeper than one ply, and not reached yet: a quicker
+    /// win may still replace it.
     provisional: AtomicU64,
 }
 
@@ -305,13 +306,16 @@ impl Merger {
         }
     }
 
+    /// Adds `bits` to `row`'s slot, acting on the row it evicts; `state`: the rows' state,
+    /// whose line is fetched now so that it is in cache when the row is acted on.
     #[inline]
-    fn add(&mut self, row: usize, bits: u64, act: &mut impl FnMut(usize, u64)) {
+    fn add(&mut self, row: usize, bits: u64, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
         let slot = &mut self.slots[row % SLOTS];
         if slot.0 == row {
             slot.1 |= bits;
             return;
         }
+        prefetch(state.get(row));
         if slot.0 != usize::MAX {
             act(slot.0, slot.1);
         }
@@ -325,6 +329,15 @@ impl Merger {
                 *slot = (usize::MAX, 0);
             }
         }
+    }
+}
+
+/// Starts loading `target`'s cache line: a load whose value nobody waits for, so that the
+/// processor goes on with the next rows while the line arrives (no effect on results).
+#[inline(always)]
+fn prefetch(target: Option<&RowState>) {
+    if let Some(t) = target {
+        std::hint::black_box(t.done.load(Relaxed));
     }
 }
 
@@ -435,7 +448,10 @@ impl Solver<'_> {
                 }
             }
             if wins != 0 {
-                self.state[side][row].closed.fetch_or(wins, AcqRel);
+                let state = &self.state[side][row];
+                state.closed.fetch_or(wins, AcqRel);
+                // Final now: no quicker win is left to find.
+                state.provisional.fetch_and(!wins, AcqRel);
             }
             if keep != 0 && self.news[par][side][row].fetch_or(keep, AcqRel) == 0 {
                 self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
@@ -877,7 +893,7 @@ impl Solver<'_> {
                         }
                         let occ = self.decode(row, &mut f);
                         self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
-                            merged.add(r, bits, &mut act);
+                            merged.add(r, bits, &self.state[mover], &mut act);
                         });
                     }
                 }
@@ -931,16 +947,16 @@ impl Solver<'_> {
         let code = win(p + 1);
         let done = self.state[y][row].done.load(Relaxed);
         let mut new = 0;
-        let quicker = bits & done & self.state[y][row].provisional.load(Relaxed);
-        for bit in ones(quicker) {
-            let cell = &t.values[y][row * len + bit];
-            let cur = cell.load(Relaxed);
-            if is_win(cur)
-                && plies(cur) > p + 1
-                && cell.compare_exchange(cur, code, AcqRel, Relaxed).is_ok()
-            {
-                new |= 1 << bit;
+        // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
+        // harmless): the thread that clears its bit improves it, without reading the byte.
+        let state = &self.state[y][row];
+        let quicker = bits & done & state.provisional.load(Relaxed);
+        if quicker != 0 {
+            let mine = quicker & state.provisional.fetch_and(!quicker, AcqRel);
+            for bit in ones(mine) {
+                t.values[y][row * len + bit].store(code, Relaxed);
             }
+            new |= mine;
         }
         let fresh = bits & !done;
         if fresh != 0 {
