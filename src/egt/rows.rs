@@ -66,6 +66,9 @@ struct Geometry {
     vinto: Vec<Vec<(u8, u64)>>,
     /// Per symmetry map: the last man's local index to that of its image.
     vmap: Vec<Vec<u8>>,
+    /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
+    /// mirror ranks), when they agree with `vmap` on every square (an 8x8 row).
+    vflip: Vec<Option<(bool, bool, bool)>>,
     /// Per board square: the last man's bit for it (0 outside its domain).
     vbit: Vec<u64>,
     /// Per man but the last, per board square: the man's share of the row number (its local
@@ -192,7 +195,7 @@ impl Geometry {
                 });
             }
         }
-        let vmap = ix
+        let vmap: Vec<Vec<u8>> = ix
             .maps
             .iter()
             .map(|map| {
@@ -210,10 +213,20 @@ impl Geometry {
             }
             stride *= ix.domain(i).len();
         }
+        let vflip = vmap
+            .iter()
+            .map(|map: &Vec<u8>| {
+                let combos = (0..8).map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0));
+                combos.into_iter().find(|&flip| {
+                    len == 64 && (0..64).all(|b| flip_word(1u64 << b, flip) == 1u64 << map[b])
+                })
+            })
+            .collect();
         Geometry {
             m,
             len,
             share,
+            vflip,
             colour: table.colour.clone(),
             moves,
             unmoves,
@@ -240,6 +253,9 @@ impl Geometry {
         if k == 0 {
             return bits;
         }
+        if let Some(flip) = self.vflip[k] {
+            return flip_word(bits, flip);
+        }
         let map = &self.vmap[k];
         let mut out = 0;
         for b in ones(bits) {
@@ -247,6 +263,33 @@ impl Geometry {
         }
         out
     }
+}
+
+/// The image of an 8x8 bit board (bit `8 * rank + file`) under a transpose, then a mirror
+/// of the files, then of the ranks (the order of `board::MAPS`).
+#[inline]
+fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
+    if transpose {
+        // Swaps file and rank: three exchanges of bit blocks across the a1-h8 diagonal.
+        const K1: u64 = 0x5500_5500_5500_5500;
+        const K2: u64 = 0x3333_0000_3333_0000;
+        const K4: u64 = 0x0f0f_0f0f_0000_0000;
+        let t = K4 & (x ^ (x << 28));
+        x ^= t ^ (t >> 28);
+        let t = K2 & (x ^ (x << 14));
+        x ^= t ^ (t >> 14);
+        let t = K1 & (x ^ (x << 7));
+        x ^= t ^ (t >> 7);
+    }
+    if files {
+        x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+        x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+        x = ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4);
+    }
+    if ranks {
+        x = x.swap_bytes();
+    }
+    x
 }
 
 /// The set bits of a word, lowest first.
@@ -291,23 +334,29 @@ type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
 /// Slots of a [`Merger`].
 const SLOTS: usize = 1024;
 
+/// Rows a [`Merger`] acts on together.
+const BATCH: usize = 16;
+
 /// A small direct-mapped buffer that merges the bits emitted for one row several times
 /// (neighbouring rows share predecessors) before they are acted on: fewer verifications and
-/// fewer random accesses. Acting later within a pass is safe: what a pass reads of the rows
-/// it acts on changes only by its own actions.
+/// fewer random accesses. Evicted rows are acted on in batches whose state lines are all
+/// requested first, so that their cache misses overlap. Acting later within a pass is safe:
+/// what a pass reads of the rows it acts on changes only by its own actions.
 struct Merger {
     slots: Vec<(usize, u64)>,
+    batch: Vec<(usize, u64)>,
 }
 
 impl Merger {
     fn new() -> Merger {
         Merger {
             slots: vec![(usize::MAX, 0); SLOTS],
+            batch: Vec::with_capacity(BATCH),
         }
     }
 
-    /// Adds `bits` to `row`'s slot, acting on the row it evicts; `state`: the rows' state,
-    /// whose line is fetched now so that it is in cache when the row is acted on.
+    /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`state`: the rows'
+    /// state, `act`: what to do with a row).
     #[inline]
     fn add(&mut self, row: usize, bits: u64, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
         let slot = &mut self.slots[row % SLOTS];
@@ -315,29 +364,41 @@ impl Merger {
             slot.1 |= bits;
             return;
         }
-        prefetch(state.get(row));
-        if slot.0 != usize::MAX {
-            act(slot.0, slot.1);
-        }
-        *slot = (row, bits);
-    }
-
-    fn drain(&mut self, act: &mut impl FnMut(usize, u64)) {
-        for slot in &mut self.slots {
-            if slot.0 != usize::MAX {
-                act(slot.0, slot.1);
-                *slot = (usize::MAX, 0);
+        let old = std::mem::replace(slot, (row, bits));
+        if old.0 != usize::MAX {
+            self.batch.push(old);
+            if self.batch.len() == BATCH {
+                self.flush(state, act);
             }
         }
     }
-}
 
-/// Starts loading `target`'s cache line: a load whose value nobody waits for, so that the
-/// processor goes on with the next rows while the line arrives (no effect on results).
-#[inline(always)]
-fn prefetch(target: Option<&RowState>) {
-    if let Some(t) = target {
-        std::hint::black_box(t.done.load(Relaxed));
+    /// Acts on the batch: first one independent load per row (the misses overlap), then
+    /// the actions, which find the lines in cache.
+    fn flush(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+        let mut warm = 0;
+        for &(row, _) in &self.batch {
+            warm ^= state.get(row).map_or(0, |s| s.done.load(Relaxed));
+        }
+        std::hint::black_box(warm);
+        for &(row, bits) in &self.batch {
+            act(row, bits);
+        }
+        self.batch.clear();
+    }
+
+    /// Acts on every row held.
+    fn drain(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+        for k in 0..SLOTS {
+            let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, 0));
+            if slot.0 != usize::MAX {
+                self.batch.push(slot);
+                if self.batch.len() == BATCH {
+                    self.flush(state, act);
+                }
+            }
+        }
+        self.flush(state, act);
     }
 }
 
@@ -848,6 +909,13 @@ impl Solver<'_> {
     /// Expands the news of distance `p`: wins (`wins`) make their predecessors candidates
     /// to lose, losses make them won in `p + 1`. The pass over losses empties the news.
     fn expand(&self, p: u8, wins: bool) {
+        // Above distance 0, wins have odd distances and losses even ones (see `value`): the
+        // news of `p` are all of one kind, and the one pass that expands them empties them.
+        let only = p > 0;
+        if only && (p & 1 == 1) != wins {
+            return;
+        }
+        let clear = only || !wins;
         let par = (p & 1) as usize;
         let g = &self.g;
         let t = self.t;
@@ -869,23 +937,26 @@ impl Solver<'_> {
                     }
                 };
                 for sw in a..b {
-                    let word = if wins {
-                        self.summary[par][side][sw].load(Relaxed)
-                    } else {
+                    let word = if clear {
                         self.summary[par][side][sw].swap(0, Relaxed)
+                    } else {
+                        self.summary[par][side][sw].load(Relaxed)
                     };
                     for rb in ones(word) {
                         let row = sw * 64 + rb;
-                        let news = if wins {
-                            self.news[par][side][row].load(Relaxed)
-                        } else {
+                        let news = if clear {
                             self.news[par][side][row].swap(0, Relaxed)
+                        } else {
+                            self.news[par][side][row].load(Relaxed)
                         };
-                        let mut mine = 0;
-                        for bit in ones(news) {
-                            let code = t.values[side][row * g.len + bit].load(Relaxed);
-                            if is_win(code) == wins {
-                                mine |= 1 << bit;
+                        let mut mine = news;
+                        if !only {
+                            mine = 0;
+                            for bit in ones(news) {
+                                let code = t.values[side][row * g.len + bit].load(Relaxed);
+                                if is_win(code) == wins {
+                                    mine |= 1 << bit;
+                                }
                             }
                         }
                         if mine == 0 {
@@ -897,7 +968,7 @@ impl Solver<'_> {
                         });
                     }
                 }
-                merged.drain(&mut act);
+                merged.drain(&self.state[mover], &mut act);
             }
         });
     }
@@ -970,5 +1041,27 @@ impl Solver<'_> {
             self.state[y][row].closed.fetch_or(new, AcqRel);
             self.file(p, p + 1, row, y, new);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flip_word;
+
+    /// The word operations against the square maps they stand for, square by square.
+    #[test]
+    fn flips_move_each_square_like_the_board_maps() {
+        let board = crate::egt::board::Board::new(8, 8).unwrap_or_else(|| unreachable!());
+        for map in &board.maps {
+            let found = (0..8)
+                .map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0))
+                .filter(|&flip| (0..64).all(|b| flip_word(1u64 << b, flip) == 1u64 << map[b]))
+                .count();
+            assert_eq!(found, 1);
+        }
+        assert_eq!(
+            flip_word(0x0123_4567_89ab_cdef, (false, false, false)),
+            0x0123_4567_89ab_cdef
+        );
     }
 }
