@@ -148,8 +148,8 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
                     local.draws.add(c);
                 }
                 if code == DRAW || plies(code) == 0 {
-                    // Counted blind: the successors' codes are not read (no random access).
-                    let moves = table.moves_of(&sq[..m], stm, None, Mode::Count, |_| false);
+                    // Only whether there is a move: no successor's code is read.
+                    let moves = table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false);
                     if moves == 0 {
                         if table.in_check(&sq[..m], stm) {
                             local.mates.add(c);
