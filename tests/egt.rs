@@ -756,3 +756,60 @@ fn null_move_tables_count_and_agree() {
         }
     }
 }
+
+/// A copy of `t` (same sub-tables) solved by the general driver alone.
+fn general_twin(t: &Table) -> Table {
+    let fresh = || {
+        (0..t.index.size)
+            .map(|_| std::sync::atomic::AtomicU8::new(0))
+            .collect::<Vec<_>>()
+    };
+    let copy = Table {
+        material: t.material.clone(),
+        name: t.name.clone(),
+        index: t.index.clone(),
+        values: [fresh(), fresh()],
+        open: locust::egt::solve::open_bits(t.index.size),
+        metric: t.metric,
+        colour: t.colour.clone(),
+        piece: t.piece.clone(),
+        royal: t.royal,
+        convs: t.convs.clone(),
+        rules: t.rules.clone(),
+    };
+    locust::egt::propagate::solve_general(&copy, 2, &[], &mut |_| {}).unwrap();
+    copy
+}
+
+#[test]
+fn row_solver_equals_general_solver() {
+    use locust::egt::rows::eligible;
+    let chess = builtin("chess");
+    let cases = [
+        (board(5), "KRvKN", Metric::Dtm),
+        (board(5), "KQvKR", Metric::Dtm),
+        (board(5), "KBBvKN", Metric::Dtm),
+        (board(6), "KNNvK", Metric::Dtm),
+        (board(6), "KQvKR", Metric::Dtc),
+        (chess.clone(), "KQvK", Metric::Dtm),
+        (chess.clone(), "KBNvK", Metric::Dtm),
+        (chess.clone(), "KRvKB", Metric::Dtc),
+        (builtin("knightmate"), "KQvK", Metric::Dtm),
+        (builtin("knightmate"), "KMMvK", Metric::Dtm),
+    ];
+    for (v, material, metric) in cases {
+        let t = build_with(&v, material, settings(metric)).1;
+        assert!(eligible(&t), "{material} goes to the row solver");
+        let twin = general_twin(&t);
+        for stm in 0..2 {
+            let differ = (0..t.index.size)
+                .filter(|&i| t.values[stm][i].load(Relaxed) != twin.values[stm][i].load(Relaxed))
+                .count();
+            assert_eq!(differ, 0, "{material} {metric:?}: side {stm}");
+        }
+    }
+    // Pawns, hoppers, palace rules and boards over 64 squares stay on the general path.
+    assert!(!eligible(&build(&builtin("capablanca"), "KPvK")));
+    assert!(!eligible(&build(&builtin("capablanca"), "KAvK")));
+    assert!(!eligible(&build(&builtin("xiangqi"), "KCvKA")));
+}

@@ -288,6 +288,25 @@ impl Indexer {
         }
     }
 
+    /// The map that brings a first man standing on `sq` into the fundamental region.
+    #[inline]
+    pub fn canon_of(&self, sq: u8) -> usize {
+        self.canon[sq as usize] as usize
+    }
+
+    /// The squares man `i` may stand on, by local index (its factor of the index).
+    #[inline]
+    pub fn domain(&self, i: usize) -> &[u8] {
+        &self.squares[i]
+    }
+
+    /// The local index of `sq` in man `i`'s factor, if `sq` is in its domain.
+    #[inline]
+    pub fn local_of(&self, i: usize, sq: u8) -> Option<usize> {
+        let l = self.local[i][sq as usize];
+        (l != OUTSIDE).then_some(l as usize)
+    }
+
     /// Number of board squares the first man's square stands for (its orbit under the maps).
     #[inline]
     pub fn orbit_len(&self, sq: u8) -> usize {

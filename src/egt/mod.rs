@@ -15,6 +15,7 @@ pub mod perpetual;
 pub mod probe;
 pub mod propagate;
 pub mod report;
+pub mod rows;
 pub mod rules;
 pub mod service;
 pub mod solve;

@@ -161,8 +161,24 @@ struct Solver<'a> {
     lazy: bool,
 }
 
-/// Solves `table` in place; `progress` is told each finished distance.
+/// Solves `table` in place; `progress` is told each finished distance. Tables of plain
+/// leapers and sliders without presets go to the row solver (`rows`), the rest to
+/// [`solve_general`].
 pub fn solve(
+    table: &Table,
+    threads: usize,
+    presets: &[(usize, usize, u8)],
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    if presets.is_empty() && super::rows::eligible(table) {
+        return super::rows::solve(table, threads, progress);
+    }
+    solve_general(table, threads, presets, progress)
+}
+
+/// [`solve`] through the general driver only, whatever the pieces (the twin of the row
+/// solver).
+pub fn solve_general(
     table: &Table,
     threads: usize,
     presets: &[(usize, usize, u8)],

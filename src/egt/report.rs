@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::material::{symbol, MAX_MEN};
 use super::propagate::parallel;
-use super::solve::Table;
+use super::solve::{Mode, Table};
 use super::value::{is_loss, is_win, plies, DRAW, ILLEGAL};
 
 /// Prints one progress step.
@@ -125,12 +125,16 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
         parallel(table.index.size, threads, |a, b| {
             let mut local = SideStats::default();
             let mut sq = [0u8; MAX_MEN];
+            table.index.decode(a, &mut sq[..m]);
             for idx in a..b {
                 let code = table.values[stm][idx].load(Relaxed);
+                if idx > a {
+                    // The odometer: cheaper than decoding each index.
+                    table.index.advance(&mut sq[..m]);
+                }
                 if code == ILLEGAL {
                     continue;
                 }
-                table.index.decode(idx, &mut sq[..m]);
                 let c = weight(table, &sq[..m], idx);
                 local.legal.add(c);
                 if is_win(code) {
@@ -144,7 +148,8 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
                     local.draws.add(c);
                 }
                 if code == DRAW || plies(code) == 0 {
-                    let moves = table.successors(&sq[..m], stm, |_| false);
+                    // Only whether there is a move: no successor's code is read.
+                    let moves = table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false);
                     if moves == 0 {
                         if table.in_check(&sq[..m], stm) {
                             local.mates.add(c);

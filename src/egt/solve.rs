@@ -76,6 +76,10 @@ pub enum Mode {
     Count,
     /// [`Mode::Quiet`] without reading the codes (given as `DRAW`).
     QuietCount,
+    /// Every legal move, no code read, conversions not looked up either (all given as
+    /// `DRAW`), men tried last first: to learn whether there is a legal move at all, the
+    /// royal (first of its side, whose moves always need the legality test) comes last.
+    Any,
 }
 
 impl Mode {
@@ -86,7 +90,7 @@ impl Mode {
 
     /// True when the codes of moves inside the table are not read.
     fn blind(self) -> bool {
-        matches!(self, Mode::Count | Mode::QuietCount)
+        matches!(self, Mode::Count | Mode::QuietCount | Mode::Any)
     }
 }
 
@@ -334,7 +338,8 @@ impl Table {
         next[..m].copy_from_slice(&sq[..m]);
         let opp = 1 - stm;
         let guard = self.guard(sq, stm, occ, own);
-        for i in 0..m {
+        for k in 0..m {
+            let i = if mode == Mode::Any { m - 1 - k } else { k };
             if self.colour[i] as usize != stm {
                 continue;
             }
@@ -465,7 +470,11 @@ impl Table {
         if promo.may(s, t) && !mode.quiet() {
             for &c in &promo.choices {
                 *count += 1;
-                let code = self.conv_code(next, opp, victim, Some((i, c)));
+                let code = if mode == Mode::Any {
+                    DRAW
+                } else {
+                    self.conv_code(next, opp, victim, Some((i, c)))
+                };
                 if !f(Succ {
                     code,
                     in_table: false,
@@ -498,7 +507,11 @@ impl Table {
                 }
             }
             Some(_) => Succ {
-                code: self.conv_code(next, opp, victim, None),
+                code: if mode == Mode::Any {
+                    DRAW
+                } else {
+                    self.conv_code(next, opp, victim, None)
+                },
                 in_table: false,
                 index: usize::MAX,
             },

@@ -1,0 +1,1067 @@
+//! The row solver: a fast twin of `propagate` for tables whose men are plain leapers and
+//! sliders. The last man varies fastest in the index, so the positions that differ only in
+//! its square form a row of at most 64 entries, one bit each in a word; moves and un-moves of
+//! the other men carry a whole row at once, and the last man's own moves stay inside it.
+//!
+//! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
+//! man both moves and captures, needs only empty squares (no hop screens) and stays in the
+//! man's domain; no promotions, no capture exceptions, no null move, no bare-king or
+//! perpetual-check rule; a board and a last man's domain of at most 64 squares. Everything
+//! else goes through `propagate`, which also checks this solver in the tests.
+//!
+//! The method is the general one with the escape counters replaced by verification: per
+//! distance `p`, wins in `p` make their undecided predecessors candidates, and a candidate is
+//! lost when none of its moves inside the table reaches a position not yet won in at most `p`
+//! plies (verified for the whole row at once) and no capture holds it; then losses in `p`
+//! make their undecided predecessors won in `p + 1`. Captures and positions without quiet
+//! moves are decided position by position through the general generator.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{AcqRel, Relaxed};
+use std::sync::Mutex;
+
+use variants::rights;
+
+use super::material::MAX_MEN;
+use super::propagate::parallel;
+use super::solve::{SolveError, Table};
+use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+
+/// One path of a man that is not the last: its other end, the board squares that must hold
+/// none of the other men (the squares it crosses and its other end), and the same squares as
+/// bits of the last man's row (where the last man would block it or stand on its end).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    sq: u8,
+    block: u64,
+    vblock: u64,
+}
+
+/// One path of the last man inside its row: its other end (local index) and the board
+/// squares that must hold none of the other men (the squares it crosses and its other end).
+#[derive(Clone, Copy, Debug)]
+struct VStep {
+    local: u8,
+    block: u64,
+}
+
+/// The moves of the table's men in row form.
+struct Geometry {
+    /// Men; the last one is the row's.
+    m: usize,
+    /// Row length (the last man's domain).
+    len: usize,
+    /// Colour per man.
+    colour: Vec<u8>,
+    /// Per man but the last, per square: forward paths.
+    moves: Vec<Vec<Vec<Step>>>,
+    /// Per man but the last, per square: the paths that end there (un-moves).
+    unmoves: Vec<Vec<Vec<Step>>>,
+    /// The last man's forward paths by local index.
+    vmoves: Vec<Vec<VStep>>,
+    /// The last man's paths ending at each local index (un-moves).
+    vunmoves: Vec<Vec<VStep>>,
+    /// Per board square: the last man's paths onto it as (origin local index, squares that
+    /// must be empty).
+    vinto: Vec<Vec<(u8, u64)>>,
+    /// Per symmetry map: the last man's local index to that of its image.
+    vmap: Vec<Vec<u8>>,
+    /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
+    /// mirror ranks), when they agree with `vmap` on every square (an 8x8 row).
+    vflip: Vec<Option<(bool, bool, bool)>>,
+    /// Per board square: the last man's bit for it (0 outside its domain).
+    vbit: Vec<u64>,
+    /// Per man but the last, per board square: the man's share of the row number (its local
+    /// index times its stride in rows), `usize::MAX` outside its domain; a move of one man
+    /// changes the row by the difference of two shares.
+    share: Vec<Vec<usize>>,
+    /// All bits of a row.
+    full: u64,
+}
+
+/// True when the row solver applies to the table (see the module doc).
+pub fn eligible(table: &Table) -> bool {
+    let rules = &table.rules;
+    let m = table.men();
+    if m < 2
+        || rules.board.n > 64
+        || table.index.domain(m - 1).len() > 64
+        || rules.game.null_move
+        || rules.game.perpetual_check_loses
+        || rules.variant.end.bare_king_loses
+    {
+        return false;
+    }
+    let royals = |c: u8| {
+        table
+            .material
+            .men
+            .iter()
+            .filter(|s| s.colour == c && !s.not_royal)
+            .count()
+    };
+    if royals(0) != 1 || royals(1) != 1 {
+        return false;
+    }
+    for i in 0..m {
+        let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
+        if !rules.promo[c][p].choices.is_empty() {
+            return false;
+        }
+        for j in 0..m {
+            if rules.no_capture[p][table.piece[j] as usize] {
+                return false;
+            }
+        }
+        let pm = &rules.moves[c][p];
+        if pm.unsupported.is_some() {
+            return false;
+        }
+        let domain = rules.domain[c][p];
+        for s in (0..rules.board.n).filter(|&s| domain & (1u128 << s) != 0) {
+            for path in &pm.from[s] {
+                let plain = path.rights == rights::MOVE | rights::CAPTURE
+                    && path.cond.occ == 0
+                    && path.cond.friend == 0
+                    && path.cond.foe == 0;
+                if !plain || domain & (1u128 << path.to) == 0 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+impl Geometry {
+    fn new(table: &Table) -> Geometry {
+        let rules = &table.rules;
+        let n = rules.board.n;
+        let m = table.men();
+        let last = m - 1;
+        let ix = &table.index;
+        let len = ix.domain(last).len();
+        let vbit: Vec<u64> = (0..n as u8)
+            .map(|s| ix.local_of(last, s).map_or(0, |l| 1u64 << l))
+            .collect();
+        let vbits = |set: u128| {
+            (0..n)
+                .filter(|&s| set & (1u128 << s) != 0)
+                .fold(0u64, |acc, s| acc | vbit[s])
+        };
+        let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
+        let mut moves = Vec::new();
+        let mut unmoves = Vec::new();
+        for i in 0..last {
+            let pm = pm_of(i);
+            let mut fwd = vec![Vec::new(); n];
+            let mut back = vec![Vec::new(); n];
+            for (s, paths) in pm.from.iter().enumerate() {
+                for path in paths {
+                    let empty = path.cond.empty;
+                    fwd[s].push(Step {
+                        sq: path.to,
+                        block: (empty | (1u128 << path.to)) as u64,
+                        vblock: vbits(empty | (1u128 << path.to)),
+                    });
+                    back[path.to as usize].push(Step {
+                        sq: s as u8,
+                        block: (empty | (1u128 << s)) as u64,
+                        vblock: vbits(empty | (1u128 << s)),
+                    });
+                }
+            }
+            moves.push(fwd);
+            unmoves.push(back);
+        }
+        let vpm = pm_of(last);
+        let mut vmoves = vec![Vec::new(); len];
+        let mut vunmoves = vec![Vec::new(); len];
+        let mut vinto = vec![Vec::new(); n];
+        for (a, &sa) in ix.domain(last).iter().enumerate() {
+            for path in &vpm.from[sa as usize] {
+                let empty = path.cond.empty;
+                vinto[path.to as usize].push((a as u8, empty as u64));
+                let Some(b) = ix.local_of(last, path.to) else {
+                    continue;
+                };
+                vmoves[a].push(VStep {
+                    local: b as u8,
+                    block: (empty | (1u128 << path.to)) as u64,
+                });
+                vunmoves[b].push(VStep {
+                    local: a as u8,
+                    block: (empty | (1u128 << sa)) as u64,
+                });
+            }
+        }
+        let vmap: Vec<Vec<u8>> = ix
+            .maps
+            .iter()
+            .map(|map| {
+                ix.domain(last)
+                    .iter()
+                    .map(|&s| ix.local_of(last, map[s as usize]).unwrap_or(0) as u8)
+                    .collect()
+            })
+            .collect();
+        let mut share = vec![vec![usize::MAX; n]; last];
+        let mut stride = 1;
+        for i in (0..last).rev() {
+            for (l, &s) in ix.domain(i).iter().enumerate() {
+                share[i][s as usize] = l * stride;
+            }
+            stride *= ix.domain(i).len();
+        }
+        let vflip = vmap
+            .iter()
+            .map(|map: &Vec<u8>| {
+                let combos = (0..8).map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0));
+                combos.into_iter().find(|&flip| {
+                    len == 64 && (0..64).all(|b| flip_word(1u64 << b, flip) == 1u64 << map[b])
+                })
+            })
+            .collect();
+        Geometry {
+            m,
+            len,
+            share,
+            vflip,
+            colour: table.colour.clone(),
+            moves,
+            unmoves,
+            vmoves,
+            vunmoves,
+            vinto,
+            vmap,
+            vbit,
+            full: if len == 64 { u64::MAX } else { (1 << len) - 1 },
+        }
+    }
+
+    /// The row after man `i` (not the last) of `row` moves from `from` to `to`, when no
+    /// symmetry map is needed; `None` outside the man's domain.
+    #[inline]
+    fn shift(&self, row: usize, i: usize, from: u8, to: u8) -> Option<usize> {
+        let t = self.share[i][to as usize];
+        (t != usize::MAX).then(|| row - self.share[i][from as usize] + t)
+    }
+
+    /// The image of a row's bits under map `k`.
+    #[inline]
+    fn permute(&self, bits: u64, k: usize) -> u64 {
+        if k == 0 {
+            return bits;
+        }
+        if let Some(flip) = self.vflip[k] {
+            return flip_word(bits, flip);
+        }
+        let map = &self.vmap[k];
+        let mut out = 0;
+        for b in ones(bits) {
+            out |= 1u64 << map[b];
+        }
+        out
+    }
+}
+
+/// The image of an 8x8 bit board (bit `8 * rank + file`) under a transpose, then a mirror
+/// of the files, then of the ranks (the order of `board::MAPS`).
+#[inline]
+fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
+    if transpose {
+        // Swaps file and rank: three exchanges of bit blocks across the a1-h8 diagonal.
+        const K1: u64 = 0x5500_5500_5500_5500;
+        const K2: u64 = 0x3333_0000_3333_0000;
+        const K4: u64 = 0x0f0f_0f0f_0000_0000;
+        let t = K4 & (x ^ (x << 28));
+        x ^= t ^ (t >> 28);
+        let t = K2 & (x ^ (x << 14));
+        x ^= t ^ (t >> 14);
+        let t = K1 & (x ^ (x << 7));
+        x ^= t ^ (t >> 7);
+    }
+    if files {
+        x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+        x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+        x = ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4);
+    }
+    if ranks {
+        x = x.swap_bytes();
+    }
+    x
+}
+
+/// The set bits of a word, lowest first.
+#[inline]
+fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            b
+        })
+    })
+}
+
+fn words(n: usize) -> Vec<AtomicU64> {
+    (0..n).map(|_| AtomicU64::new(0)).collect()
+}
+
+/// One bit per row position and side: a word per row.
+type Rows = [Vec<AtomicU64>; 2];
+
+/// The bits of one row read and written together by un-moves and verification, in one
+/// cache line's quarter: a position's predecessors lie in rows all over the table, and
+/// separate arrays cost a cache miss each.
+#[repr(C, align(32))]
+#[derive(Default)]
+struct RowState {
+    /// Decided (won, lost, illegal, or held by a capture for ever).
+    done: AtomicU64,
+    /// Not an escape for the side that moves into it: won in at most the distance being
+    /// expanded, or illegal.
+    closed: AtomicU64,
+    /// Won by a capture at the seed, deeper than one ply, and not reached yet: a quicker
+    /// win may still replace it.
+    provisional: AtomicU64,
+}
+
+/// Decided positions waiting for their distance (seeds and losses deferred by captures):
+/// `(row, side, bits)` per distance.
+type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
+
+/// Slots of a [`Merger`].
+const SLOTS: usize = 1024;
+
+/// Rows a [`Merger`] acts on together.
+const BATCH: usize = 16;
+
+/// A small direct-mapped buffer that merges the bits emitted for one row several times
+/// (neighbouring rows share predecessors) before they are acted on: fewer verifications and
+/// fewer random accesses. Evicted rows are acted on in batches whose state lines are all
+/// requested first, so that their cache misses overlap. Acting later within a pass is safe:
+/// what a pass reads of the rows it acts on changes only by its own actions.
+struct Merger {
+    slots: Vec<(usize, u64)>,
+    batch: Vec<(usize, u64)>,
+}
+
+impl Merger {
+    fn new() -> Merger {
+        Merger {
+            slots: vec![(usize::MAX, 0); SLOTS],
+            batch: Vec::with_capacity(BATCH),
+        }
+    }
+
+    /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`state`: the rows'
+    /// state, `act`: what to do with a row).
+    #[inline]
+    fn add(&mut self, row: usize, bits: u64, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+        let slot = &mut self.slots[row % SLOTS];
+        if slot.0 == row {
+            slot.1 |= bits;
+            return;
+        }
+        let old = std::mem::replace(slot, (row, bits));
+        if old.0 != usize::MAX {
+            self.batch.push(old);
+            if self.batch.len() == BATCH {
+                self.flush(state, act);
+            }
+        }
+    }
+
+    /// Acts on the batch: first one independent load per row (the misses overlap), then
+    /// the actions, which find the lines in cache.
+    fn flush(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+        let mut warm = 0;
+        for &(row, _) in &self.batch {
+            warm ^= state.get(row).map_or(0, |s| s.done.load(Relaxed));
+        }
+        std::hint::black_box(warm);
+        for &(row, bits) in &self.batch {
+            act(row, bits);
+        }
+        self.batch.clear();
+    }
+
+    /// Acts on every row held.
+    fn drain(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+        for k in 0..SLOTS {
+            let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, 0));
+            if slot.0 != usize::MAX {
+                self.batch.push(slot);
+                if self.batch.len() == BATCH {
+                    self.flush(state, act);
+                }
+            }
+        }
+        self.flush(state, act);
+    }
+}
+
+/// The state of one solve.
+struct Solver<'a> {
+    t: &'a Table,
+    g: Geometry,
+    threads: usize,
+    rows: usize,
+    /// Per side, per row: what is decided (see [`RowState`]).
+    state: [Vec<RowState>; 2],
+    /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
+    news: [Rows; 2],
+    /// One bit per word of `news`: the words that are not zero.
+    summary: [Rows; 2],
+    later: Later,
+}
+
+/// Solves `table` with the row solver (the caller checked [`eligible`]).
+pub fn solve(
+    table: &Table,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    let g = Geometry::new(table);
+    let rows = table.index.size / g.len;
+    let sides = || [words(rows), words(rows)];
+    let sum = rows / 64 + 1;
+    let s = Solver {
+        t: table,
+        g,
+        threads,
+        rows,
+        state: [0, 1].map(|_| (0..rows).map(|_| RowState::default()).collect()),
+        news: [sides(), sides()],
+        summary: [0, 1].map(|_| [words(sum), words(sum)]),
+        later: (0..=MAX_PLIES as usize + 4)
+            .map(|_| Mutex::new(Vec::new()))
+            .collect(),
+    };
+    s.seed_illegal();
+    s.seed_values();
+    progress("seeded");
+    let mut p = 0u8;
+    loop {
+        let pending = s.merge_later(p);
+        if !pending && !s.any_later(p) {
+            return Ok(());
+        }
+        if pending {
+            if p >= MAX_PLIES {
+                return Err(SolveError::TooDeep(table.name.clone()));
+            }
+            s.expand(p, true);
+            s.expand(p, false);
+            progress(&format!("distance {p}"));
+        }
+        p += 1;
+    }
+}
+
+impl Solver<'_> {
+    /// The squares of the men but the last for a row, and their occupancy.
+    #[inline]
+    fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> u64 {
+        let m = self.g.m;
+        self.t.index.decode(row * self.g.len, &mut f[..m]);
+        f[..m - 1].iter().fold(0u64, |acc, &s| acc | 1u64 << s)
+    }
+
+    /// Files decided bits of `side` in `row` for distance `q` (`p`: the distance expanded).
+    fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: u64) {
+        if q == p + 1 {
+            let par = (q & 1) as usize;
+            if self.news[par][side][row].fetch_or(bits, AcqRel) == 0 {
+                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
+            }
+        } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
+            l.push((row, side as u8, bits));
+        }
+    }
+
+    fn any_later(&self, p: u8) -> bool {
+        self.later[p as usize + 1..]
+            .iter()
+            .any(|l| l.lock().map(|l| !l.is_empty()).unwrap_or(false))
+    }
+
+    /// Moves the positions filed for distance `p` into the news (wins only if no quicker
+    /// win replaced them) and closes the wins; true when there is anything to expand at `p`.
+    fn merge_later(&self, p: u8) -> bool {
+        let par = (p & 1) as usize;
+        let list = self.later[p as usize]
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default();
+        for (row, side, bits) in list {
+            let side = side as usize;
+            let mut keep = 0;
+            let mut wins = 0;
+            for b in ones(bits) {
+                let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
+                if code != DRAW && code != ILLEGAL && plies(code) == p {
+                    keep |= 1 << b;
+                    if is_win(code) {
+                        wins |= 1 << b;
+                    }
+                }
+            }
+            if wins != 0 {
+                let state = &self.state[side][row];
+                state.closed.fetch_or(wins, AcqRel);
+                // Final now: no quicker win is left to find.
+                state.provisional.fetch_and(!wins, AcqRel);
+            }
+            if keep != 0 && self.news[par][side][row].fetch_or(keep, AcqRel) == 0 {
+                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
+            }
+        }
+        self.summary[par]
+            .iter()
+            .flatten()
+            .any(|w| w.load(Relaxed) != 0)
+    }
+
+    /// Illegal positions (men sharing a square, or the side to move can take the other
+    /// royal) of both sides.
+    fn seed_illegal(&self) {
+        let g = &self.g;
+        let t = self.t;
+        let last = g.m - 1;
+        parallel(self.rows, self.threads, |a, b| {
+            let mut f = [0u8; MAX_MEN];
+            for row in a..b {
+                let occ = self.decode(row, &mut f);
+                let clash = (occ.count_ones() as usize) < last;
+                for x in 0..2 {
+                    let bad = if clash {
+                        g.full
+                    } else {
+                        f[..last].iter().fold(0, |acc, &s| acc | g.vbit[s as usize])
+                            | self.attacks_royal(&f, occ, x)
+                    };
+                    if bad != 0 {
+                        self.state[x][row].done.store(bad, Relaxed);
+                        self.state[x][row].closed.store(bad, Relaxed);
+                        for bit in ones(bad) {
+                            t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// The row's bits where side `x` (to move) can take the other side's royal.
+    fn attacks_royal(&self, f: &[u8; MAX_MEN], occ: u64, x: usize) -> u64 {
+        let g = &self.g;
+        let last = g.m - 1;
+        let ry = self.t.royal[1 - x];
+        let mut bad = 0;
+        if ry == last {
+            for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+                for st in &g.moves[i][f[i] as usize] {
+                    if occ & st.block == 0 {
+                        bad |= g.vbit[st.sq as usize];
+                    }
+                }
+            }
+            return bad;
+        }
+        let r = f[ry];
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in g.moves[i][f[i] as usize].iter().filter(|st| st.sq == r) {
+                if occ & st.block & !(1u64 << r) == 0 {
+                    bad |= !st.vblock;
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            for &(a, empty) in &g.vinto[r as usize] {
+                if occ & empty == 0 {
+                    bad |= 1 << a;
+                }
+            }
+        }
+        bad & g.full
+    }
+
+    /// The row's bits where side `x` (to move) may have a capture (a superset).
+    fn may_capture(&self, f: &[u8; MAX_MEN], occ: u64, x: usize) -> u64 {
+        let g = &self.g;
+        let last = g.m - 1;
+        let ry = self.t.royal[1 - x];
+        let prey = (0..last)
+            .filter(|&j| g.colour[j] as usize != x && j != ry)
+            .fold(0u64, |acc, j| acc | 1 << f[j]);
+        let v_prey = g.colour[last] as usize != x && last != ry;
+        let mut cap = 0;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in &g.moves[i][f[i] as usize] {
+                let end = 1u64 << st.sq;
+                if occ & st.block & !end != 0 {
+                    continue;
+                }
+                if prey & end != 0 {
+                    return g.full;
+                }
+                if v_prey && occ & end == 0 {
+                    cap |= g.vbit[st.sq as usize];
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            for j in ones(prey) {
+                for &(a, empty) in &g.vinto[j] {
+                    if occ & empty == 0 {
+                        cap |= 1 << a;
+                    }
+                }
+            }
+        }
+        cap
+    }
+
+    /// Calls `visit` with the code (the other side to move) of every legal capture of side
+    /// `x` in the position of the row with the other men on `f` (occupying `occ`) and the
+    /// last man on local index `a`, until `visit` returns false. A capture is legal when the
+    /// position it leads to is (the sub-table holds `ILLEGAL` for the others).
+    fn captures(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: u64,
+        a: usize,
+        x: usize,
+        mut visit: impl FnMut(u8) -> bool,
+    ) {
+        let g = &self.g;
+        let t = self.t;
+        let last = g.m - 1;
+        let ry = t.royal[1 - x];
+        let sa = t.index.domain(last)[a];
+        let mut sq = *f;
+        sq[last] = sa;
+        let va = 1u64 << a;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in &g.moves[i][f[i] as usize] {
+                let end = 1u64 << st.sq;
+                let victim = if occ & end != 0 {
+                    (0..last).find(|&j| f[j] == st.sq)
+                } else {
+                    (st.sq == sa).then_some(last)
+                };
+                let Some(j) = victim.filter(|&j| g.colour[j] as usize != x && j != ry) else {
+                    continue;
+                };
+                let crossed = st.vblock & !g.vbit[st.sq as usize];
+                if occ & st.block & !end != 0 || crossed & va != 0 {
+                    continue;
+                }
+                let mut next = sq;
+                next[i] = st.sq;
+                let code = t.conv_code(&next, 1 - x, Some(j), None);
+                if code != ILLEGAL && !visit(code) {
+                    return;
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            for j in (0..last).filter(|&j| g.colour[j] as usize != x && j != ry) {
+                let open = g.vinto[f[j] as usize]
+                    .iter()
+                    .any(|&(from, empty)| from as usize == a && occ & empty == 0);
+                if !open {
+                    continue;
+                }
+                let mut next = sq;
+                next[last] = f[j];
+                let code = t.conv_code(&next, 1 - x, Some(j), None);
+                if code != ILLEGAL && !visit(code) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The seed values: positions without quiet moves or with a capture go through the
+    /// general seed; the rest are open.
+    fn seed_values(&self) {
+        let g = &self.g;
+        let t = self.t;
+        let m = g.m;
+        parallel(self.rows, self.threads, |a, b| {
+            let mut f = [0u8; MAX_MEN];
+            let mut filed: Vec<(u8, usize, u8, u64)> = Vec::new();
+            for row in a..b {
+                let occ = self.decode(row, &mut f);
+                for x in 0..2 {
+                    let legal = g.full & !self.state[x][row].done.load(Relaxed);
+                    if legal == 0 {
+                        continue;
+                    }
+                    let quiet = self.escapes(&f, occ, row, x, legal);
+                    let capture = self.may_capture(&f, occ, x);
+                    let mut sq = f;
+                    for bit in ones(legal & (!quiet | capture)) {
+                        // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
+                        // mate or stalemate; only captures, all to wins, lose.
+                        let (mut any, mut best, mut worst, mut open) = (false, None, 0u8, false);
+                        if capture & 1 << bit != 0 {
+                            self.captures(&f, occ, bit, x, |code| {
+                                any = true;
+                                if is_loss(code) {
+                                    let p = plies(code) + 1;
+                                    best = Some(best.map_or(p, |b: u8| b.min(p)));
+                                } else if is_win(code) {
+                                    worst = worst.max(plies(code) + 1);
+                                } else {
+                                    open = true;
+                                }
+                                true
+                            });
+                        }
+                        let q = quiet & 1 << bit != 0;
+                        sq[m - 1] = t.index.domain(m - 1)[bit];
+                        let code = match best {
+                            Some(p) => win(p.min(MAX_PLIES)),
+                            None if !q && !any => t.no_moves(&sq[..m], x),
+                            None if !q && !open => loss(worst.min(MAX_PLIES)),
+                            None => continue,
+                        };
+                        t.values[x][row * g.len + bit].store(code, Relaxed);
+                        self.state[x][row].done.fetch_or(1 << bit, Relaxed);
+                        if is_win(code) && plies(code) > 1 {
+                            self.state[x][row].provisional.fetch_or(1 << bit, Relaxed);
+                        }
+                        if code != DRAW {
+                            filed.push((plies(code), row, x as u8, 1 << bit));
+                        }
+                    }
+                }
+            }
+            self.defer(&mut filed);
+        });
+    }
+
+    /// Files a thread's seeds `(distance, row, side, bits)` by distance, one lock per
+    /// distance and one entry per row.
+    fn defer(&self, filed: &mut Vec<(u8, usize, u8, u64)>) {
+        filed.sort_unstable();
+        for group in filed.chunk_by(|a, b| a.0 == b.0) {
+            let q = (group[0].0 as usize).min(self.later.len() - 1);
+            if let Ok(mut l) = self.later[q].lock() {
+                for e in group.chunk_by(|a, b| (a.1, a.2) == (b.1, b.2)) {
+                    let bits = e.iter().fold(0, |acc, x| acc | x.3);
+                    l.push((e[0].1, e[0].2, bits));
+                }
+            }
+        }
+        filed.clear();
+    }
+
+    /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
+    /// has a legal quiet move to a position not in `closed` of the other side.
+    fn escapes(&self, f: &[u8; MAX_MEN], occ: u64, row: usize, x: usize, cand: u64) -> u64 {
+        let g = &self.g;
+        let ix = &self.t.index;
+        let last = g.m - 1;
+        let closed = &self.state[1 - x];
+        let mut esc = 0;
+        let mut next = *f;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for st in &g.moves[i][f[i] as usize] {
+                if occ & st.block != 0 {
+                    continue;
+                }
+                let c = cand & !esc & !st.vblock;
+                if c == 0 {
+                    continue;
+                }
+                let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
+                let row2 = if k == 0 {
+                    g.shift(row, i, f[i], st.sq)
+                } else {
+                    next[i] = st.sq;
+                    let r = ix.encode_mapped(&next[..last], k);
+                    next[i] = f[i];
+                    r
+                };
+                let Some(row2) = row2 else {
+                    continue;
+                };
+                let w = closed[row2].closed.load(Relaxed);
+                if k == 0 {
+                    esc |= c & !w;
+                } else {
+                    for b in ones(c) {
+                        if w >> g.vmap[k][b] & 1 == 0 {
+                            esc |= 1 << b;
+                        }
+                    }
+                }
+                if esc == cand {
+                    return esc;
+                }
+            }
+        }
+        if g.colour[last] as usize == x {
+            let w = closed[row].closed.load(Relaxed);
+            for a in ones(cand & !esc) {
+                if g.vmoves[a]
+                    .iter()
+                    .any(|vs| occ & vs.block == 0 && w >> vs.local & 1 == 0)
+                {
+                    esc |= 1 << a;
+                }
+            }
+        }
+        esc
+    }
+
+    /// Calls `emit(row, bits)` with every stored row and bits of the positions one un-move
+    /// of `mover` before the bits `bits` of `row`.
+    fn predecessors(
+        &self,
+        row: usize,
+        f: &[u8; MAX_MEN],
+        occ: u64,
+        bits: u64,
+        mover: usize,
+        emit: &mut impl FnMut(usize, u64),
+    ) {
+        let g = &self.g;
+        let ix = &self.t.index;
+        let last = g.m - 1;
+        let mut prev = *f;
+        for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
+            for st in &g.unmoves[i][f[i] as usize] {
+                if occ & st.block != 0 {
+                    continue;
+                }
+                let b = bits & !st.vblock;
+                if b == 0 {
+                    continue;
+                }
+                prev[i] = st.sq;
+                if i != 0 || ix.canon_of(st.sq) == 0 {
+                    if let Some(r) = g.shift(row, i, f[i], st.sq) {
+                        emit(r, b);
+                        self.images(&prev, b, emit);
+                    }
+                } else {
+                    self.stored(&prev, b, emit);
+                }
+                prev[i] = f[i];
+            }
+        }
+        if g.colour[last] as usize == mover {
+            let mut before = 0;
+            for b in ones(bits) {
+                for vs in &g.vunmoves[b] {
+                    if occ & vs.block == 0 {
+                        before |= 1 << vs.local;
+                    }
+                }
+            }
+            if before != 0 {
+                emit(row, before);
+                self.images(f, before, emit);
+            }
+        }
+    }
+
+    /// Every stored row and bits of the positions with the men but the last on `f` (any
+    /// orientation) and the last on `bits`: the canonical form and its images.
+    #[inline]
+    fn stored(&self, f: &[u8; MAX_MEN], bits: u64, emit: &mut impl FnMut(usize, u64)) {
+        let ix = &self.t.index;
+        let last = self.g.m - 1;
+        let k = ix.canon_of(f[0]);
+        let mut c = *f;
+        if k != 0 {
+            for s in c[..last].iter_mut() {
+                *s = ix.maps[k][*s as usize];
+            }
+        }
+        let bits = self.g.permute(bits, k);
+        let Some(row) = ix.encode_mapped(&c[..last], 0) else {
+            return;
+        };
+        emit(row, bits);
+        self.images(&c, bits, emit);
+    }
+
+    /// The other stored rows and bits of the canonical positions `c`, `bits` (when the first
+    /// man stands where some map keeps it).
+    #[inline]
+    fn images(&self, c: &[u8; MAX_MEN], bits: u64, emit: &mut impl FnMut(usize, u64)) {
+        let ix = &self.t.index;
+        let last = self.g.m - 1;
+        for &h in ix.stabilizer(c[0]) {
+            if let Some(r) = ix.encode_mapped(&c[..last], h as usize) {
+                emit(r, self.g.permute(bits, h as usize));
+            }
+        }
+    }
+
+    /// Expands the news of distance `p`: wins (`wins`) make their predecessors candidates
+    /// to lose, losses make them won in `p + 1`. The pass over losses empties the news.
+    fn expand(&self, p: u8, wins: bool) {
+        // Above distance 0, wins have odd distances and losses even ones (see `value`): the
+        // news of `p` are all of one kind, and the one pass that expands them empties them.
+        let only = p > 0;
+        if only && (p & 1 == 1) != wins {
+            return;
+        }
+        let clear = only || !wins;
+        let par = (p & 1) as usize;
+        let g = &self.g;
+        let t = self.t;
+        let sum = self.summary[par][0].len();
+        parallel(sum, self.threads, |a, b| {
+            let mut f = [0u8; MAX_MEN];
+            let mut merged = Merger::new();
+            for side in 0..2 {
+                let mover = 1 - side;
+                // Verification or a win, once per row merged.
+                let mut act = |r: usize, bits: u64| {
+                    if !wins {
+                        self.win(p, r, mover, bits);
+                        return;
+                    }
+                    let cand = bits & !self.state[mover][r].done.load(Relaxed);
+                    if cand != 0 {
+                        self.verify(p, r, mover, cand);
+                    }
+                };
+                for sw in a..b {
+                    let word = if clear {
+                        self.summary[par][side][sw].swap(0, Relaxed)
+                    } else {
+                        self.summary[par][side][sw].load(Relaxed)
+                    };
+                    for rb in ones(word) {
+                        let row = sw * 64 + rb;
+                        let news = if clear {
+                            self.news[par][side][row].swap(0, Relaxed)
+                        } else {
+                            self.news[par][side][row].load(Relaxed)
+                        };
+                        let mut mine = news;
+                        if !only {
+                            mine = 0;
+                            for bit in ones(news) {
+                                let code = t.values[side][row * g.len + bit].load(Relaxed);
+                                if is_win(code) == wins {
+                                    mine |= 1 << bit;
+                                }
+                            }
+                        }
+                        if mine == 0 {
+                            continue;
+                        }
+                        let occ = self.decode(row, &mut f);
+                        self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
+                            merged.add(r, bits, &self.state[mover], &mut act);
+                        });
+                    }
+                }
+                merged.drain(&self.state[mover], &mut act);
+            }
+        });
+    }
+
+    /// Positions of `x` (to move) in `row` whose successors have all been won in at most
+    /// `p` plies: lost, unless a capture holds them.
+    fn verify(&self, p: u8, row: usize, x: usize, cand: u64) {
+        let g = &self.g;
+        let t = self.t;
+        let mut f = [0u8; MAX_MEN];
+        let occ = self.decode(row, &mut f);
+        let lost = cand & !self.escapes(&f, occ, row, x, cand);
+        if lost == 0 {
+            return;
+        }
+        let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
+        let capture = if mine != 0 {
+            self.may_capture(&f, occ, x)
+        } else {
+            0
+        };
+        for bit in ones(mine) {
+            let mut deepest = 0u8;
+            if capture & 1 << bit != 0 {
+                let mut held = false;
+                self.captures(&f, occ, bit, x, |code| {
+                    held = !is_win(code);
+                    deepest = deepest.max(plies(code));
+                    !held
+                });
+                if held {
+                    continue;
+                }
+            }
+            let d = p.max(deepest);
+            let code = loss((d + 1).min(MAX_PLIES));
+            t.values[x][row * g.len + bit].store(code, Relaxed);
+            self.file(p, plies(code), row, x, 1 << bit);
+        }
+    }
+
+    /// Positions of `y` (to move) in `row` (bits `bits`) with a move to a loss in `p`:
+    /// won in `p + 1` unless decided already (a win by a capture may be made quicker).
+    fn win(&self, p: u8, row: usize, y: usize, bits: u64) {
+        let t = self.t;
+        let len = self.g.len;
+        let code = win(p + 1);
+        let done = self.state[y][row].done.load(Relaxed);
+        let mut new = 0;
+        // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
+        // harmless): the thread that clears its bit improves it, without reading the byte.
+        let state = &self.state[y][row];
+        let quicker = bits & done & state.provisional.load(Relaxed);
+        if quicker != 0 {
+            let mine = quicker & state.provisional.fetch_and(!quicker, AcqRel);
+            for bit in ones(mine) {
+                t.values[y][row * len + bit].store(code, Relaxed);
+            }
+            new |= mine;
+        }
+        let fresh = bits & !done;
+        if fresh != 0 {
+            let mine = fresh & !self.state[y][row].done.fetch_or(fresh, AcqRel);
+            for bit in ones(mine) {
+                t.values[y][row * len + bit].store(code, Relaxed);
+            }
+            new |= mine;
+        }
+        if new != 0 {
+            self.state[y][row].closed.fetch_or(new, AcqRel);
+            self.file(p, p + 1, row, y, new);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flip_word;
+
+    /// The word operations against the square maps they stand for, square by square.
+    #[test]
+    fn flips_move_each_square_like_the_board_maps() {
+        let board = crate::egt::board::Board::new(8, 8).unwrap_or_else(|| unreachable!());
+        for map in &board.maps {
+            let found = (0..8)
+                .map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0))
+                .filter(|&flip| (0..64).all(|b| flip_word(1u64 << b, flip) == 1u64 << map[b]))
+                .count();
+            assert_eq!(found, 1);
+        }
+        assert_eq!(
+            flip_word(0x0123_4567_89ab_cdef, (false, false, false)),
+            0x0123_4567_89ab_cdef
+        );
+    }
+}
