@@ -240,7 +240,9 @@ fn tenjiku_walks_with_burning_and_range_jumps() {
     println!("tenjiku: {made:?}");
     assert!(made.promotions >= 10, "{made:?}");
     assert!(made.burns >= 50 && made.burned >= 80, "{made:?}");
-    assert!(made.range_jumps >= 50, "{made:?}");
+    // A range jump must capture (TSA rules), so few are on offer: this walk makes about 20.
+    // Every ply still compares all of them, made or not, with the reference.
+    assert!(made.range_jumps >= 15, "{made:?}");
 }
 
 /// Plies of the tenjiku walk in the suite (the reference is slow on 16x16 with 156 men).
