@@ -42,13 +42,18 @@ fn ready(service: &TableService, game: &Game) {
     }
 }
 
-/// Plays one move with `searcher`; returns it and the last score reported.
+/// Plays one move with `searcher` in `ms` milliseconds; returns the last score reported.
 fn play(searcher: &mut Searcher, game: &mut Game, ms: u64) -> Option<Score> {
-    let (tx, rx) = crossbeam_channel::unbounded();
     let limits = Limits {
         movetime: Some(Duration::from_millis(ms)),
         ..Limits::default()
     };
+    play_under(searcher, game, limits)
+}
+
+/// Plays one move with `searcher` under `limits`; returns the last score reported.
+fn play_under(searcher: &mut Searcher, game: &mut Game, limits: Limits) -> Option<Score> {
+    let (tx, rx) = crossbeam_channel::unbounded();
     searcher.start(game, limits, tx);
     let mut score = None;
     for ev in rx {
@@ -95,7 +100,6 @@ fn the_first_move_under_a_clock_waits_for_the_table() {
         tables: Some(tables.clone()),
         ..SearchOptions::default()
     });
-    let (tx, rx) = crossbeam_channel::unbounded();
     // A long clock: the build must fit in its share even on a busy machine.
     let clock = locust::search::Clock {
         time: [Duration::from_secs(120); 2],
@@ -107,18 +111,7 @@ fn the_first_move_under_a_clock_waits_for_the_table() {
         ..Limits::default()
     };
     assert!(tables.probe(game.position()).is_none(), "no table yet");
-    s.start(&game, limits, tx);
-    let mut score = None;
-    for ev in rx {
-        match ev {
-            SearchEvent::Info(i) => score = Some(i.score),
-            SearchEvent::BestMove { best, .. } => {
-                game.play(best.unwrap());
-                break;
-            }
-            SearchEvent::Message(_) => {}
-        }
-    }
+    let score = play_under(&mut s, &mut game, limits);
     let start = Game::from_fen(v, &fen).unwrap();
     ready(&tables, &start);
     let dtm = plies(tables.probe(start.position()).unwrap()) as i32;
