@@ -203,6 +203,16 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
         return parse(game, &ours, Dialect::Uci { chess960: false })
             .map_err(|_| GameError::IllegalMove(text.to_string()));
     }
+    // XBoard marks a declined promotion with a trailing `=` (shogi variants): the same move
+    // without it, which must then not promote.
+    if let (Dialect::Xboard, Some(base)) = (dialect, text.strip_suffix('=')) {
+        if !base.is_empty() && !base.ends_with('=') {
+            return match parse(game, base, dialect) {
+                Ok(m) if m.kind != MoveKind::Promotion => Ok(m),
+                _ => Err(GameError::IllegalMove(text.to_string())),
+            };
+        }
+    }
     let legal = game.legal_moves();
     let pos = game.position();
     // The engine's own text is accepted too (`e7e8q` where the dialect says `e7e8+`), but not
@@ -305,6 +315,26 @@ mod tests {
             panic!("bad fen");
         };
         assert!(parse(&mut bare, "@@@@", Dialect::Xboard).is_err());
+    }
+
+    /// XBoard marks a declined shogi promotion with a trailing `=`.
+    #[test]
+    fn xboard_declined_promotion_mark() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(v) = variants::find(&all, "shogi") else {
+            panic!("no shogi");
+        };
+        // White's silver on c6 steps into the zone at c7: it may promote or not.
+        let fen = "4k4/9/9/2S6/9/9/9/9/4K4 w - - 0 1";
+        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
+            panic!("bad fen");
+        };
+        let plain = parse(&mut game, "c6c7", Dialect::Xboard);
+        let declined = parse(&mut game, "c6c7=", Dialect::Xboard);
+        assert!(plain.is_ok(), "{plain:?}");
+        assert_eq!(declined.ok(), plain.ok());
+        assert!(parse(&mut game, "c6c7+=", Dialect::Xboard).is_err());
+        assert!(parse(&mut game, "=", Dialect::Xboard).is_err());
     }
 
     /// XBoard relays a move from the 16th rank (its rank character `@`) as `A@a15`.
