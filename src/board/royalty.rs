@@ -73,6 +73,27 @@ impl Position {
         self.lay.start_royals[colour.index()] > 0 && self.royals(colour).next().is_none()
     }
 
+    /// Explosions: true when the enemy attacks a man of `colour` next to one of its royals.
+    /// Taking that man blows the royal up, a threat no static score sees (the search keeps
+    /// such nodes from its static-score cut-offs).
+    pub fn blast_threat(&self, colour: Colour) -> bool {
+        if self.lay.variant.blast.is_none() {
+            return false;
+        }
+        let them = colour.flip();
+        let stride = self.lay.stride as i32;
+        self.royals(colour).any(|k| {
+            (-1..=1).any(|dr| {
+                (-1..=1).any(|df| {
+                    let sq = (k as i32 + dr * stride + df) as Sq;
+                    sq != k
+                        && self.man_at(sq).is_some_and(|m| m.colour == colour)
+                        && self.map.attacked(them, sq)
+                })
+            })
+        })
+    }
+
     /// Bare-king rule: `colour` (the side that just moved) has nothing but royals left, so
     /// the game is over (lost, or drawn if it bared the other side in return).
     pub fn bared(&self, colour: Colour) -> bool {

@@ -30,6 +30,12 @@ pub struct EvalTables {
     royal: Vec<bool>,
     /// Mobility weight per kind (0 for royals and pawns): middle game, endgame, in 1/100 cp.
     mobility: Vec<(i32, i32)>,
+    /// `passed[kind][colour][sq]`: (middle game, endgame) bonus of a pawn (a cheap man that
+    /// promotes) on `sq` when no enemy pawn stands ahead of it on its file or the next ones;
+    /// empty for other kinds.
+    passed: Vec<[Vec<(i16, i16)>; 2]>,
+    /// (file, rank) of every mailbox square (rank 0 for squares off the board).
+    coords: Vec<(i8, i8)>,
     /// The bare-king rule is in force.
     bare_king: bool,
 }
@@ -71,6 +77,20 @@ impl EvalTables {
             .map(|(_, m)| lay.kinds[m.kind as usize].value)
             .sum::<i32>()
             .max(1);
+        let passed = (0..lay.kinds.len())
+            .map(|k| {
+                [
+                    passed_for(lay, k, Colour::White),
+                    passed_for(lay, k, Colour::Black),
+                ]
+            })
+            .collect();
+        let coords = (0..lay.size)
+            .map(|sq| {
+                lay.coord(sq as Sq)
+                    .map_or((0, 0), |c| (c.file as i8, c.rank as i8))
+            })
+            .collect();
         let neighbours = (0..lay.size)
             .map(|sq| neighbour_squares(lay, sq as Sq))
             .collect();
@@ -83,6 +103,8 @@ impl EvalTables {
             neighbours,
             royal,
             mobility,
+            passed,
+            coords,
             bare_king: lay.variant.end.bare_king_loses,
         }
     }
@@ -99,6 +121,8 @@ impl EvalTables {
         let mut eg = [0i32; 2];
         let mut material = 0;
         let mut men = [0i32; 2];
+        // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
+        let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
         for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
@@ -113,12 +137,24 @@ impl EvalTables {
                 material += v;
                 men[c] += 1;
             }
+            if !self.passed[k][c].is_empty() {
+                let _ = pawns[c].try_push((m.kind, m.sq));
+            }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
             mg[c] += v + pm as i32;
             eg[c] += v + pe as i32;
             if self.royal[k] {
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
                 mg[c] -= att * KING_ZONE_ATTACK - def.min(att + 2) * KING_ZONE_DEFENCE;
+            }
+        }
+        for c in 0..2 {
+            for &(k, sq) in &pawns[c] {
+                if self.is_passed(sq, c, &pawns[1 - c]) {
+                    let (pm, pe) = self.passed[k as usize][c][sq as usize];
+                    mg[c] += pm as i32;
+                    eg[c] += pe as i32;
+                }
             }
         }
         for c in [Colour::White, Colour::Black] {
@@ -148,6 +184,16 @@ impl EvalTables {
         let per_mille = material * 1000 / self.start_material;
         let span = PHASE_FULL_PER_MILLE - PHASE_NONE_PER_MILLE;
         ((per_mille - PHASE_NONE_PER_MILLE).clamp(0, span) * PHASE_MAX) / span
+    }
+
+    /// True when no enemy pawn stands ahead of the pawn of colour index `c` on `sq`, on its
+    /// file or a neighbouring one (White moves up the ranks).
+    fn is_passed(&self, sq: Sq, c: usize, enemy: &[(u8, Sq)]) -> bool {
+        let (f, r) = self.coords[sq as usize];
+        !enemy.iter().any(|&(_, e)| {
+            let (ef, er) = self.coords[e as usize];
+            (ef - f).abs() <= 1 && if c == 0 { er > r } else { er < r }
+        })
     }
 
     /// (enemy paths, friendly paths) onto the squares next to a royal.
@@ -184,17 +230,47 @@ fn neighbour_squares(lay: &Layout, sq: Sq) -> Vec<Sq> {
     out
 }
 
-/// The piece-square table of one kind for one colour, by mailbox square.
-fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
+/// The passed-pawn bonus table of one kind for one colour (empty unless the kind is a pawn:
+/// cheaper than [`PAWN_VALUE_LIMIT`] and promoting), growing with the square of the progress
+/// towards the last rank and with what promotion gains.
+fn passed_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
     let k = &lay.kinds[kind];
-    let piece = &lay.variant.pieces[k.piece as usize];
-    let gain = piece
+    let gain = promotion_gain(lay, kind);
+    if k.royal || k.value >= PAWN_VALUE_LIMIT || gain == 0 {
+        return Vec::new();
+    }
+    let mut table = vec![(0i16, 0i16); lay.size];
+    let ranks = lay.ranks as i32;
+    for sq in lay.squares() {
+        let Some(c) = lay.coord(sq) else { continue };
+        let rank = if colour == Colour::White {
+            c.rank as i32
+        } else {
+            ranks - 1 - c.rank as i32
+        };
+        let progress = rank * 1000 / (ranks - 1).max(1);
+        let eg = gain * PASSED_PER_MILLE / 1000 * progress * progress / 1_000_000;
+        table[sq as usize] = ((eg * PASSED_MG_PER_MILLE / 1000) as i16, eg as i16);
+    }
+    table
+}
+
+/// The most a man of `kind` gains in value by promoting (0 when it cannot).
+fn promotion_gain(lay: &Layout, kind: usize) -> i32 {
+    let piece = &lay.variant.pieces[lay.kinds[kind].piece as usize];
+    piece
         .promotions
         .iter()
         .map(|&p| lay.variant.pieces[p as usize].value - piece.value)
         .max()
         .unwrap_or(0)
-        .max(0);
+        .max(0)
+}
+
+/// The piece-square table of one kind for one colour, by mailbox square.
+fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
+    let k = &lay.kinds[kind];
+    let gain = promotion_gain(lay, kind);
     let mut table = vec![(0i16, 0i16); lay.size];
     let (files, ranks) = (lay.files as i32, lay.ranks as i32);
     for sq in lay.squares() {

@@ -45,3 +45,10 @@ pub const PHASE_MAX: i32 = 256;
 pub const BARE_GUARD: i32 = 80;
 /// See [`BARE_GUARD`].
 pub const BARE_GUARD_MEN: i32 = 2;
+/// Passed pawns: share (per mille) of the promotion gain earned in the endgame on the last
+/// rank, growing with the square of the progress (a chess pawn on the 7th: about 140).
+pub const PASSED_PER_MILLE: i32 = 250;
+/// Passed pawns: middle-game share (per mille) of the endgame bonus.
+pub const PASSED_MG_PER_MILLE: i32 = 500;
+/// Pawns per side looked at for the passed-pawn test (the rest count as not passed).
+pub const MAX_PAWNS: usize = 32;

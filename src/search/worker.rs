@@ -641,7 +641,11 @@ impl<'a> Worker<'a> {
         };
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && ply > 0 {
+            // A man next to our royal under attack is a blast check: the static score is
+            // blind to it, so no cut-off on that score.
+            let blind = self.blasts && self.pos.blast_threat(us);
             if depth <= RFP_DEPTH
+                && !blind
                 && static_eval - RFP_MARGIN * depth >= beta
                 && beta.abs() < KNOWN_WIN
             {

@@ -1,0 +1,31 @@
+//! Evaluation terms seen from outside: the passed-pawn bonus.
+
+#![allow(clippy::expect_used)] // tests may panic on their own fixtures
+
+mod common;
+
+use locust::eval::EvalTables;
+
+/// Evaluation (White's view: the FENs have White to move) of a chess position.
+fn eval_of(name: &str, fen: &str) -> i32 {
+    let start = common::start(name);
+    let pos = start.clone().with_fen(fen).expect("test FEN");
+    EvalTables::new(start.layout(), &start).evaluate(&pos)
+}
+
+#[test]
+fn a_passed_pawn_is_worth_more_than_one_an_enemy_pawn_can_stop() {
+    // White's e6 pawn: passed when Black's pawn is on h7, not when it is on f7 (it guards
+    // f7's diagonal). The black pawn's own square tables differ by a step of centralisation
+    // only, far less than the bonus of a pawn on the sixth rank in an endgame.
+    let passed = eval_of("chess", "4k3/7p/4P3/8/8/8/8/4K3 w - - 0 1");
+    let stopped = eval_of("chess", "4k3/5p2/4P3/8/8/8/8/4K3 w - - 0 1");
+    assert!(passed - stopped > 50, "passed {passed}, stopped {stopped}");
+    // Black's passed pawn counts the other way (Black moves down the ranks).
+    let black_passed = eval_of("chess", "4k3/8/8/8/8/4p3/P7/4K3 w - - 0 1");
+    let black_stopped = eval_of("chess", "4k3/8/8/8/8/4p3/3P4/4K3 w - - 0 1");
+    assert!(
+        black_stopped - black_passed > 50,
+        "passed {black_passed}, stopped {black_stopped}"
+    );
+}
