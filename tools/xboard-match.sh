@@ -17,10 +17,24 @@ case $peer in
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
 stamp=$variant-$peer-$(date +%H%M%S)
+# Openings: the positions of tests/data/openings/VARIANT.epd when it exists (OPENINGS= to
+# change, empty to start every game from the initial position), in file order, each played
+# twice with colours reversed (-lpi -2). Positions, not the .pgn: XBoard reads FEN in every
+# variant but not the PGN's move text for all of them.
+book=${OPENINGS-tests/data/openings/$variant.epd}
+opening_args=()
+if [[ -n $book && -f $book ]]; then
+  if [[ $variant == xiangqi || $variant == janggi ]]; then
+    # XBoard's letters for horse and elephant there are H and E (the engine's N and B).
+    sed 's/n/h/g; s/N/H/g; s/b/e/g; s/B/E/g; s/ e / b /' "$book" >"$out/$stamp.epd"
+    book=$out/$stamp.epd
+  fi
+  opening_args=(-lpf "$book" -lpi -2 -rewindIndex "$(grep -c . "$book")")
+fi
 # A private settings file: ~/.xboardrc is neither read nor rewritten by the match.
 xvfb-run -a /usr/games/xboard -settingsFile "$out/$stamp.xboardrc" -saveSettingsFile "$out/$stamp.xboardrc" \
   -saveSettingsOnExit false -testLegality true -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" \
-  -variant "$variant" -matchMode true -matchGames "$games" -tc "$minutes" -inc "$inc" \
+  -variant "$variant" "${opening_args[@]}" -matchMode true -matchGames "$games" -tc "$minutes" -inc "$inc" \
   -xponder -noGUI -autoCallFlag true -popupExitMessage false -testClaims true \
   -saveGameFile "$out/$stamp.pgn" -debug -nameOfDebugFile "$out/$stamp.debug" \
   >"$out/$stamp.log" 2>&1 || true

@@ -248,7 +248,8 @@ impl<W: Write> Engine<W> {
 
     fn setboard(&mut self, fen: &str) {
         self.halt_thinking();
-        if let Err(e) = self.game.set_fen(fen) {
+        let ours = engine_fen(&self.game.position().variant().name, fen);
+        if let Err(e) = self.game.set_fen(&ours) {
             self.say(&format!("tellusererror Illegal position: {e}"));
             self.say(&format!("Error (illegal position): {fen}"));
         }
@@ -432,6 +433,30 @@ const KNOWN: &[&str] = &[
     "chu",
     "spartan",
 ];
+
+/// Letters XBoard writes in the FENs of variants it knows where the engine's variant file
+/// has others (XBoard 4.9's xiangqi and janggi tables: horse H, elephant E), as (variant,
+/// XBoard's letters, the engine's letters).
+const XBOARD_FEN_LETTERS: &[(&str, &str, &str)] =
+    &[("xiangqi", "HE", "NB"), ("janggi", "HE", "NB")];
+
+/// A FEN from XBoard in the engine's letters: the board field's letters translated where
+/// XBoard's differ ([`XBOARD_FEN_LETTERS`]); the other fields as they are.
+fn engine_fen(variant: &str, fen: &str) -> String {
+    let Some(&(_, theirs, ours)) = XBOARD_FEN_LETTERS.iter().find(|t| t.0 == variant) else {
+        return fen.to_string();
+    };
+    let (board, rest) = fen.split_at(fen.find(' ').unwrap_or(fen.len()));
+    let swap = |c: char| {
+        let upper = c.to_ascii_uppercase();
+        match theirs.find(upper).and_then(|i| ours.chars().nth(i)) {
+            Some(o) if c.is_ascii_lowercase() => o.to_ascii_lowercase(),
+            Some(o) => o,
+            None => c,
+        }
+    };
+    board.chars().map(swap).chain(rest.chars()).collect()
+}
 
 /// The name XBoard uses for an engine variant.
 fn xboard_name(name: &str) -> &str {
