@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::notation::{self, Dialect};
 use super::{Engine, Task, NAME};
 use crate::board::types::Colour;
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Termination};
 use crate::search::{Clock, Limits, Score, SearchEvent};
 
 /// XBoard settings and game flow state.
@@ -337,7 +337,7 @@ impl<W: Write> Engine<W> {
 
     /// Starts thinking on the engine's move, unless the game is over.
     fn think(&mut self) {
-        if let Some(o) = self.game.outcome() {
+        if let Some(o) = self.claimable_outcome() {
             return self.claim(o);
         }
         let us = self.game.position().side_to_move();
@@ -360,6 +360,16 @@ impl<W: Write> Engine<W> {
         self.task = Task::Think;
         self.searcher
             .start(&self.game, limits, self.events_tx.clone());
+    }
+
+    /// The game's end as XBoard lets an engine claim it. A perpetual check is left out:
+    /// XBoard checks a win claim against its own mate and bare-king verdicts only, so it
+    /// forfeits an engine that claims one; it rules on perpetuals itself after its
+    /// repeat count (`-repeatsToDraw`, 6 by default), so the engine plays on meanwhile.
+    fn claimable_outcome(&mut self) -> Option<Outcome> {
+        self.game
+            .outcome()
+            .filter(|o| o.reason != Termination::PerpetualCheck)
     }
 
     fn claim(&mut self, o: Outcome) {
@@ -392,7 +402,7 @@ impl<W: Write> Engine<W> {
                 }
                 self.task = Task::Idle;
                 let Some(best) = best else {
-                    if let Some(o) = self.game.outcome() {
+                    if let Some(o) = self.claimable_outcome() {
                         self.claim(o);
                     }
                     return;
@@ -400,7 +410,7 @@ impl<W: Write> Engine<W> {
                 let text = notation::write(self.game.position(), &best, Dialect::Xboard);
                 self.game.play(best);
                 self.say(&format!("move {text}"));
-                if let Some(o) = self.game.outcome() {
+                if let Some(o) = self.claimable_outcome() {
                     self.claim(o);
                 }
             }
