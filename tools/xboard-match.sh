@@ -3,7 +3,7 @@
 # (xiangqi, janggi, chu, tenjiku, engine-defined ones) and prints the score from the PGN.
 # usage: tools/xboard-match.sh VARIANT PEER GAMES [MINUTES] [INC] [OUTDIR]
 # (tools/ini-match.py does the same for any two entries of engines.ini.)
-#   PEER: maxqi | fairymax | hachu | locust
+#   PEER: maxqi | fairymax | hachu | fsf (Debian 11.1) | fsf-latest | locust
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=$1 peer=$2 games=$3 minutes=${4:-0:10} inc=${5:-0.1} out=${6:-/tmp/locust-matches}
@@ -13,6 +13,8 @@ case $peer in
   maxqi)    scp=/usr/games/maxqi ;;
   fairymax) scp="$PWD/tools/no-computer.sh /usr/games/fairymax" ;;  # Debian's crashes on `computer`
   hachu)    scp=/usr/games/hachu ;;
+  fsf)      scp=/usr/games/fairy-stockfish ;;               # Debian's 11.1
+  fsf-latest) scp=/opt/peers/fairy-stockfish-latest ;;
   locust)   scp="$LOCUST" ;;
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
