@@ -19,13 +19,21 @@ case $peer in
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
 stamp=$variant-$peer-$(date +%H%M%S)
-# Openings: the positions of tests/data/openings/VARIANT.epd when it exists (OPENINGS= to
-# change, empty to start every game from the initial position), in file order, each played
-# twice with colours reversed (-lpi -2). Positions, not the .pgn: XBoard reads FEN in every
-# variant but not the PGN's move text for all of them.
-book=${OPENINGS-tests/data/openings/$variant.epd}
+# Openings, each played twice with colours reversed, in file order: the positions of
+# tests/data/openings/VARIANT.epd, or, against engines without setboard (MaxQi, Fairy-Max:
+# XBoard would set the position up by `edit`, which they misread in xiangqi), the same
+# openings as moves in XBoard's coordinates (VARIANT-xboard.pgn, from tools/xboard-openings.py).
+# OPENINGS=file overrides (.pgn: moves, else positions); OPENINGS= (empty) starts every game
+# from the initial position.
+case $peer in
+  maxqi|fairymax) default_book=tests/data/openings/$variant-xboard.pgn ;;
+  *)              default_book=tests/data/openings/$variant.epd ;;
+esac
+book=${OPENINGS-$default_book}
 opening_args=()
-if [[ -n $book && -f $book ]]; then
+if [[ -n $book && -f $book && $book == *.pgn ]]; then
+  opening_args=(-lgf "$book" -lgi -2 -rewindIndex "$(grep -c '^\[Variant' "$book")")
+elif [[ -n $book && -f $book ]]; then
   if [[ $variant == xiangqi || $variant == janggi ]]; then
     # XBoard's letters for horse and elephant there are H and E (the engine's N and B).
     sed 's/n/h/g; s/N/H/g; s/b/e/g; s/B/E/g; s/ e / b /' "$book" >"$out/$stamp.epd"
