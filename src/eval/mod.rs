@@ -243,16 +243,21 @@ fn passed_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
     let ranks = lay.ranks as i32;
     for sq in lay.squares() {
         let Some(c) = lay.coord(sq) else { continue };
-        let rank = if colour == Colour::White {
-            c.rank as i32
-        } else {
-            ranks - 1 - c.rank as i32
-        };
+        let rank = relative_rank(c.rank, ranks, colour);
         let progress = rank * 1000 / (ranks - 1).max(1);
         let eg = gain * PASSED_PER_MILLE / 1000 * progress * progress / 1_000_000;
         table[sq as usize] = ((eg * PASSED_MG_PER_MILLE / 1000) as i16, eg as i16);
     }
     table
+}
+
+/// A rank counted from `colour`'s own side (0 is its first rank).
+fn relative_rank(rank: u8, ranks: i32, colour: Colour) -> i32 {
+    if colour == Colour::White {
+        rank as i32
+    } else {
+        ranks - 1 - rank as i32
+    }
 }
 
 /// The most a man of `kind` gains in value by promoting (0 when it cannot).
@@ -275,11 +280,7 @@ fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
     let (files, ranks) = (lay.files as i32, lay.ranks as i32);
     for sq in lay.squares() {
         let Some(c) = lay.coord(sq) else { continue };
-        let rank = if colour == Colour::White {
-            c.rank as i32
-        } else {
-            ranks - 1 - c.rank as i32
-        };
+        let rank = relative_rank(c.rank, ranks, colour);
         // Steps from the centre, in half squares so that even boards are symmetric.
         let df = (2 * c.file as i32 - (files - 1)).abs();
         let dr = (2 * c.rank as i32 - (ranks - 1)).abs();
