@@ -362,14 +362,21 @@ impl<W: Write> Engine<W> {
             .start(&self.game, limits, self.events_tx.clone());
     }
 
-    /// The game's end as XBoard lets an engine claim it. A perpetual check is left out:
-    /// XBoard checks a win claim against its own mate and bare-king verdicts only, so it
-    /// forfeits an engine that claims one; it rules on perpetuals itself after its
-    /// repeat count (`-repeatsToDraw`, 6 by default), so the engine plays on meanwhile.
+    /// The game's end as XBoard lets an engine claim it; where XBoard would call the claim
+    /// false (and forfeit the engine) the engine plays on and XBoard rules itself. A
+    /// perpetual check: XBoard checks a win claim against its own mate and bare-king
+    /// verdicts only, and rules on perpetuals after `-repeatsToDraw` repeats. The n-move
+    /// rule: XBoard accepts a draw claim from [`XBOARD_RULE_PLIES`] reversible plies on, and
+    /// in xiangqi does not count checks and evasions, so a claim there is left to it.
     fn claimable_outcome(&mut self) -> Option<Outcome> {
-        self.game
-            .outcome()
-            .filter(|o| o.reason != Termination::PerpetualCheck)
+        let pos = self.game.position();
+        let rule_ok = pos.halfmove_clock() >= XBOARD_RULE_PLIES
+            && xboard_name(&pos.variant().name) != "xiangqi";
+        self.game.outcome().filter(|o| match o.reason {
+            Termination::PerpetualCheck => false,
+            Termination::MoveRule => rule_ok,
+            _ => true,
+        })
     }
 
     fn claim(&mut self, o: Outcome) {
@@ -417,6 +424,9 @@ impl<W: Write> Engine<W> {
         }
     }
 }
+
+/// Reversible plies from which XBoard 4.9 accepts an n-move draw claim.
+const XBOARD_RULE_PLIES: u32 = 100;
 
 /// XBoard's clock unit.
 fn centiseconds(arg: &str) -> Duration {
