@@ -70,6 +70,9 @@ pub struct Settings {
     /// Values given from outside for listed positions (EGTgen's `-f`); tables built with
     /// presets are never cached.
     pub presets: Vec<Preset>,
+    /// Index alike men (two bishops of one side) as a set: half the entries for a pair. Off
+    /// only to check the indexing against the layout with one factor per man.
+    pub alike_men: bool,
 }
 
 /// A position whose value is given, not computed.
@@ -94,6 +97,7 @@ impl Default for Settings {
             memory_mb: 16 * 1024,
             progress: false,
             presets: Vec::new(),
+            alike_men: true,
         }
     }
 }
@@ -197,6 +201,11 @@ impl Builder {
         let name = material.name(&rules.variant);
         let mut group = u8::MAX;
         let mut domains = Vec::new();
+        let kinds: Vec<u32> = material
+            .men
+            .iter()
+            .map(|m| (u32::from(m.colour) << 16) | u32::from(m.piece))
+            .collect();
         for m in &material.men {
             let (c, p) = (m.colour as usize, m.piece as usize);
             group &= rules.symmetric[c][p];
@@ -207,7 +216,12 @@ impl Builder {
                     .collect(),
             );
         }
-        let index = index::Indexer::new(&rules.board, &domains, group);
+        let index = index::Indexer::new(
+            &rules.board,
+            &domains,
+            self.settings.alike_men.then_some(kinds.as_slice()),
+            group,
+        );
         let need = (2 * index.size) >> 20;
         if self.used_mb + need > self.settings.memory_mb {
             return Err(EgtError::Memory {

@@ -172,20 +172,21 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
 
 /// The full-board placements and orbits one stored position stands for.
 fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
+    // Placements count alike men apart (two bishops on c1 and f1 are two placements), as
+    // when each man had a factor of its own: each ordering of them is one, and represents
+    // its orbit when no map that keeps the first man gives it a lower ordered index.
     let ix = &table.index;
-    let full = ix.orbit_len(sq[0]) as u64;
-    let mut img = [0u8; MAX_MEN];
-    let representative = ix.stabilizer(sq[0]).iter().all(|&k| {
-        for (d, &s) in img.iter_mut().zip(sq) {
-            *d = ix.maps[k as usize][s as usize];
-        }
-        ix.encode_mapped(&img[..sq.len()], 0)
-            .is_none_or(|other| idx <= other)
+    let mut c = Count::default();
+    ix.orderings(sq, &mut |o| {
+        c.full += ix.orbit_len(o[0]) as u64;
+        let own = ix.ordered_rank(o, 0).unwrap_or(idx);
+        let representative = ix.stabilizer(o[0]).iter().all(|&k| {
+            ix.ordered_rank(o, k as usize)
+                .is_none_or(|other| own <= other)
+        });
+        c.orbits += u64::from(representative);
     });
-    Count {
-        full,
-        orbits: representative as u64,
-    }
+    c
 }
 
 /// The FEN of a table position.
