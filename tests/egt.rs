@@ -654,6 +654,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         royal: t.royal,
         convs: t.convs.clone(),
         rules: t.rules.clone(),
+        stuck: Default::default(),
     };
     let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
     (copy, counts)
@@ -776,6 +777,7 @@ fn general_twin(t: &Table) -> Table {
         royal: t.royal,
         convs: t.convs.clone(),
         rules: t.rules.clone(),
+        stuck: Default::default(),
     };
     locust::egt::propagate::solve_general(&copy, 2, &[], &mut |_| {}).unwrap();
     copy
@@ -806,6 +808,14 @@ fn row_solver_equals_general_solver() {
                 .filter(|&i| t.values[stm][i].load(Relaxed) != twin.values[stm][i].load(Relaxed))
                 .count();
             assert_eq!(differ, 0, "{material} {metric:?}: side {stm}");
+        }
+        // The row solver records the positions without a move; the statistics of the twin,
+        // which has no record, look for moves: the same mates and stalemates.
+        assert!(t.stuck.get().is_some() && twin.stuck.get().is_none());
+        let (a, b) = (report::stats(&t, 2), report::stats(&twin, 2));
+        for stm in 0..2 {
+            let stuck = |s: &report::SideStats| (s.mates, s.stalemates);
+            assert_eq!(stuck(&a[stm]), stuck(&b[stm]), "{material}: side {stm}");
         }
     }
     // Pawns, hoppers, palace rules and boards over 64 squares stay on the general path.

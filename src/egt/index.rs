@@ -21,7 +21,13 @@ struct Factor {
     size: usize,
     /// For a run of alike men: per rank, the men's local indices, ascending (`men` each).
     unrank: Vec<u8>,
+    /// For a pair: the rank of local indices `a`, `b` at `a * n + b` (`NO_RANK` when equal),
+    /// one load instead of a sort.
+    pair: Vec<u32>,
 }
+
+/// A pair's rank for two men on one square.
+const NO_RANK: u32 = u32::MAX;
 
 /// `C(n, k)` for every `n` up to a board's squares and `k` up to `MAX_MEN`.
 fn binomials(n: usize) -> Vec<[usize; MAX_MEN + 1]> {
@@ -98,13 +104,33 @@ fn factors(
         } else {
             (binom[n][men], sets(n, men))
         };
+        let pair = if men == 2 {
+            pairs(n, binom)
+        } else {
+            Vec::new()
+        };
         out.push(Factor {
             first: i,
             men,
             size,
             unrank,
+            pair,
         });
         i += men;
+    }
+    out
+}
+
+/// The ranks of ordered pairs of local indices below `n` (see [`Factor::pair`]).
+fn pairs(n: usize, binom: &[[usize; MAX_MEN + 1]]) -> Vec<u32> {
+    let mut out = vec![NO_RANK; n * n];
+    for a in 0..n {
+        for b in 0..n {
+            let (lo, hi) = (a.min(b), a.max(b));
+            if lo != hi {
+                out[a * n + b] = (binom[lo][1] + binom[hi][2]) as u32;
+            }
+        }
     }
     out
 }
@@ -281,7 +307,7 @@ impl Indexer {
                 x as usize
             };
         }
-        let w = self.set_rank(&mut l[..f.men])?;
+        let w = self.rank(f, &mut l[..f.men])?;
         Some(idx - v * st + w * st)
     }
 
@@ -395,11 +421,26 @@ impl Indexer {
                 for (d, &s) in l.iter_mut().zip(&sq[i..i + f.men]) {
                     *d = self.local[i][map[s as usize] as usize] as usize;
                 }
-                self.set_rank(&mut l[..f.men])?
+                self.rank(f, &mut l[..f.men])?
             };
             idx = idx * f.size + v;
         }
         Some(idx)
+    }
+
+    /// The rank of factor `f`'s set of local indices (any order; may be sorted in place),
+    /// `None` when two are equal or one is outside the domain.
+    #[inline]
+    fn rank(&self, f: &Factor, l: &mut [usize]) -> Option<usize> {
+        if f.men != 2 {
+            return self.set_rank(l);
+        }
+        let n = self.squares[f.first].len();
+        if l[0] >= n || l[1] >= n {
+            return None;
+        }
+        let r = f.pair[l[0] * n + l[1]];
+        (r != NO_RANK).then_some(r as usize)
     }
 
     /// The rank of a set of local indices (any order; sorted in place), `None` when two are
@@ -451,7 +492,7 @@ impl Indexer {
             };
             *d = self.local[i][s as usize] as usize;
         }
-        self.set_rank(&mut l[..f.men])
+        self.rank(f, &mut l[..f.men])
     }
 
     /// True when man `i` shares its factor with alike men.
@@ -485,6 +526,14 @@ impl Indexer {
             idx = idx * self.squares[i].len() + l as usize;
         }
         Some(idx)
+    }
+
+    /// The number of [`Indexer::orderings`] of every entry.
+    pub fn orderings_len(&self) -> usize {
+        self.factors
+            .iter()
+            .map(|f| (1..=f.men).product::<usize>())
+            .product()
     }
 
     /// Calls `f` with every ordering of the position's alike men among their own squares
@@ -587,7 +636,7 @@ fn permute(buf: &mut [u8], factors: &[Factor], a: usize, f: &mut dyn FnMut(&[u8]
 
 #[cfg(test)]
 mod tests {
-    use super::{binomials, sets, Indexer};
+    use super::{binomials, pairs, sets, Indexer, NO_RANK};
     use crate::egt::board::Board;
 
     /// Every set of 1 to 4 squares of a 64-square domain has the rank of its place in the
@@ -608,6 +657,14 @@ mod tests {
                 assert_eq!(rank, r, "{set:?}");
             }
         }
+        // The pair table: either order, the same rank; one square, none.
+        let table = sets(64, 2);
+        let pair = pairs(64, &binom);
+        for (r, set) in table.chunks(2).enumerate() {
+            let (a, b) = (set[0] as usize, set[1] as usize);
+            assert_eq!((pair[a * 64 + b], pair[b * 64 + a]), (r as u32, r as u32));
+        }
+        assert!((0..64).all(|a| pair[a * 65] == NO_RANK));
     }
 
     /// Men 0 (the first), 1-2 (a pair), 3 (alone) and 4 (alike to 3 but the last, so never
@@ -680,6 +737,7 @@ mod tests {
         seen.sort_unstable();
         seen.dedup();
         assert_eq!(seen.len(), 6);
+        assert_eq!(ix.orderings_len(), 6);
         assert!(seen.iter().all(Option::is_some));
     }
 }

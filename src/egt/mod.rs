@@ -256,6 +256,7 @@ impl Builder {
             rules: rules.clone(),
             index,
             material: material.clone(),
+            stuck: Default::default(),
         })
     }
 

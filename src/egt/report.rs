@@ -148,9 +148,13 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
                     local.draws.add(c);
                 }
                 if code == DRAW || plies(code) == 0 {
-                    // Only whether there is a move: no successor's code is read.
-                    let moves = table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false);
-                    if moves == 0 {
+                    // Only whether there is a move: the solver's record, or a generation that
+                    // reads no successor's code.
+                    let stuck = match table.stuck.get() {
+                        Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
+                        None => table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0,
+                    };
+                    if stuck {
                         if table.in_check(&sq[..m], stm) {
                             local.mates.add(c);
                         } else {
@@ -176,6 +180,14 @@ fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
     // when each man had a factor of its own: each ordering of them is one, and represents
     // its orbit when no map that keeps the first man gives it a lower ordered index.
     let ix = &table.index;
+    if ix.stabilizer(sq[0]).is_empty() {
+        // No map keeps the first man: every ordering is its orbit's only stored form.
+        let n = ix.orderings_len() as u64;
+        return Count {
+            full: n * ix.orbit_len(sq[0]) as u64,
+            orbits: n,
+        };
+    }
     let mut c = Count::default();
     ix.orderings(sq, &mut |o| {
         c.full += ix.orbit_len(o[0]) as u64;

@@ -427,6 +427,8 @@ struct Solver<'a> {
     /// One bit per word of `news`: the words that are not zero.
     summary: [Rows; 2],
     later: Later,
+    /// Positions without a legal move, found by the seed (see [`Table::stuck`]).
+    stuck: Rows,
 }
 
 /// Solves `table` with the row solver (the caller checked [`eligible`]).
@@ -450,9 +452,16 @@ pub fn solve(
         later: (0..=MAX_PLIES as usize + 4)
             .map(|_| Mutex::new(Vec::new()))
             .collect(),
+        stuck: [0, 1].map(|_| words(table.index.size / 64 + 1)),
     };
     s.seed_illegal();
     s.seed_values();
+    let stuck = s
+        .stuck
+        .each_ref()
+        .map(|w| w.iter().map(|x| x.load(Relaxed)).collect());
+    // Set once: a table is solved once.
+    let _ = table.stuck.set(stuck);
     progress("seeded");
     let mut p = 0u8;
     loop {
@@ -738,7 +747,11 @@ impl Solver<'_> {
                         sq[m - 1] = t.index.domain(m - 1)[bit];
                         let code = match best {
                             Some(p) => win(p.min(MAX_PLIES)),
-                            None if !q && !any => t.no_moves(&sq[..m], x),
+                            None if !q && !any => {
+                                let idx = row * g.len + bit;
+                                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                                t.no_moves(&sq[..m], x)
+                            }
                             None if !q && !open => loss(worst.min(MAX_PLIES)),
                             None => continue,
                         };
