@@ -483,6 +483,13 @@ impl Indexer {
         if f.men == 1 {
             return self.local_of(i, to);
         }
+        if f.men == 2 {
+            // The other man of the pair: one table load.
+            let other = sq[2 * f.first + 1 - i];
+            let mut l =
+                [self.local[i][to as usize], self.local[i][other as usize]].map(usize::from);
+            return self.rank(f, &mut l);
+        }
         let mut l = [0usize; MAX_MEN];
         for (j, d) in l[..f.men].iter_mut().enumerate() {
             let s = if f.first + j == i {
