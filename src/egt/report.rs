@@ -191,7 +191,11 @@ fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
     let mut c = Count::default();
     ix.orderings(sq, &mut |o| {
         c.full += ix.orbit_len(o[0]) as u64;
-        let own = ix.ordered_rank(o, 0).unwrap_or(idx);
+        let own = if ix.grouped() {
+            ix.ordered_rank(o, 0).unwrap_or(idx)
+        } else {
+            idx
+        };
         let representative = ix.stabilizer(o[0]).iter().all(|&k| {
             ix.ordered_rank(o, k as usize)
                 .is_none_or(|other| own <= other)
