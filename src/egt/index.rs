@@ -414,9 +414,17 @@ impl Indexer {
     /// when the last man is left out).
     #[inline]
     pub fn encode_mapped(&self, sq: &[u8], k: usize) -> Option<usize> {
-        if !self.grouped {
-            return self.ordered_rank(sq, k);
+        if self.grouped {
+            self.encode_sets(sq, k)
+        } else {
+            self.ordered_rank(sq, k)
         }
+    }
+
+    /// [`Indexer::encode_mapped`] with alike men: a factor per run. Apart, so that the plain
+    /// case stays small enough to inline (measured: KBNvK 4.29G -> 4.18G instructions).
+    #[inline(never)]
+    fn encode_sets(&self, sq: &[u8], k: usize) -> Option<usize> {
         let map = &self.maps[k];
         let mut idx = 0usize;
         for f in self
