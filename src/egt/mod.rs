@@ -133,10 +133,18 @@ impl Builder {
         let rules = &self.rules;
         let mut group = u8::MAX;
         let mut size = 1usize;
-        for m in &material.men {
+        let men = &material.men;
+        for (i, m) in men.iter().enumerate() {
             let (c, p) = (m.colour as usize, m.piece as usize);
             group &= rules.symmetric[c][p];
-            size = size.saturating_mul(rules.domain[c][p].count_ones() as usize);
+            let n = rules.domain[c][p].count_ones() as usize;
+            // The k-th alike man of a run (see `index`) multiplies by (n - k) / (k + 1).
+            let k = (1..i)
+                .rev()
+                .take_while(|&j| men[j] == *m && self.settings.alike_men)
+                .count();
+            let k = if i + 1 < men.len() { k } else { 0 };
+            size = size.saturating_mul(n.saturating_sub(k)) / (k + 1);
         }
         let maps = (0..8).filter(|k| group & (1 << k) != 0).count().max(1);
         size / maps
