@@ -9,7 +9,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use super::solve::Table;
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";
-const VERSION: u32 = 2;
+/// 3: alike men indexed as a set (a pair of bishops: one entry for both orders).
+const VERSION: u32 = 3;
 
 /// Why a cache file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +50,7 @@ fn header(t: &Table) -> Vec<u8> {
     h.extend_from_slice(&fnv(rules.as_bytes(), FNV_START).to_le_bytes());
     h.extend_from_slice(&(t.index.maps.len() as u32).to_le_bytes());
     h.extend_from_slice(&(t.index.size as u64).to_le_bytes());
+    h.push(u8::from(t.index.grouped()));
     h.extend_from_slice(&(t.name.len() as u32).to_le_bytes());
     h.extend_from_slice(t.name.as_bytes());
     h

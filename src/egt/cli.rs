@@ -136,6 +136,7 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
         memory_mb: opts.memory,
         progress: true,
         presets: Vec::new(),
+        alike_men: true,
     };
     let mut settings = settings;
     if let Some(path) = &opts.seed {

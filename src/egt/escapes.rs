@@ -305,6 +305,10 @@ impl Table {
     /// squares.
     #[inline]
     pub fn neighbours_may_repeat(&self, sq: &[u8], mover: usize, back: bool) -> bool {
+        if self.index.grouped() && self.index.fixed_maps().next().is_some() {
+            // A map may keep a position by swapping alike men: not worth telling apart.
+            return true;
+        }
         let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
         let mine = |i: usize| self.colour[i] as usize == mover;
         // Can man `i` go from its square to its image under `m` (or come from there)?

@@ -70,6 +70,9 @@ pub struct Settings {
     /// Values given from outside for listed positions (EGTgen's `-f`); tables built with
     /// presets are never cached.
     pub presets: Vec<Preset>,
+    /// Index alike men (two bishops of one side) as a set: half the entries for a pair. Off
+    /// only to check the indexing against the layout with one factor per man.
+    pub alike_men: bool,
 }
 
 /// A position whose value is given, not computed.
@@ -94,6 +97,7 @@ impl Default for Settings {
             memory_mb: 16 * 1024,
             progress: false,
             presets: Vec::new(),
+            alike_men: true,
         }
     }
 }
@@ -129,10 +133,18 @@ impl Builder {
         let rules = &self.rules;
         let mut group = u8::MAX;
         let mut size = 1usize;
-        for m in &material.men {
+        let men = &material.men;
+        for (i, m) in men.iter().enumerate() {
             let (c, p) = (m.colour as usize, m.piece as usize);
             group &= rules.symmetric[c][p];
-            size = size.saturating_mul(rules.domain[c][p].count_ones() as usize);
+            let n = rules.domain[c][p].count_ones() as usize;
+            // The k-th alike man of a run (see `index`) multiplies by (n - k) / (k + 1).
+            let k = (1..i)
+                .rev()
+                .take_while(|&j| men[j] == *m && self.settings.alike_men)
+                .count();
+            let k = if i + 1 < men.len() { k } else { 0 };
+            size = size.saturating_mul(n.saturating_sub(k)) / (k + 1);
         }
         let maps = (0..8).filter(|k| group & (1 << k) != 0).count().max(1);
         size / maps
@@ -197,6 +209,11 @@ impl Builder {
         let name = material.name(&rules.variant);
         let mut group = u8::MAX;
         let mut domains = Vec::new();
+        let kinds: Vec<u32> = material
+            .men
+            .iter()
+            .map(|m| (u32::from(m.colour) << 16) | u32::from(m.piece))
+            .collect();
         for m in &material.men {
             let (c, p) = (m.colour as usize, m.piece as usize);
             group &= rules.symmetric[c][p];
@@ -207,7 +224,12 @@ impl Builder {
                     .collect(),
             );
         }
-        let index = index::Indexer::new(&rules.board, &domains, group);
+        let index = index::Indexer::new(
+            &rules.board,
+            &domains,
+            self.settings.alike_men.then_some(kinds.as_slice()),
+            group,
+        );
         let need = (2 * index.size) >> 20;
         if self.used_mb + need > self.settings.memory_mb {
             return Err(EgtError::Memory {
@@ -242,6 +264,7 @@ impl Builder {
             rules: rules.clone(),
             index,
             material: material.clone(),
+            stuck: Default::default(),
         })
     }
 

@@ -148,9 +148,13 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
                     local.draws.add(c);
                 }
                 if code == DRAW || plies(code) == 0 {
-                    // Only whether there is a move: no successor's code is read.
-                    let moves = table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false);
-                    if moves == 0 {
+                    // Only whether there is a move: the solver's record, or a generation that
+                    // reads no successor's code.
+                    let stuck = match table.stuck.get() {
+                        Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
+                        None => table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0,
+                    };
+                    if stuck {
                         if table.in_check(&sq[..m], stm) {
                             local.mates.add(c);
                         } else {
@@ -172,20 +176,33 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
 
 /// The full-board placements and orbits one stored position stands for.
 fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
+    // Placements count alike men apart (two bishops on c1 and f1 are two placements), as
+    // when each man had a factor of its own: each ordering of them is one, and represents
+    // its orbit when no map that keeps the first man gives it a lower ordered index.
     let ix = &table.index;
-    let full = ix.orbit_len(sq[0]) as u64;
-    let mut img = [0u8; MAX_MEN];
-    let representative = ix.stabilizer(sq[0]).iter().all(|&k| {
-        for (d, &s) in img.iter_mut().zip(sq) {
-            *d = ix.maps[k as usize][s as usize];
-        }
-        ix.encode_mapped(&img[..sq.len()], 0)
-            .is_none_or(|other| idx <= other)
-    });
-    Count {
-        full,
-        orbits: representative as u64,
+    if ix.stabilizer(sq[0]).is_empty() {
+        // No map keeps the first man: every ordering is its orbit's only stored form.
+        let n = ix.orderings_len() as u64;
+        return Count {
+            full: n * ix.orbit_len(sq[0]) as u64,
+            orbits: n,
+        };
     }
+    let mut c = Count::default();
+    ix.orderings(sq, &mut |o| {
+        c.full += ix.orbit_len(o[0]) as u64;
+        let own = if ix.grouped() {
+            ix.ordered_rank(o, 0).unwrap_or(idx)
+        } else {
+            idx
+        };
+        let representative = ix.stabilizer(o[0]).iter().all(|&k| {
+            ix.ordered_rank(o, k as usize)
+                .is_none_or(|other| own <= other)
+        });
+        c.orbits += u64::from(representative);
+    });
+    c
 }
 
 /// The FEN of a table position.

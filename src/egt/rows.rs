@@ -22,6 +22,7 @@ use std::sync::Mutex;
 
 use variants::rights;
 
+use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::propagate::parallel;
 use super::solve::{SolveError, Table};
@@ -73,8 +74,10 @@ struct Geometry {
     vbit: Vec<u64>,
     /// Per man but the last, per board square: the man's share of the row number (its local
     /// index times its stride in rows), `usize::MAX` outside its domain; a move of one man
-    /// changes the row by the difference of two shares.
+    /// changes the row by the difference of two shares. Not for alike men (see `set_stride`).
     share: Vec<Vec<usize>>,
+    /// Per man but the last: for alike men (indexed as a set), their factor's stride in rows.
+    set_stride: Vec<Option<usize>>,
     /// All bits of a row.
     full: u64,
 }
@@ -206,13 +209,16 @@ impl Geometry {
             })
             .collect();
         let mut share = vec![vec![usize::MAX; n]; last];
-        let mut stride = 1;
-        for i in (0..last).rev() {
+        for (i, sh) in share.iter_mut().enumerate() {
+            // The last man's factor is the innermost: every other stride is a whole row's.
+            let stride = ix.stride_of(i) / len;
             for (l, &s) in ix.domain(i).iter().enumerate() {
-                share[i][s as usize] = l * stride;
+                sh[s as usize] = l * stride;
             }
-            stride *= ix.domain(i).len();
         }
+        let set_stride = (0..last)
+            .map(|i| ix.alike(i).then(|| ix.stride_of(i) / len))
+            .collect();
         let vflip = vmap
             .iter()
             .map(|map: &Vec<u8>| {
@@ -226,6 +232,7 @@ impl Geometry {
             m,
             len,
             share,
+            set_stride,
             vflip,
             colour: table.colour.clone(),
             moves,
@@ -239,12 +246,17 @@ impl Geometry {
         }
     }
 
-    /// The row after man `i` (not the last) of `row` moves from `from` to `to`, when no
-    /// symmetry map is needed; `None` outside the man's domain.
+    /// The row after man `i` (not the last) of `row`, whose men stand on `f`, moves to
+    /// `to`, when no symmetry map is needed; `None` outside the man's domain.
     #[inline]
-    fn shift(&self, row: usize, i: usize, from: u8, to: u8) -> Option<usize> {
+    fn shift(&self, ix: &Indexer, row: usize, f: &[u8], i: usize, to: u8) -> Option<usize> {
+        if let Some(st) = self.set_stride[i] {
+            let before = ix.factor_value(i, f, f[i])?;
+            let after = ix.factor_value(i, f, to)?;
+            return Some(row - before * st + after * st);
+        }
         let t = self.share[i][to as usize];
-        (t != usize::MAX).then(|| row - self.share[i][from as usize] + t)
+        (t != usize::MAX).then(|| row - self.share[i][f[i] as usize] + t)
     }
 
     /// The image of a row's bits under map `k`.
@@ -415,6 +427,8 @@ struct Solver<'a> {
     /// One bit per word of `news`: the words that are not zero.
     summary: [Rows; 2],
     later: Later,
+    /// Positions without a legal move, found by the seed (see [`Table::stuck`]).
+    stuck: Rows,
 }
 
 /// Solves `table` with the row solver (the caller checked [`eligible`]).
@@ -438,9 +452,16 @@ pub fn solve(
         later: (0..=MAX_PLIES as usize + 4)
             .map(|_| Mutex::new(Vec::new()))
             .collect(),
+        stuck: [0, 1].map(|_| words(table.index.size / 64 + 1)),
     };
     s.seed_illegal();
     s.seed_values();
+    let stuck = s
+        .stuck
+        .each_ref()
+        .map(|w| w.iter().map(|x| x.load(Relaxed)).collect());
+    // Set once: a table is solved once.
+    let _ = table.stuck.set(stuck);
     progress("seeded");
     let mut p = 0u8;
     loop {
@@ -726,7 +747,11 @@ impl Solver<'_> {
                         sq[m - 1] = t.index.domain(m - 1)[bit];
                         let code = match best {
                             Some(p) => win(p.min(MAX_PLIES)),
-                            None if !q && !any => t.no_moves(&sq[..m], x),
+                            None if !q && !any => {
+                                let idx = row * g.len + bit;
+                                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                                t.no_moves(&sq[..m], x)
+                            }
                             None if !q && !open => loss(worst.min(MAX_PLIES)),
                             None => continue,
                         };
@@ -781,7 +806,7 @@ impl Solver<'_> {
                 }
                 let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
                 let row2 = if k == 0 {
-                    g.shift(row, i, f[i], st.sq)
+                    g.shift(ix, row, f, i, st.sq)
                 } else {
                     next[i] = st.sq;
                     let r = ix.encode_mapped(&next[..last], k);
@@ -846,7 +871,7 @@ impl Solver<'_> {
                 }
                 prev[i] = st.sq;
                 if i != 0 || ix.canon_of(st.sq) == 0 {
-                    if let Some(r) = g.shift(row, i, f[i], st.sq) {
+                    if let Some(r) = g.shift(ix, row, f, i, st.sq) {
                         emit(r, b);
                         self.images(&prev, b, emit);
                     }

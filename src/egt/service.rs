@@ -248,6 +248,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                 memory_mb: settings.memory_mb,
                 progress: false,
                 presets: Vec::new(),
+                alike_men: true,
             };
             builders.insert(name.clone(), Builder::new(rules, s));
         }

@@ -3,7 +3,7 @@
 //! The retrograde driver lives in `propagate`.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use variants::PieceId;
 
@@ -60,6 +60,10 @@ pub struct Table {
     pub convs: Vec<Option<Conv>>,
     /// The rules.
     pub rules: Arc<Rules>,
+    /// Positions without a legal move (mated or stalemated), one bit per entry and side to
+    /// move, when the solver recorded them (the row solver's seed finds them for free); the
+    /// statistics look for a move otherwise.
+    pub stuck: OnceLock<[Vec<u64>; 2]>,
 }
 
 /// Which moves a generation reports.
