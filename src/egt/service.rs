@@ -126,6 +126,23 @@ impl TableService {
             .is_some_and(|s| !s.tables.is_empty())
     }
 
+    /// The names of `v`'s materials whose tables are ready.
+    pub fn ready_tables(&self, v: &Variant) -> Vec<String> {
+        self.solved
+            .read()
+            .get(&v.name)
+            .map_or_else(Vec::new, |s| s.tables.keys().map(|m| m.name(v)).collect())
+    }
+
+    /// True while a table of `v` that was asked for is queued or being built.
+    pub fn busy(&self, v: &Variant) -> bool {
+        let ready = self.ready_tables(v);
+        self.queued
+            .lock()
+            .iter()
+            .any(|(name, m)| *name == v.name && !ready.contains(m))
+    }
+
     /// Waits while the table of `pos`'s own material is queued or being built and
     /// `keep_waiting` says so; true when the table is ready.
     pub fn await_table(&self, pos: &Position, keep_waiting: impl Fn() -> bool) -> bool {
