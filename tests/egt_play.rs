@@ -418,3 +418,53 @@ fn a_clocked_game_declines_tables_that_do_not_fit_the_clock() {
     }
     assert!(!g.ready.is_empty(), "no four-man table: {:?}", g.messages);
 }
+
+/// Asks `service` for the tables of `game` with `budget`, waits for the builder, and returns
+/// its messages.
+fn prepare_and_wait(service: &TableService, game: &Game, budget: Duration) -> Vec<String> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    service.prepare(game.position(), Some(budget), Some(tx));
+    let start = Instant::now();
+    while service.busy(game.position().variant()) {
+        assert!(start.elapsed() < Duration::from_secs(120), "builder stuck");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    rx.try_iter()
+        .filter_map(|ev| match ev {
+            SearchEvent::Message(m) => Some(m),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A table already in the cache folder is read, not solved: a clock whose share is far too
+/// short to build it (1 ms) declines it without the cache and loads it with the cache.
+#[test]
+fn a_cached_table_is_loaded_under_any_clock() {
+    let v = builtin("chess");
+    let dir = std::env::temp_dir().join(format!("locust-egt-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let game = Game::from_fen(v, "8/2k5/8/2r5/8/3Q4/1K6/8 w - - 0 1").unwrap();
+    let start = |cache| {
+        TableService::start(ServiceSettings {
+            cache,
+            ..ServiceSettings::default()
+        })
+    };
+    let short = Duration::from_millis(1);
+    let cold = start(None);
+    let said = prepare_and_wait(&cold, &game, short);
+    assert!(cold.probe(game.position()).is_none(), "{said:?}");
+    assert!(said.iter().any(|m| m.contains("KQvKR skipped")), "{said:?}");
+    // Built without a clock, which caches it and the tables it converts into.
+    let first = start(Some(dir.clone()));
+    ready(&first, &game);
+    let warm = start(Some(dir.clone()));
+    let said = prepare_and_wait(&warm, &game, short);
+    assert!(warm.probe(game.position()).is_some(), "{said:?}");
+    assert!(
+        said.iter().any(|m| m.contains("KQvKR: loading")),
+        "{said:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -273,14 +273,18 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
         };
         for material in req.materials {
             let text = material.name(&req.variant);
+            // A cached table is read, not solved: no clock is too short for it (the tables
+            // it converts into were cached with it).
+            let cached = builder.cached(&material);
             let size = builder.size_of(&material);
             let seconds = 2.0 * size as f64 / POSITIONS_PER_SECOND;
-            if req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
+            if !cached && req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
                 say(&req.events, format!("table {text} skipped: about {seconds:.1} s to build, more than the clock allows"));
                 service.queued.lock().remove(&(name.clone(), text));
                 continue;
             }
-            say(&req.events, format!("table {text}: building"));
+            let how = if cached { "loading" } else { "building" };
+            say(&req.events, format!("table {text}: {how}"));
             let start = Instant::now();
             match builder.table(&material) {
                 Ok(_) => {
