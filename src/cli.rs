@@ -54,8 +54,12 @@ pub enum Command {
     /// Search a fixed list of positions from many variants; prints `Nodes searched  : N` and
     /// `Nodes/second    : N`.
     Bench {
-        /// Search depth (default 7; large boards search a little less deep).
+        /// Search depth (default 7; large boards search a little less deep; with --tables,
+        /// default 12).
         depth: Option<u32>,
+        /// Search endgame positions with and without endgame tables instead (prints both).
+        #[arg(long)]
+        tables: bool,
     },
     /// Search one position and print the thinking lines and the best move.
     Search {
@@ -104,7 +108,10 @@ pub fn run(cli: Cli) -> ExitCode {
             };
             locust::perft::run_cli(&all, &variant, &args)
         }
-        Some(Command::Bench { depth }) => locust::bench::run_bench(&all, depth),
+        Some(Command::Bench { depth, tables }) if tables => {
+            locust::bench::run_table_bench(&all, depth)
+        }
+        Some(Command::Bench { depth, .. }) => locust::bench::run_bench(&all, depth),
         Some(Command::Search {
             variant,
             fen,

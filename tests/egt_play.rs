@@ -8,13 +8,14 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crossbeam_channel::{Receiver, Sender};
 use locust::egt::material::{Material, MAX_MEN};
 use locust::egt::rules::Rules;
 use locust::egt::service::{ServiceSettings, TableService};
 use locust::egt::value::{is_win, plies};
 use locust::egt::{report, Builder, Settings};
 use locust::game::Game;
-use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
+use locust::search::{Clock, Limits, Score, SearchEvent, SearchOptions, Searcher};
 use variants::Variant;
 
 fn builtin(name: &str) -> Variant {
@@ -54,7 +55,19 @@ fn play(searcher: &mut Searcher, game: &mut Game, ms: u64) -> Option<Score> {
 /// Plays one move with `searcher` under `limits`; returns the last score reported.
 fn play_under(searcher: &mut Searcher, game: &mut Game, limits: Limits) -> Option<Score> {
     let (tx, rx) = crossbeam_channel::unbounded();
-    searcher.start(game, limits, tx);
+    play_on(searcher, game, limits, (&tx, &rx), &mut Vec::new())
+}
+
+/// [`play_under`] on a channel that outlives the move: the table service's messages about
+/// builds that end after the move are kept for the next read, and all go to `messages`.
+fn play_on(
+    searcher: &mut Searcher,
+    game: &mut Game,
+    limits: Limits,
+    (tx, rx): (&Sender<SearchEvent>, &Receiver<SearchEvent>),
+    messages: &mut Vec<String>,
+) -> Option<Score> {
+    searcher.start(game, limits, tx.clone());
     let mut score = None;
     for ev in rx {
         match ev {
@@ -63,7 +76,7 @@ fn play_under(searcher: &mut Searcher, game: &mut Game, limits: Limits) -> Optio
                 game.play(best.unwrap());
                 return score;
             }
-            SearchEvent::Message(_) => {}
+            SearchEvent::Message(m) => messages.push(m),
         }
     }
     panic!("no best move");
@@ -257,4 +270,201 @@ fn tables_build_in_the_background_under_a_game_clock() {
         assert!(wait.elapsed() < Duration::from_secs(120), "{messages:?}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// The clocked game's start (six men): the knight on d4 falls at once (five men) and the
+/// exchanges that follow lead to four-man endings (KQvKR when White's rook takes and Black's
+/// rook takes back), whose tables the service builds during the game: KQvKR takes about
+/// 1.5 s, a share of the clock White's first search in it waits for.
+const CLOCKED_FEN: &str = "3r2k1/8/8/8/3n4/8/1Q6/3R2K1 w - - 0 1";
+
+/// Plies after which the clocked game is given up (a draw by then: enough seen).
+const CLOCKED_PLIES: usize = 200;
+
+/// What a clocked game showed.
+struct ClockedGame {
+    /// White's service messages ("table X: building", "ready", "skipped").
+    messages: Vec<String>,
+    /// White moves whose root was in a ready table.
+    table_roots: usize,
+    /// The tables ready at the end.
+    ready: Vec<String>,
+}
+
+/// Plays [`CLOCKED_FEN`] at 10s+0.1s as a GUI would, through the engine's event loop: White
+/// with tables of at most `max_men` men (none built beforehand, memory only), Black without.
+/// Each move's wall time is taken off the mover's clock, which then gains the increment;
+/// a move that takes all the time left fails the test (a time forfeit).
+fn clocked_game(max_men: usize) -> ClockedGame {
+    let v = builtin("chess");
+    let tables = TableService::start(ServiceSettings {
+        cache: None,
+        max_men,
+        ..ServiceSettings::default()
+    });
+    let mut game = Game::from_fen(v.clone(), CLOCKED_FEN).unwrap();
+    let mut white = Searcher::new(SearchOptions {
+        tables: Some(tables.clone()),
+        ..SearchOptions::default()
+    });
+    let mut black = Searcher::new(SearchOptions::default());
+    let (wtx, wrx) = crossbeam_channel::unbounded();
+    let (btx, brx) = crossbeam_channel::unbounded();
+    let mut messages = Vec::new();
+    let mut clock = Clock {
+        time: [Duration::from_secs(10); 2],
+        inc: [Duration::from_millis(100); 2],
+        movestogo: None,
+    };
+    let (mut table_roots, mut longest, mut least) = (0, Duration::ZERO, clock.time[0]);
+    let mut plies = 0;
+    while game.outcome().is_none() && plies < CLOCKED_PLIES {
+        let us = game.position().side_to_move();
+        let white_moves = us == locust::board::types::Colour::White;
+        let limits = Limits {
+            clock: Some(clock.clone()),
+            ..Limits::default()
+        };
+        if white_moves && tables.probe(game.position()).is_some() {
+            table_roots += 1;
+        }
+        let left = clock.time[us.index()];
+        let start = Instant::now();
+        if white_moves {
+            play_on(&mut white, &mut game, limits, (&wtx, &wrx), &mut messages);
+        } else {
+            play_on(&mut black, &mut game, limits, (&btx, &brx), &mut Vec::new());
+        }
+        let spent = start.elapsed();
+        assert!(
+            spent < left,
+            "ply {plies}: {us:?} spent {spent:?} with {left:?} left ({})",
+            game.position().fen()
+        );
+        clock.time[us.index()] = left - spent + clock.inc[us.index()];
+        (longest, least) = (longest.max(spent), least.min(left - spent));
+        plies += 1;
+    }
+    // Builds asked for near the end may still run: they must finish, not hang.
+    let wait = Instant::now();
+    while tables.busy(&v) {
+        assert!(wait.elapsed() < Duration::from_secs(120), "{messages:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    messages.extend(wrx.try_iter().filter_map(|ev| match ev {
+        SearchEvent::Message(m) => Some(m),
+        _ => None,
+    }));
+    let ready = tables.ready_tables(&v);
+    println!(
+        "max men {max_men}: {plies} plies, {:?}, longest move {longest:?}, least time left \
+         {least:?}, clocks {:?}; {table_roots} White roots in a table; ready {ready:?}",
+        game.outcome(),
+        clock.time
+    );
+    for m in &messages {
+        println!("  {m}");
+    }
+    ClockedGame {
+        messages,
+        table_roots,
+        ready,
+    }
+}
+
+/// The tables named in messages containing `what` ("building", "ready", "skipped").
+fn tables_said(messages: &[String], what: &str) -> Vec<String> {
+    messages
+        .iter()
+        .filter(|m| m.contains(what))
+        .filter_map(|m| m.strip_prefix("table ")?.split([':', ' ']).next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A whole game at 10s+0.1s (about 5 s when White mates in the table's ending, at most 200
+/// plies). With the default men limit (4) the six-man start asks for nothing, the smaller
+/// positions ask for their four-man tables, which are built in the background, and White's
+/// later moves are played from them; no move takes the time left.
+#[test]
+fn a_clocked_game_builds_its_tables_in_time() {
+    let g = clocked_game(ServiceSettings::default().max_men);
+    let built = tables_said(&g.messages, ": building");
+    assert!(!built.is_empty(), "no table asked for: {:?}", g.messages);
+    for t in &built {
+        assert!(g.ready.contains(t), "{t} never ready: {:?}", g.messages);
+    }
+    assert!(g.table_roots > 0, "no White move played from a table");
+}
+
+/// The same game with five-man tables allowed: the six- and five-man positions ask for
+/// five-man tables, which take about a minute to build; the clock's share (a quarter of the
+/// time left) declines them with a message, and the game keeps its clock and its four-man
+/// tables.
+#[test]
+fn a_clocked_game_declines_tables_that_do_not_fit_the_clock() {
+    let g = clocked_game(5);
+    let skipped = tables_said(&g.messages, "skipped");
+    assert!(
+        skipped
+            .iter()
+            .any(|t| t.chars().filter(char::is_ascii_uppercase).count() == 5),
+        "no five-man table declined: {:?}",
+        g.messages
+    );
+    for t in &g.ready {
+        let men = t.chars().filter(char::is_ascii_uppercase).count();
+        assert!(men <= 4, "{t} built against the clock: {:?}", g.messages);
+    }
+    assert!(!g.ready.is_empty(), "no four-man table: {:?}", g.messages);
+}
+
+/// Asks `service` for the tables of `game` with `budget`, waits for the builder, and returns
+/// its messages.
+fn prepare_and_wait(service: &TableService, game: &Game, budget: Duration) -> Vec<String> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    service.prepare(game.position(), Some(budget), Some(tx));
+    let start = Instant::now();
+    while service.busy(game.position().variant()) {
+        assert!(start.elapsed() < Duration::from_secs(120), "builder stuck");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    rx.try_iter()
+        .filter_map(|ev| match ev {
+            SearchEvent::Message(m) => Some(m),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A table already in the cache folder is read, not solved: a clock whose share is far too
+/// short to build it (1 ms) declines it without the cache and loads it with the cache.
+#[test]
+fn a_cached_table_is_loaded_under_any_clock() {
+    let v = builtin("chess");
+    let dir = std::env::temp_dir().join(format!("locust-egt-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let game = Game::from_fen(v, "8/2k5/8/2r5/8/3Q4/1K6/8 w - - 0 1").unwrap();
+    let start = |cache| {
+        TableService::start(ServiceSettings {
+            cache,
+            ..ServiceSettings::default()
+        })
+    };
+    let short = Duration::from_millis(1);
+    let cold = start(None);
+    let said = prepare_and_wait(&cold, &game, short);
+    assert!(cold.probe(game.position()).is_none(), "{said:?}");
+    assert!(said.iter().any(|m| m.contains("KQvKR skipped")), "{said:?}");
+    // Built without a clock, which caches it and the tables it converts into.
+    let first = start(Some(dir.clone()));
+    ready(&first, &game);
+    let warm = start(Some(dir.clone()));
+    let said = prepare_and_wait(&warm, &game, short);
+    assert!(warm.probe(game.position()).is_some(), "{said:?}");
+    assert!(
+        said.iter().any(|m| m.contains("KQvKR: loading")),
+        "{said:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,7 +6,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use super::solve::Table;
+use super::rules::Rules;
+use super::solve::{Metric, Table};
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 3: alike men indexed as a set (a pair of bishops: one entry for both orders).
@@ -58,10 +59,14 @@ fn header(t: &Table) -> Vec<u8> {
 
 /// The file a table is kept in.
 pub fn file_of(dir: &Path, t: &Table) -> PathBuf {
-    let rules = format!("{:?} {:?}", t.metric, t.rules.game);
-    let tag = fnv(rules.as_bytes(), FNV_START) & 0xffff;
-    let safe: String = t
-        .name
+    path_of(dir, &t.rules, &t.name, t.metric)
+}
+
+/// The file the table named `name` (a material's name) is kept in under `rules`.
+pub fn path_of(dir: &Path, rules: &Rules, name: &str, metric: Metric) -> PathBuf {
+    let game = format!("{metric:?} {:?}", rules.game);
+    let tag = fnv(game.as_bytes(), FNV_START) & 0xffff;
+    let safe: String = name
         .chars()
         .map(|c| match c {
             '+' => 'p',
@@ -72,7 +77,7 @@ pub fn file_of(dir: &Path, t: &Table) -> PathBuf {
         .collect();
     dir.join(format!(
         "{}-{}-{:?}-{tag:04x}.ltb",
-        t.rules.variant.name, safe, t.metric
+        rules.variant.name, safe, metric
     ))
 }
 

@@ -150,6 +150,17 @@ impl Builder {
         size / maps
     }
 
+    /// True when `material`'s table is in the cache folder (checked by name only: a file
+    /// that turns out stale or broken is rebuilt by [`Builder::table`]).
+    pub fn cached(&self, material: &Material) -> bool {
+        let Some(dir) = &self.settings.cache else {
+            return false;
+        };
+        let name = material.name(&self.rules.variant);
+        self.settings.presets.is_empty()
+            && cache::path_of(dir, &self.rules, &name, self.settings.metric).is_file()
+    }
+
     /// The table of `material`, building it (and every table it converts into) if needed.
     pub fn table(&mut self, material: &Material) -> Result<Arc<Table>, EgtError> {
         if let Some(t) = self.tables.get(material) {

@@ -126,6 +126,23 @@ impl TableService {
             .is_some_and(|s| !s.tables.is_empty())
     }
 
+    /// The names of `v`'s materials whose tables are ready.
+    pub fn ready_tables(&self, v: &Variant) -> Vec<String> {
+        self.solved
+            .read()
+            .get(&v.name)
+            .map_or_else(Vec::new, |s| s.tables.keys().map(|m| m.name(v)).collect())
+    }
+
+    /// True while a table of `v` that was asked for is queued or being built.
+    pub fn busy(&self, v: &Variant) -> bool {
+        let ready = self.ready_tables(v);
+        self.queued
+            .lock()
+            .iter()
+            .any(|(name, m)| *name == v.name && !ready.contains(m))
+    }
+
     /// Waits while the table of `pos`'s own material is queued or being built and
     /// `keep_waiting` says so; true when the table is ready.
     pub fn await_table(&self, pos: &Position, keep_waiting: impl Fn() -> bool) -> bool {
@@ -257,14 +274,18 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
         };
         for material in req.materials {
             let text = material.name(&req.variant);
+            // A cached table is read, not solved: no clock is too short for it (the tables
+            // it converts into were cached with it).
+            let cached = builder.cached(&material);
             let size = builder.size_of(&material);
             let seconds = 2.0 * size as f64 / POSITIONS_PER_SECOND;
-            if req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
+            if !cached && req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
                 say(&req.events, format!("table {text} skipped: about {seconds:.1} s to build, more than the clock allows"));
                 service.queued.lock().remove(&(name.clone(), text));
                 continue;
             }
-            say(&req.events, format!("table {text}: building"));
+            let how = if cached { "loading" } else { "building" };
+            say(&req.events, format!("table {text}: {how}"));
             let start = Instant::now();
             match builder.table(&material) {
                 Ok(_) => {
