@@ -81,15 +81,9 @@ impl Position {
             return false;
         }
         let them = colour.flip();
-        let stride = self.lay.stride as i32;
         self.royals(colour).any(|k| {
-            (-1..=1).any(|dr| {
-                (-1..=1).any(|df| {
-                    let sq = (k as i32 + dr * stride + df) as Sq;
-                    sq != k
-                        && self.man_at(sq).is_some_and(|m| m.colour == colour)
-                        && self.map.attacked(them, sq)
-                })
+            self.neighbours(k).any(|sq| {
+                self.man_at(sq).is_some_and(|m| m.colour == colour) && self.map.attacked(them, sq)
             })
         })
     }

@@ -16,6 +16,7 @@ use crossbeam_channel::Sender;
 use parking_lot::Mutex;
 
 use crate::board::moves::Move;
+use crate::board::types::Colour;
 use crate::eval::EvalTables;
 use crate::game::Game;
 pub use tt::Bound;
@@ -40,6 +41,17 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations.
     pub multipv: usize,
+}
+
+impl Limits {
+    /// Under a game clock, the share of `us`'s time a table build may take (and a search
+    /// may wait for its root's table): the remaining time over
+    /// [`params::TABLE_BUILD_CLOCK_DIVISOR`].
+    pub(crate) fn table_share(&self, us: Colour) -> Option<Duration> {
+        self.clock
+            .as_ref()
+            .map(|c| c.time[us.index()] / params::TABLE_BUILD_CLOCK_DIVISOR)
+    }
 }
 
 impl Default for Limits {
@@ -221,10 +233,7 @@ impl Searcher {
         self.tt.new_search();
         if let Some(service) = &self.opts.tables {
             // A share of the clock at most; no limit in analysis or fixed-depth searches.
-            let budget = limits
-                .clock
-                .as_ref()
-                .map(|c| c.time[pos.side_to_move().index()] / params::TABLE_BUILD_CLOCK_DIVISOR);
+            let budget = limits.table_share(pos.side_to_move());
             service.prepare(&pos, budget, Some(events.clone()));
         }
         let shared = Arc::new(Shared {

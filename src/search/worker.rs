@@ -79,10 +79,9 @@ fn await_root_table(
     let (Some(service), Some(soft)) = (&opts.tables, budget.soft) else {
         return;
     };
-    let limit = match &limits.clock {
-        Some(c) => c.time[root.pos.side_to_move().index()] / TABLE_BUILD_CLOCK_DIVISOR,
-        None => soft / 2,
-    };
+    let limit = limits
+        .table_share(root.pos.side_to_move())
+        .unwrap_or(soft / 2);
     let start = Instant::now();
     service.await_table(&root.pos, || {
         !shared.stopped() && !shared.pondering.load(Ordering::Relaxed) && start.elapsed() < limit
@@ -642,12 +641,11 @@ impl<'a> Worker<'a> {
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && ply > 0 {
             // A man next to our royal under attack is a blast check: the static score is
-            // blind to it, so no cut-off on that score.
-            let blind = self.blasts && self.pos.blast_threat(us);
+            // blind to it, so no cut-off on that score (asked last: the other tests are cheap).
             if depth <= RFP_DEPTH
-                && !blind
                 && static_eval - RFP_MARGIN * depth >= beta
                 && beta.abs() < KNOWN_WIN
+                && !(self.blasts && self.pos.blast_threat(us))
             {
                 self.lists[ply] = moves;
                 return static_eval;
