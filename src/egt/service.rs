@@ -27,6 +27,24 @@ const POSITIONS_PER_SECOND: f64 = 5.0e6;
 /// How often a search waiting for its root's table looks again.
 const TABLE_POLL: Duration = Duration::from_millis(5);
 
+/// Waits until `ready`, while what it waits for is still `queued` and `keep_waiting` says
+/// so; true when it became ready.
+fn poll(
+    ready: impl Fn() -> bool,
+    queued: impl Fn() -> bool,
+    keep_waiting: impl Fn() -> bool,
+) -> bool {
+    loop {
+        if ready() {
+            return true;
+        }
+        if !queued() || !keep_waiting() {
+            return false;
+        }
+        std::thread::sleep(TABLE_POLL);
+    }
+}
+
 /// What the service may do.
 #[derive(Clone, Debug)]
 pub struct ServiceSettings {
@@ -158,34 +176,21 @@ impl TableService {
             return false;
         };
         let key = (v.name.clone(), material.name(v));
-        loop {
-            let ready = self
-                .solved
+        let ready = || {
+            self.solved
                 .read()
                 .get(&v.name)
-                .is_some_and(|s| s.tables.contains_key(&material));
-            if ready {
-                return true;
-            }
-            if !self.queued.lock().contains(&key) || !keep_waiting() {
-                return false;
-            }
-            std::thread::sleep(TABLE_POLL);
-        }
+                .is_some_and(|s| s.tables.contains_key(&material))
+        };
+        poll(ready, || self.queued.lock().contains(&key), &keep_waiting)
     }
 
     /// [`TableService::await_table`] before the variant has any table (its rules are not
     /// kept yet): waits until the first arrive, then asks again.
     fn await_first(&self, pos: &Position, keep_waiting: impl Fn() -> bool) -> bool {
         let name = &pos.variant().name;
-        let queued = |q: &HashSet<(String, String)>| q.iter().any(|(v, _)| v == name);
-        while !self.has_tables(name) {
-            if !queued(&self.queued.lock()) || !keep_waiting() {
-                return false;
-            }
-            std::thread::sleep(TABLE_POLL);
-        }
-        self.await_table(pos, keep_waiting)
+        let queued = || self.queued.lock().iter().any(|(v, _)| v == name);
+        poll(|| self.has_tables(name), queued, &keep_waiting) && self.await_table(pos, keep_waiting)
     }
 
     /// Asks for the tables a game at `pos` will need soon: its own material and those one
