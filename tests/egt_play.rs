@@ -346,15 +346,8 @@ fn clocked_game(max_men: usize) -> ClockedGame {
         plies += 1;
     }
     // Builds asked for near the end may still run: they must finish, not hang.
-    let wait = Instant::now();
-    while tables.busy(&v) {
-        assert!(wait.elapsed() < Duration::from_secs(120), "{messages:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    messages.extend(wrx.try_iter().filter_map(|ev| match ev {
-        SearchEvent::Message(m) => Some(m),
-        _ => None,
-    }));
+    wait_idle(&tables, &v);
+    messages.extend(messages_in(&wrx));
     let ready = tables.ready_tables(&v);
     println!(
         "max men {max_men}: {plies} plies, {:?}, longest move {longest:?}, least time left \
@@ -424,17 +417,26 @@ fn a_clocked_game_declines_tables_that_do_not_fit_the_clock() {
 fn prepare_and_wait(service: &TableService, game: &Game, budget: Duration) -> Vec<String> {
     let (tx, rx) = crossbeam_channel::unbounded();
     service.prepare(game.position(), Some(budget), Some(tx));
+    wait_idle(service, game.position().variant());
+    messages_in(&rx).collect()
+}
+
+/// Waits until no table of `v` is queued or being built (two minutes at most: a builder
+/// that never finishes fails the test).
+fn wait_idle(service: &TableService, v: &Variant) {
     let start = Instant::now();
-    while service.busy(game.position().variant()) {
+    while service.busy(v) {
         assert!(start.elapsed() < Duration::from_secs(120), "builder stuck");
         std::thread::sleep(Duration::from_millis(10));
     }
-    rx.try_iter()
-        .filter_map(|ev| match ev {
-            SearchEvent::Message(m) => Some(m),
-            _ => None,
-        })
-        .collect()
+}
+
+/// The service messages waiting on `rx` (other events dropped).
+fn messages_in(rx: &Receiver<SearchEvent>) -> impl Iterator<Item = String> + '_ {
+    rx.try_iter().filter_map(|ev| match ev {
+        SearchEvent::Message(m) => Some(m),
+        _ => None,
+    })
 }
 
 /// A table already in the cache folder is read, not solved: a clock whose share is far too
