@@ -90,6 +90,21 @@ impl SideStats {
         }
     }
 
+    /// Calls `f` with every count.
+    fn each_count(&mut self, f: &mut dyn FnMut(&mut Count)) {
+        for c in [
+            &mut self.legal,
+            &mut self.draws,
+            &mut self.mates,
+            &mut self.stalemates,
+        ] {
+            f(c);
+        }
+        for c in self.wins.iter_mut().chain(self.losses.iter_mut()) {
+            f(c);
+        }
+    }
+
     /// Total wins.
     pub fn total_wins(&self) -> Count {
         sum(&self.wins)
@@ -116,53 +131,17 @@ fn bump(v: &mut Vec<Count>, at: usize, c: Count) {
     v[at].add(c);
 }
 
-/// Counts a table, per side to move.
+/// Counts a table, per side to move. Placements on the full board are counted from the
+/// stored entries (each stands for its first man's orbit, once per ordering of alike men);
+/// orbits by Burnside's lemma: a class's orbits are the mean, over the symmetry maps, of
+/// its placements that the map leaves in place. The identity leaves all of them; the other
+/// maps only placements with every man on a square of their own, few enough to list.
 pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
-    let m = table.men();
     let mut out: [SideStats; 2] = Default::default();
     for (stm, side) in out.iter_mut().enumerate() {
         let total = Mutex::new(SideStats::default());
         parallel(table.index.size, threads, |a, b| {
-            let mut local = SideStats::default();
-            let mut sq = [0u8; MAX_MEN];
-            table.index.decode(a, &mut sq[..m]);
-            for idx in a..b {
-                let code = table.values[stm][idx].load(Relaxed);
-                if idx > a {
-                    // The odometer: cheaper than decoding each index.
-                    table.index.advance(&mut sq[..m]);
-                }
-                if code == ILLEGAL {
-                    continue;
-                }
-                let c = weight(table, &sq[..m], idx);
-                local.legal.add(c);
-                if is_win(code) {
-                    bump(&mut local.wins, (plies(code) as usize).div_ceil(2), c);
-                    if local.longest.is_none_or(|l| plies(code) > l.0) {
-                        local.longest = Some((plies(code), idx));
-                    }
-                } else if is_loss(code) {
-                    bump(&mut local.losses, (plies(code) as usize).div_ceil(2), c);
-                } else {
-                    local.draws.add(c);
-                }
-                if code == DRAW || plies(code) == 0 {
-                    // Only whether there is a move: the solver's record, or a generation that
-                    // reads no successor's code.
-                    let stuck = match table.stuck.get() {
-                        Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
-                        None => table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0,
-                    };
-                    if stuck {
-                        if table.in_check(&sq[..m], stm) {
-                            local.mates.add(c);
-                        } else {
-                            local.stalemates.add(c);
-                        }
-                    }
-                }
-            }
+            let local = count_range(table, stm, a, b);
             if let Ok(mut t) = total.lock() {
                 t.merge(&local);
             }
@@ -170,39 +149,126 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
         if let Ok(t) = total.into_inner() {
             *side = t;
         }
+        count_fixed(table, stm, side);
+        let maps = table.index.maps.len() as u64;
+        side.each_count(&mut |c| c.orbits /= maps);
     }
     out
 }
 
-/// The full-board placements and orbits one stored position stands for.
-fn weight(table: &Table, sq: &[u8], idx: usize) -> Count {
-    // Placements count alike men apart (two bishops on c1 and f1 are two placements), as
-    // when each man had a factor of its own: each ordering of them is one, and represents
-    // its orbit when no map that keeps the first man gives it a lower ordered index.
+/// The entries `a..b` of side `stm`: full-board placements, with the identity's share of
+/// the orbit sums (the same number) in `orbits`.
+fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
     let ix = &table.index;
-    if ix.stabilizer(sq[0]).is_empty() {
-        // No map keeps the first man: every ordering is its orbit's only stored form.
-        let n = ix.orderings_len() as u64;
-        return Count {
-            full: n * ix.orbit_len(sq[0]) as u64,
-            orbits: n,
-        };
-    }
+    let stride = ix.stride_of(0);
+    let orderings = ix.orderings_len() as u64;
+    let mut local = SideStats::default();
+    let mut block = usize::MAX;
     let mut c = Count::default();
-    ix.orderings(sq, &mut |o| {
-        c.full += ix.orbit_len(o[0]) as u64;
-        let own = if ix.grouped() {
-            ix.ordered_rank(o, 0).unwrap_or(idx)
-        } else {
-            idx
+    for idx in a..b {
+        let code = table.values[stm][idx].load(Relaxed);
+        if code == ILLEGAL {
+            continue;
+        }
+        if idx / stride != block {
+            // Every entry of a block has the first man on one square.
+            block = idx / stride;
+            let w = orderings * ix.orbit_len(ix.domain(0)[block]) as u64;
+            c = Count { full: w, orbits: w };
+        }
+        tally(table, stm, idx, code, c, &mut local);
+    }
+    local
+}
+
+/// Adds the placements of side `stm` that a map other than the identity leaves in place to
+/// the orbit sums (`orbits`) of their classes.
+fn count_fixed(table: &Table, stm: usize, side: &mut SideStats) {
+    let ix = &table.index;
+    let m = table.men();
+    for map in &ix.maps[1..] {
+        let fixed: Vec<u8> = (0..map.len() as u8)
+            .filter(|&s| map[s as usize] == s)
+            .collect();
+        let allowed = |i: usize, s: u8| {
+            if i == 0 {
+                let canon = ix.maps[ix.canon_of(s)][s as usize];
+                ix.local_of(0, canon).is_some()
+            } else {
+                ix.local_of(i, s).is_some()
+            }
         };
-        let representative = ix.stabilizer(o[0]).iter().all(|&k| {
-            ix.ordered_rank(o, k as usize)
-                .is_none_or(|other| own <= other)
-        });
-        c.orbits += u64::from(representative);
-    });
-    c
+        let mut sq = [0u8; MAX_MEN];
+        let mut place = |sq: &[u8]| {
+            let Some(idx) = ix.encode(sq) else {
+                return;
+            };
+            let code = table.values[stm][idx].load(Relaxed);
+            if code != ILLEGAL {
+                let one = Count { full: 0, orbits: 1 };
+                tally(table, stm, idx, code, one, side);
+            }
+        };
+        placements(&fixed, &allowed, &mut sq[..m], 0, &mut place);
+    }
+}
+
+/// Calls `f` with every placement of men `i..` of `sq` on distinct squares of `squares`
+/// that `allowed` lets them stand on.
+fn placements(
+    squares: &[u8],
+    allowed: &dyn Fn(usize, u8) -> bool,
+    sq: &mut [u8],
+    i: usize,
+    f: &mut dyn FnMut(&[u8]),
+) {
+    if i == sq.len() {
+        f(sq);
+        return;
+    }
+    for &s in squares {
+        if allowed(i, s) && !sq[..i].contains(&s) {
+            sq[i] = s;
+            placements(squares, allowed, sq, i + 1, f);
+        }
+    }
+}
+
+/// Adds one legal entry of side `stm` (index `idx`, value `code`) with weight `c` to its
+/// classes.
+fn tally(table: &Table, stm: usize, idx: usize, code: u8, c: Count, side: &mut SideStats) {
+    side.legal.add(c);
+    if is_win(code) {
+        bump(&mut side.wins, (plies(code) as usize).div_ceil(2), c);
+        if side.longest.is_none_or(|l| plies(code) > l.0) {
+            side.longest = Some((plies(code), idx));
+        }
+    } else if is_loss(code) {
+        bump(&mut side.losses, (plies(code) as usize).div_ceil(2), c);
+    } else {
+        side.draws.add(c);
+    }
+    if code == DRAW || plies(code) == 0 {
+        let m = table.men();
+        let mut sq = [0u8; MAX_MEN];
+        // Only whether there is a move: the solver's record, or a generation that reads
+        // no successor's code.
+        let stuck = match table.stuck.get() {
+            Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
+            None => {
+                table.index.decode(idx, &mut sq[..m]);
+                table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0
+            }
+        };
+        if stuck {
+            table.index.decode(idx, &mut sq[..m]);
+            if table.in_check(&sq[..m], stm) {
+                side.mates.add(c);
+            } else {
+                side.stalemates.add(c);
+            }
+        }
+    }
 }
 
 /// The FEN of a table position.
@@ -297,6 +363,10 @@ pub fn render(table: &Table, stats: &[SideStats; 2]) -> String {
 /// Up to `count` drawn positions with White to move in which White is not in check, spread
 /// evenly over the table: (FEN, 0).
 pub fn draw_examples(table: &Table, count: usize) -> Vec<(String, usize)> {
+    if count == 0 {
+        // The scan below generates moves for every draw: not for nothing.
+        return Vec::new();
+    }
     let m = table.men();
     let mut sq = [0u8; MAX_MEN];
     let draws: Vec<usize> = (0..table.index.size)
