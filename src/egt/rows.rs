@@ -860,6 +860,12 @@ impl Solver<'_> {
         let ix = &self.t.index;
         let last = g.m - 1;
         let mut prev = *f;
+        // The images of these news under the maps that keep the first man's square are
+        // news too (values are symmetric, and so is every pass), and each emits its own
+        // predecessors: a predecessor needs its images emitted here only under the maps
+        // that keep its first man but not this row's, that is after an un-move of the
+        // first man.
+        let keeps = ix.stabilizer(f[0]);
         for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
             for st in &g.unmoves[i][f[i] as usize] {
                 if occ & st.block != 0 {
@@ -873,7 +879,9 @@ impl Solver<'_> {
                 if i != 0 || ix.canon_of(st.sq) == 0 {
                     if let Some(r) = g.shift(ix, row, f, i, st.sq) {
                         emit(r, b);
-                        self.images(&prev, b, emit);
+                        if i == 0 && !ix.stabilizer(st.sq).iter().all(|h| keeps.contains(h)) {
+                            self.images(&prev, b, emit);
+                        }
                     }
                 } else {
                     self.stored(&prev, b, emit);
@@ -892,7 +900,6 @@ impl Solver<'_> {
             }
             if before != 0 {
                 emit(row, before);
-                self.images(f, before, emit);
             }
         }
     }
