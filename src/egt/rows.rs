@@ -481,6 +481,19 @@ pub fn solve(
     }
 }
 
+/// Files one seed of `row` and `side` for distance `q` in a thread's lists, merged with the
+/// previous one when that is of the same row and side (a row's seeds come together).
+fn file_seed(filed: &mut Vec<Vec<(usize, u8, u64)>>, q: u8, row: usize, side: u8, bit: u64) {
+    let q = q as usize;
+    if filed.len() <= q {
+        filed.resize_with(q + 1, Vec::new);
+    }
+    match filed[q].last_mut() {
+        Some(e) if e.0 == row && e.1 == side => e.2 |= bit,
+        _ => filed[q].push((row, side, bit)),
+    }
+}
+
 impl Solver<'_> {
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
@@ -714,7 +727,7 @@ impl Solver<'_> {
         let m = g.m;
         parallel(self.rows, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
-            let mut filed: Vec<(u8, usize, u8, u64)> = Vec::new();
+            let mut filed: Vec<Vec<(usize, u8, u64)>> = Vec::new();
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
@@ -761,7 +774,7 @@ impl Solver<'_> {
                             self.state[x][row].provisional.fetch_or(1 << bit, Relaxed);
                         }
                         if code != DRAW {
-                            filed.push((plies(code), row, x as u8, 1 << bit));
+                            file_seed(&mut filed, plies(code), row, x as u8, 1 << bit);
                         }
                     }
                 }
@@ -770,20 +783,17 @@ impl Solver<'_> {
         });
     }
 
-    /// Files a thread's seeds `(distance, row, side, bits)` by distance, one lock per
-    /// distance and one entry per row.
-    fn defer(&self, filed: &mut Vec<(u8, usize, u8, u64)>) {
-        filed.sort_unstable();
-        for group in filed.chunk_by(|a, b| a.0 == b.0) {
-            let q = (group[0].0 as usize).min(self.later.len() - 1);
-            if let Ok(mut l) = self.later[q].lock() {
-                for e in group.chunk_by(|a, b| (a.1, a.2) == (b.1, b.2)) {
-                    let bits = e.iter().fold(0, |acc, x| acc | x.3);
-                    l.push((e[0].1, e[0].2, bits));
-                }
+    /// Hands a thread's seeds (per distance: `(row, side, bits)`) to the shared lists, one
+    /// lock per distance.
+    fn defer(&self, filed: &mut [Vec<(usize, u8, u64)>]) {
+        for (q, list) in filed.iter_mut().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            if let Ok(mut l) = self.later[q.min(self.later.len() - 1)].lock() {
+                l.append(list);
             }
         }
-        filed.clear();
     }
 
     /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
