@@ -422,6 +422,10 @@ struct Solver<'a> {
     rows: usize,
     /// Per side, per row: what is decided (see [`RowState`]).
     state: [Vec<RowState>; 2],
+    /// Per side, per row: decided for good (`done` and not `provisional`; some such bits
+    /// may be missing). Dense and apart from `state`: most predecessors an un-move reaches
+    /// are settled, and this tells them from a cache that holds it.
+    settled: Rows,
     /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
     news: [Rows; 2],
     /// One bit per word of `news`: the words that are not zero.
@@ -447,6 +451,7 @@ pub fn solve(
         threads,
         rows,
         state: [0, 1].map(|_| (0..rows).map(|_| RowState::default()).collect()),
+        settled: sides(),
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [words(sum), words(sum)]),
         later: (0..=MAX_PLIES as usize + 4)
@@ -547,6 +552,7 @@ impl Solver<'_> {
                 state.closed.fetch_or(wins, AcqRel);
                 // Final now: no quicker win is left to find.
                 state.provisional.fetch_and(!wins, AcqRel);
+                self.settled[side][row].fetch_or(wins, Relaxed);
             }
             if keep != 0 && self.news[par][side][row].fetch_or(keep, AcqRel) == 0 {
                 self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
@@ -578,6 +584,7 @@ impl Solver<'_> {
                     };
                     if bad != 0 {
                         self.state[x][row].done.store(bad, Relaxed);
+                        self.settled[x][row].store(bad, Relaxed);
                         self.state[x][row].closed.store(bad, Relaxed);
                         for bit in ones(bad) {
                             t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
@@ -772,6 +779,8 @@ impl Solver<'_> {
                         self.state[x][row].done.fetch_or(1 << bit, Relaxed);
                         if is_win(code) && plies(code) > 1 {
                             self.state[x][row].provisional.fetch_or(1 << bit, Relaxed);
+                        } else {
+                            self.settled[x][row].fetch_or(1 << bit, Relaxed);
                         }
                         if code != DRAW {
                             file_seed(&mut filed, plies(code), row, x as u8, 1 << bit);
@@ -1006,6 +1015,10 @@ impl Solver<'_> {
                         }
                         let occ = self.decode(row, &mut f);
                         self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
+                            let bits = bits & !self.settled[mover][r].load(Relaxed);
+                            if bits == 0 {
+                                return;
+                            }
                             merged.add(r, bits, &self.state[mover], &mut act);
                         });
                     }
@@ -1027,6 +1040,7 @@ impl Solver<'_> {
             return;
         }
         let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
+        self.settled[x][row].fetch_or(mine, Relaxed);
         let capture = if mine != 0 {
             self.may_capture(&f, occ, x)
         } else {
@@ -1080,6 +1094,7 @@ impl Solver<'_> {
             new |= mine;
         }
         if new != 0 {
+            self.settled[y][row].fetch_or(new, Relaxed);
             self.state[y][row].closed.fetch_or(new, AcqRel);
             self.file(p, p + 1, row, y, new);
         }
