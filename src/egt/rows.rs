@@ -36,6 +36,9 @@ struct Step {
     sq: u8,
     block: u64,
     vblock: u64,
+    /// The man's share of the row number at the other end (see `Geometry::share`;
+    /// `usize::MAX` outside its domain or for alike men).
+    share: usize,
 }
 
 /// One path of the last man inside its row: its other end (local index) and the board
@@ -153,9 +156,18 @@ impl Geometry {
                 .fold(0u64, |acc, s| acc | vbit[s])
         };
         let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
+        let mut share = vec![vec![usize::MAX; n]; last];
+        for (i, sh) in share.iter_mut().enumerate() {
+            // The last man's factor is the innermost: every other stride is a whole row's.
+            let stride = ix.stride_of(i) / len;
+            for (l, &s) in ix.domain(i).iter().enumerate() {
+                sh[s as usize] = l * stride;
+            }
+        }
         let mut moves = Vec::new();
         let mut unmoves = Vec::new();
         for i in 0..last {
+            let share_of = |s: usize| if ix.alike(i) { usize::MAX } else { share[i][s] };
             let pm = pm_of(i);
             let mut fwd = vec![Vec::new(); n];
             let mut back = vec![Vec::new(); n];
@@ -166,11 +178,13 @@ impl Geometry {
                         sq: path.to,
                         block: (empty | (1u128 << path.to)) as u64,
                         vblock: vbits(empty | (1u128 << path.to)),
+                        share: share_of(path.to as usize),
                     });
                     back[path.to as usize].push(Step {
                         sq: s as u8,
                         block: (empty | (1u128 << s)) as u64,
                         vblock: vbits(empty | (1u128 << s)),
+                        share: share_of(s),
                     });
                 }
             }
@@ -208,14 +222,6 @@ impl Geometry {
                     .collect()
             })
             .collect();
-        let mut share = vec![vec![usize::MAX; n]; last];
-        for (i, sh) in share.iter_mut().enumerate() {
-            // The last man's factor is the innermost: every other stride is a whole row's.
-            let stride = ix.stride_of(i) / len;
-            for (l, &s) in ix.domain(i).iter().enumerate() {
-                sh[s as usize] = l * stride;
-            }
-        }
         let set_stride = (0..last)
             .map(|i| ix.alike(i).then(|| ix.stride_of(i) / len))
             .collect();
@@ -257,6 +263,32 @@ impl Geometry {
         }
         let t = self.share[i][to as usize];
         (t != usize::MAX).then(|| row - self.share[i][f[i] as usize] + t)
+    }
+
+    /// As [`Geometry::shift`] for man `i` taking step `st`, with `base` the row less the
+    /// man's share (any value for alike men).
+    #[inline]
+    fn step_row(
+        &self,
+        ix: &Indexer,
+        (row, base): (usize, usize),
+        f: &[u8],
+        i: usize,
+        st: &Step,
+    ) -> Option<usize> {
+        if self.set_stride[i].is_some() {
+            return self.shift(ix, row, f, i, st.sq);
+        }
+        (st.share != usize::MAX).then(|| base + st.share)
+    }
+
+    /// The row less man `i`'s share (see [`Geometry::step_row`]).
+    #[inline]
+    fn base(&self, row: usize, f: &[u8], i: usize) -> usize {
+        match self.set_stride[i] {
+            Some(_) => row,
+            None => row - self.share[i][f[i] as usize],
+        }
     }
 
     /// The image of a row's bits under map `k`.
@@ -815,6 +847,7 @@ impl Solver<'_> {
         let mut esc = 0;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            let base = g.base(row, f, i);
             for st in &g.moves[i][f[i] as usize] {
                 if occ & st.block != 0 {
                     continue;
@@ -825,7 +858,7 @@ impl Solver<'_> {
                 }
                 let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
                 let row2 = if k == 0 {
-                    g.shift(ix, row, f, i, st.sq)
+                    g.step_row(ix, (row, base), f, i, st)
                 } else {
                     next[i] = st.sq;
                     let r = ix.encode_mapped(&next[..last], k);
@@ -886,6 +919,7 @@ impl Solver<'_> {
         // first man.
         let keeps = ix.stabilizer(f[0]);
         for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
+            let base = g.base(row, f, i);
             for st in &g.unmoves[i][f[i] as usize] {
                 if occ & st.block != 0 {
                     continue;
@@ -896,7 +930,7 @@ impl Solver<'_> {
                 }
                 prev[i] = st.sq;
                 if i != 0 || ix.canon_of(st.sq) == 0 {
-                    if let Some(r) = g.shift(ix, row, f, i, st.sq) {
+                    if let Some(r) = g.step_row(ix, (row, base), f, i, st) {
                         emit(r, b);
                         if i == 0 && !ix.stabilizer(st.sq).iter().all(|h| keeps.contains(h)) {
                             self.images(&prev, b, emit);
