@@ -163,20 +163,39 @@ fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
     let stride = ix.stride_of(0);
     let orderings = ix.orderings_len() as u64;
     let mut local = SideStats::default();
-    let mut block = usize::MAX;
-    let mut c = Count::default();
-    for idx in a..b {
-        let code = table.values[stm][idx].load(Relaxed);
-        if code == ILLEGAL {
-            continue;
+    // Every entry of a block has the first man on one square, so one weight: the block's
+    // values are counted first and weighed once.
+    let mut hist = [0u64; 256];
+    let mut start = a;
+    while start < b {
+        let block = start / stride;
+        let end = b.min((block + 1) * stride);
+        let w = orderings * ix.orbit_len(ix.domain(0)[block]) as u64;
+        let c = Count { full: w, orbits: w };
+        for idx in start..end {
+            let code = table.values[stm][idx].load(Relaxed);
+            hist[code as usize] += 1;
+            if code == ILLEGAL {
+                continue;
+            }
+            if code == DRAW || plies(code) == 0 {
+                moveless(table, stm, idx, c, &mut local);
+            }
+            if is_win(code) && local.longest.is_none_or(|l| plies(code) > l.0) {
+                local.longest = Some((plies(code), idx));
+            }
         }
-        if idx / stride != block {
-            // Every entry of a block has the first man on one square.
-            block = idx / stride;
-            let w = orderings * ix.orbit_len(ix.domain(0)[block]) as u64;
-            c = Count { full: w, orbits: w };
+        for (code, n) in hist.iter_mut().enumerate() {
+            if *n != 0 && code as u8 != ILLEGAL {
+                let cn = Count {
+                    full: w * *n,
+                    orbits: w * *n,
+                };
+                classify(code as u8, cn, &mut local);
+            }
+            *n = 0;
         }
-        tally(table, stm, idx, code, c, &mut local);
+        start = end;
     }
     local
 }
@@ -237,36 +256,47 @@ fn placements(
 /// Adds one legal entry of side `stm` (index `idx`, value `code`) with weight `c` to its
 /// classes.
 fn tally(table: &Table, stm: usize, idx: usize, code: u8, c: Count, side: &mut SideStats) {
+    classify(code, c, side);
+    if is_win(code) && side.longest.is_none_or(|l| plies(code) > l.0) {
+        side.longest = Some((plies(code), idx));
+    }
+    if code == DRAW || plies(code) == 0 {
+        moveless(table, stm, idx, c, side);
+    }
+}
+
+/// Adds `c` legal positions of value `code` to the value's classes.
+fn classify(code: u8, c: Count, side: &mut SideStats) {
     side.legal.add(c);
     if is_win(code) {
         bump(&mut side.wins, (plies(code) as usize).div_ceil(2), c);
-        if side.longest.is_none_or(|l| plies(code) > l.0) {
-            side.longest = Some((plies(code), idx));
-        }
     } else if is_loss(code) {
         bump(&mut side.losses, (plies(code) as usize).div_ceil(2), c);
     } else {
         side.draws.add(c);
     }
-    if code == DRAW || plies(code) == 0 {
-        let m = table.men();
-        let mut sq = [0u8; MAX_MEN];
-        // Only whether there is a move: the solver's record, or a generation that reads
-        // no successor's code.
-        let stuck = match table.stuck.get() {
-            Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
-            None => {
-                table.index.decode(idx, &mut sq[..m]);
-                table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0
-            }
-        };
-        if stuck {
+}
+
+/// Adds the entry `idx` of side `stm` (a draw or a loss now, weight `c`) to the mates or
+/// the stalemates when it has no legal move.
+fn moveless(table: &Table, stm: usize, idx: usize, c: Count, side: &mut SideStats) {
+    let m = table.men();
+    let mut sq = [0u8; MAX_MEN];
+    // Only whether there is a move: the solver's record, or a generation that reads no
+    // successor's code.
+    let stuck = match table.stuck.get() {
+        Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
+        None => {
             table.index.decode(idx, &mut sq[..m]);
-            if table.in_check(&sq[..m], stm) {
-                side.mates.add(c);
-            } else {
-                side.stalemates.add(c);
-            }
+            table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0
+        }
+    };
+    if stuck {
+        table.index.decode(idx, &mut sq[..m]);
+        if table.in_check(&sq[..m], stm) {
+            side.mates.add(c);
+        } else {
+            side.stalemates.add(c);
         }
     }
 }
