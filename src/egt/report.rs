@@ -85,7 +85,9 @@ impl SideStats {
         self.draws.add(o.draws);
         self.mates.add(o.mates);
         self.stalemates.add(o.stalemates);
-        if o.longest.map(|l| l.0) > self.longest.map(|l| l.0) {
+        // The deepest, and of those the first: the same example whatever the threads did.
+        let key = |l: Option<(u8, usize)>| l.map(|(p, i)| (p, std::cmp::Reverse(i)));
+        if key(o.longest) > key(self.longest) {
             self.longest = o.longest;
         }
     }

@@ -371,6 +371,19 @@ struct RowState {
     provisional: AtomicU64,
 }
 
+/// One capture in the positions of a row (see [`Solver::capture_list`]).
+#[derive(Clone, Copy)]
+struct Capture {
+    /// The squares after it; the last man's is set per position unless `fixed_last`.
+    next: [u8; MAX_MEN],
+    /// The man taken.
+    victim: usize,
+    /// The row's positions in which it can be made.
+    bits: u64,
+    /// The last man's square after it is the same in every position of the row.
+    fixed_last: bool,
+}
+
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance.
 type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
@@ -661,99 +674,84 @@ impl Solver<'_> {
         bad & g.full
     }
 
-    /// The row's bits where side `x` (to move) may have a capture (a superset).
-    fn may_capture(&self, f: &[u8; MAX_MEN], occ: u64, x: usize) -> u64 {
+    /// The captures of side `x` (to move) in the positions of the row with the other men on
+    /// `f` (occupying `occ`), into `out`; returns the row's bits that have one. Made once per
+    /// row: the positions differ only in the last man, which a capture takes, makes or
+    /// blocks.
+    fn capture_list(&self, f: &[u8; MAX_MEN], occ: u64, x: usize, out: &mut Vec<Capture>) -> u64 {
         let g = &self.g;
         let last = g.m - 1;
         let ry = self.t.royal[1 - x];
-        let prey = (0..last)
-            .filter(|&j| g.colour[j] as usize != x && j != ry)
-            .fold(0u64, |acc, j| acc | 1 << f[j]);
-        let v_prey = g.colour[last] as usize != x && last != ry;
-        let mut cap = 0;
+        let prey = |j: usize| g.colour[j] as usize != x && j != ry;
+        out.clear();
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             for st in &g.moves[i][f[i] as usize] {
                 let end = 1u64 << st.sq;
                 if occ & st.block & !end != 0 {
                     continue;
                 }
-                if prey & end != 0 {
-                    return g.full;
-                }
-                if v_prey && occ & end == 0 {
-                    cap |= g.vbit[st.sq as usize];
+                let mut next = *f;
+                next[i] = st.sq;
+                if occ & end != 0 {
+                    let Some(j) = (0..last).find(|&j| f[j] == st.sq).filter(|&j| prey(j)) else {
+                        continue;
+                    };
+                    // Open unless the last man stands on a square the path crosses.
+                    let crossed = st.vblock & !g.vbit[st.sq as usize];
+                    out.push(Capture {
+                        next,
+                        victim: j,
+                        bits: g.full & !crossed,
+                        fixed_last: false,
+                    });
+                } else if prey(last) && g.vbit[st.sq as usize] != 0 {
+                    next[last] = st.sq;
+                    let bits = g.vbit[st.sq as usize];
+                    out.push(Capture {
+                        next,
+                        victim: last,
+                        bits,
+                        fixed_last: true,
+                    });
                 }
             }
         }
         if g.colour[last] as usize == x {
-            for j in ones(prey) {
-                for &(a, empty) in &g.vinto[j] {
-                    if occ & empty == 0 {
-                        cap |= 1 << a;
-                    }
+            for j in (0..last).filter(|&j| prey(j)) {
+                let bits = g.vinto[f[j] as usize]
+                    .iter()
+                    .filter(|&&(_, empty)| occ & empty == 0)
+                    .fold(0u64, |acc, &(from, _)| acc | 1 << from);
+                if bits != 0 {
+                    let mut next = *f;
+                    next[last] = f[j];
+                    out.push(Capture {
+                        next,
+                        victim: j,
+                        bits,
+                        fixed_last: true,
+                    });
                 }
             }
         }
-        cap
+        out.iter().fold(0, |acc, c| acc | c.bits)
     }
 
-    /// Calls `visit` with the code (the other side to move) of every legal capture of side
-    /// `x` in the position of the row with the other men on `f` (occupying `occ`) and the
-    /// last man on local index `a`, until `visit` returns false. A capture is legal when the
-    /// position it leads to is (the sub-table holds `ILLEGAL` for the others).
-    fn captures(
-        &self,
-        f: &[u8; MAX_MEN],
-        occ: u64,
-        a: usize,
-        x: usize,
-        mut visit: impl FnMut(u8) -> bool,
-    ) {
-        let g = &self.g;
-        let t = self.t;
-        let last = g.m - 1;
-        let ry = t.royal[1 - x];
-        let sa = t.index.domain(last)[a];
-        let mut sq = *f;
-        sq[last] = sa;
-        let va = 1u64 << a;
-        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
-            for st in &g.moves[i][f[i] as usize] {
-                let end = 1u64 << st.sq;
-                let victim = if occ & end != 0 {
-                    (0..last).find(|&j| f[j] == st.sq)
-                } else {
-                    (st.sq == sa).then_some(last)
-                };
-                let Some(j) = victim.filter(|&j| g.colour[j] as usize != x && j != ry) else {
-                    continue;
-                };
-                let crossed = st.vblock & !g.vbit[st.sq as usize];
-                if occ & st.block & !end != 0 || crossed & va != 0 {
-                    continue;
-                }
-                let mut next = sq;
-                next[i] = st.sq;
-                let code = t.conv_code(&next, 1 - x, Some(j), None);
-                if code != ILLEGAL && !visit(code) {
-                    return;
-                }
+    /// Calls `visit` with the code (the other side to move) of every legal capture of `list`
+    /// (side `x` to move) with the last man on local index `a`, until `visit` returns false.
+    /// A capture is legal when the position it leads to is (the sub-table holds `ILLEGAL`
+    /// for the others).
+    fn captures(&self, list: &[Capture], a: usize, x: usize, mut visit: impl FnMut(u8) -> bool) {
+        let last = self.g.m - 1;
+        let sa = self.t.index.domain(last)[a];
+        for c in list.iter().filter(|c| c.bits >> a & 1 != 0) {
+            let mut next = c.next;
+            if !c.fixed_last {
+                next[last] = sa;
             }
-        }
-        if g.colour[last] as usize == x {
-            for j in (0..last).filter(|&j| g.colour[j] as usize != x && j != ry) {
-                let open = g.vinto[f[j] as usize]
-                    .iter()
-                    .any(|&(from, empty)| from as usize == a && occ & empty == 0);
-                if !open {
-                    continue;
-                }
-                let mut next = sq;
-                next[last] = f[j];
-                let code = t.conv_code(&next, 1 - x, Some(j), None);
-                if code != ILLEGAL && !visit(code) {
-                    return;
-                }
+            let code = self.t.conv_code(&next, 1 - x, Some(c.victim), None);
+            if code != ILLEGAL && !visit(code) {
+                return;
             }
         }
     }
@@ -767,6 +765,7 @@ impl Solver<'_> {
         parallel(self.rows, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, u64)>> = Vec::new();
+            let mut list = Vec::new();
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
@@ -775,14 +774,14 @@ impl Solver<'_> {
                         continue;
                     }
                     let quiet = self.escapes(&f, occ, row, x, legal);
-                    let capture = self.may_capture(&f, occ, x);
+                    let capture = self.capture_list(&f, occ, x, &mut list);
                     let mut sq = f;
                     for bit in ones(legal & (!quiet | capture)) {
                         // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
                         // mate or stalemate; only captures, all to wins, lose.
                         let (mut any, mut best, mut worst, mut open) = (false, None, 0u8, false);
                         if capture & 1 << bit != 0 {
-                            self.captures(&f, occ, bit, x, |code| {
+                            self.captures(&list, bit, x, |code| {
                                 any = true;
                                 if is_loss(code) {
                                     let p = plies(code) + 1;
@@ -1075,8 +1074,9 @@ impl Solver<'_> {
         }
         let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
         self.settled[x][row].fetch_or(mine, Relaxed);
+        let mut list = Vec::new();
         let capture = if mine != 0 {
-            self.may_capture(&f, occ, x)
+            self.capture_list(&f, occ, x, &mut list)
         } else {
             0
         };
@@ -1084,7 +1084,7 @@ impl Solver<'_> {
             let mut deepest = 0u8;
             if capture & 1 << bit != 0 {
                 let mut held = false;
-                self.captures(&f, occ, bit, x, |code| {
+                self.captures(&list, bit, x, |code| {
                     held = !is_win(code);
                     deepest = deepest.max(plies(code));
                     !held
