@@ -798,6 +798,10 @@ fn row_solver_equals_general_solver() {
         (chess.clone(), "KRvKB", Metric::Dtc),
         (builtin("knightmate"), "KQvK", Metric::Dtm),
         (builtin("knightmate"), "KMMvK", Metric::Dtm),
+        // Pawns: move-only and capture-only paths, promotions out of the table.
+        (chess.clone(), "KPvKN", Metric::Dtm),
+        (chess.clone(), "KPvKP", Metric::Dtm),
+        (builtin("knightmate"), "KPvK", Metric::Dtm),
     ];
     for (v, material, metric) in cases {
         let t = build_with(&v, material, settings(metric)).1;

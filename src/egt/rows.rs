@@ -1,11 +1,12 @@
-//! The row solver: a fast twin of `propagate` for tables whose men are plain leapers and
-//! sliders. The last man varies fastest in the index, so the positions that differ only in
+//! The row solver: a fast twin of `propagate` for tables whose men are plain leapers,
+//! sliders and pawns. The last man varies fastest in the index, so the positions that differ only in
 //! its square form a row of at most 64 entries, one bit each in a word; moves and un-moves of
 //! the other men carry a whole row at once, and the last man's own moves stay inside it.
 //!
 //! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
-//! man both moves and captures, needs only empty squares (no hop screens) and stays in the
-//! man's domain; no promotions, no capture exceptions, no null move, no bare-king or
+//! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
+//! man's domain unless it ends where the man must promote (a promotion is a conversion, like
+//! a capture); no optional promotions, no capture exceptions, no null move, no bare-king or
 //! perpetual-check rule; a board and a last man's domain of at most 64 squares. Everything
 //! else goes through `propagate`, which also checks this solver in the tests.
 //!
@@ -13,14 +14,14 @@
 //! distance `p`, wins in `p` make their undecided predecessors candidates, and a candidate is
 //! lost when none of its moves inside the table reaches a position not yet won in at most `p`
 //! plies (verified for the whole row at once) and no capture holds it; then losses in `p`
-//! make their undecided predecessors won in `p + 1`. Captures and positions without quiet
-//! moves are decided position by position through the general generator.
+//! make their undecided predecessors won in `p + 1`. Conversions (captures and promotions,
+//! listed once per row) are looked up in the sub-tables position by position.
 
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::Mutex;
 
-use variants::rights;
+use variants::{rights, PieceId};
 
 use super::index::Indexer;
 use super::material::MAX_MEN;
@@ -39,6 +40,12 @@ struct Step {
     /// The man's share of the row number at the other end (see `Geometry::share`;
     /// `usize::MAX` outside its domain or for alike men).
     share: usize,
+    /// The path may end on an empty square.
+    moves: bool,
+    /// The path may take a man.
+    takes: bool,
+    /// The path ends where the man must promote.
+    promotes: bool,
 }
 
 /// One path of the last man inside its row: its other end (local index) and the board
@@ -57,17 +64,23 @@ struct Geometry {
     len: usize,
     /// Colour per man.
     colour: Vec<u8>,
-    /// Per man but the last, per square: forward paths.
+    /// Per man but the last, per square: forward paths that stay in the table (move to an
+    /// empty square without promoting).
     moves: Vec<Vec<Vec<Step>>>,
+    /// Per man but the last, per square: forward paths that take or promote.
+    hits: Vec<Vec<Vec<Step>>>,
     /// Per man but the last, per square: the paths that end there (un-moves).
     unmoves: Vec<Vec<Vec<Step>>>,
     /// The last man's forward paths by local index.
     vmoves: Vec<Vec<VStep>>,
     /// The last man's paths ending at each local index (un-moves).
     vunmoves: Vec<Vec<VStep>>,
-    /// Per board square: the last man's paths onto it as (origin local index, squares that
-    /// must be empty).
-    vinto: Vec<Vec<(u8, u64)>>,
+    /// Per board square: the last man's paths that take there, as (origin local index,
+    /// squares that must be empty, promotes).
+    vinto: Vec<Vec<(u8, u64, bool)>>,
+    /// The last man's paths that promote on an empty square: (origin local index,
+    /// destination, squares that must be empty).
+    vpromote: Vec<(u8, u8, u64)>,
     /// Per symmetry map: the last man's local index to that of its image.
     vmap: Vec<Vec<u8>>,
     /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
@@ -111,9 +124,6 @@ pub fn eligible(table: &Table) -> bool {
     }
     for i in 0..m {
         let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
-        if !rules.promo[c][p].choices.is_empty() {
-            return false;
-        }
         for j in 0..m {
             if rules.no_capture[p][table.piece[j] as usize] {
                 return false;
@@ -124,13 +134,24 @@ pub fn eligible(table: &Table) -> bool {
             return false;
         }
         let domain = rules.domain[c][p];
+        let promo = &rules.promo[c][p];
         for s in (0..rules.board.n).filter(|&s| domain & (1u128 << s) != 0) {
             for path in &pm.from[s] {
-                let plain = path.rights == rights::MOVE | rights::CAPTURE
+                let r = path.rights;
+                let plain = (r == rights::MOVE
+                    || r == rights::CAPTURE
+                    || r == rights::MOVE | rights::CAPTURE)
                     && path.cond.occ == 0
                     && path.cond.friend == 0
                     && path.cond.foe == 0;
-                if !plain || domain & (1u128 << path.to) == 0 {
+                // A promotion leaves the table; one that may be declined stays in it too,
+                // which the row solver does not model.
+                let lands = if promo.may(s as u8, path.to) {
+                    promo.forced & (1u128 << path.to) != 0
+                } else {
+                    domain & (1u128 << path.to) != 0
+                };
+                if !plain || !lands {
                     return false;
                 }
             }
@@ -164,41 +185,67 @@ impl Geometry {
                 sh[s as usize] = l * stride;
             }
         }
+        let promo_of = |i: usize| &rules.promo[table.colour[i] as usize][table.piece[i] as usize];
         let mut moves = Vec::new();
+        let mut hits = Vec::new();
         let mut unmoves = Vec::new();
         for i in 0..last {
             let share_of = |s: usize| if ix.alike(i) { usize::MAX } else { share[i][s] };
             let pm = pm_of(i);
             let mut fwd = vec![Vec::new(); n];
+            let mut hit = vec![Vec::new(); n];
             let mut back = vec![Vec::new(); n];
             for (s, paths) in pm.from.iter().enumerate() {
                 for path in paths {
                     let empty = path.cond.empty;
-                    fwd[s].push(Step {
+                    let step = Step {
                         sq: path.to,
                         block: (empty | (1u128 << path.to)) as u64,
                         vblock: vbits(empty | (1u128 << path.to)),
                         share: share_of(path.to as usize),
-                    });
+                        moves: path.rights & rights::MOVE != 0,
+                        takes: path.rights & rights::CAPTURE != 0,
+                        promotes: promo_of(i).may(s as u8, path.to),
+                    };
+                    if step.takes || step.promotes {
+                        hit[s].push(step);
+                    }
+                    if !step.moves || step.promotes {
+                        continue;
+                    }
+                    fwd[s].push(step);
                     back[path.to as usize].push(Step {
                         sq: s as u8,
                         block: (empty | (1u128 << s)) as u64,
                         vblock: vbits(empty | (1u128 << s)),
                         share: share_of(s),
+                        ..step
                     });
                 }
             }
             moves.push(fwd);
+            hits.push(hit);
             unmoves.push(back);
         }
         let vpm = pm_of(last);
         let mut vmoves = vec![Vec::new(); len];
         let mut vunmoves = vec![Vec::new(); len];
         let mut vinto = vec![Vec::new(); n];
+        let mut vpromote = Vec::new();
         for (a, &sa) in ix.domain(last).iter().enumerate() {
             for path in &vpm.from[sa as usize] {
                 let empty = path.cond.empty;
-                vinto[path.to as usize].push((a as u8, empty as u64));
+                let promotes = promo_of(last).may(sa, path.to);
+                if path.rights & rights::CAPTURE != 0 {
+                    vinto[path.to as usize].push((a as u8, empty as u64, promotes));
+                }
+                if path.rights & rights::MOVE == 0 {
+                    continue;
+                }
+                if promotes {
+                    vpromote.push((a as u8, path.to, empty as u64));
+                    continue;
+                }
                 let Some(b) = ix.local_of(last, path.to) else {
                     continue;
                 };
@@ -246,6 +293,8 @@ impl Geometry {
             vmoves,
             vunmoves,
             vinto,
+            vpromote,
+            hits,
             vmap,
             vbit,
             full: if len == 64 { u64::MAX } else { (1 << len) - 1 },
@@ -376,8 +425,10 @@ struct RowState {
 struct Capture {
     /// The squares after it; the last man's is set per position unless `fixed_last`.
     next: [u8; MAX_MEN],
-    /// The man taken.
-    victim: usize,
+    /// The man taken, if any.
+    victim: Option<usize>,
+    /// The promotion, if any: the man and what it becomes.
+    promo: Option<(usize, PieceId)>,
     /// The row's positions in which it can be made.
     bits: u64,
     /// The last man's square after it is the same in every position of the row.
@@ -648,7 +699,7 @@ impl Solver<'_> {
         let mut bad = 0;
         if ry == last {
             for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
-                for st in &g.moves[i][f[i] as usize] {
+                for st in g.hits[i][f[i] as usize].iter().filter(|st| st.takes) {
                     if occ & st.block == 0 {
                         bad |= g.vbit[st.sq as usize];
                     }
@@ -658,14 +709,17 @@ impl Solver<'_> {
         }
         let r = f[ry];
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
-            for st in g.moves[i][f[i] as usize].iter().filter(|st| st.sq == r) {
+            for st in g.hits[i][f[i] as usize]
+                .iter()
+                .filter(|st| st.takes && st.sq == r)
+            {
                 if occ & st.block & !(1u64 << r) == 0 {
                     bad |= !st.vblock;
                 }
             }
         }
         if g.colour[last] as usize == x {
-            for &(a, empty) in &g.vinto[r as usize] {
+            for &(a, empty, _) in &g.vinto[r as usize] {
                 if occ & empty == 0 {
                     bad |= 1 << a;
                 }
@@ -685,56 +739,87 @@ impl Solver<'_> {
         let prey = |j: usize| g.colour[j] as usize != x && j != ry;
         out.clear();
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
-            for st in &g.moves[i][f[i] as usize] {
+            for st in &g.hits[i][f[i] as usize] {
                 let end = 1u64 << st.sq;
                 if occ & st.block & !end != 0 {
                     continue;
                 }
                 let mut next = *f;
                 next[i] = st.sq;
-                if occ & end != 0 {
+                let (victim, bits, fixed_last) = if occ & end != 0 {
                     let Some(j) = (0..last).find(|&j| f[j] == st.sq).filter(|&j| prey(j)) else {
                         continue;
                     };
+                    if !st.takes {
+                        continue;
+                    }
                     // Open unless the last man stands on a square the path crosses.
                     let crossed = st.vblock & !g.vbit[st.sq as usize];
-                    out.push(Capture {
-                        next,
-                        victim: j,
-                        bits: g.full & !crossed,
-                        fixed_last: false,
-                    });
-                } else if prey(last) && g.vbit[st.sq as usize] != 0 {
-                    next[last] = st.sq;
-                    let bits = g.vbit[st.sq as usize];
-                    out.push(Capture {
-                        next,
-                        victim: last,
-                        bits,
-                        fixed_last: true,
-                    });
-                }
+                    (Some(j), g.full & !crossed, false)
+                } else {
+                    if st.takes && prey(last) && g.vbit[st.sq as usize] != 0 {
+                        let mut taken = next;
+                        taken[last] = st.sq;
+                        let bits = g.vbit[st.sq as usize];
+                        self.push_capture(out, (taken, Some(last), bits, true), st.promotes, i);
+                    }
+                    if !(st.moves && st.promotes) {
+                        continue;
+                    }
+                    // A promotion on the empty square, unless the last man is in the way.
+                    (None, g.full & !st.vblock, false)
+                };
+                self.push_capture(out, (next, victim, bits, fixed_last), st.promotes, i);
             }
         }
         if g.colour[last] as usize == x {
             for j in (0..last).filter(|&j| prey(j)) {
-                let bits = g.vinto[f[j] as usize]
-                    .iter()
-                    .filter(|&&(_, empty)| occ & empty == 0)
-                    .fold(0u64, |acc, &(from, _)| acc | 1 << from);
-                if bits != 0 {
+                for &(from, empty, promotes) in &g.vinto[f[j] as usize] {
+                    if occ & empty == 0 {
+                        let mut next = *f;
+                        next[last] = f[j];
+                        self.push_capture(out, (next, Some(j), 1 << from, true), promotes, last);
+                    }
+                }
+            }
+            for &(from, to, empty) in &g.vpromote {
+                if occ & (empty | 1 << to) == 0 {
                     let mut next = *f;
-                    next[last] = f[j];
-                    out.push(Capture {
-                        next,
-                        victim: j,
-                        bits,
-                        fixed_last: true,
-                    });
+                    next[last] = to;
+                    self.push_capture(out, (next, None, 1 << from, true), true, last);
                 }
             }
         }
         out.iter().fold(0, |acc, c| acc | c.bits)
+    }
+
+    /// Adds a conversion `(next, victim, bits, fixed_last)` of man `i` to `out`: once per
+    /// promotion choice when it promotes.
+    fn push_capture(
+        &self,
+        out: &mut Vec<Capture>,
+        (next, victim, bits, fixed_last): ([u8; MAX_MEN], Option<usize>, u64, bool),
+        promotes: bool,
+        i: usize,
+    ) {
+        let mut add = |promo| {
+            out.push(Capture {
+                next,
+                victim,
+                promo,
+                bits,
+                fixed_last,
+            })
+        };
+        if !promotes {
+            add(None);
+            return;
+        }
+        let t = self.t;
+        let promo = &t.rules.promo[t.colour[i] as usize][t.piece[i] as usize];
+        for &c in &promo.choices {
+            add(Some((i, c)));
+        }
     }
 
     /// Calls `visit` with the code (the other side to move) of every legal capture of `list`
@@ -749,7 +834,7 @@ impl Solver<'_> {
             if !c.fixed_last {
                 next[last] = sa;
             }
-            let code = self.t.conv_code(&next, 1 - x, Some(c.victim), None);
+            let code = self.t.conv_code(&next, 1 - x, c.victim, c.promo);
             if code != ILLEGAL && !visit(code) {
                 return;
             }
