@@ -20,9 +20,10 @@ use super::{Builder, Settings};
 use crate::board::position::Position;
 use crate::search::SearchEvent;
 
-/// Positions solved per second per thread, measured on this project's machine (KBNvK: about
-/// 27 million positions in 5 s), used to decline builds that would not fit the clock.
-const POSITIONS_PER_SECOND: f64 = 5.0e6;
+/// Positions (both sides to move) solved per second per thread, measured on this project's
+/// machine (docs/PERFORMANCE.md, session 18: KBBvKN 165 million in 15 s on one thread,
+/// KQvKRN 336 million in 48 s of CPU), used to decline builds that would not fit the clock.
+const POSITIONS_PER_SECOND: f64 = 7.0e6;
 
 /// How often a search waiting for its root's table looks again.
 const TABLE_POLL: Duration = Duration::from_millis(5);
