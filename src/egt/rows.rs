@@ -189,8 +189,8 @@ impl Geometry {
         let mut moves = Vec::new();
         let mut hits = Vec::new();
         let mut unmoves = Vec::new();
-        for i in 0..last {
-            let share_of = |s: usize| if ix.alike(i) { usize::MAX } else { share[i][s] };
+        for (i, sh) in share.iter().enumerate() {
+            let share_of = |s: usize| if ix.alike(i) { usize::MAX } else { sh[s] };
             let pm = pm_of(i);
             let mut fwd = vec![Vec::new(); n];
             let mut hit = vec![Vec::new(); n];
