@@ -728,11 +728,17 @@ impl Solver<'_> {
         bad & g.full
     }
 
-    /// The captures of side `x` (to move) in the positions of the row with the other men on
-    /// `f` (occupying `occ`), into `out`; returns the row's bits that have one. Made once per
-    /// row: the positions differ only in the last man, which a capture takes, makes or
-    /// blocks.
-    fn capture_list(&self, f: &[u8; MAX_MEN], occ: u64, x: usize, out: &mut Vec<Capture>) -> u64 {
+    /// The captures of side `x` (to move) in the positions `want` of the row with the other
+    /// men on `f` (occupying `occ`), into `out`; returns the row's bits that have one. Made
+    /// once per row: the positions differ only in the last man, which a capture takes, makes
+    /// or blocks.
+    fn capture_list(
+        &self,
+        (f, occ): (&[u8; MAX_MEN], u64),
+        x: usize,
+        want: u64,
+        out: &mut Vec<Capture>,
+    ) -> u64 {
         let g = &self.g;
         let last = g.m - 1;
         let ry = self.t.royal[1 - x];
@@ -757,7 +763,7 @@ impl Solver<'_> {
                     let crossed = st.vblock & !g.vbit[st.sq as usize];
                     (Some(j), g.full & !crossed, false)
                 } else {
-                    if st.takes && prey(last) && g.vbit[st.sq as usize] != 0 {
+                    if st.takes && prey(last) && g.vbit[st.sq as usize] & want != 0 {
                         let mut taken = next;
                         taken[last] = st.sq;
                         let bits = g.vbit[st.sq as usize];
@@ -775,7 +781,7 @@ impl Solver<'_> {
         if g.colour[last] as usize == x {
             for j in (0..last).filter(|&j| prey(j)) {
                 for &(from, empty, promotes) in &g.vinto[f[j] as usize] {
-                    if occ & empty == 0 {
+                    if occ & empty == 0 && want >> from & 1 != 0 {
                         let mut next = *f;
                         next[last] = f[j];
                         self.push_capture(out, (next, Some(j), 1 << from, true), promotes, last);
@@ -783,14 +789,15 @@ impl Solver<'_> {
                 }
             }
             for &(from, to, empty) in &g.vpromote {
-                if occ & (empty | 1 << to) == 0 {
+                if occ & (empty | 1 << to) == 0 && want >> from & 1 != 0 {
                     let mut next = *f;
                     next[last] = to;
                     self.push_capture(out, (next, None, 1 << from, true), true, last);
                 }
             }
         }
-        out.iter().fold(0, |acc, c| acc | c.bits)
+        out.retain(|c| c.bits & want != 0);
+        out.iter().fold(0, |acc, c| acc | c.bits) & want
     }
 
     /// Adds a conversion `(next, victim, bits, fixed_last)` of man `i` to `out`: once per
@@ -859,7 +866,7 @@ impl Solver<'_> {
                         continue;
                     }
                     let quiet = self.escapes(&f, occ, row, x, legal);
-                    let capture = self.capture_list(&f, occ, x, &mut list);
+                    let capture = self.capture_list((&f, occ), x, legal, &mut list);
                     let mut sq = f;
                     for bit in ones(legal & (!quiet | capture)) {
                         // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
@@ -1092,6 +1099,8 @@ impl Solver<'_> {
         parallel(sum, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut merged = Merger::new();
+            // The verifications' capture lists, reused.
+            let mut list = Vec::new();
             for side in 0..2 {
                 let mover = 1 - side;
                 // Verification or a win, once per row merged.
@@ -1102,7 +1111,7 @@ impl Solver<'_> {
                     }
                     let cand = bits & !self.state[mover][r].done.load(Relaxed);
                     if cand != 0 {
-                        self.verify(p, r, mover, cand);
+                        self.verify(p, r, mover, cand, &mut list);
                     }
                 };
                 for sw in a..b {
@@ -1148,7 +1157,7 @@ impl Solver<'_> {
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
     /// `p` plies: lost, unless a capture holds them.
-    fn verify(&self, p: u8, row: usize, x: usize, cand: u64) {
+    fn verify(&self, p: u8, row: usize, x: usize, cand: u64, list: &mut Vec<Capture>) {
         let g = &self.g;
         let t = self.t;
         let mut f = [0u8; MAX_MEN];
@@ -1159,9 +1168,8 @@ impl Solver<'_> {
         }
         let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
         self.settled[x][row].fetch_or(mine, Relaxed);
-        let mut list = Vec::new();
         let capture = if mine != 0 {
-            self.capture_list(&f, occ, x, &mut list)
+            self.capture_list((&f, occ), x, mine, list)
         } else {
             0
         };
@@ -1169,7 +1177,7 @@ impl Solver<'_> {
             let mut deepest = 0u8;
             if capture & 1 << bit != 0 {
                 let mut held = false;
-                self.captures(&list, bit, x, |code| {
+                self.captures(list, bit, x, |code| {
                     held = !is_win(code);
                     deepest = deepest.max(plies(code));
                     !held
