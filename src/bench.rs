@@ -51,6 +51,10 @@ pub const TABLE_BENCH: &[(&str, &str, &str)] = &[
     ("chess", "KQvKRN", "8/8/3k4/3n4/8/8/1r6/2Q1K3 w - - 0 1"),
 ];
 
+/// The men limit of `locust bench --tables`: its five- and six-man positions search with
+/// four-man tables (five-man ones would take minutes to build).
+pub const TABLE_BENCH_MEN: usize = 4;
+
 /// Default search depth of `locust bench --tables`.
 pub const TABLE_BENCH_DEPTH: u32 = 12;
 
@@ -187,7 +191,7 @@ impl Tally {
 }
 
 /// `locust bench --tables [depth]`: every [`TABLE_BENCH`] position searched to the same
-/// depth without tables and with them. The tables (up to the default men limit, memory
+/// depth without tables and with them. The tables (up to [`TABLE_BENCH_MEN`] men, memory
 /// only) are built first and their build time is printed apart from the searches'.
 pub fn run_table_bench(all: &[Variant], depth: Option<u32>) -> ExitCode {
     let depth = depth.unwrap_or(TABLE_BENCH_DEPTH).max(1);
@@ -204,6 +208,7 @@ pub fn run_table_bench(all: &[Variant], depth: Option<u32>) -> ExitCode {
     };
     let service = TableService::start(ServiceSettings {
         cache: None,
+        max_men: TABLE_BENCH_MEN,
         ..ServiceSettings::default()
     });
     let t = Instant::now();

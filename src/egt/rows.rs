@@ -26,6 +26,7 @@ use variants::{rights, PieceId};
 use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::propagate::parallel;
+use super::rules::Rules;
 use super::solve::{SolveError, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 
@@ -98,17 +99,20 @@ struct Geometry {
     full: u64,
 }
 
+/// False when the variant's rules keep every table from the row solver (a board of more
+/// than 64 squares, passing, the perpetual-check ban, bare-king losses).
+pub fn rules_allow(rules: &Rules) -> bool {
+    rules.board.n <= 64
+        && !rules.game.null_move
+        && !rules.game.perpetual_check_loses
+        && !rules.variant.end.bare_king_loses
+}
+
 /// True when the row solver applies to the table (see the module doc).
 pub fn eligible(table: &Table) -> bool {
     let rules = &table.rules;
     let m = table.men();
-    if m < 2
-        || rules.board.n > 64
-        || table.index.domain(m - 1).len() > 64
-        || rules.game.null_move
-        || rules.game.perpetual_check_loses
-        || rules.variant.end.bare_king_loses
-    {
+    if m < 2 || !rules_allow(rules) || table.index.domain(m - 1).len() > 64 {
         return false;
     }
     let royals = |c: u8| {

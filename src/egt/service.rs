@@ -25,6 +25,16 @@ use crate::search::SearchEvent;
 /// KQvKRN 336 million in 48 s of CPU), used to decline builds that would not fit the clock.
 const POSITIONS_PER_SECOND: f64 = 7.0e6;
 
+/// The default men limit. Four-man tables build in under half a second; five-man tables in
+/// 15 to 50 s of one core and 0.4 to 1 GB (docs/PERFORMANCE.md): games of a few minutes a
+/// side get them, and at blitz the clock budget declines them, one message each.
+pub const DEFAULT_MAX_MEN: usize = 5;
+
+/// The same for the general solver (boards of more than 64 squares, xiangqi's perpetual
+/// check ban), measured the same way (session 19): capablanca KAvKR, 20.5 million in 9.9 s,
+/// and xiangqi KRNvKA, 4.4 million in 2.1 s, one thread each.
+const GENERAL_POSITIONS_PER_SECOND: f64 = 2.0e6;
+
 /// How often a search waiting for its root's table looks again.
 const TABLE_POLL: Duration = Duration::from_millis(5);
 
@@ -63,7 +73,7 @@ impl Default for ServiceSettings {
     fn default() -> Self {
         ServiceSettings {
             enabled: true,
-            max_men: 4,
+            max_men: DEFAULT_MAX_MEN,
             cache: super::cache::default_dir(),
             memory_mb: 1024,
         }
@@ -88,6 +98,9 @@ pub struct TableService {
     settings: RwLock<ServiceSettings>,
     solved: RwLock<HashMap<String, Solved>>,
     queued: Mutex<HashSet<(String, String)>>,
+    /// Tables declined for the clock, with their estimated build time: asked for again only
+    /// under a budget they fit (a search at every move would otherwise repeat the refusal).
+    declined: Mutex<HashMap<(String, String), Duration>>,
     requests: Sender<Request>,
 }
 
@@ -107,6 +120,7 @@ impl TableService {
             settings: RwLock::new(settings),
             solved: RwLock::new(HashMap::new()),
             queued: Mutex::new(HashSet::new()),
+            declined: Mutex::new(HashMap::new()),
             requests: tx,
         });
         let weak = Arc::downgrade(&service);
@@ -221,19 +235,31 @@ impl TableService {
         if material.men.len() <= settings.max_men {
             wanted.push(material.clone());
         }
+        // The builder takes them in order: what a move at the root reaches first (the
+        // search's next root is most likely there), then the other captures.
+        wanted.extend(reached_at_root(&rules, pos, &material));
         for (i, m) in material.men.iter().enumerate() {
-            if m.not_royal && material.men.len() - 1 <= settings.max_men {
+            if m.not_royal {
                 wanted.push(material.without(i));
             }
         }
+        wanted.retain(|m| m.men.len() <= settings.max_men);
+        let mut seen = HashSet::new();
+        wanted.retain(|m| seen.insert(m.clone()));
         let mut queued = self.queued.lock();
         let solved = self.solved.read();
+        let declined = self.declined.lock();
         wanted.retain(|m| {
             let ready = solved
                 .get(&v.name)
                 .is_some_and(|s| s.tables.contains_key(m));
-            !ready && queued.insert((v.name.clone(), m.name(v)))
+            let key = (v.name.clone(), m.name(v));
+            let too_long = declined
+                .get(&key)
+                .is_some_and(|need| budget.is_some_and(|b| b < *need));
+            !ready && !too_long && queued.insert(key)
         });
+        drop(declined);
         if !wanted.is_empty() {
             let _ = self.requests.send(Request {
                 variant: v.clone(),
@@ -243,6 +269,36 @@ impl TableService {
             });
         }
     }
+}
+
+/// The materials other than `own` that the legal moves of `pos` reach (captures and
+/// promotions), the most valuable loss for the side not to move first.
+fn reached_at_root(rules: &Rules, pos: &Position, own: &Material) -> Vec<Material> {
+    let mut pos = pos.clone();
+    let (mut moves, mut ops) = (Vec::new(), Vec::new());
+    pos.legal_moves(&mut moves, &mut ops);
+    let pieces = &rules.variant.pieces;
+    let worth = |m: &Material, colour: u8| -> i32 {
+        m.men
+            .iter()
+            .filter(|man| man.colour == colour)
+            .map(|man| pieces.get(man.piece as usize).map_or(0, |p| p.value))
+            .sum()
+    };
+    let them = pos.side_to_move().flip().index() as u8;
+    let before = worth(own, them);
+    let mut reached: Vec<(i32, Material)> = Vec::new();
+    for m in &moves {
+        let saved = pos.make(m, &mut ops);
+        if let Some((after, _, _)) = table_form(rules, &pos) {
+            if after != *own {
+                reached.push((before - worth(&after, them), after));
+            }
+        }
+        pos.unmake(saved, &mut ops);
+    }
+    reached.sort_by_key(|r| std::cmp::Reverse(r.0));
+    reached.into_iter().map(|r| r.1).collect()
 }
 
 fn say(events: &Option<Sender<SearchEvent>>, text: String) {
@@ -284,10 +340,20 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
             // it converts into were cached with it).
             let cached = builder.cached(&material);
             let size = builder.size_of(&material);
-            let seconds = 2.0 * size as f64 / POSITIONS_PER_SECOND;
+            let rate = if super::rows::rules_allow(&builder.rules) {
+                POSITIONS_PER_SECOND
+            } else {
+                GENERAL_POSITIONS_PER_SECOND
+            };
+            let seconds = 2.0 * size as f64 / rate;
             if !cached && req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
                 say(&req.events, format!("table {text} skipped: about {seconds:.1} s to build, more than the clock allows"));
-                service.queued.lock().remove(&(name.clone(), text));
+                let key = (name.clone(), text);
+                service.queued.lock().remove(&key);
+                service
+                    .declined
+                    .lock()
+                    .insert(key, Duration::from_secs_f64(seconds));
                 continue;
             }
             let how = if cached { "loading" } else { "building" };
