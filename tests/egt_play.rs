@@ -503,3 +503,59 @@ fn a_cached_table_is_loaded_under_any_clock() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cache folder that cannot be made (its parent is a file: refused even to root) costs
+/// only the cache: the table is built, kept in memory and probed, and a damaged file in a
+/// readable folder is rebuilt, never trusted.
+#[test]
+fn an_unusable_cache_folder_keeps_tables_in_memory() {
+    let v = builtin("chess");
+    let base = std::env::temp_dir().join(format!("locust-egt-nocache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).unwrap();
+    let file = base.join("a-file");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let game = Game::from_fen(v, "8/8/8/4k3/8/8/2KQ4/8 w - - 0 1").unwrap();
+    let service = TableService::start(ServiceSettings {
+        cache: Some(file.join("tables")),
+        ..ServiceSettings::default()
+    });
+    ready(&service, &game);
+    let code = service.probe(game.position()).unwrap();
+    assert!(locust::egt::value::is_win(code), "KQvK: {code}");
+    assert!(file.is_file(), "the file in the way was touched");
+    // A cached file cut short: the next service rebuilds the table with the same value.
+    let dir = base.join("cache");
+    let first = TableService::start(ServiceSettings {
+        cache: Some(dir.clone()),
+        ..ServiceSettings::default()
+    });
+    ready(&first, &game);
+    let files = walk(&dir);
+    assert!(!files.is_empty(), "nothing cached in {dir:?}");
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        std::fs::write(&f, &bytes[..bytes.len() / 2]).unwrap();
+    }
+    let second = TableService::start(ServiceSettings {
+        cache: Some(dir),
+        ..ServiceSettings::default()
+    });
+    ready(&second, &game);
+    assert_eq!(second.probe(game.position()), Some(code));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
