@@ -101,6 +101,8 @@ pub struct TableService {
     /// Tables declined for the clock, with their estimated build time: asked for again only
     /// under a budget they fit (a search at every move would otherwise repeat the refusal).
     declined: Mutex<HashMap<(String, String), Duration>>,
+    /// Table rules per variant before its first table (then kept with the tables).
+    rules: Mutex<HashMap<String, Option<Arc<Rules>>>>,
     requests: Sender<Request>,
 }
 
@@ -121,6 +123,7 @@ impl TableService {
             solved: RwLock::new(HashMap::new()),
             queued: Mutex::new(HashSet::new()),
             declined: Mutex::new(HashMap::new()),
+            rules: Mutex::new(HashMap::new()),
             requests: tx,
         });
         let weak = Arc::downgrade(&service);
@@ -208,6 +211,20 @@ impl TableService {
         poll(|| self.has_tables(name), queued, &keep_waiting) && self.await_table(pos, keep_waiting)
     }
 
+    /// The table rules of `v`, made once per variant (`None`: the variant has no tables).
+    fn rules_of(&self, v: &Variant) -> Option<Arc<Rules>> {
+        if let Some(s) = self.solved.read().get(&v.name) {
+            return Some(s.rules.clone());
+        }
+        let mut made = self.rules.lock();
+        if let Some(r) = made.get(&v.name) {
+            return r.clone();
+        }
+        let r = Rules::new(v, None, false).ok().map(Arc::new);
+        made.insert(v.name.clone(), r.clone());
+        r
+    }
+
     /// Asks for the tables a game at `pos` will need soon: its own material and those one
     /// capture away, within the men limit. `budget`: the time the build may take.
     pub fn prepare(
@@ -221,12 +238,8 @@ impl TableService {
             return;
         }
         let v = pos.variant();
-        let rules = match self.solved.read().get(&v.name) {
-            Some(s) => s.rules.clone(),
-            None => match Rules::new(v, None, false) {
-                Ok(r) => Arc::new(r),
-                Err(_) => return,
-            },
+        let Some(rules) = self.rules_of(v) else {
+            return;
         };
         let Some((material, _, _)) = table_form(&rules, pos) else {
             return;
