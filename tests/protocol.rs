@@ -34,9 +34,11 @@ impl Sink {
 }
 
 /// Lines the transcripts do not pin down: thinking output (UCI `info`, XBoard's numeric lines
-/// and `#` comments) and the banner.
+/// and `#` comments), the banner, and the table builder's reports (`info string table ...`),
+/// which come from its own thread whenever a build starts or ends.
 fn significant(line: &str) -> bool {
     !(line.starts_with("info ") && !line.starts_with("info string")
+        || line.starts_with("info string table ")
         || line.starts_with("# ")
         || line.starts_with("Locust ")
         || line.starts_with(|c: char| {
