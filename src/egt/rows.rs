@@ -26,7 +26,7 @@ use variants::{rights, PieceId};
 use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::propagate::parallel;
-use super::solve::{SolveError, Table};
+use super::solve::{ConvPartial, SolveError, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
@@ -433,6 +433,33 @@ struct Capture {
     bits: u64,
     /// The last man's square after it is the same in every position of the row.
     fixed_last: bool,
+    /// The man whose square differs between the positions that share a sub-table lookup
+    /// (see [`Captures`]): the last man, unless it was taken (then the man that took it).
+    open: u8,
+}
+
+/// A row's captures, and the sub-table lookups made for them with one man's square left
+/// open: a capture's positions differ only in the last man's square, and the captures that
+/// take the last man, or that it makes, each made in one position, only in the square of
+/// the man that moves.
+#[derive(Default)]
+struct Captures<'a> {
+    list: Vec<Capture>,
+    /// For the captures made in one position: conversion key, open man, the lookup.
+    looks: Vec<(usize, u8, Option<ConvPartial<'a>>)>,
+}
+
+/// What a position's captures lead to (see [`Solver::seed_values`]), per row bit.
+struct Outcomes {
+    /// Some legal capture.
+    any: u64,
+    /// Some capture to a loss; `best[b]` the quickest win by one.
+    won: u64,
+    best: [u8; 64],
+    /// Some capture to a draw (or an undecided position).
+    open: u64,
+    /// The slowest loss by a capture to a win.
+    worst: [u8; 64],
 }
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
@@ -595,7 +622,7 @@ fn file_seed(filed: &mut Vec<Vec<(usize, u8, u64)>>, q: u8, row: usize, side: u8
     }
 }
 
-impl Solver<'_> {
+impl<'a> Solver<'a> {
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
     fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> u64 {
@@ -737,12 +764,14 @@ impl Solver<'_> {
         (f, occ): (&[u8; MAX_MEN], u64),
         x: usize,
         want: u64,
-        out: &mut Vec<Capture>,
+        caps: &mut Captures<'a>,
     ) -> u64 {
         let g = &self.g;
         let last = g.m - 1;
         let ry = self.t.royal[1 - x];
         let prey = |j: usize| g.colour[j] as usize != x && j != ry;
+        caps.looks.clear();
+        let out = &mut caps.list;
         out.clear();
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             for st in &g.hits[i][f[i] as usize] {
@@ -796,8 +825,11 @@ impl Solver<'_> {
                 }
             }
         }
-        out.retain(|c| c.bits & want != 0);
-        out.iter().fold(0, |acc, c| acc | c.bits) & want
+        out.retain_mut(|c| {
+            c.bits &= want;
+            c.bits != 0
+        });
+        out.iter().fold(0, |acc, c| acc | c.bits)
     }
 
     /// Adds a conversion `(next, victim, bits, fixed_last)` of man `i` to `out`: once per
@@ -809,6 +841,9 @@ impl Solver<'_> {
         promotes: bool,
         i: usize,
     ) {
+        let t = self.t;
+        let last = self.g.m - 1;
+        let open = if victim == Some(last) { i } else { last } as u8;
         let mut add = |promo| {
             out.push(Capture {
                 next,
@@ -816,36 +851,111 @@ impl Solver<'_> {
                 promo,
                 bits,
                 fixed_last,
+                open,
             })
         };
         if !promotes {
             add(None);
             return;
         }
-        let t = self.t;
         let promo = &t.rules.promo[t.colour[i] as usize][t.piece[i] as usize];
         for &c in &promo.choices {
             add(Some((i, c)));
         }
     }
 
-    /// Calls `visit` with the code (the other side to move) of every legal capture of `list`
-    /// (side `x` to move) with the last man on local index `a`, until `visit` returns false.
-    /// A capture is legal when the position it leads to is (the sub-table holds `ILLEGAL`
-    /// for the others).
-    fn captures(&self, list: &[Capture], a: usize, x: usize, mut visit: impl FnMut(u8) -> bool) {
+    /// Calls `visit(b, code)` with the code (the other side to move) of capture `k` of `caps`
+    /// (side `x` to move) in each position `b` of `bits` where it is legal: where the
+    /// position it leads to is (the sub-table holds `ILLEGAL` for the others).
+    fn capture_codes(
+        &self,
+        caps: &mut Captures<'a>,
+        k: usize,
+        bits: u64,
+        x: usize,
+        mut visit: impl FnMut(usize, u8),
+    ) {
+        if bits == 0 {
+            return;
+        }
         let last = self.g.m - 1;
-        let sa = self.t.index.domain(last)[a];
-        for c in list.iter().filter(|c| c.bits >> a & 1 != 0) {
-            let mut next = c.next;
+        let domain = self.t.index.domain(last);
+        let c = caps.list[k];
+        let mut next = c.next;
+        if !c.fixed_last {
+            next[last] = domain[bits.trailing_zeros() as usize];
+        }
+        let look = if c.fixed_last {
+            self.shared_look(caps, &c, &next)
+        } else if bits & (bits - 1) != 0 {
+            self.t.conv_partial(&next, c.victim, c.promo, last)
+        } else {
+            // One position: a partial lookup would cost as much as the whole.
+            None
+        };
+        for b in ones(bits) {
             if !c.fixed_last {
-                next[last] = sa;
+                next[last] = domain[b];
             }
-            let code = self.t.conv_code(&next, 1 - x, c.victim, c.promo);
-            if code != ILLEGAL && !visit(code) {
-                return;
+            let code = match &look {
+                Some(look) => look.code(1 - x, next[c.open as usize]),
+                None => self.t.conv_code(&next, 1 - x, c.victim, c.promo),
+            };
+            if code != ILLEGAL {
+                visit(b, code);
             }
         }
+    }
+
+    /// The partial lookup of capture `c`, made in one position (`next`: the squares after
+    /// it), shared with the row's other captures of its kind.
+    fn shared_look(
+        &self,
+        caps: &mut Captures<'a>,
+        c: &Capture,
+        next: &[u8; MAX_MEN],
+    ) -> Option<ConvPartial<'a>> {
+        let key = self.t.conv_key(c.victim, c.promo);
+        if let Some(l) = caps.looks.iter().find(|l| l.0 == key && l.1 == c.open) {
+            return l.2;
+        }
+        let look = self
+            .t
+            .conv_partial(next, c.victim, c.promo, c.open as usize);
+        caps.looks.push((key, c.open, look));
+        look
+    }
+
+    /// What the captures of `caps` (side `x` to move) lead to in the positions `bits`.
+    fn outcomes(&self, caps: &mut Captures<'a>, bits: u64, x: usize) -> Outcomes {
+        let mut out = Outcomes {
+            any: 0,
+            won: 0,
+            best: [0; 64],
+            open: 0,
+            worst: [0; 64],
+        };
+        if bits == 0 {
+            return out;
+        }
+        for k in 0..caps.list.len() {
+            let mine = caps.list[k].bits & bits;
+            self.capture_codes(caps, k, mine, x, |b, code| {
+                out.any |= 1 << b;
+                if is_loss(code) {
+                    let p = plies(code) + 1;
+                    if out.won >> b & 1 == 0 || p < out.best[b] {
+                        out.best[b] = p;
+                    }
+                    out.won |= 1 << b;
+                } else if is_win(code) {
+                    out.worst[b] = out.worst[b].max(plies(code) + 1);
+                } else {
+                    out.open |= 1 << b;
+                }
+            });
+        }
+        out
     }
 
     /// The seed values: positions without quiet moves or with a capture go through the
@@ -857,7 +967,7 @@ impl Solver<'_> {
         parallel(self.rows, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, u64)>> = Vec::new();
-            let mut list = Vec::new();
+            let mut list = Captures::default();
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
@@ -868,35 +978,23 @@ impl Solver<'_> {
                     let quiet = self.escapes(&f, occ, row, x, legal);
                     let capture = self.capture_list((&f, occ), x, legal, &mut list);
                     let mut sq = f;
+                    let out = self.outcomes(&mut list, capture, x);
                     for bit in ones(legal & (!quiet | capture)) {
                         // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
                         // mate or stalemate; only captures, all to wins, lose.
-                        let (mut any, mut best, mut worst, mut open) = (false, None, 0u8, false);
-                        if capture & 1 << bit != 0 {
-                            self.captures(&list, bit, x, |code| {
-                                any = true;
-                                if is_loss(code) {
-                                    let p = plies(code) + 1;
-                                    best = Some(best.map_or(p, |b: u8| b.min(p)));
-                                } else if is_win(code) {
-                                    worst = worst.max(plies(code) + 1);
-                                } else {
-                                    open = true;
-                                }
-                                true
-                            });
-                        }
                         let q = quiet & 1 << bit != 0;
+                        let (any, open) = (out.any >> bit & 1 != 0, out.open >> bit & 1 != 0);
                         sq[m - 1] = t.index.domain(m - 1)[bit];
-                        let code = match best {
-                            Some(p) => win(p.min(MAX_PLIES)),
-                            None if !q && !any => {
-                                let idx = row * g.len + bit;
-                                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
-                                t.no_moves(&sq[..m], x)
-                            }
-                            None if !q && !open => loss(worst.min(MAX_PLIES)),
-                            None => continue,
+                        let code = if out.won >> bit & 1 != 0 {
+                            win(out.best[bit].min(MAX_PLIES))
+                        } else if !q && !any {
+                            let idx = row * g.len + bit;
+                            self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                            t.no_moves(&sq[..m], x)
+                        } else if !q && !open {
+                            loss(out.worst[bit].min(MAX_PLIES))
+                        } else {
+                            continue;
                         };
                         t.values[x][row * g.len + bit].store(code, Relaxed);
                         self.state[x][row].done.fetch_or(1 << bit, Relaxed);
@@ -1100,7 +1198,7 @@ impl Solver<'_> {
             let mut f = [0u8; MAX_MEN];
             let mut merged = Merger::new();
             // The verifications' capture lists, reused.
-            let mut list = Vec::new();
+            let mut list = Captures::default();
             for side in 0..2 {
                 let mover = 1 - side;
                 // Verification or a win, once per row merged.
@@ -1157,7 +1255,7 @@ impl Solver<'_> {
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
     /// `p` plies: lost, unless a capture holds them.
-    fn verify(&self, p: u8, row: usize, x: usize, cand: u64, list: &mut Vec<Capture>) {
+    fn verify(&self, p: u8, row: usize, x: usize, cand: u64, list: &mut Captures<'a>) {
         let g = &self.g;
         let t = self.t;
         let mut f = [0u8; MAX_MEN];
@@ -1173,20 +1271,21 @@ impl Solver<'_> {
         } else {
             0
         };
-        for bit in ones(mine) {
-            let mut deepest = 0u8;
-            if capture & 1 << bit != 0 {
-                let mut held = false;
-                self.captures(list, bit, x, |code| {
-                    held = !is_win(code);
-                    deepest = deepest.max(plies(code));
-                    !held
-                });
-                if held {
-                    continue;
+        // Per position, the deepest win a capture leads to, unless one holds it.
+        let mut held = 0u64;
+        let mut deepest = [0u8; 64];
+        for k in 0..list.list.len() {
+            let open = list.list[k].bits & capture & !held;
+            self.capture_codes(list, k, open, x, |b, code| {
+                if is_win(code) {
+                    deepest[b] = deepest[b].max(plies(code));
+                } else {
+                    held |= 1 << b;
                 }
-            }
-            let d = p.max(deepest);
+            });
+        }
+        for bit in ones(mine & !held) {
+            let d = p.max(deepest[bit]);
             let code = loss((d + 1).min(MAX_PLIES));
             t.values[x][row * g.len + bit].store(code, Relaxed);
             self.file(p, plies(code), row, x, 1 << bit);
