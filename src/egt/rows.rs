@@ -423,7 +423,7 @@ struct RowState {
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]
 struct Capture {
-    /// The squares after it; the last man's is set per position unless `fixed_last`.
+    /// The squares after it; man `open`'s is set per position when `spread`.
     next: [u8; MAX_MEN],
     /// The man taken, if any.
     victim: Option<usize>,
@@ -431,10 +431,12 @@ struct Capture {
     promo: Option<(usize, PieceId)>,
     /// The row's positions in which it can be made.
     bits: u64,
-    /// The last man's square after it is the same in every position of the row.
-    fixed_last: bool,
-    /// The man whose square differs between the positions that share a sub-table lookup
-    /// (see [`Captures`]): the last man, unless it was taken (then the man that took it).
+    /// The positions after it differ: man `open` stands on the square of the row's bit (the
+    /// last man, or the man that takes it); otherwise they are one.
+    spread: bool,
+    /// The man whose square differs between the positions after it, or after the captures
+    /// of its kind (see [`Captures`]): the last man, unless it was taken (then the man that
+    /// took it).
     open: u8,
 }
 
@@ -774,6 +776,8 @@ impl<'a> Solver<'a> {
         let out = &mut caps.list;
         out.clear();
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            // The row's bits where man `i` takes the last man: without, with promotion.
+            let mut takes = [0u64; 2];
             for st in &g.hits[i][f[i] as usize] {
                 let end = 1u64 << st.sq;
                 if occ & st.block & !end != 0 {
@@ -781,7 +785,7 @@ impl<'a> Solver<'a> {
                 }
                 let mut next = *f;
                 next[i] = st.sq;
-                let (victim, bits, fixed_last) = if occ & end != 0 {
+                let (victim, bits) = if occ & end != 0 {
                     let Some(j) = (0..last).find(|&j| f[j] == st.sq).filter(|&j| prey(j)) else {
                         continue;
                     };
@@ -790,30 +794,39 @@ impl<'a> Solver<'a> {
                     }
                     // Open unless the last man stands on a square the path crosses.
                     let crossed = st.vblock & !g.vbit[st.sq as usize];
-                    (Some(j), g.full & !crossed, false)
+                    (Some(j), g.full & !crossed)
                 } else {
-                    if st.takes && prey(last) && g.vbit[st.sq as usize] & want != 0 {
-                        let mut taken = next;
-                        taken[last] = st.sq;
-                        let bits = g.vbit[st.sq as usize];
-                        self.push_capture(out, (taken, Some(last), bits, true), st.promotes, i);
+                    if st.takes && prey(last) {
+                        takes[st.promotes as usize] |= g.vbit[st.sq as usize];
                     }
                     if !(st.moves && st.promotes) {
                         continue;
                     }
                     // A promotion on the empty square, unless the last man is in the way.
-                    (None, g.full & !st.vblock, false)
+                    (None, g.full & !st.vblock)
                 };
-                self.push_capture(out, (next, victim, bits, fixed_last), st.promotes, i);
+                self.push_capture(out, (next, victim, bits, last), st.promotes, i);
+            }
+            for (promotes, bits) in [(false, takes[0]), (true, takes[1])] {
+                if bits & want != 0 {
+                    self.push_capture(out, (*f, Some(last), bits, i), promotes, i);
+                }
             }
         }
         if g.colour[last] as usize == x {
             for j in (0..last).filter(|&j| prey(j)) {
+                // The origins from which the last man takes man `j`: one position after.
+                let mut takes = [0u64; 2];
                 for &(from, empty, promotes) in &g.vinto[f[j] as usize] {
-                    if occ & empty == 0 && want >> from & 1 != 0 {
-                        let mut next = *f;
-                        next[last] = f[j];
-                        self.push_capture(out, (next, Some(j), 1 << from, true), promotes, last);
+                    if occ & empty == 0 {
+                        takes[promotes as usize] |= 1 << from;
+                    }
+                }
+                let mut next = *f;
+                next[last] = f[j];
+                for (promotes, bits) in [(false, takes[0]), (true, takes[1])] {
+                    if bits & want != 0 {
+                        self.push_capture(out, (next, Some(j), bits, MAX_MEN), promotes, last);
                     }
                 }
             }
@@ -821,7 +834,7 @@ impl<'a> Solver<'a> {
                 if occ & (empty | 1 << to) == 0 && want >> from & 1 != 0 {
                     let mut next = *f;
                     next[last] = to;
-                    self.push_capture(out, (next, None, 1 << from, true), true, last);
+                    self.push_capture(out, (next, None, 1 << from, MAX_MEN), true, last);
                 }
             }
         }
@@ -832,25 +845,26 @@ impl<'a> Solver<'a> {
         out.iter().fold(0, |acc, c| acc | c.bits)
     }
 
-    /// Adds a conversion `(next, victim, bits, fixed_last)` of man `i` to `out`: once per
-    /// promotion choice when it promotes.
+    /// Adds a conversion `(next, victim, bits, open)` of man `i` to `out`: once per
+    /// promotion choice when it promotes. Man `open` stands on the square of the row's bit
+    /// after it (see [`Capture::spread`]); `MAX_MEN` for one position in every bit.
     fn push_capture(
         &self,
         out: &mut Vec<Capture>,
-        (next, victim, bits, fixed_last): ([u8; MAX_MEN], Option<usize>, u64, bool),
+        (next, victim, bits, open): ([u8; MAX_MEN], Option<usize>, u64, usize),
         promotes: bool,
         i: usize,
     ) {
         let t = self.t;
-        let last = self.g.m - 1;
-        let open = if victim == Some(last) { i } else { last } as u8;
+        let spread = open < MAX_MEN;
+        let open = if spread { open } else { i } as u8;
         let mut add = |promo| {
             out.push(Capture {
                 next,
                 victim,
                 promo,
                 bits,
-                fixed_last,
+                spread,
                 open,
             })
         };
@@ -878,27 +892,36 @@ impl<'a> Solver<'a> {
         if bits == 0 {
             return;
         }
-        let last = self.g.m - 1;
-        let domain = self.t.index.domain(last);
         let c = caps.list[k];
-        let mut next = c.next;
-        if !c.fixed_last {
-            next[last] = domain[bits.trailing_zeros() as usize];
+        let open = c.open as usize;
+        if !c.spread {
+            // One position: its code once. Promotions of the last man to an empty square
+            // differ only in its square, and share a partial lookup.
+            let code = match c.victim {
+                None => self
+                    .shared_look(caps, &c, &c.next)
+                    .map(|look| look.code(1 - x, c.next[open])),
+                Some(_) => None,
+            }
+            .unwrap_or_else(|| self.t.conv_code(&c.next, 1 - x, c.victim, c.promo));
+            if code != ILLEGAL {
+                ones(bits).for_each(|b| visit(b, code));
+            }
+            return;
         }
-        let look = if c.fixed_last {
-            self.shared_look(caps, &c, &next)
-        } else if bits & (bits - 1) != 0 {
-            self.t.conv_partial(&next, c.victim, c.promo, last)
+        let domain = self.t.index.domain(self.g.m - 1);
+        let mut next = c.next;
+        next[open] = domain[bits.trailing_zeros() as usize];
+        let look = if bits & (bits - 1) != 0 {
+            self.t.conv_partial(&next, c.victim, c.promo, open)
         } else {
             // One position: a partial lookup would cost as much as the whole.
             None
         };
         for b in ones(bits) {
-            if !c.fixed_last {
-                next[last] = domain[b];
-            }
+            next[open] = domain[b];
             let code = match &look {
-                Some(look) => look.code(1 - x, next[c.open as usize]),
+                Some(look) => look.code(1 - x, next[open]),
                 None => self.t.conv_code(&next, 1 - x, c.victim, c.promo),
             };
             if code != ILLEGAL {
@@ -908,7 +931,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The partial lookup of capture `c`, made in one position (`next`: the squares after
-    /// it), shared with the row's other captures of its kind.
+    /// it), shared with the row's other captures of its kind (same conversion and `open`).
     fn shared_look(
         &self,
         caps: &mut Captures<'a>,
