@@ -86,6 +86,8 @@ struct Geometry {
     /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
     /// mirror ranks), when they agree with `vmap` on every square (an 8x8 row).
     vflip: Vec<Option<(bool, bool, bool)>>,
+    /// Per symmetry map: the word operations of its inverse, when `vflip` has them.
+    vunflip: Vec<Option<(bool, bool, bool)>>,
     /// Per board square: the last man's bit for it (0 outside its domain).
     vbit: Vec<u64>,
     /// Per man but the last, per board square: the man's share of the row number (its local
@@ -272,7 +274,7 @@ impl Geometry {
         let set_stride = (0..last)
             .map(|i| ix.alike(i).then(|| ix.stride_of(i) / len))
             .collect();
-        let vflip = vmap
+        let vflip: Vec<Option<(bool, bool, bool)>> = vmap
             .iter()
             .map(|map: &Vec<u8>| {
                 let combos = (0..8).map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0));
@@ -281,12 +283,20 @@ impl Geometry {
                 })
             })
             .collect();
+        let inverse = |k: usize| {
+            let map = &ix.maps[k];
+            (0..ix.maps.len()).find(|&u| (0..n).all(|s| ix.maps[u][map[s] as usize] as usize == s))
+        };
+        let vunflip = (0..ix.maps.len())
+            .map(|k| inverse(k).and_then(|u| vflip[u]))
+            .collect();
         Geometry {
             m,
             len,
             share,
             set_stride,
             vflip,
+            vunflip,
             colour: table.colour.clone(),
             moves,
             unmoves,
@@ -468,6 +478,11 @@ struct Outcomes {
 /// `(row, side, bits)` per distance.
 type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
 
+/// The byte of an undecided position with a capture to a draw (see [`Solver::seed_values`]);
+/// otherwise its byte holds one more than the deepest win a capture leads to (0: no
+/// capture). Positions still undecided at the end are set to `DRAW`.
+const HELD: u8 = u8::MAX;
+
 /// Slots of a [`Merger`].
 const SLOTS: usize = 1024;
 
@@ -597,6 +612,7 @@ pub fn solve(
     loop {
         let pending = s.merge_later(p);
         if !pending && !s.any_later(p) {
+            s.clear_notes();
             return Ok(());
         }
         if pending {
@@ -1017,6 +1033,10 @@ impl<'a> Solver<'a> {
                         } else if !q && !open {
                             loss(out.worst[bit].min(MAX_PLIES))
                         } else {
+                            // Undecided: the byte notes what verification needs of the
+                            // captures, which are the same at every distance.
+                            let note = if open { HELD } else { out.worst[bit] };
+                            t.values[x][row * g.len + bit].store(note, Relaxed);
                             continue;
                         };
                         t.values[x][row * g.len + bit].store(code, Relaxed);
@@ -1060,6 +1080,7 @@ impl<'a> Solver<'a> {
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             let base = g.base(row, f, i);
+            let alike = g.set_stride[i].is_some();
             for st in &g.moves[i][f[i] as usize] {
                 if occ & st.block != 0 {
                     continue;
@@ -1069,7 +1090,9 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
-                let row2 = if k == 0 {
+                let row2 = if k == 0 && !alike {
+                    (st.share != usize::MAX).then(|| base + st.share)
+                } else if k == 0 {
                     g.step_row(ix, (row, base), f, i, st)
                 } else {
                     next[i] = st.sq;
@@ -1083,6 +1106,9 @@ impl<'a> Solver<'a> {
                 let w = closed[row2].closed.load(Relaxed);
                 if k == 0 {
                     esc |= c & !w;
+                } else if let Some(flip) = g.vunflip[k] {
+                    // The word seen from this row: bit `b` is the image's bit `vmap[k][b]`.
+                    esc |= c & !flip_word(w, flip);
                 } else {
                     for b in ones(c) {
                         if w >> g.vmap[k][b] & 1 == 0 {
@@ -1220,8 +1246,6 @@ impl<'a> Solver<'a> {
         parallel(sum, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut merged = Merger::new();
-            // The verifications' capture lists, reused.
-            let mut list = Captures::default();
             for side in 0..2 {
                 let mover = 1 - side;
                 // Verification or a win, once per row merged.
@@ -1232,7 +1256,7 @@ impl<'a> Solver<'a> {
                     }
                     let cand = bits & !self.state[mover][r].done.load(Relaxed);
                     if cand != 0 {
-                        self.verify(p, r, mover, cand, &mut list);
+                        self.verify(p, r, mover, cand);
                     }
                 };
                 for sw in a..b {
@@ -1278,7 +1302,7 @@ impl<'a> Solver<'a> {
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
     /// `p` plies: lost, unless a capture holds them.
-    fn verify(&self, p: u8, row: usize, x: usize, cand: u64, list: &mut Captures<'a>) {
+    fn verify(&self, p: u8, row: usize, x: usize, cand: u64) {
         let g = &self.g;
         let t = self.t;
         let mut f = [0u8; MAX_MEN];
@@ -1289,30 +1313,35 @@ impl<'a> Solver<'a> {
         }
         let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
         self.settled[x][row].fetch_or(mine, Relaxed);
-        let capture = if mine != 0 {
-            self.capture_list((&f, occ), x, mine, list)
-        } else {
-            0
-        };
-        // Per position, the deepest win a capture leads to, unless one holds it.
-        let mut held = 0u64;
-        let mut deepest = [0u8; 64];
-        for k in 0..list.list.len() {
-            let open = list.list[k].bits & capture & !held;
-            self.capture_codes(list, k, open, x, |b, code| {
-                if is_win(code) {
-                    deepest[b] = deepest[b].max(plies(code));
-                } else {
-                    held |= 1 << b;
-                }
-            });
-        }
-        for bit in ones(mine & !held) {
-            let d = p.max(deepest[bit]);
+        for bit in ones(mine) {
+            // The seed's note of the captures (see `seed_values`); the position is ours.
+            let value = &t.values[x][row * g.len + bit];
+            let memo = value.load(Relaxed);
+            if memo == HELD {
+                // A draw for good: every quiet move lets the opponent win.
+                value.store(DRAW, Relaxed);
+                continue;
+            }
+            let d = p.max(memo.saturating_sub(1));
             let code = loss((d + 1).min(MAX_PLIES));
-            t.values[x][row * g.len + bit].store(code, Relaxed);
+            value.store(code, Relaxed);
             self.file(p, plies(code), row, x, 1 << bit);
         }
+    }
+
+    /// Undecided positions are draws: their bytes lose the seed's notes of their captures.
+    fn clear_notes(&self) {
+        let len = self.g.len;
+        parallel(self.rows, self.threads, |a, b| {
+            for x in 0..2 {
+                for row in a..b {
+                    let open = self.g.full & !self.state[x][row].done.load(Relaxed);
+                    for bit in ones(open) {
+                        self.t.values[x][row * len + bit].store(DRAW, Relaxed);
+                    }
+                }
+            }
+        });
     }
 
     /// Positions of `y` (to move) in `row` (bits `bits`) with a move to a loss in `p`:
