@@ -1149,7 +1149,6 @@ impl<'a> Solver<'a> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let mut prev = *f;
         // The images of these news under the maps that keep the first man's square are
         // news too (values are symmetric, and so is every pass), and each emits its own
         // predecessors: a predecessor needs its images emitted here only under the maps
@@ -1158,6 +1157,7 @@ impl<'a> Solver<'a> {
         let keeps = ix.stabilizer(f[0]);
         for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
             let base = g.base(row, f, i);
+            let alike = g.set_stride[i].is_some();
             for st in &g.unmoves[i][f[i] as usize] {
                 if occ & st.block != 0 {
                     continue;
@@ -1166,18 +1166,28 @@ impl<'a> Solver<'a> {
                 if b == 0 {
                     continue;
                 }
-                prev[i] = st.sq;
-                if i != 0 || ix.canon_of(st.sq) == 0 {
-                    if let Some(r) = g.step_row(ix, (row, base), f, i, st) {
+                if i != 0 {
+                    // The symmetry map stays the identity.
+                    let r = if alike {
+                        g.step_row(ix, (row, base), f, i, st)
+                    } else {
+                        (st.share != usize::MAX).then(|| base + st.share)
+                    };
+                    if let Some(r) = r {
                         emit(r, b);
-                        if i == 0 && !ix.stabilizer(st.sq).iter().all(|h| keeps.contains(h)) {
-                            self.images(&prev, b, emit);
-                        }
                     }
-                } else {
-                    self.stored(&prev, b, emit);
+                    continue;
                 }
-                prev[i] = f[i];
+                let mut prev = *f;
+                prev[0] = st.sq;
+                if ix.canon_of(st.sq) != 0 {
+                    self.stored(&prev, b, emit);
+                } else if let Some(r) = g.step_row(ix, (row, base), f, i, st) {
+                    emit(r, b);
+                    if !ix.stabilizer(st.sq).iter().all(|h| keeps.contains(h)) {
+                        self.images(&prev, b, emit);
+                    }
+                }
             }
         }
         if g.colour[last] as usize == mover {
@@ -1313,6 +1323,8 @@ impl<'a> Solver<'a> {
         }
         let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
         self.settled[x][row].fetch_or(mine, Relaxed);
+        // Most are lost in `p + 1`: filed together.
+        let mut next = 0;
         for bit in ones(mine) {
             // The seed's note of the captures (see `seed_values`); the position is ours.
             let value = &t.values[x][row * g.len + bit];
@@ -1325,7 +1337,14 @@ impl<'a> Solver<'a> {
             let d = p.max(memo.saturating_sub(1));
             let code = loss((d + 1).min(MAX_PLIES));
             value.store(code, Relaxed);
-            self.file(p, plies(code), row, x, 1 << bit);
+            if d == p {
+                next |= 1 << bit;
+            } else {
+                self.file(p, plies(code), row, x, 1 << bit);
+            }
+        }
+        if next != 0 {
+            self.file(p, plies(loss((p + 1).min(MAX_PLIES))), row, x, next);
         }
     }
 
