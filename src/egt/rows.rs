@@ -101,7 +101,18 @@ struct Geometry {
     /// Per man but the last, when each has a factor of its own and row numbers fit 32 bits:
     /// the factor's size and the man's squares by local index, the digits of a row number
     /// (see [`Solver::decode`]).
-    digits: Option<Vec<(u32, Vec<u8>)>>,
+    digits: Option<Box<Digits>>,
+}
+
+/// The digits of a row number, man by man but the last (see [`Geometry::digits`]): fixed
+/// arrays, so that decoding follows no pointers.
+struct Digits {
+    /// Per man: its factor's size.
+    size: [u32; MAX_MEN],
+    /// Per man: its squares by local index (a row solver's board has at most 64).
+    squares: [[u8; 64]; MAX_MEN],
+    /// The last man's first square (the decoded squares hold a full position).
+    last: u8,
 }
 
 /// True when the row solver applies to the table (see the module doc).
@@ -295,9 +306,16 @@ impl Geometry {
             .map(|k| inverse(k).and_then(|u| vflip[u]))
             .collect();
         let digits = (!ix.grouped() && ix.size / len <= u32::MAX as usize).then(|| {
-            (0..last)
-                .map(|i| (ix.domain(i).len() as u32, ix.domain(i).to_vec()))
-                .collect()
+            let mut d = Box::new(Digits {
+                size: [1; MAX_MEN],
+                squares: [[0; 64]; MAX_MEN],
+                last: ix.domain(last)[0],
+            });
+            for i in 0..last {
+                d.size[i] = ix.domain(i).len() as u32;
+                d.squares[i][..ix.domain(i).len()].copy_from_slice(ix.domain(i));
+            }
+            d
         });
         Geometry {
             digits,
@@ -655,14 +673,16 @@ impl<'a> Solver<'a> {
     #[inline]
     fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> u64 {
         let m = self.g.m;
-        if let Some(digits) = &self.g.digits {
+        if let Some(d) = &self.g.digits {
             // The indexer's decode less the last man's digit, in 32 bits (a quicker divide).
             let mut r = row as u32;
-            for (i, (n, squares)) in digits.iter().enumerate().rev() {
-                f[i] = squares[(r % n) as usize];
+            let last = (m - 1).min(MAX_MEN - 1);
+            for i in (0..last).rev() {
+                let n = d.size[i];
+                f[i] = d.squares[i][(r % n) as usize & 63];
                 r /= n;
             }
-            f[m - 1] = self.t.index.domain(m - 1)[0];
+            f[last] = d.last;
         } else {
             self.t.index.decode(row * self.g.len, &mut f[..m]);
         }
