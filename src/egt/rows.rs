@@ -73,6 +73,12 @@ struct Geometry {
     unmoves: Vec<Vec<Vec<Step>>>,
     /// The last man's forward paths by local index.
     vmoves: Vec<Vec<VStep>>,
+    /// Per local index: the other ends of its `vmoves`, as row bits, and the board squares
+    /// any of them needs empty.
+    vtargets: Vec<(u64, u64)>,
+    /// Per local index: the other ends of its `vunmoves`, as row bits, and the board
+    /// squares any of them needs empty.
+    vsources: Vec<(u64, u64)>,
     /// The last man's paths ending at each local index (un-moves).
     vunmoves: Vec<Vec<VStep>>,
     /// Per board square: the last man's paths that take there, as (origin local index,
@@ -317,7 +323,14 @@ impl Geometry {
             }
             d
         });
+        let ends = |steps: &Vec<Vec<VStep>>| {
+            let both = |(l, b): (u64, u64), vs: &VStep| (l | 1 << vs.local, b | vs.block);
+            steps.iter().map(|v| v.iter().fold((0, 0), both)).collect()
+        };
+        let (vtargets, vsources) = (ends(&vmoves), ends(&vunmoves));
         Geometry {
+            vtargets,
+            vsources,
             digits,
             m,
             len,
@@ -1164,9 +1177,14 @@ impl<'a> Solver<'a> {
         if g.colour[last] as usize == x {
             let w = closed[row].closed.load(Relaxed);
             for a in ones(cand & !esc) {
-                if g.vmoves[a]
-                    .iter()
-                    .any(|vs| occ & vs.block == 0 && w >> vs.local & 1 == 0)
+                // Most often every target is closed, or no path is blocked: no path to
+                // look at.
+                let (targets, block) = g.vtargets[a];
+                if targets & !w != 0
+                    && (occ & block == 0
+                        || g.vmoves[a]
+                            .iter()
+                            .any(|vs| occ & vs.block == 0 && w >> vs.local & 1 == 0))
                 {
                     esc |= 1 << a;
                 }
@@ -1233,6 +1251,11 @@ impl<'a> Solver<'a> {
         if g.colour[last] as usize == mover {
             let mut before = 0;
             for b in ones(bits) {
+                let (sources, block) = g.vsources[b];
+                if occ & block == 0 {
+                    before |= sources;
+                    continue;
+                }
                 for vs in &g.vunmoves[b] {
                     if occ & vs.block == 0 {
                         before |= 1 << vs.local;
