@@ -524,8 +524,14 @@ type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
 /// capture). Positions still undecided at the end are set to `DRAW`.
 const HELD: u8 = u8::MAX;
 
-/// Slots of a [`Merger`].
-const SLOTS: usize = 1024;
+/// Slots of a [`Merger`] (a power of two): more for tables of at most `SMALL` rows.
+/// Measured: KQvKR with 4096 slots, 2.52G -> 2.39G instructions and 0.22 s -> 0.20 s;
+/// KBBvKN with 4096, 3 % slower (its rows' state is far bigger than the cache, and the
+/// buffer's own lines then cost more than the merging saves).
+const SLOTS: [usize; 2] = [1024, 4096];
+
+/// The most rows of a table that gets the larger [`Merger`].
+const SMALL: usize = 1 << 17;
 
 /// Rows a [`Merger`] acts on together.
 const BATCH: usize = 16;
@@ -541,9 +547,10 @@ struct Merger {
 }
 
 impl Merger {
-    fn new() -> Merger {
+    /// A buffer for a table of `rows` rows.
+    fn new(rows: usize) -> Merger {
         Merger {
-            slots: vec![(usize::MAX, 0); SLOTS],
+            slots: vec![(usize::MAX, 0); SLOTS[(rows <= SMALL) as usize]],
             batch: Vec::with_capacity(BATCH),
         }
     }
@@ -552,7 +559,8 @@ impl Merger {
     /// state, `act`: what to do with a row).
     #[inline]
     fn add(&mut self, row: usize, bits: u64, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
-        let slot = &mut self.slots[row % SLOTS];
+        let mask = self.slots.len() - 1;
+        let slot = &mut self.slots[row & mask];
         if slot.0 == row {
             slot.1 |= bits;
             return;
@@ -582,7 +590,7 @@ impl Merger {
 
     /// Acts on every row held.
     fn drain(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
-        for k in 0..SLOTS {
+        for k in 0..self.slots.len() {
             let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, 0));
             if slot.0 != usize::MAX {
                 self.batch.push(slot);
@@ -1318,7 +1326,7 @@ impl<'a> Solver<'a> {
         let sum = self.summary[par][0].len();
         parallel(sum, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
-            let mut merged = Merger::new();
+            let mut merged = Merger::new(self.rows);
             for side in 0..2 {
                 let mover = 1 - side;
                 // Verification or a win, once per row merged.
