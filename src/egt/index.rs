@@ -42,6 +42,31 @@ fn binomials(n: usize) -> Vec<[usize; MAX_MEN + 1]> {
     c
 }
 
+/// A position's index with one man's square left open, to be completed for many squares of
+/// that man (see [`Indexer::partial`]): a conversion looks up the sub-table position of each
+/// entry of a row, and only one man differs between them.
+#[derive(Clone, Copy, Debug)]
+pub struct Partial<'a> {
+    /// The map that brings the first man into the fundamental region.
+    map: &'a [u8],
+    /// The open man's local index by board square.
+    local: &'a [u16],
+    /// The open man's stride.
+    stride: usize,
+    /// The other men's share of the index.
+    base: usize,
+}
+
+impl Partial<'_> {
+    /// The index with the open man on `sq`: what [`Indexer::encode`] gives for the whole
+    /// position.
+    #[inline]
+    pub fn complete(&self, sq: u8) -> Option<usize> {
+        let l = self.local[self.map[sq as usize] as usize];
+        (l != OUTSIDE).then(|| self.base + l as usize * self.stride)
+    }
+}
+
 /// Maps positions (one square per man, in material order) to table indices and back.
 #[derive(Clone, Debug)]
 pub struct Indexer {
@@ -289,6 +314,32 @@ impl Indexer {
     #[inline]
     pub fn encode(&self, sq: &[u8]) -> Option<usize> {
         self.encode_mapped(sq, self.canon[sq[0] as usize] as usize)
+    }
+
+    /// The index of the position `sq` with man `v` left open (its square in `sq` is ignored).
+    /// `None` when it cannot be done by one addition per square: the open man is the first
+    /// (its square picks the symmetry map), or men share a factor; and when another man
+    /// stands outside its domain (`encode` fails for every square of the open man).
+    #[inline]
+    pub fn partial(&self, sq: &[u8], v: usize) -> Option<Partial<'_>> {
+        if v == 0 || self.grouped {
+            return None;
+        }
+        let map = &self.maps[self.canon[sq[0] as usize] as usize];
+        let mut base = 0;
+        for (i, &s) in sq.iter().enumerate().filter(|&(i, _)| i != v) {
+            let l = self.local[i][map[s as usize] as usize];
+            if l == OUTSIDE {
+                return None;
+            }
+            base += l as usize * self.stride[i];
+        }
+        Some(Partial {
+            map,
+            local: &self.local[v],
+            stride: self.stride[v],
+            base,
+        })
     }
 
     /// The index after man `i` of the canonical position at `idx` moves from `from` to `to`:

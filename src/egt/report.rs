@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::material::{symbol, MAX_MEN};
 use super::propagate::parallel;
 use super::solve::{Mode, Table};
-use super::value::{is_loss, is_win, plies, DRAW, ILLEGAL};
+use super::value::{is_loss, is_win, loss, plies, DRAW, ILLEGAL, WON_NOW};
 
 /// Prints one progress step.
 pub fn progress(name: &str, what: &str, elapsed: Duration) {
@@ -174,18 +174,23 @@ fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
         let end = b.min((block + 1) * stride);
         let w = orderings * ix.orbit_len(ix.domain(0)[block]) as u64;
         let c = Count { full: w, orbits: w };
-        for idx in start..end {
-            let code = table.values[stm][idx].load(Relaxed);
+        for (idx, value) in (start..end).zip(&table.values[stm][start..end]) {
+            let code = value.load(Relaxed);
             hist[code as usize] += 1;
-            if code == ILLEGAL {
-                continue;
-            }
-            if code == DRAW || plies(code) == 0 {
+            // Only draws and games over (zero plies) may have no move.
+            if code == DRAW || code == WON_NOW || code == loss(0) {
                 moveless(table, stm, idx, c, &mut local);
             }
-            if is_win(code) && local.longest.is_none_or(|l| plies(code) > l.0) {
-                local.longest = Some((plies(code), idx));
-            }
+        }
+        // The block's deepest win from its counts; its first entry is looked for only when
+        // it is deeper than the range's so far (the same example as an entry-by-entry
+        // search: the deepest, and of those the first).
+        let deepest = (0..=u8::MAX)
+            .filter(|&code| code != ILLEGAL && is_win(code) && hist[code as usize] != 0)
+            .max_by_key(|&code| plies(code));
+        if let Some(code) = deepest.filter(|&d| local.longest.is_none_or(|l| plies(d) > l.0)) {
+            let first = (start..end).find(|&i| table.values[stm][i].load(Relaxed) == code);
+            local.longest = first.map(|i| (plies(code), i));
         }
         for (code, n) in hist.iter_mut().enumerate() {
             if *n != 0 && code as u8 != ILLEGAL {

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use variants::PieceId;
 
 use super::board::{bit, Bits, MAX_MAPS};
-use super::index::Indexer;
+use super::index::{Indexer, Partial};
 use super::material::{Material, MAX_MEN};
 use super::rules::Rules;
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
@@ -30,6 +30,40 @@ pub struct Conv {
     pub table: Arc<Table>,
     /// `order[k]`: this table's man standing where the sub-table's man `k` stands.
     pub order: Vec<u8>,
+}
+
+/// A conversion's sub-table lookup with one man's square left open (see
+/// [`Table::conv_partial`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ConvPartial<'a> {
+    table: &'a Table,
+    at: Partial<'a>,
+    metric: Metric,
+}
+
+impl ConvPartial<'_> {
+    /// The code, for `opp` to move, with the open man on `sq`: what
+    /// [`Table::conv_code`] gives for the whole position.
+    #[inline]
+    pub(super) fn code(&self, opp: usize, sq: u8) -> u8 {
+        let code = match self.at.complete(sq) {
+            Some(i) => self.table.value(opp, i),
+            None => ILLEGAL,
+        };
+        through(self.metric, code)
+    }
+}
+
+/// A sub-table's code as the converting table sees it: under DTC a conversion ends the
+/// count, so only win, draw or loss passes through.
+#[inline]
+fn through(metric: Metric, code: u8) -> u8 {
+    match metric {
+        Metric::Dtm => code,
+        Metric::Dtc if is_win(code) => win(0),
+        Metric::Dtc if is_loss(code) => loss(0),
+        Metric::Dtc => code,
+    }
 }
 
 /// A solved (or solving) table.
@@ -538,14 +572,31 @@ impl Table {
         for (k, &from) in conv.order.iter().enumerate() {
             sub[k] = next[from as usize];
         }
-        let code = conv.table.code(opp, &sub[..conv.order.len()]);
-        match self.metric {
-            Metric::Dtm => code,
-            // Under DTC a conversion ends the count: only win, draw or loss passes through.
-            Metric::Dtc if is_win(code) => win(0),
-            Metric::Dtc if is_loss(code) => loss(0),
-            Metric::Dtc => code,
+        through(self.metric, conv.table.code(opp, &sub[..conv.order.len()]))
+    }
+
+    /// [`Table::conv_code`] for many positions that differ only in the square of man `v`
+    /// (after the conversion): the sub-table's index of the others is made once. `None`
+    /// when that cannot be done (see [`Indexer::partial`]) or there is no sub-table.
+    pub(super) fn conv_partial(
+        &self,
+        next: &[u8; MAX_MEN],
+        victim: Option<usize>,
+        promo: Option<(usize, PieceId)>,
+        v: usize,
+    ) -> Option<ConvPartial<'_>> {
+        let conv = self.convs[self.conv_key(victim, promo)].as_ref()?;
+        let open = conv.order.iter().position(|&o| o as usize == v)?;
+        let mut sub = [0u8; MAX_MEN];
+        for (k, &from) in conv.order.iter().enumerate() {
+            sub[k] = next[from as usize];
         }
+        let at = conv.table.index.partial(&sub[..conv.order.len()], open)?;
+        Some(ConvPartial {
+            table: &conv.table,
+            at,
+            metric: self.metric,
+        })
     }
 
     /// Calls `f` with the index of every predecessor (`1 - stm` to move) of the position
