@@ -14,7 +14,7 @@ stamp=$variant-egt-xboard-$(date +%H%M%S)
 # Plain FENs; XBoard's letters for horse and elephant in xiangqi and janggi are H and E.
 fens=$out/$stamp.fen
 if [[ $variant == xiangqi || $variant == janggi ]]; then
-  awk '{print $1, $2, $3, $4, "0 1"}' "$epd" | sed 's/n/h/g; s/N/H/g; s/b/e/g; s/B/E/g; s/ e / b /' >"$fens"
+  awk '{print $1, $2, $3, $4, "0 1"}' "$epd" | sed -f tools/xboard-letters.sed >"$fens"
 else
   awk '{print $1, $2, $3, $4, "0 1"}' "$epd" >"$fens"
 fi

@@ -36,7 +36,7 @@ if [[ -n $book && -f $book && $book == *.pgn ]]; then
 elif [[ -n $book && -f $book ]]; then
   if [[ $variant == xiangqi || $variant == janggi ]]; then
     # XBoard's letters for horse and elephant there are H and E (the engine's N and B).
-    sed 's/n/h/g; s/N/H/g; s/b/e/g; s/B/E/g; s/ e / b /' "$book" >"$out/$stamp.epd"
+    sed -f tools/xboard-letters.sed "$book" >"$out/$stamp.epd"
     book=$out/$stamp.epd
   fi
   opening_args=(-lpf "$book" -lpi -2 -rewindIndex "$(grep -c . "$book")")

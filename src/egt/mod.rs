@@ -114,9 +114,9 @@ pub struct Builder {
 
 impl Builder {
     /// A builder for one variant's rules.
-    pub fn new(rules: Rules, settings: Settings) -> Builder {
+    pub fn new(rules: impl Into<Arc<Rules>>, settings: Settings) -> Builder {
         Builder {
-            rules: Arc::new(rules),
+            rules: rules.into(),
             settings,
             tables: HashMap::new(),
             used_mb: 0,

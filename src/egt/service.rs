@@ -101,7 +101,7 @@ pub struct TableService {
     /// Tables declined for the clock, with their estimated build time: asked for again only
     /// under a budget they fit (a search at every move would otherwise repeat the refusal).
     declined: Mutex<HashMap<(String, String), Duration>>,
-    /// Table rules per variant before its first table (then kept with the tables).
+    /// Table rules per variant (see [`TableService::rules_of`]).
     rules: Mutex<HashMap<String, Option<Arc<Rules>>>>,
     requests: Sender<Request>,
 }
@@ -211,11 +211,9 @@ impl TableService {
         poll(|| self.has_tables(name), queued, &keep_waiting) && self.await_table(pos, keep_waiting)
     }
 
-    /// The table rules of `v`, made once per variant (`None`: the variant has no tables).
+    /// The table rules of `v`, made once per variant and shared with its builder and its
+    /// solved tables (`None`: the variant has no tables).
     fn rules_of(&self, v: &Variant) -> Option<Arc<Rules>> {
-        if let Some(s) = self.solved.read().get(&v.name) {
-            return Some(s.rules.clone());
-        }
         let mut made = self.rules.lock();
         if let Some(r) = made.get(&v.name) {
             return r.clone();
@@ -330,7 +328,8 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
         let settings = service.settings();
         let name = req.variant.name.clone();
         if !builders.contains_key(&name) {
-            let Ok(rules) = Rules::new(&req.variant, None, false) else {
+            // The rules the requests were made with: one instance per variant.
+            let Some(rules) = service.rules_of(&req.variant) else {
                 continue;
             };
             let s = Settings {

@@ -32,6 +32,19 @@ pub struct Conv {
     pub order: Vec<u8>,
 }
 
+impl Conv {
+    /// The squares of the sub-table's men, in its order, from the squares `next` of the
+    /// converting table's men after the conversion.
+    #[inline]
+    fn squares(&self, next: &[u8; MAX_MEN]) -> [u8; MAX_MEN] {
+        let mut sub = [0u8; MAX_MEN];
+        for (k, &from) in self.order.iter().enumerate() {
+            sub[k] = next[from as usize];
+        }
+        sub
+    }
+}
+
 /// A conversion's sub-table lookup with one man's square left open (see
 /// [`Table::conv_partial`]).
 #[derive(Clone, Copy, Debug)]
@@ -568,10 +581,7 @@ impl Table {
         let Some(conv) = &self.convs[self.conv_key(victim, promo)] else {
             return DRAW;
         };
-        let mut sub = [0u8; MAX_MEN];
-        for (k, &from) in conv.order.iter().enumerate() {
-            sub[k] = next[from as usize];
-        }
+        let sub = conv.squares(next);
         through(self.metric, conv.table.code(opp, &sub[..conv.order.len()]))
     }
 
@@ -587,10 +597,7 @@ impl Table {
     ) -> Option<ConvPartial<'_>> {
         let conv = self.convs[self.conv_key(victim, promo)].as_ref()?;
         let open = conv.order.iter().position(|&o| o as usize == v)?;
-        let mut sub = [0u8; MAX_MEN];
-        for (k, &from) in conv.order.iter().enumerate() {
-            sub[k] = next[from as usize];
-        }
+        let sub = conv.squares(next);
         let at = conv.table.index.partial(&sub[..conv.order.len()], open)?;
         Some(ConvPartial {
             table: &conv.table,
