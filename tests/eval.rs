@@ -1,4 +1,4 @@
-//! Evaluation terms seen from outside: the passed-pawn bonus.
+//! Evaluation terms seen from outside: the passed-pawn bonus, the zone-step bonus.
 
 #![allow(clippy::expect_used)] // tests may panic on their own fixtures
 
@@ -28,4 +28,23 @@ fn a_passed_pawn_is_worth_more_than_one_an_enemy_pawn_can_stop() {
         black_stopped - black_passed > 50,
         "passed {black_passed}, stopped {black_stopped}"
     );
+}
+
+#[test]
+fn a_soldier_across_the_river_is_worth_about_two_at_home() {
+    // The same soldier on White's own side (e4) and across the river (e6), kings and
+    // advisors placed so that nothing else changes: across the river it has two sideways
+    // steps beside its forward one, worth about its value again.
+    let home = eval_of("xiangqi", "3ak4/9/9/9/9/9/4P4/9/9/3AK4 w - - 0 1");
+    let across = eval_of("xiangqi", "3ak4/9/9/4P4/9/9/9/9/9/3AK4 w - - 0 1");
+    let none = eval_of("xiangqi", "3ak4/9/9/9/9/9/9/9/9/3AK4 w - - 0 1");
+    assert!(home - none >= 90, "home {home}, none {none}");
+    // The crossing adds the zone's worth (its value) and two ranks of advance.
+    assert!(
+        (80..=160).contains(&(across - home)),
+        "across {across}, home {home}"
+    );
+    // On the edge file it has one sideways step: half the gain.
+    let edge = eval_of("xiangqi", "3ak4/9/9/P8/9/9/9/9/9/3AK4 w - - 0 1");
+    assert!(across - edge >= 30, "across {across}, edge {edge}");
 }

@@ -298,10 +298,34 @@ fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
             if k.value < PAWN_VALUE_LIMIT {
                 mg += rank * PAWN_RANK_MG;
                 eg += rank * PAWN_RANK_EG;
+                let zone = zone_step_bonus(lay, kind, colour, sq);
+                mg += zone;
+                eg += zone;
             }
             (mg, eg)
         };
         table[sq as usize] = (mg as i16, eg as i16);
     }
     table
+}
+
+/// What a cheap man gains on `sq` from moves it has only in a zone (a xiangqi soldier across
+/// the river): its value times the zone's extra first steps over its usual ones, by
+/// [`ZONE_STEP_PER_MILLE`]. Such men have no mobility term, so this stands in for it.
+fn zone_step_bonus(lay: &Layout, kind: usize, colour: Colour, sq: Sq) -> i32 {
+    let table = &lay.kinds[kind].cells[colour.index()];
+    let (mut usual, mut gated) = (0, 0);
+    for &r in &table.roots {
+        let cell = &table.cells[r as usize];
+        let to = (sq as i32 + cell.offset as i32) as Sq;
+        if lay.coord(to).is_none() || !lay.in_zone(colour, cell.zone, to) {
+            continue;
+        }
+        if cell.from_zone == crate::board::layout::NO_ZONE {
+            usual += 1;
+        } else if lay.in_zone(colour, cell.from_zone, sq) {
+            gated += 1;
+        }
+    }
+    lay.kinds[kind].value * gated * ZONE_STEP_PER_MILLE / 1000 / usual.max(1)
 }

@@ -18,6 +18,11 @@ pub const PAWN_RANK_MG: i32 = 2;
 pub const PAWN_RANK_EG: i32 = 8;
 /// A piece counts as a pawn for the rank bonus below this value.
 pub const PAWN_VALUE_LIMIT: i32 = 150;
+/// Cheap men (no mobility term) with extra moves in a zone: share (per mille) of their value
+/// earned per extra first step, relative to their usual first steps (a xiangqi soldier across
+/// the river, two sideways steps beside one forward: worth about twice its value, as the
+/// game's books count it).
+pub const ZONE_STEP_PER_MILLE: i32 = 500;
 /// Mobility: bonus per reachable square of a man, scaled by 100 / its value (so a knight's
 /// square counts more than a queen's, whose value already pays for its reach), middle game.
 pub const MOBILITY_MG: i32 = 12;

@@ -734,9 +734,13 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
+        // A perpetual-check score belongs to the path (the cycle that led here), not to the
+        // position: stored with a draft it would decide the same position reached without
+        // the cycle. Depth 0 keeps the move for ordering and never cuts.
+        let draft = if best.abs() == KNOWN_WIN { 0 } else { depth };
         self.shared
             .tt
-            .store(key, best_sig, to_tt(best, ply), depth, bound);
+            .store(key, best_sig, to_tt(best, ply), draft, bound);
         best
     }
 
