@@ -180,3 +180,47 @@ fn threads_agree_on_a_forced_mate() {
     );
     assert_eq!((score, best.as_str()), (Some(Score::Mate(1)), "a1a8"));
 }
+
+/// From a xiangqi game against MaxQi under XBoard (session 21): White is a chariot up but in
+/// check from the chariot on h2, and every king move meets another check along the next
+/// rank, for ever. XBoard accepted MaxQi's draw claim at the third repetition; the search
+/// scored the cycle as the checker's loss (+280.00, perpetual check) and walked into it. The
+/// opponent's perpetual check is a draw for the search.
+#[test]
+fn the_opponents_perpetual_check_is_a_draw() {
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game(
+        "xiangqi",
+        "2c1ka3/4a4/9/9/2b2R3/6B2/4R4/3AB4/4AK1r1/9 w - - 34 62",
+    );
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let (score, best, _) = search(&mut s, &g, limits);
+    match score {
+        Some(Score::Cp(cp)) => assert!(cp.abs() < 100, "{cp} after {best}"),
+        other => panic!("{other:?} after {best}"),
+    }
+}
+
+/// The other side of the rule: the root's own perpetual check loses. Black, a chariot down,
+/// can check for ever or give up the chariot; with the rule in force the search must not
+/// call the endless checks a draw.
+#[test]
+fn our_own_perpetual_check_is_not_a_draw() {
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game(
+        "xiangqi",
+        "2c1ka3/4a4/9/9/2b2R3/6B2/4R4/3AB4/4A2r1/5K3 b - - 35 62",
+    );
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let (score, best, _) = search(&mut s, &g, limits);
+    match score {
+        Some(Score::Cp(cp)) => assert!(cp < -300, "{cp} after {best}"),
+        other => panic!("{other:?} after {best}"),
+    }
+}

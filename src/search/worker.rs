@@ -117,6 +117,8 @@ struct Worker<'a> {
     sudden_end: bool,
     /// Captures explode (atomic).
     blasts: bool,
+    /// The side to move at the root (whose perpetual checks lose; see `repetition`).
+    root_side: Colour,
     /// Endgame tables to probe, and the most men they hold.
     tables: Option<(Arc<crate::egt::service::TableService>, usize)>,
 }
@@ -166,6 +168,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             dead_draw: outcome::dead_draw(&root.pos),
             blasts: root.pos.variant().blast.is_some(),
+            root_side: root.pos.side_to_move(),
             sudden_end: {
                 let v = root.pos.variant();
                 v.blast.is_some()
@@ -421,8 +424,11 @@ impl<'a> Worker<'a> {
             .collect()
     }
 
-    /// Repetition inside the window of reversible moves: a draw, or a loss for a side that
-    /// checked on every move of the cycle where perpetual check is forbidden.
+    /// Repetition inside the window of reversible moves: a draw, or a loss for the root's
+    /// side when it checked on every move of the cycle where perpetual check is forbidden.
+    /// The opponent's perpetual check counts as a draw: GUIs accept its draw claim at the
+    /// third repetition (XBoard 4.9 does, with claims tested), so the search must not
+    /// count on the rule to win, and keeps a better game rather than allow the cycle.
     fn repetition(&self) -> Option<i32> {
         let last = self.keys.len() - 1;
         let window = (self.pos.halfmove_clock() as usize).min(last);
@@ -432,7 +438,8 @@ impl<'a> Worker<'a> {
             if self.keys[i] == self.keys[last] {
                 let us = self.pos.side_to_move();
                 if self.pos.variant().end.perpetual_check_illegal {
-                    if let Some(loser) = perpetual_loser(&self.checks[i..], us) {
+                    let loser = perpetual_loser(&self.checks[i..], us);
+                    if let Some(loser) = loser.filter(|&l| l == self.root_side) {
                         return Some(if loser == us { -KNOWN_WIN } else { KNOWN_WIN });
                     }
                 }
