@@ -185,23 +185,82 @@ pub fn append(dst: &mut Trajectories, src: &Trajectories, from_zone: Option<u8>,
     }
 }
 
-/// Rough value from the average number of squares reached on an empty board.
+/// Rough value from the average number of squares reached on an empty board. A piece with
+/// no move there (a hopper, which needs a man to jump over) is measured on boards strewn
+/// with enemy men instead, scaled by what a rook keeps on the same boards, so that it is
+/// valued on the rook's scale rather than at nothing.
 fn estimate_value(moves: &Trajectories, files: u8, ranks: u8) -> i32 {
     let (f, r) = (files as i32, ranks as i32);
-    // A grid of at most VALUE_SAMPLES x VALUE_SAMPLES squares, edges included, stands for the
-    // whole board: walking every square of a 16x16 board for every Tenjiku piece made loading
-    // the built-ins a noticeable part of every start-up.
-    let step = |n: i32| ((n + VALUE_SAMPLES - 1) / VALUE_SAMPLES).max(1) as usize;
-    let mut total = 0usize;
-    let mut squares = 0usize;
-    for file in (0..f).step_by(step(f)) {
-        for rank in (0..r).step_by(step(r)) {
-            total += moves.targets((file, rank), f, r, &|_, _| None).len();
-            squares += 1;
+    let mut average = average_targets(moves, f, r, VALUE_SAMPLES, &|_, _| None);
+    if average == 0.0 {
+        // Every square is sampled here: the screens make the count uneven from square to
+        // square, and few pieces need it.
+        let all = f.max(r);
+        let (mut piece, mut rook) = (0.0, 0.0);
+        for seed in 0..SCREEN_BOARDS {
+            let screen = move |a: i32, b: i32| screened(a, b, seed).then_some(false);
+            piece += average_targets(moves, f, r, all, &screen);
+            rook += average_rook_targets(f, r, all, &|a, b| screened(a, b, seed));
         }
+        let rook_empty = average_rook_targets(f, r, all, &|_, _| false);
+        average = piece * rook_empty / f64::max(rook, 1.0);
     }
-    let average = total as f64 / squares.max(1) as f64;
     (average * VALUE_PER_MOBILITY).round() as i32
+}
+
+/// Boards strewn with men that hoppers are measured on.
+const SCREEN_BOARDS: u64 = 8;
+
+/// True when a man stands on (file, rank) of screened board `seed`: one square in eight, by a
+/// hash, so that no file, rank or diagonal is regularly full or empty.
+fn screened(file: i32, rank: i32, seed: u64) -> bool {
+    let key = ((file as u64) << 8 | rank as u64) ^ (seed << 16);
+    key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61 == 0
+}
+
+/// The sample squares of [`estimate_value`]: a grid of at most `n` x `n` squares, edges
+/// included, standing for the whole board (walking every square of a 16x16 board for every
+/// Tenjiku piece made loading the built-ins a noticeable part of start-up).
+fn samples(f: i32, r: i32, n: i32) -> impl Iterator<Item = (i32, i32)> {
+    let step = move |len: i32| ((len + n - 1) / n).max(1) as usize;
+    (0..f)
+        .step_by(step(f))
+        .flat_map(move |file| (0..r).step_by(step(r)).map(move |rank| (file, rank)))
+}
+
+/// Average number of squares a piece's moves end on from the sample squares.
+fn average_targets(
+    moves: &Trajectories,
+    f: i32,
+    r: i32,
+    n: i32,
+    occupant: &dyn Fn(i32, i32) -> Option<bool>,
+) -> f64 {
+    let (mut total, mut squares) = (0usize, 0usize);
+    for from in samples(f, r, n) {
+        total += moves.targets(from, f, r, occupant).len();
+        squares += 1;
+    }
+    total as f64 / squares.max(1) as f64
+}
+
+/// The same average for a rook among the men `occupied` places (each one capturable).
+fn average_rook_targets(f: i32, r: i32, n: i32, occupied: &dyn Fn(i32, i32) -> bool) -> f64 {
+    let (mut total, mut squares) = (0usize, 0usize);
+    for (file, rank) in samples(f, r, n) {
+        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let (mut a, mut b) = (file + df, rank + dr);
+            while a >= 0 && b >= 0 && a < f && b < r {
+                total += 1;
+                if occupied(a, b) {
+                    break;
+                }
+                (a, b) = (a + df, b + dr);
+            }
+        }
+        squares += 1;
+    }
+    total as f64 / squares.max(1) as f64
 }
 
 /// Squares per side of the grid [`estimate_value`] samples.
