@@ -60,8 +60,8 @@ impl EvalTables {
         let pst = (0..lay.kinds.len())
             .map(|k| {
                 [
-                    pst_for(lay, k, Colour::White),
-                    pst_for(lay, k, Colour::Black),
+                    pst_for(lay, start, k, Colour::White),
+                    pst_for(lay, start, k, Colour::Black),
                 ]
             })
             .collect();
@@ -273,7 +273,7 @@ fn promotion_gain(lay: &Layout, kind: usize) -> i32 {
 }
 
 /// The piece-square table of one kind for one colour, by mailbox square.
-fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
+fn pst_for(lay: &Layout, start: &Position, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
     let k = &lay.kinds[kind];
     let gain = promotion_gain(lay, kind);
     let mut table = vec![(0i16, 0i16); lay.size];
@@ -298,7 +298,7 @@ fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
             if k.value < PAWN_VALUE_LIMIT {
                 mg += rank * PAWN_RANK_MG;
                 eg += rank * PAWN_RANK_EG;
-                let zone = zone_step_bonus(lay, kind, colour, sq);
+                let zone = zone_step_bonus(lay, start, kind, colour, sq);
                 mg += zone;
                 eg += zone;
             }
@@ -311,9 +311,16 @@ fn pst_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
 
 /// What a cheap man gains on `sq` from moves it has only in a zone (a xiangqi soldier across
 /// the river): its value times the zone's extra first steps over its usual ones, by
-/// [`ZONE_STEP_PER_MILLE`]. Such men have no mobility term, so this stands in for it.
-fn zone_step_bonus(lay: &Layout, kind: usize, colour: Colour, sq: Sq) -> i32 {
+/// [`ZONE_STEP_PER_MILLE`]. Such men have no mobility term, so this stands in for it. A zone
+/// the kind starts in (a chess pawn's double-step rank) is left out: its moves are spent by
+/// leaving it, and a bonus there would only hold the men back.
+fn zone_step_bonus(lay: &Layout, start: &Position, kind: usize, colour: Colour, sq: Sq) -> i32 {
     let table = &lay.kinds[kind].cells[colour.index()];
+    let starts_in = |zone: u8| {
+        start.live().any(|(_, m)| {
+            m.kind as usize == kind && m.colour == colour && lay.in_zone(colour, zone, m.sq)
+        })
+    };
     let (mut usual, mut gated) = (0, 0);
     for &r in &table.roots {
         let cell = &table.cells[r as usize];
@@ -323,7 +330,7 @@ fn zone_step_bonus(lay: &Layout, kind: usize, colour: Colour, sq: Sq) -> i32 {
         }
         if cell.from_zone == crate::board::layout::NO_ZONE {
             usual += 1;
-        } else if lay.in_zone(colour, cell.from_zone, sq) {
+        } else if lay.in_zone(colour, cell.from_zone, sq) && !starts_in(cell.from_zone) {
             gated += 1;
         }
     }
