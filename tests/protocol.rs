@@ -184,6 +184,9 @@ fn fuzz(protocol: &str, lines: usize, seed: u64) {
         "gameover win",
         "setoption usemillisec true",
         "go time 1 increment 0 opptime 1",
+        "hard",
+        "easy",
+        "hint",
     ];
     let mut rng = common::Rng(seed | 1);
     for _ in 0..lines {
@@ -433,4 +436,249 @@ fn want_text(s: &Slot) -> &str {
         Slot::Letter(l) | Slot::Promoted(l) => l,
         Slot::Unused => ".",
     }
+}
+
+/// An XBoard session for the pondering tests, on the engine's real event loop.
+struct Xb {
+    tx: Sender<String>,
+    sink: Sink,
+    handle: std::thread::JoinHandle<()>,
+}
+
+/// Thinking output: XBoard's numeric lines (a game result starts with a digit too).
+fn thinking(line: &str) -> bool {
+    line.starts_with(|c: char| c.is_ascii_digit())
+        && !["1-0", "0-1", "1/2"].iter().any(|r| line.starts_with(r))
+}
+
+impl Xb {
+    fn start() -> Xb {
+        let (tx, sink, handle) = start_engine();
+        let xb = Xb { tx, sink, handle };
+        xb.send(&["xboard", "protover 2", "new", "post"]);
+        xb
+    }
+
+    fn send(&self, lines: &[&str]) {
+        for l in lines {
+            self.tx.send(l.to_string()).unwrap();
+        }
+    }
+
+    /// Waits (20 s at most) for a line from index `from` on that passes `want`; its index.
+    fn wait(&self, from: usize, want: impl Fn(&str) -> bool, what: &str) -> (usize, String) {
+        let t = Instant::now();
+        loop {
+            let lines = self.sink.lines();
+            if let Some(i) = (from..lines.len()).find(|&i| want(&lines[i])) {
+                return (i, lines[i].clone());
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "no {what} after line {from}; have {lines:#?}"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Pings and waits for the answer; the index of the `pong` line.
+    fn ping(&self, n: u32) -> usize {
+        let pong = format!("pong {n}");
+        self.send(&[&format!("ping {n}")]);
+        self.wait(0, |l| l == pong, &pong).0
+    }
+
+    /// The depths of the thinking lines from index `from` to `to` (exclusive).
+    fn depths(&self, from: usize, to: usize) -> Vec<u32> {
+        self.sink.lines()[from..to]
+            .iter()
+            .filter(|l| thinking(l))
+            .filter_map(|l| l.split(' ').next()?.parse().ok())
+            .collect()
+    }
+
+    /// Every `move` line, without the word `move`.
+    fn moves(&self) -> Vec<String> {
+        let lines = self.sink.lines();
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("move "))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The engine plays White's first move: on a clock of 10,000 s (a budget of minutes, for
+    /// the ponder search too) it is told to move (`?`) once an iteration of depth 4 has
+    /// reported a reply; then `hint` gives that reply. With `ponder`, thinking output of
+    /// depth 4 after the move shows the ponder search running. Returns (the move, the reply, the index of
+    /// the `move` line).
+    fn first_move(&self, ponder: bool) -> (String, String, usize) {
+        if ponder {
+            self.send(&["hard"]);
+        }
+        self.send(&["time 1000000", "otim 1000000", "go"]);
+        let deep = |l: &str| {
+            thinking(l)
+                && l.split(' ').count() >= 6
+                && l.split(' ').next().and_then(|d| d.parse::<u32>().ok()) >= Some(4)
+        };
+        self.wait(0, deep, "a depth-4 iteration");
+        self.send(&["?"]);
+        let (at, line) = self.wait(0, |l| l.starts_with("move "), "first move");
+        self.send(&["hint"]);
+        let (_, hint) = self.wait(at, |l| l.starts_with("Hint: "), "hint");
+        if ponder {
+            self.wait(at + 1, deep, "a depth-4 iteration while pondering");
+        }
+        let first = line["move ".len()..].to_string();
+        (first, hint["Hint: ".len()..].to_string(), at)
+    }
+
+    /// Asserts that the session has sent `moves` moves in all, after a while and after `quit`.
+    fn finish(self, moves: usize) {
+        std::thread::sleep(Duration::from_millis(500));
+        assert_eq!(self.moves().len(), moves, "{:#?}", self.sink.lines());
+        self.send(&["quit"]);
+        let Xb { sink, handle, .. } = self;
+        handle.join().unwrap();
+        let all = sink.lines();
+        let n = all.iter().filter(|l| l.starts_with("move ")).count();
+        assert_eq!(n, moves, "{all:#?}");
+    }
+}
+
+/// Whether `text` is a legal move after `played` from the chess start.
+fn legal_after(played: &[&str], text: &str) -> bool {
+    use locust::engine::notation::{parse, Dialect};
+    let mut game = locust::game::Game::new(common::variant("chess")).unwrap();
+    for m in played {
+        let m = parse(&mut game, m, Dialect::Xboard).unwrap();
+        game.play(m);
+    }
+    parse(&mut game, text, Dialect::Xboard).is_ok()
+}
+
+/// `hard`, then the expected reply: exactly one more move, in the budget of the clock sent
+/// with the reply, counted from its arrival. The ponder search began under a 10,000 s clock
+/// and has run 3 s when the reply comes with a 15 s clock (no new iteration before 55% of
+/// 499 ms, a stop at 2 s): a budget planned from the old clock would take minutes, one
+/// counted from the ponder's start would answer at once.
+#[test]
+fn xboard_ponder_hit_plays_once_on_the_new_clock() {
+    let xb = Xb::start();
+    let (first, reply, at) = xb.first_move(true);
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(xb.moves().len(), 1, "a move while pondering");
+    xb.send(&["time 1500", "otim 1500"]);
+    let t = Instant::now();
+    xb.send(&[&format!("usermove {reply}")]);
+    let (second_at, second) = xb.wait(at + 1, |l| l.starts_with("move "), "the second move");
+    let took = t.elapsed();
+    // The ponder search went on (its depths rise throughout): no new search began.
+    let depths = xb.depths(at + 1, second_at);
+    assert!(depths.windows(2).all(|w| w[1] > w[0]), "{depths:?}");
+    assert!(
+        took >= Duration::from_millis(250),
+        "answered after {took:?}"
+    );
+    assert!(took < Duration::from_secs(15), "answered after {took:?}");
+    assert!(
+        legal_after(&[&first, &reply], &second["move ".len()..]),
+        "{second}"
+    );
+    xb.ping(1);
+    xb.finish(2);
+}
+
+/// `hard`, then another reply: the ponder search ends unseen, a new search starts, and
+/// exactly one move comes, legal after that reply.
+#[test]
+fn xboard_ponder_miss_plays_once_in_the_new_position() {
+    let xb = Xb::start();
+    let (first, reply, at) = xb.first_move(true);
+    let other = ["a7a6", "h7h6"].into_iter().find(|m| *m != reply).unwrap();
+    xb.send(&["time 600", "otim 600", &format!("usermove {other}")]);
+    let (second_at, second) = xb.wait(at + 1, |l| l.starts_with("move "), "the second move");
+    // A new search (depth 1 again) after the ponder search's depth 4.
+    let depths = xb.depths(at + 1, second_at);
+    assert!(depths.windows(2).any(|w| w[1] < w[0]), "{depths:?}");
+    assert!(
+        legal_after(&[&first, other], &second["move ".len()..]),
+        "{second}"
+    );
+    xb.ping(1);
+    xb.finish(2);
+}
+
+/// `force`, `new` and `undo` while pondering: the ponder search ends before the command's
+/// effect (no thinking output after the next `pong`), and no move comes.
+#[test]
+fn xboard_ponder_ends_silently_on_game_commands() {
+    for cmd in ["force", "new", "undo"] {
+        let xb = Xb::start();
+        xb.first_move(true);
+        xb.send(&[cmd]);
+        let pong = xb.ping(1);
+        std::thread::sleep(Duration::from_millis(300));
+        let after: Vec<String> = xb.sink.lines()[pong..].to_vec();
+        assert!(!after.iter().any(|l| thinking(l)), "{cmd}: {after:#?}");
+        xb.finish(1);
+    }
+}
+
+/// `ping` while pondering is answered at once (5 s allows for a loaded machine; the search
+/// runs on its own thread) and leaves the ponder search running.
+#[test]
+fn xboard_ping_while_pondering() {
+    let xb = Xb::start();
+    let (_, _, at) = xb.first_move(true);
+    let t = Instant::now();
+    let pong = xb.ping(1);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(pong > at);
+    xb.wait(pong, thinking, "thinking output after the pong");
+    xb.send(&["force"]);
+    xb.ping(2);
+    xb.finish(1);
+}
+
+/// `easy` ends the ponder search unseen; the expected reply then starts a normal search
+/// (exactly one move), and no pondering follows that move.
+#[test]
+fn xboard_easy_stops_pondering() {
+    let xb = Xb::start();
+    let (_, reply, _) = xb.first_move(true);
+    xb.send(&["easy"]);
+    let pong = xb.ping(1);
+    std::thread::sleep(Duration::from_millis(300));
+    let after: Vec<String> = xb.sink.lines()[pong..].to_vec();
+    assert!(!after.iter().any(|l| thinking(l)), "{after:#?}");
+    xb.send(&["time 600", "otim 600", &format!("usermove {reply}")]);
+    let (at, _) = xb.wait(pong, |l| l.starts_with("move "), "the second move");
+    std::thread::sleep(Duration::from_millis(500));
+    let after: Vec<String> = xb.sink.lines()[at..].to_vec();
+    assert!(!after.iter().any(|l| thinking(l)), "{after:#?}");
+    xb.finish(2);
+}
+
+/// `hint`: nothing before any search; after the engine's move (pondering off) the reply its
+/// search expects, legal there; nothing once the position has moved on.
+#[test]
+fn xboard_hint() {
+    let xb = Xb::start();
+    xb.send(&["hint"]);
+    let pong = xb.ping(1);
+    assert!(!xb.sink.lines()[..pong]
+        .iter()
+        .any(|l| l.starts_with("Hint")));
+    let (first, reply, _) = xb.first_move(false);
+    assert!(legal_after(&[&first], &reply), "{first} {reply}");
+    xb.send(&["force", "usermove a7a6", "usermove h2h3", "hint"]);
+    let pong = xb.ping(2);
+    let hints = xb.sink.lines()[..pong]
+        .iter()
+        .filter(|l| l.starts_with("Hint"))
+        .count();
+    assert_eq!(hints, 1);
+    xb.finish(1);
 }

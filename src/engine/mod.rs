@@ -34,6 +34,9 @@ enum Task {
     UciGo,
     /// XBoard: the engine's own move; play it.
     Think,
+    /// XBoard: thinking on the opponent's time after the reply it expects; nothing to play
+    /// unless that reply comes (then it becomes `Think`).
+    Ponder,
     /// XBoard analysis: nothing to play.
     Analyze,
 }

@@ -1,12 +1,15 @@
 //! The XBoard (CECP v2) adapter: features, game flow (new, variant, force, go, playother,
 //! usermove, undo/remove, setboard), clocks (time, otim, level, st, sd), analysis, thinking
-//! output, result claims and options.
+//! output, result claims and options; pondering and `hint` in [`ponder`].
+
+mod ponder;
 
 use std::io::Write;
 use std::time::Duration;
 
 use super::notation::{self, Dialect};
 use super::{Engine, Task, NAME};
+use crate::board::moves::Move;
 use crate::board::types::Colour;
 use crate::game::{Game, Outcome, Termination};
 use crate::search::{Clock, Limits, Score, SearchEvent};
@@ -30,6 +33,11 @@ pub(super) struct XbState {
     sd: Option<u32>,
     /// Thinking output on.
     post: bool,
+    /// `hard`: think on the opponent's time.
+    ponder: bool,
+    /// The reply the last search of the engine's move expects, with the key of the position
+    /// it answers (a hint only there).
+    expected: Option<(u64, Move)>,
 }
 
 impl Default for XbState {
@@ -44,20 +52,23 @@ impl Default for XbState {
             st: None,
             sd: None,
             post: true,
+            ponder: false,
+            expected: None,
         }
     }
 }
 
 /// Commands accepted and deliberately ignored (no reply is expected for them).
 const IGNORED: &[&str] = &[
-    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw",
-    "hard", "easy", "nps", "otim_", "bk", "hint", ".", "pause", "resume", "white", "black",
+    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw", "nps",
+    "otim_", "bk", ".", "pause", "resume", "white", "black",
 ];
 
 impl<W: Write> Engine<W> {
     pub(super) fn xboard(&mut self, line: &str) {
         let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
         let arg = arg.trim();
+        self.ponder_gate(cmd);
         match cmd {
             "protover" => self.features(),
             "new" => self.xb_new(),
@@ -103,6 +114,9 @@ impl<W: Write> Engine<W> {
                 self.halt();
                 self.xb.force = true;
             }
+            "hard" => self.xb.ponder = true,
+            "easy" => self.xb.ponder = false,
+            "hint" => self.hint(),
             "post" => self.xb.post = true,
             "nopost" => self.xb.post = false,
             "analyze" => self.analyze(),
@@ -161,6 +175,7 @@ impl<W: Write> Engine<W> {
         self.xb.engine = Colour::Black;
         self.xb.st = None;
         self.xb.sd = None;
+        self.xb.expected = None;
         if let Some(v) = self.find_variant("chess") {
             if let Ok(g) = Game::new(v) {
                 self.game = g;
@@ -235,6 +250,9 @@ impl<W: Write> Engine<W> {
         }
         match notation::parse(&mut self.game, text, Dialect::Xboard) {
             Ok(m) => {
+                if self.task == Task::Ponder && self.ponder_hit(m) {
+                    return;
+                }
                 self.game.play(m);
                 if self.task == Task::Analyze {
                     self.analyze();
@@ -340,7 +358,16 @@ impl<W: Write> Engine<W> {
         if let Some(o) = self.claimable_outcome() {
             return self.claim(o);
         }
-        let us = self.game.position().side_to_move();
+        let limits = self.limits_in(&self.game);
+        self.task = Task::Think;
+        self.searcher
+            .start(&self.game, limits, self.events_tx.clone());
+    }
+
+    /// The limits of a search of the side to move's move in `game`: `sd`, `st`, else the
+    /// clocks as XBoard last sent them.
+    fn limits_in(&self, game: &Game) -> Limits {
+        let us = game.position().side_to_move();
         let mut limits = Limits {
             depth: self.xb.sd,
             movetime: self.xb.st,
@@ -349,7 +376,7 @@ impl<W: Write> Engine<W> {
         if self.xb.st.is_none() {
             let mut time = [self.xb.otim; 2];
             time[us.index()] = self.xb.time;
-            let played = self.game.moves().count() as u32 / 2;
+            let played = game.moves().count() as u32 / 2;
             let movestogo = (self.xb.mps > 0).then(|| self.xb.mps - played % self.xb.mps);
             limits.clock = Some(Clock {
                 time,
@@ -357,9 +384,7 @@ impl<W: Write> Engine<W> {
                 movestogo,
             });
         }
-        self.task = Task::Think;
-        self.searcher
-            .start(&self.game, limits, self.events_tx.clone());
+        limits
     }
 
     /// The game's end as XBoard lets an engine claim it; where XBoard would call the claim
@@ -396,13 +421,17 @@ impl<W: Write> Engine<W> {
                     Score::Mate(m) if m > 0 => 100_000 + m,
                     Score::Mate(m) => -100_000 + m,
                 };
-                let pv = self.pv_text(&i.pv, Dialect::Xboard);
+                let pv = if self.task == Task::Ponder {
+                    self.ponder_pv_text(&i.pv)
+                } else {
+                    self.pv_text(&i.pv, Dialect::Xboard)
+                };
                 let cs = i.time.as_millis() / 10;
                 self.say(&format!("{} {score} {cs} {} {pv}", i.depth, i.nodes));
             }
             SearchEvent::Info(_) => {}
             SearchEvent::Message(m) => self.say(&format!("# {m}")),
-            SearchEvent::BestMove { best, .. } => {
+            SearchEvent::BestMove { best, ponder } => {
                 if self.task != Task::Think {
                     self.task = Task::Idle;
                     return;
@@ -417,8 +446,9 @@ impl<W: Write> Engine<W> {
                 let text = notation::write(self.game.position(), &best, Dialect::Xboard);
                 self.game.play(best);
                 self.say(&format!("move {text}"));
-                if let Some(o) = self.claimable_outcome() {
-                    self.claim(o);
+                match self.claimable_outcome() {
+                    Some(o) => self.claim(o),
+                    None => self.after_own_move(ponder),
                 }
             }
         }

@@ -162,6 +162,11 @@ pub(crate) struct Shared {
     pub pondering: AtomicBool,
     pub nodes: AtomicU64,
     pub start: Mutex<Instant>,
+    /// The time limits, planned when the search starts and again at an XBoard ponder hit
+    /// (the clock has moved on since the ponder search began).
+    pub budget: Mutex<time::Budget>,
+    /// The side to move at the root, whose clock the budget is planned from.
+    pub us: Colour,
 }
 
 impl Shared {
@@ -242,6 +247,12 @@ impl Searcher {
             pondering: AtomicBool::new(limits.ponder),
             nodes: AtomicU64::new(0),
             start: Mutex::new(Instant::now()),
+            budget: Mutex::new(time::budget(
+                &limits,
+                pos.side_to_move(),
+                self.opts.move_overhead,
+            )),
+            us: pos.side_to_move(),
         });
         self.shared = Some(shared.clone());
         let root = worker::Root {
@@ -268,6 +279,16 @@ impl Searcher {
         if let Some(s) = &self.shared {
             *s.start.lock() = Instant::now();
             s.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// A ponder hit with the clock as it is now: the budget is planned again from `limits`'
+    /// clock or move time (XBoard sends `time`/`otim` with the opponent's move, after the
+    /// ponder search began), and counts from now.
+    pub fn ponderhit_with(&self, limits: &Limits) {
+        if let Some(s) = &self.shared {
+            *s.budget.lock() = time::budget(limits, s.us, self.opts.move_overhead);
+            self.ponderhit();
         }
     }
 

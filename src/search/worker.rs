@@ -10,7 +10,7 @@ use crossbeam_channel::Sender;
 use variants::geometry::Coord;
 
 use super::params::*;
-use super::time::{budget, Budget};
+use super::time::Budget;
 use super::tt::{move_sig, Bound};
 use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
@@ -38,7 +38,7 @@ pub(crate) fn run(
     shared: Arc<Shared>,
     events: Sender<SearchEvent>,
 ) {
-    let budget = budget(&limits, root.pos.side_to_move(), opts.move_overhead);
+    let budget = *shared.budget.lock();
     let threads = opts.threads.clamp(1, 256);
     await_root_table(&root, &limits, &opts, budget, &shared);
     let tables = opts.tables.clone().and_then(|t| {
@@ -47,11 +47,11 @@ pub(crate) fn run(
     });
     let (best, ponder) = std::thread::scope(|scope| {
         for id in 1..threads {
-            let mut w = Worker::new(id, &root, &limits, budget, eval.clone(), shared.clone());
+            let mut w = Worker::new(id, &root, &limits, eval.clone(), shared.clone());
             w.tables = tables.clone();
             scope.spawn(move || w.iterate(None));
         }
-        let mut main = Worker::new(0, &root, &limits, budget, eval.clone(), shared.clone());
+        let mut main = Worker::new(0, &root, &limits, eval.clone(), shared.clone());
         main.tables = tables.clone();
         let result = main.iterate(Some(&events));
         // Infinite and ponder searches hold their move until told.
@@ -96,7 +96,6 @@ struct Worker<'a> {
     keys: Vec<u64>,
     checks: Vec<bool>,
     limits: &'a Limits,
-    budget: Budget,
     eval: Arc<EvalTables>,
     shared: Arc<Shared>,
     nodes: u64,
@@ -128,7 +127,6 @@ impl<'a> Worker<'a> {
         id: usize,
         root: &Root,
         limits: &'a Limits,
-        budget: Budget,
         eval: Arc<EvalTables>,
         shared: Arc<Shared>,
     ) -> Worker<'a> {
@@ -152,7 +150,6 @@ impl<'a> Worker<'a> {
             keys: root.keys.clone(),
             checks: root.checks.clone(),
             limits,
-            budget,
             eval,
             shared,
             nodes: 0,
@@ -308,7 +305,7 @@ impl<'a> Worker<'a> {
         if self.pondering() {
             return false;
         }
-        let Some(soft) = self.budget.soft else {
+        let Some(soft) = self.shared.budget.lock().soft else {
             return false;
         };
         let elapsed = self.shared.start.lock().elapsed();
@@ -341,7 +338,8 @@ impl<'a> Worker<'a> {
                 self.aborted = true;
             }
         }
-        if let Some(hard) = self.budget.hard {
+        let hard = self.shared.budget.lock().hard;
+        if let Some(hard) = hard {
             if !self.pondering() && self.shared.start.lock().elapsed() >= hard {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.aborted = true;
