@@ -243,3 +243,68 @@ fn no_move_outcome(pos: &Position) -> Outcome {
     };
     Outcome { winner, reason }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Xiangqi's game-end rules: perpetual check and chasing both forbidden.
+    fn xiangqi_end() -> GameEnd {
+        let all = variants::builtins().unwrap_or_default();
+        let v = variants::find(&all, "xiangqi").unwrap_or_else(|| panic!("xiangqi is built in"));
+        v.end.clone()
+    }
+
+    fn men(slots: &[u8]) -> Chased {
+        let mut c = Chased::NONE;
+        slots.iter().for_each(|&s| c.insert(s));
+        c
+    }
+
+    /// A four-ply cycle, White to move at the end: positions 1 and 3 follow White's moves,
+    /// 2 and 4 Black's.
+    fn judge(checks: [bool; 5], chases: [Chased; 5]) -> Option<Perpetual> {
+        perpetual_loser(&xiangqi_end(), &checks, Colour::White, |i| chases[i])
+    }
+
+    #[test]
+    fn both_sides_chasing_is_a_draw() {
+        let n = Chased::NONE;
+        let white_chases = [n, men(&[7]), n, men(&[7]), n];
+        assert_eq!(
+            judge([false; 5], white_chases),
+            Some(Perpetual {
+                loser: Colour::White,
+                chase: true
+            })
+        );
+        let both = [n, men(&[7]), men(&[3]), men(&[7]), men(&[3, 9])];
+        assert_eq!(judge([false; 5], both), None);
+    }
+
+    #[test]
+    fn chases_of_different_men_are_no_perpetual_chase() {
+        let n = Chased::NONE;
+        let chases = [n, men(&[7, 8]), n, men(&[8]), n];
+        assert_eq!(
+            judge([false; 5], chases).map(|p| p.loser),
+            Some(Colour::White)
+        );
+        let chases = [n, men(&[7]), n, men(&[8]), n];
+        assert_eq!(judge([false; 5], chases), None);
+    }
+
+    #[test]
+    fn checks_alone_are_perpetual_check_and_both_sides_checking_a_draw() {
+        let n = [Chased::NONE; 5];
+        let white_checks = [false, true, false, true, false];
+        assert_eq!(
+            judge(white_checks, n),
+            Some(Perpetual {
+                loser: Colour::White,
+                chase: false
+            })
+        );
+        assert_eq!(judge([true; 5], n), None);
+    }
+}
