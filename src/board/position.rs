@@ -228,18 +228,12 @@ impl Position {
     pub fn checkers(&self, colour: Colour) -> Vec<Sq> {
         let them = colour.flip();
         let mut out: Vec<Sq> = Vec::new();
+        let mut slots = Vec::new();
         for r in self.royals(colour) {
-            for id in self.map.cells_at(r, them) {
-                let (slot, _) = self.map.split(id);
-                let Some(man) = self.men[slot as usize] else {
-                    continue;
-                };
-                let (_, c) = self.map.split(id);
-                let kind = &self.lay.kinds[man.kind as usize];
-                let cell = &kind.cells[man.colour.index()].cells[c as usize];
-                let hits = cell.rights & variants::rights::CAPTURE != 0
-                    && cell.rights & variants::rights::TAME == 0;
-                if hits && !out.contains(&man.sq) {
+            slots.clear();
+            self.capturers(them, r, &mut slots);
+            for man in slots.iter().filter_map(|&s| self.men[s as usize]) {
+                if !out.contains(&man.sq) {
                     out.push(man.sq);
                 }
             }
@@ -259,6 +253,39 @@ impl Position {
             }
         }
         out
+    }
+
+    /// Appends to `out` the slots of the men of `colour` whose paths reach `sq` with the right
+    /// to capture (read from the map's list at `sq`), each once.
+    pub fn capturers(&self, colour: Colour, sq: Sq, out: &mut Vec<Slot>) {
+        for id in self.map.cells_at(sq, colour) {
+            let (slot, c) = self.map.split(id);
+            let Some(man) = self.men[slot as usize] else {
+                continue;
+            };
+            let kind = &self.lay.kinds[man.kind as usize];
+            let cell = &kind.cells[man.colour.index()].cells[c as usize];
+            let hits = cell.rights & variants::rights::CAPTURE != 0
+                && cell.rights & variants::rights::TAME == 0;
+            if hits && !out.contains(&slot) {
+                out.push(slot);
+            }
+        }
+    }
+
+    /// The man in a slot, if the slot is live.
+    #[inline]
+    pub fn man(&self, slot: Slot) -> Option<&Man> {
+        self.men.get(slot as usize).and_then(|m| m.as_ref())
+    }
+
+    /// The slot of the man on a square, if any.
+    #[inline]
+    pub fn slot_at(&self, sq: Sq) -> Option<Slot> {
+        match self.board.get(sq as usize).copied() {
+            None | Some(EMPTY) | Some(OFF) => None,
+            s => s,
+        }
     }
 
     /// True when the royal of `colour` on `sq` could be captured. With atomic explosions a

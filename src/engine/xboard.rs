@@ -389,7 +389,7 @@ impl<W: Write> Engine<W> {
 
     /// The game's end as XBoard lets an engine claim it; where XBoard would call the claim
     /// false (and forfeit the engine) the engine plays on and XBoard rules itself. A
-    /// perpetual check: XBoard checks a win claim against its own mate and bare-king
+    /// perpetual check or chase: XBoard checks a win claim against its own mate and bare-king
     /// verdicts only, and rules on perpetuals after `-repeatsToDraw` repeats. The n-move
     /// rule: XBoard accepts a draw claim from [`XBOARD_RULE_PLIES`] reversible plies on, and
     /// in xiangqi does not count checks and evasions, so a claim there is left to it.
@@ -398,7 +398,7 @@ impl<W: Write> Engine<W> {
         let rule_ok = pos.halfmove_clock() >= XBOARD_RULE_PLIES
             && xboard_name(&pos.variant().name) != "xiangqi";
         self.game.outcome().filter(|o| match o.reason {
-            Termination::PerpetualCheck => false,
+            Termination::PerpetualCheck | Termination::PerpetualChase => false,
             Termination::MoveRule => rule_ok,
             _ => true,
         })

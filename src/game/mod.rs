@@ -1,7 +1,9 @@
 //! One game: the position, the moves played with what undoes them, the keys for repetition,
 //! move text in and out, and the end of the game by the variant's rules.
 
+pub mod chase;
 pub mod outcome;
+pub mod params;
 
 use variants::Variant;
 
@@ -10,6 +12,7 @@ use crate::board::make::{Op, Saved};
 use crate::board::moves::Move;
 use crate::board::position::Position;
 
+pub use chase::Chased;
 pub use outcome::{Outcome, Termination};
 
 /// Why a game could not be set up or a move not be played.
@@ -41,6 +44,9 @@ pub struct Game {
     keys: Vec<u64>,
     /// Whether the side to move was in check, per position of `keys`.
     checks: Vec<bool>,
+    /// The men the move into each position of `keys` chased (the start: none); kept only
+    /// where the variant has a chasing rule, else none.
+    chases: Vec<Chased>,
 }
 
 impl Game {
@@ -65,6 +71,7 @@ impl Game {
             played: Vec::new(),
             keys,
             checks,
+            chases: vec![Chased::NONE],
         }
     }
 
@@ -101,6 +108,11 @@ impl Game {
         &self.checks
     }
 
+    /// Per position of [`Game::keys`]: the men the move into it chased.
+    pub fn chases(&self) -> &[Chased] {
+        &self.chases
+    }
+
     /// Every legal move.
     pub fn legal_moves(&mut self) -> Vec<Move> {
         let mut out = Vec::new();
@@ -128,10 +140,17 @@ impl Game {
 
     /// Plays a legal move.
     pub fn play(&mut self, mv: Move) {
-        let saved = self.pos.make(&mv, &mut self.ops);
+        // What a move chases is only asked of a repetition; the game keeps it for every move
+        // where the rule exists (the search, with far more moves, replays the cycle instead).
+        let (saved, chased) = if self.pos.variant().end.chasing_rule {
+            chase::make_chasing(&mut self.pos, &mv, &mut self.ops)
+        } else {
+            (self.pos.make(&mv, &mut self.ops), Chased::NONE)
+        };
         self.played.push(Played { mv, saved });
         self.keys.push(self.pos.hash());
         self.checks.push(self.pos.in_check(self.pos.side_to_move()));
+        self.chases.push(chased);
     }
 
     /// Takes the last move back; false at the start of the game.
@@ -142,13 +161,20 @@ impl Game {
         self.pos.unmake(p.saved, &mut self.ops);
         self.keys.pop();
         self.checks.pop();
+        self.chases.pop();
         true
     }
 
     /// The end of the game, if the current position ends it.
     pub fn outcome(&mut self) -> Option<Outcome> {
         let legal = self.legal_moves();
-        outcome::adjudicate(&self.pos, legal.is_empty(), &self.keys, &self.checks)
+        outcome::adjudicate(
+            &self.pos,
+            legal.is_empty(),
+            &self.keys,
+            &self.checks,
+            &self.chases,
+        )
     }
 }
 

@@ -1,8 +1,10 @@
 //! The end of a game by the variant's rules: mate, stalemate, lost or bared royals, passes,
-//! the n-move rule and repetition (with perpetual check losing where the variant says so).
+//! the n-move rule and repetition (with perpetual check and perpetual chase losing where the
+//! variant says so).
 
-use variants::rules::Outcome as RuleOutcome;
+use variants::rules::{GameEnd, Outcome as RuleOutcome};
 
+use super::chase::Chased;
 use crate::board::position::Position;
 use crate::board::types::Colour;
 
@@ -25,6 +27,9 @@ pub enum Termination {
     Repetition,
     /// Repetition where one side checked on every move: that side loses.
     PerpetualCheck,
+    /// Repetition where one side checked or chased the same man on every move: that side
+    /// loses.
+    PerpetualChase,
 }
 
 impl Termination {
@@ -39,6 +44,7 @@ impl Termination {
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
             Termination::PerpetualCheck => "perpetual check",
+            Termination::PerpetualChase => "perpetual chase",
         }
     }
 }
@@ -53,15 +59,15 @@ pub struct Outcome {
 }
 
 /// The end of the game in `pos`, if any. `no_moves`: the side to move has no legal move.
-/// `keys`/`checks`: every position of the game (current last) and whether its side to move
-/// was in check.
+/// `keys`/`checks`/`chases`: every position of the game (current last), whether its side to
+/// move was in check, and which men the move into it chased (empty without a chasing rule).
 pub fn adjudicate(
     pos: &Position,
     no_moves: bool,
     keys: &[u64],
     checks: &[bool],
+    chases: &[Chased],
 ) -> Option<Outcome> {
-    let us = pos.side_to_move();
     let end = &pos.variant().end;
     if no_moves {
         return Some(no_move_outcome(pos));
@@ -72,7 +78,29 @@ pub fn adjudicate(
             reason: Termination::MoveRule,
         });
     }
-    let fold = end.n_fold_rule.max(2) as usize;
+    let first = repetition_start(pos, keys)?;
+    let chased = |i: usize| chases.get(first + i).copied().unwrap_or_default();
+    let perpetual = perpetual_loser(end, &checks[first..], pos.side_to_move(), chased);
+    Some(match perpetual {
+        Some(p) => Outcome {
+            winner: Some(p.loser.flip()),
+            reason: if p.chase {
+                Termination::PerpetualChase
+            } else {
+                Termination::PerpetualCheck
+            },
+        },
+        None => Outcome {
+            winner: None,
+            reason: Termination::Repetition,
+        },
+    })
+}
+
+/// The index in `keys` of the earliest occurrence of the current position within the window
+/// of reversible moves, when it occurs the variant's number of times there.
+fn repetition_start(pos: &Position, keys: &[u64]) -> Option<usize> {
+    let fold = pos.variant().end.n_fold_rule.max(2) as usize;
     let window = (pos.halfmove_clock() as usize).min(keys.len().saturating_sub(1));
     let last = keys.len().saturating_sub(1);
     let mut count = 1;
@@ -85,41 +113,83 @@ pub fn adjudicate(
             first = i;
         }
     }
-    if count < fold {
-        return None;
-    }
-    let winner = if end.perpetual_check_illegal {
-        perpetual_loser(&checks[first..], us).map(Colour::flip)
-    } else {
-        None
-    };
-    Some(Outcome {
-        winner,
-        reason: if winner.is_some() {
-            Termination::PerpetualCheck
-        } else {
-            Termination::Repetition
-        },
-    })
+    (count >= fold).then_some(first)
 }
 
-/// The side that gave check on every one of its moves over the cycle `checks` (positions from
-/// the first occurrence to the current one, whose side to move is `us` at the end), if exactly
-/// one side did.
-pub fn perpetual_loser(checks: &[bool], us: Colour) -> Option<Colour> {
+/// A side that loses a repetition: who, and whether chasing was part of its offence (else it
+/// only checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Perpetual {
+    /// The side that checked or chased on every move.
+    pub loser: Colour,
+    /// Some of its moves were chases.
+    pub chase: bool,
+}
+
+/// One side's moves over a cycle so far.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Record {
+    /// Every move was a check (or none seen yet).
+    Checks,
+    /// Every move was a check or a chase; the men every chase hit.
+    Chasing(Chased),
+    /// Some move was neither, or the chases hit no common man.
+    Clean,
+}
+
+/// The side that, on every one of its moves over the cycle, gave check (where
+/// `perpetualCheckIllegal`) or chased (where `chasingRule`), its chases all hitting some same
+/// man, if exactly one side did. `checks`: per position of the cycle (first to current, whose
+/// side to move is `us`), its side to move in check. `chased(i)`: the men the move into
+/// position `i` chased, asked with growing `i` and only while its answer can matter (the
+/// search replays the cycle to answer). The one rule for the game record and the search.
+pub fn perpetual_loser(
+    end: &GameEnd,
+    checks: &[bool],
+    us: Colour,
+    mut chased: impl FnMut(usize) -> Chased,
+) -> Option<Perpetual> {
     let n = checks.len();
-    // Position n-1 has `us` to move; position i has `us` to move when (n-1-i) is even. A
-    // position whose side to move is in check was checked by the other side's last move.
-    let mut checked_all = [true, true];
-    for (i, &c) in checks.iter().enumerate().skip(1) {
-        let to_move = if (n - 1 - i) % 2 == 0 { us } else { us.flip() };
-        if !c {
-            checked_all[to_move.flip().index()] = false;
+    let mut record = [Record::Checks; 2];
+    for (i, &check) in checks.iter().enumerate().skip(1) {
+        // Position i has `us` to move when (n-1-i) is even; the other side moved into it.
+        let mover = if (n - 1 - i) % 2 == 0 { us.flip() } else { us };
+        let r = &mut record[mover.index()];
+        if *r == Record::Clean || (end.perpetual_check_illegal && check) {
+            continue;
+        }
+        let hit = if end.chasing_rule {
+            chased(i)
+        } else {
+            Chased::NONE
+        };
+        let common = match *r {
+            Record::Chasing(c) => c.and(hit),
+            _ => hit,
+        };
+        *r = if common.is_empty() {
+            Record::Clean
+        } else {
+            Record::Chasing(common)
+        };
+        if record == [Record::Clean; 2] {
+            break;
         }
     }
-    match checked_all {
-        [true, false] => Some(Colour::White),
-        [false, true] => Some(Colour::Black),
+    let offence = |r: Record| match r {
+        Record::Checks => Some(false),
+        Record::Chasing(_) => Some(true),
+        Record::Clean => None,
+    };
+    match (offence(record[0]), offence(record[1])) {
+        (Some(chase), None) => Some(Perpetual {
+            loser: Colour::White,
+            chase,
+        }),
+        (None, Some(chase)) => Some(Perpetual {
+            loser: Colour::Black,
+            chase,
+        }),
         _ => None,
     }
 }
@@ -172,4 +242,69 @@ fn no_move_outcome(pos: &Position) -> Outcome {
         RuleOutcome::Draw => None,
     };
     Outcome { winner, reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Xiangqi's game-end rules: perpetual check and chasing both forbidden.
+    fn xiangqi_end() -> GameEnd {
+        let all = variants::builtins().unwrap_or_default();
+        let v = variants::find(&all, "xiangqi").unwrap_or_else(|| panic!("xiangqi is built in"));
+        v.end.clone()
+    }
+
+    fn men(slots: &[u8]) -> Chased {
+        let mut c = Chased::NONE;
+        slots.iter().for_each(|&s| c.insert(s));
+        c
+    }
+
+    /// A four-ply cycle, White to move at the end: positions 1 and 3 follow White's moves,
+    /// 2 and 4 Black's.
+    fn judge(checks: [bool; 5], chases: [Chased; 5]) -> Option<Perpetual> {
+        perpetual_loser(&xiangqi_end(), &checks, Colour::White, |i| chases[i])
+    }
+
+    #[test]
+    fn both_sides_chasing_is_a_draw() {
+        let n = Chased::NONE;
+        let white_chases = [n, men(&[7]), n, men(&[7]), n];
+        assert_eq!(
+            judge([false; 5], white_chases),
+            Some(Perpetual {
+                loser: Colour::White,
+                chase: true
+            })
+        );
+        let both = [n, men(&[7]), men(&[3]), men(&[7]), men(&[3, 9])];
+        assert_eq!(judge([false; 5], both), None);
+    }
+
+    #[test]
+    fn chases_of_different_men_are_no_perpetual_chase() {
+        let n = Chased::NONE;
+        let chases = [n, men(&[7, 8]), n, men(&[8]), n];
+        assert_eq!(
+            judge([false; 5], chases).map(|p| p.loser),
+            Some(Colour::White)
+        );
+        let chases = [n, men(&[7]), n, men(&[8]), n];
+        assert_eq!(judge([false; 5], chases), None);
+    }
+
+    #[test]
+    fn checks_alone_are_perpetual_check_and_both_sides_checking_a_draw() {
+        let n = [Chased::NONE; 5];
+        let white_checks = [false, true, false, true, false];
+        assert_eq!(
+            judge(white_checks, n),
+            Some(Perpetual {
+                loser: Colour::White,
+                chase: false
+            })
+        );
+        assert_eq!(judge([true; 5], n), None);
+    }
 }

@@ -259,6 +259,7 @@ impl Searcher {
             pos,
             keys: game.keys().to_vec(),
             checks: game.checks().to_vec(),
+            moves: game.moves().copied().collect(),
         };
         let opts = self.opts.clone();
         self.handle = Some(std::thread::spawn(move || {

@@ -20,6 +20,7 @@ use crate::board::royalty::Legality;
 use crate::board::stages::Stage;
 use crate::board::types::Colour;
 use crate::eval::EvalTables;
+use crate::game::chase::Replay;
 use crate::game::outcome::{self, perpetual_loser};
 
 /// The root of a search: the position and the game's history.
@@ -27,6 +28,8 @@ pub(crate) struct Root {
     pub pos: Position,
     pub keys: Vec<u64>,
     pub checks: Vec<bool>,
+    /// The game's moves: move `k` led from `keys[k]` to `keys[k + 1]`.
+    pub moves: Vec<Move>,
 }
 
 /// Runs a whole search (the main thread plus helpers) and sends the best move.
@@ -95,6 +98,10 @@ struct Worker<'a> {
     ops: Vec<Op>,
     keys: Vec<u64>,
     checks: Vec<bool>,
+    /// The moves of the game and of the path from the root (move `k` led from `keys[k]` to
+    /// `keys[k + 1]`): a repetition replays its cycle from them when the chasing rule asks
+    /// what its moves chased.
+    moves: Vec<Move>,
     limits: &'a Limits,
     eval: Arc<EvalTables>,
     shared: Arc<Shared>,
@@ -149,6 +156,7 @@ impl<'a> Worker<'a> {
             ops: Vec::with_capacity(4096),
             keys: root.keys.clone(),
             checks: root.checks.clone(),
+            moves: root.moves.clone(),
             limits,
             eval,
             shared,
@@ -423,28 +431,44 @@ impl<'a> Worker<'a> {
     }
 
     /// Repetition inside the window of reversible moves: a draw, or a loss for the root's
-    /// side when it checked on every move of the cycle where perpetual check is forbidden.
-    /// The opponent's perpetual check counts as a draw: GUIs accept its draw claim at the
-    /// third repetition (XBoard 4.9 does, with claims tested), so the search must not
-    /// count on the rule to win, and keeps a better game rather than allow the cycle.
-    fn repetition(&self) -> Option<i32> {
+    /// side when it checked (where perpetual check is forbidden) or chased (where the chasing
+    /// rule holds) on every move of the cycle. The opponent's perpetual check or chase counts
+    /// as a draw: GUIs accept its draw claim at the third repetition (XBoard 4.9 does, with
+    /// claims tested, and has no chasing rule), so the search must not count on the rule to
+    /// win, and keeps a better game rather than allow the cycle.
+    fn repetition(&mut self) -> Option<i32> {
         let last = self.keys.len() - 1;
         let window = (self.pos.halfmove_clock() as usize).min(last);
         let mut i = last;
         while i >= 2 && last - (i - 2) <= window {
             i -= 2;
             if self.keys[i] == self.keys[last] {
-                let us = self.pos.side_to_move();
-                if self.pos.variant().end.perpetual_check_illegal {
-                    let loser = perpetual_loser(&self.checks[i..], us);
-                    if let Some(loser) = loser.filter(|&l| l == self.root_side) {
-                        return Some(if loser == us { -KNOWN_WIN } else { KNOWN_WIN });
-                    }
-                }
-                return Some(0);
+                return Some(self.cycle_score(i));
             }
         }
         None
+    }
+
+    /// The score of a repetition whose cycle began at `keys[first]`. What the cycle's moves
+    /// chased is worked out only here, by replaying them from the current position (equal to
+    /// the first): a repetition is rare, a move is not.
+    fn cycle_score(&mut self, first: usize) -> i32 {
+        // The layout is shared: holding it leaves the position free for the replay.
+        let lay = self.pos.layout().clone();
+        let end = &lay.variant.end;
+        if !end.perpetual_check_illegal && !end.chasing_rule {
+            return 0;
+        }
+        let us = self.pos.side_to_move();
+        let last = self.keys.len() - 1;
+        let moves = self.moves.get(first..last).unwrap_or(&[]);
+        let mut replay = Replay::new(&mut self.pos, &mut self.ops, moves);
+        match perpetual_loser(end, &self.checks[first..], us, |i| replay.chased(i)) {
+            Some(p) if p.loser != self.root_side => 0,
+            Some(p) if p.loser == us => -KNOWN_WIN,
+            Some(_) => KNOWN_WIN,
+            None => 0,
+        }
     }
 
     /// The score of a node where the game has ended by a lost royal or a bare king.
@@ -461,7 +485,7 @@ impl<'a> Worker<'a> {
 
     /// Score of a node without legal moves, by the variant's rules.
     fn terminal(&self, ply: usize) -> i32 {
-        let o = outcome::adjudicate(&self.pos, true, &self.keys, &self.checks);
+        let o = outcome::adjudicate(&self.pos, true, &self.keys, &self.checks, &[]);
         let us = self.pos.side_to_move();
         match o.and_then(|o| o.winner) {
             Some(w) if w == us => MATE - ply as i32,
@@ -526,6 +550,7 @@ impl<'a> Worker<'a> {
         let saved = self.pos.make(m, &mut self.ops);
         self.keys.push(self.pos.hash());
         self.checks.push(self.pos.in_check(self.pos.side_to_move()));
+        self.moves.push(*m);
         saved
     }
 
@@ -542,6 +567,7 @@ impl<'a> Worker<'a> {
         };
         self.keys.push(self.pos.hash());
         self.checks.push(self.pos.in_check(self.pos.side_to_move()));
+        self.moves.push(*m);
         Some(saved)
     }
 
@@ -549,6 +575,7 @@ impl<'a> Worker<'a> {
         self.pos.unmake(saved, &mut self.ops);
         self.keys.pop();
         self.checks.pop();
+        self.moves.pop();
     }
 
     /// Zugzwang guard for the null move: the side to move has a man that is neither royal nor
@@ -576,7 +603,7 @@ impl<'a> Worker<'a> {
         if !self.enter(ply) {
             return 0;
         }
-        let end = &self.pos.variant().end;
+        let n_move_rule = self.pos.variant().end.n_move_rule;
         if ply > 0 {
             if self.dead_draw {
                 return 0;
@@ -584,7 +611,7 @@ impl<'a> Worker<'a> {
             if let Some(s) = self.repetition() {
                 return s;
             }
-            if end.n_move_rule > 0 && self.pos.halfmove_clock() >= end.n_move_rule {
+            if n_move_rule > 0 && self.pos.halfmove_clock() >= n_move_rule {
                 return 0;
             }
             if let Some(s) = self.table_score(ply) {
