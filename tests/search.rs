@@ -181,6 +181,19 @@ fn threads_agree_on_a_forced_mate() {
     assert_eq!((score, best.as_str()), (Some(Score::Mate(1)), "a1a8"));
 }
 
+/// The centipawn score of a fixed-depth xiangqi search of `fen`, and its best move.
+fn xiangqi_cp(fen: &str, depth: u32) -> (i32, String) {
+    let mut s = Searcher::new(SearchOptions::default());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    match search(&mut s, &game("xiangqi", fen), limits) {
+        (Some(Score::Cp(cp)), best, _) => (cp, best),
+        (other, best, _) => panic!("{other:?} after {best}"),
+    }
+}
+
 /// From a xiangqi game against MaxQi under XBoard (session 21): White is a chariot up but in
 /// check from the chariot on h2, and every king move meets another check along the next
 /// rank, for ever. XBoard accepted MaxQi's draw claim at the third repetition; the search
@@ -188,20 +201,8 @@ fn threads_agree_on_a_forced_mate() {
 /// opponent's perpetual check is a draw for the search.
 #[test]
 fn the_opponents_perpetual_check_is_a_draw() {
-    let mut s = Searcher::new(SearchOptions::default());
-    let g = game(
-        "xiangqi",
-        "2c1ka3/4a4/9/9/2b2R3/6B2/4R4/3AB4/4AK1r1/9 w - - 34 62",
-    );
-    let limits = Limits {
-        depth: Some(10),
-        ..Limits::default()
-    };
-    let (score, best, _) = search(&mut s, &g, limits);
-    match score {
-        Some(Score::Cp(cp)) => assert!(cp.abs() < 100, "{cp} after {best}"),
-        other => panic!("{other:?} after {best}"),
-    }
+    let (cp, best) = xiangqi_cp("2c1ka3/4a4/9/9/2b2R3/6B2/4R4/3AB4/4AK1r1/9 w - - 34 62", 10);
+    assert!(cp.abs() < 100, "{cp} after {best}");
 }
 
 /// The other side of the rule: the root's own perpetual check loses. Black, a chariot down,
@@ -209,18 +210,9 @@ fn the_opponents_perpetual_check_is_a_draw() {
 /// call the endless checks a draw.
 #[test]
 fn our_own_perpetual_check_is_not_a_draw() {
-    let mut s = Searcher::new(SearchOptions::default());
-    let g = game(
-        "xiangqi",
+    let (cp, best) = xiangqi_cp(
         "2c1ka3/4a4/9/9/2b2R3/6B2/4R4/3AB4/4A2r1/5K3 b - - 35 62",
+        10,
     );
-    let limits = Limits {
-        depth: Some(10),
-        ..Limits::default()
-    };
-    let (score, best, _) = search(&mut s, &g, limits);
-    match score {
-        Some(Score::Cp(cp)) => assert!(cp < -300, "{cp} after {best}"),
-        other => panic!("{other:?} after {best}"),
-    }
+    assert!(cp < -300, "{cp} after {best}");
 }
