@@ -42,6 +42,11 @@ pub const LMR_DIVISOR: f64 = 2.2;
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence plies after which only recaptures (onto the previous move's square) are tried.
 pub const QS_RECAPTURE_PLY: usize = 4;
+/// LMR: a quiet move's record (history plus continuation histories) divided by this is
+/// taken off its reduction (added when the record is bad).
+pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
+/// Continuation histories: log2 of their slots (pairs of moves hashed into them).
+pub const CONT_BITS: u32 = 18;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between looks at the clock and the stop flag.

@@ -111,6 +111,11 @@ struct Worker<'a> {
     lists: Vec<Vec<Move>>,
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
+    /// Continuation histories: a quiet move's record after the opponent's last move
+    /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
+    cont: [Vec<i32>; 2],
+    /// `played[ply]`: the [`Worker::move_code`] of the move made at `ply` (0 for a pass).
+    played: Vec<u32>,
     pv: Vec<Vec<Move>>,
     root_moves: Vec<Move>,
     excluded: Vec<Move>,
@@ -166,6 +171,8 @@ impl<'a> Worker<'a> {
             lists: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 256 * 256],
+            cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
+            played: vec![0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves: Vec::new(),
             excluded: Vec::new(),
@@ -425,9 +432,38 @@ impl<'a> Worker<'a> {
                 if sig != 0 && self.killers[ply][1] == sig {
                     return KILLER_KEY + 1;
                 }
-                self.history[self.history_index(m)]
+                self.quiet_score(m, ply)
             })
             .collect()
+    }
+
+    /// A quiet move's record: its history plus its continuation histories after the last
+    /// two moves.
+    fn quiet_score(&self, m: &Move, ply: usize) -> i32 {
+        let code = self.move_code(m);
+        let mut score = self.history[self.history_index(m)];
+        for (back, table) in self.cont.iter().enumerate() {
+            if let Some(&prev) = ply.checked_sub(back + 1).map(|p| &self.played[p]) {
+                if prev != 0 {
+                    score += table[cont_index(prev, code)];
+                }
+            }
+        }
+        score
+    }
+
+    /// The mover's kind (or the dropped piece), side and end square of a move, never 0 but
+    /// for a pass: the key of continuation histories.
+    fn move_code(&self, m: &Move) -> u32 {
+        let piece = match m.kind {
+            MoveKind::Pass => return 0,
+            MoveKind::Drop => 0x4000 | m.piece as u32,
+            _ => self
+                .pos
+                .man_at(self.sq(m.from))
+                .map_or(0, |v| v.kind as u32 + 1),
+        };
+        ((self.pos.side_to_move().index() as u32) << 31) | (piece << 8) | m.to as u32
     }
 
     /// Repetition inside the window of reversible moves: a draw, or a loss for the root's
@@ -706,9 +742,11 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let code = self.move_code(&m);
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
                 continue;
             };
+            self.played[ply] = code;
             let n = searched;
             searched += 1;
             let gives_check = *self.checks.last().unwrap_or(&false);
@@ -795,6 +833,7 @@ impl<'a> Worker<'a> {
         pass.kind = MoveKind::Pass;
         let r = NULL_BASE + depth / NULL_DIVISOR;
         let saved = self.make(&pass);
+        self.played[ply] = 0;
         let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
         self.unmake(saved);
         (!self.aborted && score >= beta).then_some(if score >= KNOWN_WIN { beta } else { score })
@@ -817,12 +856,26 @@ impl<'a> Worker<'a> {
             self.killers[ply][0] = sig;
         }
         let bonus = (depth * depth).min(400);
-        let i = self.history_index(m);
-        self.history[i] += bonus - self.history[i] * bonus / HISTORY_MAX;
+        self.update_quiet(m, ply, bonus);
         for &t in tried {
             if is_quiet(keys[t]) && keys[t] < KILLER_KEY {
-                let j = self.history_index(&moves[t]);
-                self.history[j] -= bonus + self.history[j] * bonus / HISTORY_MAX;
+                self.update_quiet(&moves[t], ply, -bonus);
+            }
+        }
+    }
+
+    /// Moves a quiet move's history and continuation histories towards `bonus`'s sign,
+    /// by less the nearer they are to [`HISTORY_MAX`] (so they stay within it).
+    fn update_quiet(&mut self, m: &Move, ply: usize, bonus: i32) {
+        let gravity = |e: &mut i32| *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+        let i = self.history_index(m);
+        gravity(&mut self.history[i]);
+        let code = self.move_code(m);
+        for back in 0..self.cont.len() {
+            let Some(p) = ply.checked_sub(back + 1) else { break };
+            let prev = self.played[p];
+            if prev != 0 {
+                gravity(&mut self.cont[back][cont_index(prev, code)]);
             }
         }
     }
@@ -940,6 +993,12 @@ const GOOD_CAPTURE_KEY: i32 = 1 << 26;
 const PROMOTION_KEY: i32 = 1 << 25;
 const KILLER_KEY: i32 = 1 << 24;
 const BAD_CAPTURE_KEY: i32 = 1 << 23;
+
+/// Slot of a (previous move, move) pair in a continuation history.
+fn cont_index(prev: u32, code: u32) -> usize {
+    let h = (((prev as u64) << 32) | code as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - CONT_BITS)) as usize
+}
 
 /// Killers and history moves are quiet; captures (good or bad), promotions and the table
 /// move are not.
