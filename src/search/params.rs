@@ -42,11 +42,10 @@ pub const LMR_DIVISOR: f64 = 2.2;
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence plies after which only recaptures (onto the previous move's square) are tried.
 pub const QS_RECAPTURE_PLY: usize = 4;
-/// LMR: a quiet move's record (history plus continuation histories) divided by this is
-/// taken off its reduction (added when the record is bad).
-pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
-/// Continuation histories: log2 of their slots (pairs of moves hashed into them).
-pub const CONT_BITS: u32 = 18;
+/// Continuation histories: log2 of their slots (pairs of moves hashed into them). 2^20 holds
+/// chess's pairs (768 x 768 kinds and squares) with few collisions; with 2^18 the histories
+/// measured no better than none (docs/STRENGTH.md, session 21).
+pub const CONT_BITS: u32 = 20;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between looks at the clock and the stop flag.

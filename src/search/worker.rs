@@ -113,7 +113,8 @@ struct Worker<'a> {
     history: Vec<i32>,
     /// Continuation histories: a quiet move's record after the opponent's last move
     /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
-    cont: [Vec<i32>; 2],
+    /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
+    cont: [Vec<i16>; 2],
     /// `played[ply]`: the [`Worker::move_code`] of the move made at `ply` (0 for a pass).
     played: Vec<u32>,
     pv: Vec<Vec<Move>>,
@@ -406,8 +407,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Ordering keys: table move, winning-looking captures (MVV/LVA), promotions, killers,
-    /// history.
-    fn order(&self, moves: &[Move], tt_sig: u32, ply: usize) -> Vec<i32> {
+    /// history. With `quiets` false the other quiet moves are left at [`UNSCORED`], to be
+    /// scored by [`Worker::score_quiets`] only if the search reaches them.
+    fn order(&self, moves: &[Move], tt_sig: u32, ply: usize, quiets: bool) -> Vec<i32> {
         moves
             .iter()
             .map(|m| {
@@ -432,9 +434,23 @@ impl<'a> Worker<'a> {
                 if sig != 0 && self.killers[ply][1] == sig {
                     return KILLER_KEY + 1;
                 }
-                self.quiet_score(m, ply)
+                if quiets {
+                    self.quiet_score(m, ply)
+                } else {
+                    UNSCORED
+                }
             })
             .collect()
+    }
+
+    /// Scores the quiet moves of `order` (all of it from here on: they sort last) by their
+    /// records and sorts them. Deferred to the first quiet move tried: most cut-offs come
+    /// before it, and a record costs two reads from large tables.
+    fn score_quiets(&self, moves: &[Move], keys: &mut [i32], order: &mut [usize], ply: usize) {
+        for &j in order.iter() {
+            keys[j] = self.quiet_score(&moves[j], ply);
+        }
+        order.sort_unstable_by_key(|&j| std::cmp::Reverse(keys[j]));
     }
 
     /// A quiet move's record: its history plus its continuation histories after the last
@@ -445,7 +461,7 @@ impl<'a> Worker<'a> {
         for (back, table) in self.cont.iter().enumerate() {
             if let Some(&prev) = ply.checked_sub(back + 1).map(|p| &self.played[p]) {
                 if prev != 0 {
-                    score += table[cont_index(prev, code)];
+                    score += table[cont_index(prev, code)] as i32;
                 }
             }
         }
@@ -723,7 +739,7 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let keys = self.order(&moves, tt_sig, ply);
+        let mut keys = self.order(&moves, tt_sig, ply, false);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
         let mut best = -MATE;
@@ -731,7 +747,13 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = 0usize;
         let alpha0 = alpha;
         let mut searched = 0usize;
-        for (tried, &i) in order.iter().enumerate() {
+        let mut scored = false;
+        for tried in 0..order.len() {
+            if !scored && keys[order[tried]] == UNSCORED {
+                scored = true;
+                self.score_quiets(&moves, &mut keys, &mut order[tried..], ply);
+            }
+            let i = order[tried];
             let m = moves[i];
             let quiet = is_quiet(keys[i]);
             if quiet && !pv_node && !in_check && best > -KNOWN_WIN {
@@ -867,15 +889,18 @@ impl<'a> Worker<'a> {
     /// Moves a quiet move's history and continuation histories towards `bonus`'s sign,
     /// by less the nearer they are to [`HISTORY_MAX`] (so they stay within it).
     fn update_quiet(&mut self, m: &Move, ply: usize, bonus: i32) {
-        let gravity = |e: &mut i32| *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+        let moved = |e: i32| e + bonus - e * bonus.abs() / HISTORY_MAX;
         let i = self.history_index(m);
-        gravity(&mut self.history[i]);
+        self.history[i] = moved(self.history[i]);
         let code = self.move_code(m);
         for back in 0..self.cont.len() {
-            let Some(p) = ply.checked_sub(back + 1) else { break };
+            let Some(p) = ply.checked_sub(back + 1) else {
+                break;
+            };
             let prev = self.played[p];
             if prev != 0 {
-                gravity(&mut self.cont[back][cont_index(prev, code)]);
+                let e = &mut self.cont[back][cont_index(prev, code)];
+                *e = moved(*e as i32) as i16;
             }
         }
     }
@@ -933,7 +958,7 @@ impl<'a> Worker<'a> {
                 }
             }
         };
-        let keys = self.order(&moves, 0, ply);
+        let keys = self.order(&moves, 0, ply, true);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
         for &i in &order {
@@ -993,6 +1018,9 @@ const GOOD_CAPTURE_KEY: i32 = 1 << 26;
 const PROMOTION_KEY: i32 = 1 << 25;
 const KILLER_KEY: i32 = 1 << 24;
 const BAD_CAPTURE_KEY: i32 = 1 << 23;
+/// A quiet move not yet scored: below every other band, so the unscored moves sort last and
+/// together.
+const UNSCORED: i32 = i32::MIN;
 
 /// Slot of a (previous move, move) pair in a continuation history.
 fn cont_index(prev: u32, code: u32) -> usize {
