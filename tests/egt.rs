@@ -802,6 +802,12 @@ fn row_solver_equals_general_solver() {
         (chess.clone(), "KPvKN", Metric::Dtm),
         (chess.clone(), "KPvKP", Metric::Dtm),
         (builtin("knightmate"), "KPvK", Metric::Dtm),
+        // Boards of more than 64 squares: rows of 128 bits, rows longer and shorter than 64.
+        (board(9), "KQvK", Metric::Dtm),
+        (board(9), "KRvKN", Metric::Dtm),
+        (builtin("capablanca"), "KAvK", Metric::Dtm),
+        (builtin("capablanca"), "KPvK", Metric::Dtm),
+        (builtin("capablanca"), "KCvKN", Metric::Dtc),
     ];
     for (v, material, metric) in cases {
         let t = build_with(&v, material, settings(metric)).1;
@@ -822,10 +828,11 @@ fn row_solver_equals_general_solver() {
             assert_eq!(stuck(&a[stm]), stuck(&b[stm]), "{material}: side {stm}");
         }
     }
-    // Pawns, hoppers, palace rules and boards over 64 squares stay on the general path.
-    assert!(!eligible(&build(&builtin("capablanca"), "KPvK")));
-    assert!(!eligible(&build(&builtin("capablanca"), "KAvK")));
+    // Hoppers, palace rules (the perpetual-check ban) and optional promotions stay on the
+    // general path.
     assert!(!eligible(&build(&builtin("xiangqi"), "KCvKA")));
+    assert!(!eligible(&build(&builtin("xiangqi"), "KRvKA")));
+    assert!(!eligible(&build(&builtin("grand"), "KPvK")));
 }
 
 /// Tables whose alike men are indexed as a set equal the tables with one factor per man on

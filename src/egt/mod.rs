@@ -20,6 +20,7 @@ pub mod rules;
 pub mod service;
 pub mod solve;
 pub mod value;
+pub mod word;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

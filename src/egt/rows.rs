@@ -1,13 +1,14 @@
 //! The row solver: a fast twin of `propagate` for tables whose men are plain leapers,
 //! sliders and pawns. The last man varies fastest in the index, so the positions that differ only in
-//! its square form a row of at most 64 entries, one bit each in a word; moves and un-moves of
-//! the other men carry a whole row at once, and the last man's own moves stay inside it.
+//! its square form a row of at most 128 entries, one bit each in a word (64 bits on boards of
+//! at most 64 squares, 128 above: see `word`); moves and un-moves of the other men carry a
+//! whole row at once, and the last man's own moves stay inside it.
 //!
 //! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
 //! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
 //! man's domain unless it ends where the man must promote (a promotion is a conversion, like
 //! a capture); no optional promotions, no capture exceptions, no null move, no bare-king or
-//! perpetual-check rule; a board and a last man's domain of at most 64 squares. Everything
+//! perpetual-check rule; a board of at most 128 squares. Everything
 //! else goes through `propagate`, which also checks this solver in the tests.
 //!
 //! The method is the general one with the escape counters replaced by verification: per
@@ -29,15 +30,16 @@ use super::propagate::parallel;
 use super::rules::Rules;
 use super::solve::{ConvPartial, SolveError, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::word::{ones, AtomicWord, Word};
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
 /// none of the other men (the squares it crosses and its other end), and the same squares as
 /// bits of the last man's row (where the last man would block it or stand on its end).
 #[derive(Clone, Copy, Debug)]
-struct Step {
+struct Step<W> {
     sq: u8,
-    block: u64,
-    vblock: u64,
+    block: W,
+    vblock: W,
     /// The man's share of the row number at the other end (see `Geometry::share`;
     /// `usize::MAX` outside its domain or for alike men).
     share: usize,
@@ -52,13 +54,13 @@ struct Step {
 /// One path of the last man inside its row: its other end (local index) and the board
 /// squares that must hold none of the other men (the squares it crosses and its other end).
 #[derive(Clone, Copy, Debug)]
-struct VStep {
+struct VStep<W> {
     local: u8,
-    block: u64,
+    block: W,
 }
 
 /// The moves of the table's men in row form.
-struct Geometry {
+struct Geometry<W> {
     /// Men; the last one is the row's.
     m: usize,
     /// Row length (the last man's domain).
@@ -67,27 +69,27 @@ struct Geometry {
     colour: Vec<u8>,
     /// Per man but the last, per square: forward paths that stay in the table (move to an
     /// empty square without promoting).
-    moves: Vec<Vec<Vec<Step>>>,
+    moves: Vec<Vec<Vec<Step<W>>>>,
     /// Per man but the last, per square: forward paths that take or promote.
-    hits: Vec<Vec<Vec<Step>>>,
+    hits: Vec<Vec<Vec<Step<W>>>>,
     /// Per man but the last, per square: the paths that end there (un-moves).
-    unmoves: Vec<Vec<Vec<Step>>>,
+    unmoves: Vec<Vec<Vec<Step<W>>>>,
     /// The last man's forward paths by local index.
-    vmoves: Vec<Vec<VStep>>,
+    vmoves: Vec<Vec<VStep<W>>>,
     /// Per local index: the other ends of its `vmoves`, as row bits, and the board squares
     /// any of them needs empty.
-    vtargets: Vec<(u64, u64)>,
+    vtargets: Vec<(W, W)>,
     /// Per local index: the other ends of its `vunmoves`, as row bits, and the board
     /// squares any of them needs empty.
-    vsources: Vec<(u64, u64)>,
+    vsources: Vec<(W, W)>,
     /// The last man's paths ending at each local index (un-moves).
-    vunmoves: Vec<Vec<VStep>>,
+    vunmoves: Vec<Vec<VStep<W>>>,
     /// Per board square: the last man's paths that take there, as (origin local index,
     /// squares that must be empty, promotes).
-    vinto: Vec<Vec<(u8, u64, bool)>>,
+    vinto: Vec<Vec<(u8, W, bool)>>,
     /// The last man's paths that promote on an empty square: (origin local index,
     /// destination, squares that must be empty).
-    vpromote: Vec<(u8, u8, u64)>,
+    vpromote: Vec<(u8, u8, W)>,
     /// Per symmetry map: the last man's local index to that of its image.
     vmap: Vec<Vec<u8>>,
     /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
@@ -96,7 +98,7 @@ struct Geometry {
     /// Per symmetry map: the word operations of its inverse, when `vflip` has them.
     vunflip: Vec<Option<(bool, bool, bool)>>,
     /// Per board square: the last man's bit for it (0 outside its domain).
-    vbit: Vec<u64>,
+    vbit: Vec<W>,
     /// Per man but the last, per board square: the man's share of the row number (its local
     /// index times its stride in rows), `usize::MAX` outside its domain; a move of one man
     /// changes the row by the difference of two shares. Not for alike men (see `set_stride`).
@@ -104,7 +106,7 @@ struct Geometry {
     /// Per man but the last: for alike men (indexed as a set), their factor's stride in rows.
     set_stride: Vec<Option<usize>>,
     /// All bits of a row.
-    full: u64,
+    full: W,
     /// Per man but the last, when each has a factor of its own and row numbers fit 32 bits:
     /// the factor's size and the man's squares by local index, the digits of a row number
     /// (see [`Solver::decode`]).
@@ -116,16 +118,19 @@ struct Geometry {
 struct Digits {
     /// Per man: its factor's size.
     size: [u32; MAX_MEN],
-    /// Per man: its squares by local index (a row solver's board has at most 64).
-    squares: [[u8; 64]; MAX_MEN],
+    /// Per man: its squares by local index (a row solver's board has at most `MAX_ROW`).
+    squares: [[u8; MAX_ROW]; MAX_MEN],
     /// The last man's first square (the decoded squares hold a full position).
     last: u8,
 }
 
+/// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
+const MAX_ROW: usize = 128;
+
 /// False when the variant's rules keep every table from the row solver (a board of more
-/// than 64 squares, passing, the perpetual-check ban, bare-king losses).
+/// than 128 squares, passing, the perpetual-check ban, bare-king losses).
 pub fn rules_allow(rules: &Rules) -> bool {
-    rules.board.n <= 64
+    rules.board.n <= MAX_ROW
         && !rules.game.null_move
         && !rules.game.perpetual_check_loses
         && !rules.variant.end.bare_king_loses
@@ -135,7 +140,7 @@ pub fn rules_allow(rules: &Rules) -> bool {
 pub fn eligible(table: &Table) -> bool {
     let rules = &table.rules;
     let m = table.men();
-    if m < 2 || !rules_allow(rules) || table.index.domain(m - 1).len() > 64 {
+    if m < 2 || !rules_allow(rules) || table.index.domain(m - 1).len() > MAX_ROW {
         return false;
     }
     let royals = |c: u8| {
@@ -187,21 +192,21 @@ pub fn eligible(table: &Table) -> bool {
     true
 }
 
-impl Geometry {
-    fn new(table: &Table) -> Geometry {
+impl<W: Word> Geometry<W> {
+    fn new(table: &Table) -> Geometry<W> {
         let rules = &table.rules;
         let n = rules.board.n;
         let m = table.men();
         let last = m - 1;
         let ix = &table.index;
         let len = ix.domain(last).len();
-        let vbit: Vec<u64> = (0..n as u8)
-            .map(|s| ix.local_of(last, s).map_or(0, |l| 1u64 << l))
+        let vbit: Vec<W> = (0..n as u8)
+            .map(|s| ix.local_of(last, s).map_or(W::ZERO, |l| W::bit(l)))
             .collect();
         let vbits = |set: u128| {
             (0..n)
                 .filter(|&s| set & (1u128 << s) != 0)
-                .fold(0u64, |acc, s| acc | vbit[s])
+                .fold(W::ZERO, |acc, s| acc | vbit[s])
         };
         let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
         let mut share = vec![vec![usize::MAX; n]; last];
@@ -227,7 +232,7 @@ impl Geometry {
                     let empty = path.cond.empty;
                     let step = Step {
                         sq: path.to,
-                        block: (empty | (1u128 << path.to)) as u64,
+                        block: W::of_set(empty | (1u128 << path.to)),
                         vblock: vbits(empty | (1u128 << path.to)),
                         share: share_of(path.to as usize),
                         moves: path.rights & rights::MOVE != 0,
@@ -243,7 +248,7 @@ impl Geometry {
                     fwd[s].push(step);
                     back[path.to as usize].push(Step {
                         sq: s as u8,
-                        block: (empty | (1u128 << s)) as u64,
+                        block: W::of_set(empty | (1u128 << s)),
                         vblock: vbits(empty | (1u128 << s)),
                         share: share_of(s),
                         ..step
@@ -264,13 +269,13 @@ impl Geometry {
                 let empty = path.cond.empty;
                 let promotes = promo_of(last).may(sa, path.to);
                 if path.rights & rights::CAPTURE != 0 {
-                    vinto[path.to as usize].push((a as u8, empty as u64, promotes));
+                    vinto[path.to as usize].push((a as u8, W::of_set(empty), promotes));
                 }
                 if path.rights & rights::MOVE == 0 {
                     continue;
                 }
                 if promotes {
-                    vpromote.push((a as u8, path.to, empty as u64));
+                    vpromote.push((a as u8, path.to, W::of_set(empty)));
                     continue;
                 }
                 let Some(b) = ix.local_of(last, path.to) else {
@@ -278,11 +283,11 @@ impl Geometry {
                 };
                 vmoves[a].push(VStep {
                     local: b as u8,
-                    block: (empty | (1u128 << path.to)) as u64,
+                    block: W::of_set(empty | (1u128 << path.to)),
                 });
                 vunmoves[b].push(VStep {
                     local: a as u8,
-                    block: (empty | (1u128 << sa)) as u64,
+                    block: W::of_set(empty | (1u128 << sa)),
                 });
             }
         }
@@ -318,7 +323,7 @@ impl Geometry {
         let digits = (!ix.grouped() && ix.size / len <= u32::MAX as usize).then(|| {
             let mut d = Box::new(Digits {
                 size: [1; MAX_MEN],
-                squares: [[0; 64]; MAX_MEN],
+                squares: [[0; MAX_ROW]; MAX_MEN],
                 last: ix.domain(last)[0],
             });
             for i in 0..last {
@@ -327,9 +332,13 @@ impl Geometry {
             }
             d
         });
-        let ends = |steps: &Vec<Vec<VStep>>| {
-            let both = |(l, b): (u64, u64), vs: &VStep| (l | 1 << vs.local, b | vs.block);
-            steps.iter().map(|v| v.iter().fold((0, 0), both)).collect()
+        let ends = |steps: &Vec<Vec<VStep<W>>>| {
+            let both =
+                |(l, b): (W, W), vs: &VStep<W>| (l | W::bit(vs.local as usize), b | vs.block);
+            steps
+                .iter()
+                .map(|v| v.iter().fold((W::ZERO, W::ZERO), both))
+                .collect()
         };
         let (vtargets, vsources) = (ends(&vmoves), ends(&vunmoves));
         Geometry {
@@ -352,7 +361,7 @@ impl Geometry {
             hits,
             vmap,
             vbit,
-            full: if len == 64 { u64::MAX } else { (1 << len) - 1 },
+            full: W::low(len),
         }
     }
 
@@ -378,7 +387,7 @@ impl Geometry {
         (row, base): (usize, usize),
         f: &[u8],
         i: usize,
-        st: &Step,
+        st: &Step<W>,
     ) -> Option<usize> {
         if self.set_stride[i].is_some() {
             return self.shift(ix, row, f, i, st.sq);
@@ -397,17 +406,17 @@ impl Geometry {
 
     /// The image of a row's bits under map `k`.
     #[inline]
-    fn permute(&self, bits: u64, k: usize) -> u64 {
+    fn permute(&self, bits: W, k: usize) -> W {
         if k == 0 {
             return bits;
         }
         if let Some(flip) = self.vflip[k] {
-            return flip_word(bits, flip);
+            return W::of_low64(flip_word(bits.low64(), flip));
         }
         let map = &self.vmap[k];
-        let mut out = 0;
+        let mut out = W::ZERO;
         for b in ones(bits) {
-            out |= 1u64 << map[b];
+            out |= W::bit(map[b] as usize);
         }
         out
     }
@@ -440,44 +449,37 @@ fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
     x
 }
 
-/// The set bits of a word, lowest first.
-#[inline]
-fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            b
-        })
-    })
-}
-
 fn words(n: usize) -> Vec<AtomicU64> {
     (0..n).map(|_| AtomicU64::new(0)).collect()
 }
 
+/// Shared row words, all zero.
+fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
+    (0..n).map(|_| W::Atomic::default()).collect()
+}
+
 /// One bit per row position and side: a word per row.
-type Rows = [Vec<AtomicU64>; 2];
+type Rows<W> = [Vec<<W as Word>::Atomic>; 2];
 
 /// The bits of one row read and written together by un-moves and verification, in one
 /// cache line's quarter: a position's predecessors lie in rows all over the table, and
 /// separate arrays cost a cache miss each.
 #[repr(C, align(32))]
 #[derive(Default)]
-struct RowState {
+struct RowState<W: Word> {
     /// Decided (won, lost, illegal, or held by a capture for ever).
-    done: AtomicU64,
+    done: W::Atomic,
     /// Not an escape for the side that moves into it: won in at most the distance being
     /// expanded, or illegal.
-    closed: AtomicU64,
+    closed: W::Atomic,
     /// Won by a capture at the seed, deeper than one ply, and not reached yet: a quicker
     /// win may still replace it.
-    provisional: AtomicU64,
+    provisional: W::Atomic,
 }
 
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]
-struct Capture {
+struct Capture<W> {
     /// The squares after it; man `open`'s is set per position when `spread`.
     next: [u8; MAX_MEN],
     /// The man taken, if any.
@@ -485,7 +487,7 @@ struct Capture {
     /// The promotion, if any: the man and what it becomes.
     promo: Option<(usize, PieceId)>,
     /// The row's positions in which it can be made.
-    bits: u64,
+    bits: W,
     /// The positions after it differ: man `open` stands on the square of the row's bit (the
     /// last man, or the man that takes it); otherwise they are one.
     spread: bool,
@@ -500,28 +502,28 @@ struct Capture {
 /// take the last man, or that it makes, each made in one position, only in the square of
 /// the man that moves.
 #[derive(Default)]
-struct Captures<'a> {
-    list: Vec<Capture>,
+struct Captures<'a, W> {
+    list: Vec<Capture<W>>,
     /// For the captures made in one position: conversion key, open man, the lookup.
     looks: Vec<(usize, u8, Option<ConvPartial<'a>>)>,
 }
 
 /// What a position's captures lead to (see [`Solver::seed_values`]), per row bit.
-struct Outcomes {
+struct Outcomes<W> {
     /// Some legal capture.
-    any: u64,
+    any: W,
     /// Some capture to a loss; `best[b]` the quickest win by one.
-    won: u64,
-    best: [u8; 64],
+    won: W,
+    best: [u8; MAX_ROW],
     /// Some capture to a draw (or an undecided position).
-    open: u64,
+    open: W,
     /// The slowest loss by a capture to a win.
-    worst: [u8; 64],
+    worst: [u8; MAX_ROW],
 }
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance.
-type Later = Vec<Mutex<Vec<(usize, u8, u64)>>>;
+type Later<W> = Vec<Mutex<Vec<(usize, u8, W)>>>;
 
 /// The byte of an undecided position with a capture to a draw (see [`Solver::seed_values`]);
 /// otherwise its byte holds one more than the deepest win a capture leads to (0: no
@@ -545,16 +547,16 @@ const BATCH: usize = 16;
 /// fewer random accesses. Evicted rows are acted on in batches whose state lines are all
 /// requested first, so that their cache misses overlap. Acting later within a pass is safe:
 /// what a pass reads of the rows it acts on changes only by its own actions.
-struct Merger {
-    slots: Vec<(usize, u64)>,
-    batch: Vec<(usize, u64)>,
+struct Merger<W> {
+    slots: Vec<(usize, W)>,
+    batch: Vec<(usize, W)>,
 }
 
-impl Merger {
+impl<W: Word> Merger<W> {
     /// A buffer for a table of `rows` rows.
-    fn new(rows: usize) -> Merger {
+    fn new(rows: usize) -> Merger<W> {
         Merger {
-            slots: vec![(usize::MAX, 0); SLOTS[(rows <= SMALL) as usize]],
+            slots: vec![(usize::MAX, W::ZERO); SLOTS[(rows <= SMALL) as usize]],
             batch: Vec::with_capacity(BATCH),
         }
     }
@@ -562,7 +564,7 @@ impl Merger {
     /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`state`: the rows'
     /// state, `act`: what to do with a row).
     #[inline]
-    fn add(&mut self, row: usize, bits: u64, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+    fn add(&mut self, row: usize, bits: W, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
         let mask = self.slots.len() - 1;
         let slot = &mut self.slots[row & mask];
         if slot.0 == row {
@@ -580,10 +582,10 @@ impl Merger {
 
     /// Acts on the batch: first one independent load per row (the misses overlap), then
     /// the actions, which find the lines in cache.
-    fn flush(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+    fn flush(&mut self, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
         let mut warm = 0;
         for &(row, _) in &self.batch {
-            warm ^= state.get(row).map_or(0, |s| s.done.load(Relaxed));
+            warm ^= state.get(row).map_or(0, |s| s.done.load(Relaxed).low64());
         }
         std::hint::black_box(warm);
         for &(row, bits) in &self.batch {
@@ -593,9 +595,9 @@ impl Merger {
     }
 
     /// Acts on every row held.
-    fn drain(&mut self, state: &[RowState], act: &mut impl FnMut(usize, u64)) {
+    fn drain(&mut self, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
         for k in 0..self.slots.len() {
-            let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, 0));
+            let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, W::ZERO));
             if slot.0 != usize::MAX {
                 self.batch.push(slot);
                 if self.batch.len() == BATCH {
@@ -608,35 +610,49 @@ impl Merger {
 }
 
 /// The state of one solve.
-struct Solver<'a> {
+struct Solver<'a, W: Word> {
     t: &'a Table,
-    g: Geometry,
+    g: Geometry<W>,
     threads: usize,
     rows: usize,
     /// Per side, per row: what is decided (see [`RowState`]).
-    state: [Vec<RowState>; 2],
+    state: [Vec<RowState<W>>; 2],
     /// Per side, per row: decided for good (`done` and not `provisional`; some such bits
     /// may be missing). Dense and apart from `state`: most predecessors an un-move reaches
     /// are settled, and this tells them from a cache that holds it.
-    settled: Rows,
+    settled: Rows<W>,
     /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
-    news: [Rows; 2],
+    news: [Rows<W>; 2],
     /// One bit per word of `news`: the words that are not zero.
-    summary: [Rows; 2],
-    later: Later,
+    summary: [[Vec<AtomicU64>; 2]; 2],
+    later: Later<W>,
     /// Positions without a legal move, found by the seed (see [`Table::stuck`]).
-    stuck: Rows,
+    stuck: [Vec<AtomicU64>; 2],
 }
 
-/// Solves `table` with the row solver (the caller checked [`eligible`]).
+/// Solves `table` with the row solver (the caller checked [`eligible`]): in 64-bit words
+/// when the board fits them, else in 128-bit ones.
 pub fn solve(
     table: &Table,
     threads: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    let g = Geometry::new(table);
+    if table.rules.board.n <= u64::BITS as usize {
+        solve_in::<u64>(table, threads, progress)
+    } else {
+        solve_in::<u128>(table, threads, progress)
+    }
+}
+
+/// [`solve`] in words of `W`.
+fn solve_in<W: Word>(
+    table: &Table,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    let g = Geometry::<W>::new(table);
     let rows = table.index.size / g.len;
-    let sides = || [words(rows), words(rows)];
+    let sides = || [row_words::<W>(rows), row_words::<W>(rows)];
     let sum = rows / 64 + 1;
     let s = Solver {
         t: table,
@@ -682,7 +698,7 @@ pub fn solve(
 
 /// Files one seed of `row` and `side` for distance `q` in a thread's lists, merged with the
 /// previous one when that is of the same row and side (a row's seeds come together).
-fn file_seed(filed: &mut Vec<Vec<(usize, u8, u64)>>, q: u8, row: usize, side: u8, bit: u64) {
+fn file_seed<W: Word>(filed: &mut Vec<Vec<(usize, u8, W)>>, q: u8, row: usize, side: u8, bit: W) {
     let q = q as usize;
     if filed.len() <= q {
         filed.resize_with(q + 1, Vec::new);
@@ -693,10 +709,10 @@ fn file_seed(filed: &mut Vec<Vec<(usize, u8, u64)>>, q: u8, row: usize, side: u8
     }
 }
 
-impl<'a> Solver<'a> {
+impl<'a, W: Word> Solver<'a, W> {
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
-    fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> u64 {
+    fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> W {
         let m = self.g.m;
         if let Some(d) = &self.g.digits {
             // The indexer's decode less the last man's digit, in 32 bits (a quicker divide).
@@ -704,21 +720,23 @@ impl<'a> Solver<'a> {
             let last = (m - 1).min(MAX_MEN - 1);
             for i in (0..last).rev() {
                 let n = d.size[i];
-                f[i] = d.squares[i][(r % n) as usize & 63];
+                f[i] = d.squares[i][(r % n) as usize % MAX_ROW];
                 r /= n;
             }
             f[last] = d.last;
         } else {
             self.t.index.decode(row * self.g.len, &mut f[..m]);
         }
-        f[..m - 1].iter().fold(0u64, |acc, &s| acc | 1u64 << s)
+        f[..m - 1]
+            .iter()
+            .fold(W::ZERO, |acc, &s| acc | W::bit(s as usize))
     }
 
     /// Files decided bits of `side` in `row` for distance `q` (`p`: the distance expanded).
-    fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: u64) {
+    fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
         if q == p + 1 {
             let par = (q & 1) as usize;
-            if self.news[par][side][row].fetch_or(bits, AcqRel) == 0 {
+            if self.news[par][side][row].or_first(bits, AcqRel) {
                 self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
@@ -742,25 +760,25 @@ impl<'a> Solver<'a> {
             .unwrap_or_default();
         for (row, side, bits) in list {
             let side = side as usize;
-            let mut keep = 0;
-            let mut wins = 0;
+            let mut keep = W::ZERO;
+            let mut wins = W::ZERO;
             for b in ones(bits) {
                 let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
                 if code != DRAW && code != ILLEGAL && plies(code) == p {
-                    keep |= 1 << b;
+                    keep |= W::bit(b);
                     if is_win(code) {
-                        wins |= 1 << b;
+                        wins |= W::bit(b);
                     }
                 }
             }
-            if wins != 0 {
+            if wins.any() {
                 let state = &self.state[side][row];
                 state.closed.fetch_or(wins, AcqRel);
                 // Final now: no quicker win is left to find.
                 state.provisional.fetch_and(!wins, AcqRel);
                 self.settled[side][row].fetch_or(wins, Relaxed);
             }
-            if keep != 0 && self.news[par][side][row].fetch_or(keep, AcqRel) == 0 {
+            if keep.any() && self.news[par][side][row].or_first(keep, AcqRel) {
                 self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
             }
         }
@@ -780,15 +798,17 @@ impl<'a> Solver<'a> {
             let mut f = [0u8; MAX_MEN];
             for row in a..b {
                 let occ = self.decode(row, &mut f);
-                let clash = (occ.count_ones() as usize) < last;
+                let clash = (occ.count() as usize) < last;
                 for x in 0..2 {
                     let bad = if clash {
                         g.full
                     } else {
-                        f[..last].iter().fold(0, |acc, &s| acc | g.vbit[s as usize])
+                        f[..last]
+                            .iter()
+                            .fold(W::ZERO, |acc, &s| acc | g.vbit[s as usize])
                             | self.attacks_royal(&f, occ, x)
                     };
-                    if bad != 0 {
+                    if bad.any() {
                         self.state[x][row].done.store(bad, Relaxed);
                         self.settled[x][row].store(bad, Relaxed);
                         self.state[x][row].closed.store(bad, Relaxed);
@@ -802,15 +822,15 @@ impl<'a> Solver<'a> {
     }
 
     /// The row's bits where side `x` (to move) can take the other side's royal.
-    fn attacks_royal(&self, f: &[u8; MAX_MEN], occ: u64, x: usize) -> u64 {
+    fn attacks_royal(&self, f: &[u8; MAX_MEN], occ: W, x: usize) -> W {
         let g = &self.g;
         let last = g.m - 1;
         let ry = self.t.royal[1 - x];
-        let mut bad = 0;
+        let mut bad = W::ZERO;
         if ry == last {
             for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
                 for st in g.hits[i][f[i] as usize].iter().filter(|st| st.takes) {
-                    if occ & st.block == 0 {
+                    if !(occ & st.block).any() {
                         bad |= g.vbit[st.sq as usize];
                     }
                 }
@@ -823,15 +843,15 @@ impl<'a> Solver<'a> {
                 .iter()
                 .filter(|st| st.takes && st.sq == r)
             {
-                if occ & st.block & !(1u64 << r) == 0 {
+                if occ & st.block & !W::bit(r as usize) == W::ZERO {
                     bad |= !st.vblock;
                 }
             }
         }
         if g.colour[last] as usize == x {
             for &(a, empty, _) in &g.vinto[r as usize] {
-                if occ & empty == 0 {
-                    bad |= 1 << a;
+                if !(occ & empty).any() {
+                    bad |= W::bit(a as usize);
                 }
             }
         }
@@ -844,11 +864,11 @@ impl<'a> Solver<'a> {
     /// or blocks.
     fn capture_list(
         &self,
-        (f, occ): (&[u8; MAX_MEN], u64),
+        (f, occ): (&[u8; MAX_MEN], W),
         x: usize,
-        want: u64,
-        caps: &mut Captures<'a>,
-    ) -> u64 {
+        want: W,
+        caps: &mut Captures<'a, W>,
+    ) -> W {
         let g = &self.g;
         let last = g.m - 1;
         let ry = self.t.royal[1 - x];
@@ -858,15 +878,15 @@ impl<'a> Solver<'a> {
         out.clear();
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             // The row's bits where man `i` takes the last man: without, with promotion.
-            let mut takes = [0u64; 2];
+            let mut takes = [W::ZERO; 2];
             for st in &g.hits[i][f[i] as usize] {
-                let end = 1u64 << st.sq;
-                if occ & st.block & !end != 0 {
+                let end = W::bit(st.sq as usize);
+                if (occ & st.block & !end).any() {
                     continue;
                 }
                 let mut next = *f;
                 next[i] = st.sq;
-                let (victim, bits) = if occ & end != 0 {
+                let (victim, bits) = if (occ & end).any() {
                     let Some(j) = (0..last).find(|&j| f[j] == st.sq).filter(|&j| prey(j)) else {
                         continue;
                     };
@@ -889,7 +909,7 @@ impl<'a> Solver<'a> {
                 self.push_capture(out, (next, victim, bits, last), st.promotes, i);
             }
             for (promotes, bits) in [(false, takes[0]), (true, takes[1])] {
-                if bits & want != 0 {
+                if (bits & want).any() {
                     self.push_capture(out, (*f, Some(last), bits, i), promotes, i);
                 }
             }
@@ -897,33 +917,38 @@ impl<'a> Solver<'a> {
         if g.colour[last] as usize == x {
             for j in (0..last).filter(|&j| prey(j)) {
                 // The origins from which the last man takes man `j`: one position after.
-                let mut takes = [0u64; 2];
+                let mut takes = [W::ZERO; 2];
                 for &(from, empty, promotes) in &g.vinto[f[j] as usize] {
-                    if occ & empty == 0 {
-                        takes[promotes as usize] |= 1 << from;
+                    if !(occ & empty).any() {
+                        takes[promotes as usize] |= W::bit(from as usize);
                     }
                 }
                 let mut next = *f;
                 next[last] = f[j];
                 for (promotes, bits) in [(false, takes[0]), (true, takes[1])] {
-                    if bits & want != 0 {
+                    if (bits & want).any() {
                         self.push_capture(out, (next, Some(j), bits, MAX_MEN), promotes, last);
                     }
                 }
             }
             for &(from, to, empty) in &g.vpromote {
-                if occ & (empty | 1 << to) == 0 && want >> from & 1 != 0 {
+                if !(occ & (empty | W::bit(to as usize))).any() && want.has(from as usize) {
                     let mut next = *f;
                     next[last] = to;
-                    self.push_capture(out, (next, None, 1 << from, MAX_MEN), true, last);
+                    self.push_capture(
+                        out,
+                        (next, None, W::bit(from as usize), MAX_MEN),
+                        true,
+                        last,
+                    );
                 }
             }
         }
         out.retain_mut(|c| {
             c.bits &= want;
-            c.bits != 0
+            c.bits.any()
         });
-        out.iter().fold(0, |acc, c| acc | c.bits)
+        out.iter().fold(W::ZERO, |acc, c| acc | c.bits)
     }
 
     /// Adds a conversion `(next, victim, bits, open)` of man `i` to `out`: once per
@@ -931,8 +956,8 @@ impl<'a> Solver<'a> {
     /// after it (see [`Capture::spread`]); `MAX_MEN` for one position in every bit.
     fn push_capture(
         &self,
-        out: &mut Vec<Capture>,
-        (next, victim, bits, open): ([u8; MAX_MEN], Option<usize>, u64, usize),
+        out: &mut Vec<Capture<W>>,
+        (next, victim, bits, open): ([u8; MAX_MEN], Option<usize>, W, usize),
         promotes: bool,
         i: usize,
     ) {
@@ -964,13 +989,13 @@ impl<'a> Solver<'a> {
     /// position it leads to is (the sub-table holds `ILLEGAL` for the others).
     fn capture_codes(
         &self,
-        caps: &mut Captures<'a>,
+        caps: &mut Captures<'a, W>,
         k: usize,
-        bits: u64,
+        bits: W,
         x: usize,
         mut visit: impl FnMut(usize, u8),
     ) {
-        if bits == 0 {
+        if !bits.any() {
             return;
         }
         let c = caps.list[k];
@@ -992,8 +1017,8 @@ impl<'a> Solver<'a> {
         }
         let domain = self.t.index.domain(self.g.m - 1);
         let mut next = c.next;
-        next[open] = domain[bits.trailing_zeros() as usize];
-        let look = if bits & (bits - 1) != 0 {
+        next[open] = domain[bits.lowest()];
+        let look = if bits.drop_lowest().any() {
             self.t.conv_partial(&next, c.victim, c.promo, open)
         } else {
             // One position: a partial lookup would cost as much as the whole.
@@ -1015,8 +1040,8 @@ impl<'a> Solver<'a> {
     /// it), shared with the row's other captures of its kind (same conversion and `open`).
     fn shared_look(
         &self,
-        caps: &mut Captures<'a>,
-        c: &Capture,
+        caps: &mut Captures<'a, W>,
+        c: &Capture<W>,
         next: &[u8; MAX_MEN],
     ) -> Option<ConvPartial<'a>> {
         let key = self.t.conv_key(c.victim, c.promo);
@@ -1031,31 +1056,31 @@ impl<'a> Solver<'a> {
     }
 
     /// What the captures of `caps` (side `x` to move) lead to in the positions `bits`.
-    fn outcomes(&self, caps: &mut Captures<'a>, bits: u64, x: usize) -> Outcomes {
+    fn outcomes(&self, caps: &mut Captures<'a, W>, bits: W, x: usize) -> Outcomes<W> {
         let mut out = Outcomes {
-            any: 0,
-            won: 0,
-            best: [0; 64],
-            open: 0,
-            worst: [0; 64],
+            any: W::ZERO,
+            won: W::ZERO,
+            best: [0; MAX_ROW],
+            open: W::ZERO,
+            worst: [0; MAX_ROW],
         };
-        if bits == 0 {
+        if !bits.any() {
             return out;
         }
         for k in 0..caps.list.len() {
             let mine = caps.list[k].bits & bits;
             self.capture_codes(caps, k, mine, x, |b, code| {
-                out.any |= 1 << b;
+                out.any |= W::bit(b);
                 if is_loss(code) {
                     let p = plies(code) + 1;
-                    if out.won >> b & 1 == 0 || p < out.best[b] {
+                    if !out.won.has(b) || p < out.best[b] {
                         out.best[b] = p;
                     }
-                    out.won |= 1 << b;
+                    out.won |= W::bit(b);
                 } else if is_win(code) {
                     out.worst[b] = out.worst[b].max(plies(code) + 1);
                 } else {
-                    out.open |= 1 << b;
+                    out.open |= W::bit(b);
                 }
             });
         }
@@ -1070,13 +1095,13 @@ impl<'a> Solver<'a> {
         let m = g.m;
         parallel(self.rows, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
-            let mut filed: Vec<Vec<(usize, u8, u64)>> = Vec::new();
+            let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
             let mut list = Captures::default();
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
                     let legal = g.full & !self.state[x][row].done.load(Relaxed);
-                    if legal == 0 {
+                    if !legal.any() {
                         continue;
                     }
                     let quiet = self.escapes(&f, occ, row, x, legal);
@@ -1086,10 +1111,10 @@ impl<'a> Solver<'a> {
                     for bit in ones(legal & (!quiet | capture)) {
                         // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
                         // mate or stalemate; only captures, all to wins, lose.
-                        let q = quiet & 1 << bit != 0;
-                        let (any, open) = (out.any >> bit & 1 != 0, out.open >> bit & 1 != 0);
+                        let q = quiet.has(bit);
+                        let (any, open) = (out.any.has(bit), out.open.has(bit));
                         sq[m - 1] = t.index.domain(m - 1)[bit];
-                        let code = if out.won >> bit & 1 != 0 {
+                        let code = if out.won.has(bit) {
                             win(out.best[bit].min(MAX_PLIES))
                         } else if !q && !any {
                             let idx = row * g.len + bit;
@@ -1105,14 +1130,16 @@ impl<'a> Solver<'a> {
                             continue;
                         };
                         t.values[x][row * g.len + bit].store(code, Relaxed);
-                        self.state[x][row].done.fetch_or(1 << bit, Relaxed);
+                        self.state[x][row].done.fetch_or(W::bit(bit), Relaxed);
                         if is_win(code) && plies(code) > 1 {
-                            self.state[x][row].provisional.fetch_or(1 << bit, Relaxed);
+                            self.state[x][row]
+                                .provisional
+                                .fetch_or(W::bit(bit), Relaxed);
                         } else {
-                            self.settled[x][row].fetch_or(1 << bit, Relaxed);
+                            self.settled[x][row].fetch_or(W::bit(bit), Relaxed);
                         }
                         if code != DRAW {
-                            file_seed(&mut filed, plies(code), row, x as u8, 1 << bit);
+                            file_seed(&mut filed, plies(code), row, x as u8, W::bit(bit));
                         }
                     }
                 }
@@ -1123,7 +1150,7 @@ impl<'a> Solver<'a> {
 
     /// Hands a thread's seeds (per distance: `(row, side, bits)`) to the shared lists, one
     /// lock per distance.
-    fn defer(&self, filed: &mut [Vec<(usize, u8, u64)>]) {
+    fn defer(&self, filed: &mut [Vec<(usize, u8, W)>]) {
         for (q, list) in filed.iter_mut().enumerate() {
             if list.is_empty() {
                 continue;
@@ -1136,22 +1163,22 @@ impl<'a> Solver<'a> {
 
     /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
     /// has a legal quiet move to a position not in `closed` of the other side.
-    fn escapes(&self, f: &[u8; MAX_MEN], occ: u64, row: usize, x: usize, cand: u64) -> u64 {
+    fn escapes(&self, f: &[u8; MAX_MEN], occ: W, row: usize, x: usize, cand: W) -> W {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
         let closed = &self.state[1 - x];
-        let mut esc = 0;
+        let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             let base = g.base(row, f, i);
             let alike = g.set_stride[i].is_some();
             for st in &g.moves[i][f[i] as usize] {
-                if occ & st.block != 0 {
+                if (occ & st.block).any() {
                     continue;
                 }
                 let c = cand & !esc & !st.vblock;
-                if c == 0 {
+                if !c.any() {
                     continue;
                 }
                 let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
@@ -1173,11 +1200,11 @@ impl<'a> Solver<'a> {
                     esc |= c & !w;
                 } else if let Some(flip) = g.vunflip[k] {
                     // The word seen from this row: bit `b` is the image's bit `vmap[k][b]`.
-                    esc |= c & !flip_word(w, flip);
+                    esc |= c & !W::of_low64(flip_word(w.low64(), flip));
                 } else {
                     for b in ones(c) {
-                        if w >> g.vmap[k][b] & 1 == 0 {
-                            esc |= 1 << b;
+                        if !w.has(g.vmap[k][b] as usize) {
+                            esc |= W::bit(b);
                         }
                     }
                 }
@@ -1192,13 +1219,13 @@ impl<'a> Solver<'a> {
                 // Most often every target is closed, or no path is blocked: no path to
                 // look at.
                 let (targets, block) = g.vtargets[a];
-                if targets & !w != 0
-                    && (occ & block == 0
+                if (targets & !w).any()
+                    && (!(occ & block).any()
                         || g.vmoves[a]
                             .iter()
-                            .any(|vs| occ & vs.block == 0 && w >> vs.local & 1 == 0))
+                            .any(|vs| !(occ & vs.block).any() && !w.has(vs.local as usize)))
                 {
-                    esc |= 1 << a;
+                    esc |= W::bit(a);
                 }
             }
         }
@@ -1211,10 +1238,10 @@ impl<'a> Solver<'a> {
         &self,
         row: usize,
         f: &[u8; MAX_MEN],
-        occ: u64,
-        bits: u64,
+        occ: W,
+        bits: W,
         mover: usize,
-        emit: &mut impl FnMut(usize, u64),
+        emit: &mut impl FnMut(usize, W),
     ) {
         let g = &self.g;
         let ix = &self.t.index;
@@ -1229,11 +1256,11 @@ impl<'a> Solver<'a> {
             let base = g.base(row, f, i);
             let alike = g.set_stride[i].is_some();
             for st in &g.unmoves[i][f[i] as usize] {
-                if occ & st.block != 0 {
+                if (occ & st.block).any() {
                     continue;
                 }
                 let b = bits & !st.vblock;
-                if b == 0 {
+                if !b.any() {
                     continue;
                 }
                 if i != 0 {
@@ -1261,20 +1288,20 @@ impl<'a> Solver<'a> {
             }
         }
         if g.colour[last] as usize == mover {
-            let mut before = 0;
+            let mut before = W::ZERO;
             for b in ones(bits) {
                 let (sources, block) = g.vsources[b];
-                if occ & block == 0 {
+                if !(occ & block).any() {
                     before |= sources;
                     continue;
                 }
                 for vs in &g.vunmoves[b] {
-                    if occ & vs.block == 0 {
-                        before |= 1 << vs.local;
+                    if !(occ & vs.block).any() {
+                        before |= W::bit(vs.local as usize);
                     }
                 }
             }
-            if before != 0 {
+            if before.any() {
                 emit(row, before);
             }
         }
@@ -1283,7 +1310,7 @@ impl<'a> Solver<'a> {
     /// Every stored row and bits of the positions with the men but the last on `f` (any
     /// orientation) and the last on `bits`: the canonical form and its images.
     #[inline]
-    fn stored(&self, f: &[u8; MAX_MEN], bits: u64, emit: &mut impl FnMut(usize, u64)) {
+    fn stored(&self, f: &[u8; MAX_MEN], bits: W, emit: &mut impl FnMut(usize, W)) {
         let ix = &self.t.index;
         let last = self.g.m - 1;
         let k = ix.canon_of(f[0]);
@@ -1304,7 +1331,7 @@ impl<'a> Solver<'a> {
     /// The other stored rows and bits of the canonical positions `c`, `bits` (when the first
     /// man stands where some map keeps it).
     #[inline]
-    fn images(&self, c: &[u8; MAX_MEN], bits: u64, emit: &mut impl FnMut(usize, u64)) {
+    fn images(&self, c: &[u8; MAX_MEN], bits: W, emit: &mut impl FnMut(usize, W)) {
         let ix = &self.t.index;
         let last = self.g.m - 1;
         for &h in ix.stabilizer(c[0]) {
@@ -1334,13 +1361,13 @@ impl<'a> Solver<'a> {
             for side in 0..2 {
                 let mover = 1 - side;
                 // Verification or a win, once per row merged.
-                let mut act = |r: usize, bits: u64| {
+                let mut act = |r: usize, bits: W| {
                     if !wins {
                         self.win(p, r, mover, bits);
                         return;
                     }
                     let cand = bits & !self.state[mover][r].done.load(Relaxed);
-                    if cand != 0 {
+                    if cand.any() {
                         self.verify(p, r, mover, cand);
                     }
                 };
@@ -1353,27 +1380,27 @@ impl<'a> Solver<'a> {
                     for rb in ones(word) {
                         let row = sw * 64 + rb;
                         let news = if clear {
-                            self.news[par][side][row].swap(0, Relaxed)
+                            self.news[par][side][row].swap(W::ZERO, Relaxed)
                         } else {
                             self.news[par][side][row].load(Relaxed)
                         };
                         let mut mine = news;
                         if !only {
-                            mine = 0;
+                            mine = W::ZERO;
                             for bit in ones(news) {
                                 let code = t.values[side][row * g.len + bit].load(Relaxed);
                                 if is_win(code) == wins {
-                                    mine |= 1 << bit;
+                                    mine |= W::bit(bit);
                                 }
                             }
                         }
-                        if mine == 0 {
+                        if !mine.any() {
                             continue;
                         }
                         let occ = self.decode(row, &mut f);
                         self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
                             let bits = bits & !self.settled[mover][r].load(Relaxed);
-                            if bits == 0 {
+                            if !bits.any() {
                                 return;
                             }
                             merged.add(r, bits, &self.state[mover], &mut act);
@@ -1387,19 +1414,19 @@ impl<'a> Solver<'a> {
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
     /// `p` plies: lost, unless a capture holds them.
-    fn verify(&self, p: u8, row: usize, x: usize, cand: u64) {
+    fn verify(&self, p: u8, row: usize, x: usize, cand: W) {
         let g = &self.g;
         let t = self.t;
         let mut f = [0u8; MAX_MEN];
         let occ = self.decode(row, &mut f);
         let lost = cand & !self.escapes(&f, occ, row, x, cand);
-        if lost == 0 {
+        if !lost.any() {
             return;
         }
         let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
         self.settled[x][row].fetch_or(mine, Relaxed);
         // Most are lost in `p + 1`: filed together.
-        let mut next = 0;
+        let mut next = W::ZERO;
         for bit in ones(mine) {
             // The seed's note of the captures (see `seed_values`); the position is ours.
             let value = &t.values[x][row * g.len + bit];
@@ -1413,12 +1440,12 @@ impl<'a> Solver<'a> {
             let code = loss((d + 1).min(MAX_PLIES));
             value.store(code, Relaxed);
             if d == p {
-                next |= 1 << bit;
+                next |= W::bit(bit);
             } else {
-                self.file(p, plies(code), row, x, 1 << bit);
+                self.file(p, plies(code), row, x, W::bit(bit));
             }
         }
-        if next != 0 {
+        if next.any() {
             self.file(p, plies(loss((p + 1).min(MAX_PLIES))), row, x, next);
         }
     }
@@ -1440,17 +1467,17 @@ impl<'a> Solver<'a> {
 
     /// Positions of `y` (to move) in `row` (bits `bits`) with a move to a loss in `p`:
     /// won in `p + 1` unless decided already (a win by a capture may be made quicker).
-    fn win(&self, p: u8, row: usize, y: usize, bits: u64) {
+    fn win(&self, p: u8, row: usize, y: usize, bits: W) {
         let t = self.t;
         let len = self.g.len;
         let code = win(p + 1);
         let done = self.state[y][row].done.load(Relaxed);
-        let mut new = 0;
+        let mut new = W::ZERO;
         // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
         // harmless): the thread that clears its bit improves it, without reading the byte.
         let state = &self.state[y][row];
         let quicker = bits & done & state.provisional.load(Relaxed);
-        if quicker != 0 {
+        if quicker.any() {
             let mine = quicker & state.provisional.fetch_and(!quicker, AcqRel);
             for bit in ones(mine) {
                 t.values[y][row * len + bit].store(code, Relaxed);
@@ -1458,14 +1485,14 @@ impl<'a> Solver<'a> {
             new |= mine;
         }
         let fresh = bits & !done;
-        if fresh != 0 {
+        if fresh.any() {
             let mine = fresh & !self.state[y][row].done.fetch_or(fresh, AcqRel);
             for bit in ones(mine) {
                 t.values[y][row * len + bit].store(code, Relaxed);
             }
             new |= mine;
         }
-        if new != 0 {
+        if new.any() {
             self.settled[y][row].fetch_or(new, Relaxed);
             self.state[y][row].closed.fetch_or(new, AcqRel);
             self.file(p, p + 1, row, y, new);

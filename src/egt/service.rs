@@ -30,9 +30,10 @@ const POSITIONS_PER_SECOND: f64 = 7.0e6;
 /// side get them, and at blitz the clock budget declines them, one message each.
 pub const DEFAULT_MAX_MEN: usize = 5;
 
-/// The same for the general solver (boards of more than 64 squares, xiangqi's perpetual
-/// check ban), measured the same way (session 19): capablanca KAvKR, 20.5 million in 9.9 s,
-/// and xiangqi KRNvKA, 4.4 million in 2.1 s, one thread each.
+/// The same for the general solver (xiangqi's perpetual check ban, passing, bare-king
+/// losses, hoppers and other pieces the row solver does not take), measured the same way
+/// (session 19): capablanca KAvKR, 20.5 million in 9.9 s, and xiangqi KRNvKA, 4.4 million
+/// in 2.1 s, one thread each.
 const GENERAL_POSITIONS_PER_SECOND: f64 = 2.0e6;
 
 /// How often a search waiting for its root's table looks again.

@@ -1,0 +1,303 @@
+//! The row solver's word: the bits of one row (a position per square of the last man) and
+//! the occupancy of a board, in 64 bits for boards of at most 64 squares and in 128 for
+//! boards of up to 128 (10x8, 9x10, 10x10), with an atomic twin for the shared row state.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{self, Relaxed};
+
+/// A set of at most `BITS` squares or row positions.
+pub trait Word:
+    Copy
+    + Eq
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + 'static
+{
+    /// How many bits it holds.
+    const BITS: usize;
+    /// No bit.
+    const ZERO: Self;
+    /// Every bit.
+    const ALL: Self;
+    /// The word shared between threads.
+    type Atomic: AtomicWord<Self>;
+
+    /// Bit `i` alone.
+    fn bit(i: usize) -> Self;
+    /// The low bits of a board set (the caller knows the board fits).
+    fn of_set(set: u128) -> Self;
+    /// The low 64 bits (the whole-word flips of an 8x8 row act on them).
+    fn low64(self) -> u64;
+    /// A word holding `low` in its low 64 bits.
+    fn of_low64(low: u64) -> Self;
+    /// The number of set bits.
+    fn count(self) -> u32;
+    /// The lowest set bit's index (`BITS` when none).
+    fn lowest(self) -> usize;
+    /// The word without its lowest set bit.
+    fn drop_lowest(self) -> Self;
+
+    /// True when bit `i` is set.
+    #[inline]
+    fn has(self, i: usize) -> bool {
+        self & Self::bit(i) != Self::ZERO
+    }
+
+    /// True when some bit is set.
+    #[inline]
+    fn any(self) -> bool {
+        self != Self::ZERO
+    }
+
+    /// The lowest `len` bits.
+    #[inline]
+    fn low(len: usize) -> Self {
+        if len >= Self::BITS {
+            Self::ALL
+        } else {
+            !Self::ALL.shl_fill(len)
+        }
+    }
+
+    /// `ALL` shifted left by `n` (helper of [`Word::low`]; `n < BITS`).
+    fn shl_fill(self, n: usize) -> Self;
+}
+
+/// The atomic operations the row state needs, bit by bit: every caller reads a result per
+/// bit, so a 128-bit word may be two 64-bit atomics (each bit still changes once, under one
+/// atomic operation).
+pub trait AtomicWord<W>: Send + Sync + Default {
+    /// The word.
+    fn load(&self, order: Ordering) -> W;
+    /// Writes the word.
+    fn store(&self, w: W, order: Ordering);
+    /// Sets the bits of `w`; returns the word before.
+    fn fetch_or(&self, w: W, order: Ordering) -> W;
+    /// Keeps the bits of `w` only; returns the word before.
+    fn fetch_and(&self, w: W, order: Ordering) -> W;
+    /// Writes `w`; returns the word before.
+    fn swap(&self, w: W, order: Ordering) -> W;
+    /// Sets `w`; true when this made a part of the word that was empty non-empty. Of the
+    /// threads that set bits in an empty word, at least one gets true (the summary of
+    /// non-empty words relies on it).
+    fn or_first(&self, w: W, order: Ordering) -> bool;
+}
+
+impl Word for u64 {
+    const BITS: usize = 64;
+    const ZERO: u64 = 0;
+    const ALL: u64 = u64::MAX;
+    type Atomic = AtomicU64;
+
+    #[inline]
+    fn bit(i: usize) -> u64 {
+        1 << i
+    }
+    #[inline]
+    fn of_set(set: u128) -> u64 {
+        set as u64
+    }
+    #[inline]
+    fn low64(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn of_low64(low: u64) -> u64 {
+        low
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn lowest(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn drop_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn shl_fill(self, n: usize) -> u64 {
+        self << n
+    }
+}
+
+impl AtomicWord<u64> for AtomicU64 {
+    #[inline]
+    fn load(&self, order: Ordering) -> u64 {
+        AtomicU64::load(self, order)
+    }
+    #[inline]
+    fn store(&self, w: u64, order: Ordering) {
+        AtomicU64::store(self, w, order)
+    }
+    #[inline]
+    fn fetch_or(&self, w: u64, order: Ordering) -> u64 {
+        AtomicU64::fetch_or(self, w, order)
+    }
+    #[inline]
+    fn fetch_and(&self, w: u64, order: Ordering) -> u64 {
+        AtomicU64::fetch_and(self, w, order)
+    }
+    #[inline]
+    fn swap(&self, w: u64, order: Ordering) -> u64 {
+        AtomicU64::swap(self, w, order)
+    }
+    #[inline]
+    fn or_first(&self, w: u64, order: Ordering) -> bool {
+        AtomicU64::fetch_or(self, w, order) == 0
+    }
+}
+
+impl Word for u128 {
+    const BITS: usize = 128;
+    const ZERO: u128 = 0;
+    const ALL: u128 = u128::MAX;
+    type Atomic = Atomic128;
+
+    #[inline]
+    fn bit(i: usize) -> u128 {
+        1 << i
+    }
+    #[inline]
+    fn of_set(set: u128) -> u128 {
+        set
+    }
+    #[inline]
+    fn low64(self) -> u64 {
+        self as u64
+    }
+    #[inline]
+    fn of_low64(low: u64) -> u128 {
+        low as u128
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn lowest(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn drop_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn shl_fill(self, n: usize) -> u128 {
+        self << n
+    }
+}
+
+/// A 128-bit word as two 64-bit atomics (stable Rust has no 128-bit atomic).
+#[derive(Default)]
+pub struct Atomic128([AtomicU64; 2]);
+
+/// The halves of a 128-bit word, low first.
+#[inline]
+fn halves(w: u128) -> [u64; 2] {
+    [w as u64, (w >> 64) as u64]
+}
+
+/// The 128-bit word of two halves.
+#[inline]
+fn join([lo, hi]: [u64; 2]) -> u128 {
+    lo as u128 | (hi as u128) << 64
+}
+
+impl Atomic128 {
+    /// Applies `op` to each half whose operand is not the identity `skip`.
+    #[inline]
+    fn each(&self, w: u128, skip: u64, op: impl Fn(&AtomicU64, u64) -> u64) -> u128 {
+        let h = halves(w);
+        let mut old = [0; 2];
+        for k in 0..2 {
+            old[k] = if h[k] == skip {
+                self.0[k].load(Relaxed)
+            } else {
+                op(&self.0[k], h[k])
+            };
+        }
+        join(old)
+    }
+}
+
+impl AtomicWord<u128> for Atomic128 {
+    #[inline]
+    fn load(&self, order: Ordering) -> u128 {
+        join([self.0[0].load(order), self.0[1].load(order)])
+    }
+    #[inline]
+    fn store(&self, w: u128, order: Ordering) {
+        let h = halves(w);
+        self.0[0].store(h[0], order);
+        self.0[1].store(h[1], order);
+    }
+    #[inline]
+    fn fetch_or(&self, w: u128, order: Ordering) -> u128 {
+        self.each(w, 0, |a, x| a.fetch_or(x, order))
+    }
+    #[inline]
+    fn fetch_and(&self, w: u128, order: Ordering) -> u128 {
+        self.each(w, u64::MAX, |a, x| a.fetch_and(x, order))
+    }
+    #[inline]
+    fn swap(&self, w: u128, order: Ordering) -> u128 {
+        let h = halves(w);
+        join([self.0[0].swap(h[0], order), self.0[1].swap(h[1], order)])
+    }
+    #[inline]
+    fn or_first(&self, w: u128, order: Ordering) -> bool {
+        // Both halves written: no short circuit.
+        let h = halves(w);
+        let first = |k: usize| h[k] != 0 && self.0[k].fetch_or(h[k], order) == 0;
+        let (lo, hi) = (first(0), first(1));
+        lo || hi
+    }
+}
+
+/// The set bits of a word, lowest first.
+#[inline]
+pub fn ones<W: Word>(mut bits: W) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        bits.any().then(|| {
+            let b = bits.lowest();
+            bits = bits.drop_lowest();
+            b
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn low_bits_and_halves() {
+        assert_eq!(<u64 as Word>::low(64), u64::MAX);
+        assert_eq!(<u64 as Word>::low(5), 31);
+        assert_eq!(<u128 as Word>::low(80), (1u128 << 80) - 1);
+        assert_eq!(ones(1u128 << 100 | 5).collect::<Vec<_>>(), vec![0, 2, 100]);
+        let a = Atomic128::default();
+        assert!(a.or_first(1 << 70, Relaxed));
+        assert!(!a.or_first(1 << 71, Relaxed));
+        assert!(a.or_first(1, Relaxed));
+        assert!(Atomic128::default().or_first(1 | 1 << 64, Relaxed));
+        let b = Atomic128::default();
+        b.or_first(1 | 1 << 64, Relaxed);
+        assert_eq!(b.load(Relaxed), 1 | 1 << 64);
+        assert_eq!(a.fetch_and(!(1u128 << 70), Relaxed), 1 | 3 << 70);
+        assert_eq!(a.load(Relaxed), 1 | 1 << 71);
+        assert_eq!(a.swap(0, Relaxed), 1 | 1 << 71);
+    }
+}
