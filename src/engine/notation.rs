@@ -23,15 +23,29 @@ pub enum Dialect {
     },
     /// XBoard / CECP.
     Xboard,
+    /// XBoard run with `-rankOffset 1`: the ranks of every board counted from 0. On a
+    /// 16-rank board XBoard 4.9 otherwise keeps the top rank as the character `@`, its drop
+    /// mark, and garbles moves from it; counted from 0 the top rank is `?` (the engine option
+    /// `Ranks from 0` selects this).
+    XboardZeroRanks,
     /// USI (shogi GUIs): shogi square names, `*` drops (see `usi.rs`).
     Usi,
     /// UCCI (xiangqi GUIs): UCI's coordinates with ranks counted from 0 on 10-rank boards.
     Ucci,
 }
 
-/// Rank numbering: XBoard counts the ranks of a 10-rank board from 0.
+impl Dialect {
+    /// Either XBoard dialect.
+    pub fn is_xboard(self) -> bool {
+        matches!(self, Dialect::Xboard | Dialect::XboardZeroRanks)
+    }
+}
+
+/// Rank numbering: XBoard counts the ranks of a 10-rank board from 0, and of every board when
+/// told to (see [`Dialect::XboardZeroRanks`]).
 fn rank_shift(pos: &Position, dialect: Dialect) -> i32 {
     match dialect {
+        Dialect::XboardZeroRanks => -1,
         Dialect::Xboard | Dialect::Ucci if pos.layout().ranks == 10 => -1,
         _ => 0,
     }
@@ -47,7 +61,7 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     let variant = pos.variant();
     let text = match mv.kind {
         MoveKind::Pass => match dialect {
-            Dialect::Xboard => return "@@@@".to_string(),
+            Dialect::Xboard | Dialect::XboardZeroRanks => return "@@@@".to_string(),
             Dialect::Uci { .. } | Dialect::Usi | Dialect::Ucci => {
                 match pos.royals(pos.side_to_move()).next() {
                     Some(sq) => {
@@ -65,7 +79,7 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         MoveKind::Castle if variant.castling.as_ref().is_some_and(|c| c.chess960) => {
             let rook = mv.extras().next().unwrap_or(mv.to_coord());
             match dialect {
-                Dialect::Xboard => {
+                Dialect::Xboard | Dialect::XboardZeroRanks => {
                     return if rook.file > mv.from_coord().file {
                         "O-O".to_string()
                     } else {
@@ -102,7 +116,7 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
 /// Moves written by [`leg_text`]: a pass through an empty square, and in UCI any move with
 /// victims (XBoard's comma form is the engine's own text already).
 fn multi_leg(pos: &Position, mv: &Move, dialect: Dialect) -> bool {
-    let victims = mv.n_extra > 0 && dialect != Dialect::Xboard;
+    let victims = mv.n_extra > 0 && !dialect.is_xboard();
     victims || mv.from == mv.to && pos.pass_via(mv).is_some()
 }
 
@@ -115,7 +129,7 @@ fn leg_text(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     path.push(mv.to_coord());
     let names: Vec<String> = path.iter().map(|c| c.to_text()).collect();
     let mut text = match dialect {
-        Dialect::Xboard => names
+        Dialect::Xboard | Dialect::XboardZeroRanks => names
             .windows(2)
             .map(|w| format!("{}{}", w[0], w[1]))
             .collect::<Vec<_>>()
@@ -205,7 +219,7 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     }
     // XBoard marks a declined promotion with a trailing `=` (shogi variants): the same move
     // without it, which must then not promote.
-    if let (Dialect::Xboard, Some(base)) = (dialect, text.strip_suffix('=')) {
+    if let (true, Some(base)) = (dialect.is_xboard(), text.strip_suffix('=')) {
         if !base.is_empty() && !base.ends_with('=') {
             return match parse(game, base, dialect) {
                 Ok(m) if m.kind != MoveKind::Promotion => Ok(m),
@@ -249,7 +263,7 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     // XBoard's null move, as HaChu sends a chu lion's pass (jitto): without a pass move in the
     // variant, any legal move that leaves the board as it was (a step out and back, no victim)
     // is the same move for the position.
-    if dialect == Dialect::Xboard && text == "@@@@" {
+    if dialect.is_xboard() && text == "@@@@" {
         let pass = legal.iter().find(|m| {
             matches!(m.kind, MoveKind::Normal)
                 && m.from_coord() == m.to_coord()
@@ -358,6 +372,25 @@ mod tests {
         assert_eq!(plain, relayed);
         assert!(parse(&mut game, "A@a14", Dialect::Xboard).is_err());
         assert!(parse(&mut game, "A@a15", Dialect::Uci { chess960: false }).is_err());
+    }
+
+    #[test]
+    fn xboard_ranks_from_zero_name_the_top_rank_of_16() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(v) = variants::find(&all, "tenjiku") else {
+            panic!("no tenjiku");
+        };
+        let fen = "lnficsgekgscifnl/2c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q'h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/pppppppppppppppp/4d'6d'4/16/16/16/16/4D'6D'4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!1TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL b - - 0 1";
+        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
+            panic!("bad fen");
+        };
+        // Black's lance a16-a15 is `a15a14` with XBoard's `-rankOffset 1`.
+        let zero = Dialect::XboardZeroRanks;
+        let m = parse(&mut game, "a15a14", zero).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(move_text(game.position(), &m), "a16a15");
+        assert_eq!(write(game.position(), &m, zero), "a15a14");
+        assert!(parse(&mut game, "a16a15", zero).is_err());
+        assert!(parse(&mut game, "A@a14", zero).is_err());
     }
 
     #[test]

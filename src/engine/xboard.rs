@@ -38,6 +38,9 @@ pub(super) struct XbState {
     /// The reply the last search of the engine's move expects, with the key of the position
     /// it answers (a hint only there).
     expected: Option<(u64, Move)>,
+    /// Option `Ranks from 0`: XBoard runs with `-rankOffset 1` (see
+    /// [`self.xb_dialect()ZeroRanks`]).
+    zero_ranks: bool,
 }
 
 impl Default for XbState {
@@ -54,6 +57,7 @@ impl Default for XbState {
             post: true,
             ponder: false,
             expected: None,
+            zero_ranks: false,
         }
     }
 }
@@ -165,6 +169,7 @@ impl<W: Write> Engine<W> {
         ));
         self.say("feature option=\"EGT Memory -spin 1024 1 65536\"");
         self.say("feature option=\"EGT Path -path \"");
+        self.say("feature option=\"Ranks from 0 -check 0\"");
         self.say("feature egt=\"locust\"");
         self.say("feature done=1");
     }
@@ -248,7 +253,8 @@ impl<W: Write> Engine<W> {
         if self.task == Task::Think {
             self.halt();
         }
-        match notation::parse(&mut self.game, text, Dialect::Xboard) {
+        let dialect = self.xb_dialect();
+        match notation::parse(&mut self.game, text, dialect) {
             Ok(m) => {
                 if self.task == Task::Ponder && self.ponder_hit(m) {
                     return;
@@ -310,6 +316,12 @@ impl<W: Write> Engine<W> {
                     }
                 }
             },
+            "Ranks from 0" => match value.trim() {
+                "0" | "1" => self.xb.zero_ranks = value.trim() == "1",
+                v => self.say(&format!(
+                    "Error (option): Ranks from 0={v}: expected 0 or 1"
+                )),
+            },
             other if other.starts_with("EGT") => {
                 if let Err(e) = self.set_table_option(other, value) {
                     self.say(&format!("Error (option): {e}"));
@@ -319,9 +331,18 @@ impl<W: Write> Engine<W> {
         }
     }
 
+    /// The move notation XBoard expects (see the option `Ranks from 0`).
+    pub(super) fn xb_dialect(&self) -> Dialect {
+        if self.xb.zero_ranks {
+            Dialect::XboardZeroRanks
+        } else {
+            Dialect::Xboard
+        }
+    }
+
     fn xb_perft(&mut self, arg: &str) {
         match arg.parse::<u32>() {
-            Ok(depth) => self.start_perft(depth, Dialect::Xboard),
+            Ok(depth) => self.start_perft(depth, self.xb_dialect()),
             Err(_) => self.say(&format!("Error (bad depth): perft {arg}")),
         }
     }
@@ -424,7 +445,7 @@ impl<W: Write> Engine<W> {
                 let pv = if self.task == Task::Ponder {
                     self.ponder_pv_text(&i.pv)
                 } else {
-                    self.pv_text(&i.pv, Dialect::Xboard)
+                    self.pv_text(&i.pv, self.xb_dialect())
                 };
                 let cs = i.time.as_millis() / 10;
                 self.say(&format!("{} {score} {cs} {} {pv}", i.depth, i.nodes));
@@ -443,7 +464,7 @@ impl<W: Write> Engine<W> {
                     }
                     return;
                 };
-                let text = notation::write(self.game.position(), &best, Dialect::Xboard);
+                let text = notation::write(self.game.position(), &best, self.xb_dialect());
                 self.game.play(best);
                 self.say(&format!("move {text}"));
                 match self.claimable_outcome() {

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use super::{Dialect, Engine, Move, Task};
+use super::{Engine, Move, Task};
 use crate::engine::notation;
 
 /// Commands that leave a ponder search running: they change neither the game nor the search
@@ -74,7 +74,7 @@ impl<W: Write> Engine<W> {
     /// `hint`: the expected reply, when the last search gave one for this position.
     pub(super) fn hint(&mut self) {
         if let Some(m) = self.expected_reply() {
-            let text = notation::write(self.game.position(), &m, Dialect::Xboard);
+            let text = notation::write(self.game.position(), &m, self.xb_dialect());
             self.say(&format!("Hint: {text}"));
         }
     }
@@ -92,7 +92,7 @@ impl<W: Write> Engine<W> {
             return String::new();
         };
         let line: Vec<Move> = std::iter::once(reply).chain(pv.iter().copied()).collect();
-        let text = self.pv_text(&line, Dialect::Xboard);
+        let text = self.pv_text(&line, self.xb_dialect());
         text.split_once(' ')
             .map(|(_, rest)| rest.to_string())
             .unwrap_or_default()
