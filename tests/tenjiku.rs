@@ -375,3 +375,39 @@ fn start_position_bishop_general_only_jumps_to_capture_and_no_move_mates() {
         );
     }
 }
+
+/// The Locust vs Locust game under XBoard 4.9.1 (tests/data/games/tenjiku-selfplay.pgn): its
+/// moves, as the engines sent them with the option `Ranks from 0` (XBoard's `-rankOffset 1`),
+/// replay as legal moves from the start position and end in the checkmate XBoard recorded.
+/// Eleven of them leave the 16th rank, the moves XBoard 4.9.1 garbled with ranks from 1.
+#[test]
+fn the_xboard_selfplay_game_replays_to_its_checkmate() {
+    use locust::engine::notation::{parse, Dialect};
+    use locust::game::{Game, Outcome, Termination};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/games/tenjiku-selfplay.moves"
+    );
+    let text = std::fs::read_to_string(path).expect("the moves file");
+    let mut game = Game::new(common::start("tenjiku").variant().clone()).expect("start");
+    let mut plies = 0;
+    let mut top_rank = 0;
+    for word in text.lines().filter(|l| !l.starts_with('#')) {
+        assert!(game.outcome().is_none(), "ply {plies}: the game ended early");
+        let m = parse(&mut game, word, Dialect::XboardZeroRanks)
+            .unwrap_or_else(|e| panic!("ply {plies}: {word}: {e}"));
+        top_rank += usize::from(m.from_coord().rank == 15);
+        game.play(m);
+        plies += 1;
+    }
+    assert_eq!(plies, 308);
+    assert_eq!(top_rank, 11, "moves from the 16th rank");
+    let end = game.outcome();
+    assert_eq!(
+        end,
+        Some(Outcome {
+            winner: Some(Colour::Black),
+            reason: Termination::Checkmate,
+        })
+    );
+}

@@ -113,10 +113,12 @@ def xboard_command(e1, e2, variant, games, tc, gui, stamp, outdir):
     settings = os.path.join(outdir, stamp + ".xboardrc")
     cmd += ["-settingsFile", settings, "-saveSettingsFile", settings, "-saveSettingsOnExit", "false",
             "-variant", variant, "-matchMode", "true", "-matchGames", str(games),
-            "-tc", base, "-inc", inc or "0", "-mps", "0", "-testLegality", "true",
+            "-tc", base, "-inc", inc or "0", "-mps", "0",
             "-xponder", "-popupExitMessage", "false", "-autoCallFlag", "true",
             "-saveGameFile", os.path.join(outdir, stamp + ".pgn"),
             "-debug", "-nameOfDebugFile", os.path.join(outdir, stamp + ".debug")]
+    if "-testLegality" not in first + second:  # an entry may turn it off (tenjiku)
+        cmd += ["-testLegality", "true"]
     if not gui:
         cmd = ["xvfb-run", "-a"] + cmd + ["-noGUI"]
     return cmd
