@@ -393,7 +393,10 @@ fn the_xboard_selfplay_game_replays_to_its_checkmate() {
     let mut plies = 0;
     let mut top_rank = 0;
     for word in text.lines().filter(|l| !l.starts_with('#')) {
-        assert!(game.outcome().is_none(), "ply {plies}: the game ended early");
+        assert!(
+            game.outcome().is_none(),
+            "ply {plies}: the game ended early"
+        );
         let m = parse(&mut game, word, Dialect::XboardZeroRanks)
             .unwrap_or_else(|e| panic!("ply {plies}: {word}: {e}"));
         top_rank += usize::from(m.from_coord().rank == 15);
