@@ -167,6 +167,8 @@ pub(crate) struct Shared {
     pub budget: Mutex<time::Budget>,
     /// The side to move at the root, whose clock the budget is planned from.
     pub us: Colour,
+    /// Men on the board at the root (the budget plans for longer games with more men).
+    pub men: usize,
 }
 
 impl Shared {
@@ -250,9 +252,11 @@ impl Searcher {
             budget: Mutex::new(time::budget(
                 &limits,
                 pos.side_to_move(),
+                pos.men_count(),
                 self.opts.move_overhead,
             )),
             us: pos.side_to_move(),
+            men: pos.men_count(),
         });
         self.shared = Some(shared.clone());
         let root = worker::Root {
@@ -288,7 +292,7 @@ impl Searcher {
     /// ponder search began), and counts from now.
     pub fn ponderhit_with(&self, limits: &Limits) {
         if let Some(s) = &self.shared {
-            *s.budget.lock() = time::budget(limits, s.us, self.opts.move_overhead);
+            *s.budget.lock() = time::budget(limits, s.us, s.men, self.opts.move_overhead);
             self.ponderhit();
         }
     }

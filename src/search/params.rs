@@ -52,6 +52,11 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const POLL_NODES: u64 = 128;
 /// Time management: moves to go assumed in sudden death.
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Time management: moves to go assumed per man on the board (per mille), where that is more
+/// than the default (see `time::expected_moves`). Chu games under XBoard at 30s+0.2s last 100
+/// to 120 moves a side; with 30 moves to go Locust's clock was down to about a second by move
+/// 40 while HaChu kept 14 to 19 s through the middle game (docs/STRENGTH.md, session 22).
+pub const MOVES_TO_GO_PER_MAN_PER_MILLE: u64 = 667;
 /// Time management: share (per mille) of the increment spent on this move.
 pub const INCREMENT_PER_MILLE: u64 = 750;
 /// Time management: the hard limit is this many times the soft one.

@@ -16,8 +16,16 @@ pub struct Budget {
     pub hard: Option<Duration>,
 }
 
-/// The budget of a search by `us` under `limits`, keeping `overhead` for the GUI's lag.
-pub fn budget(limits: &Limits, us: Colour, overhead: Duration) -> Budget {
+/// The moves a sudden-death clock must last, for a position with `men` men on the board: at
+/// least [`DEFAULT_MOVES_TO_GO`], more in variants with many men, whose games last longer.
+pub fn expected_moves(men: usize) -> u32 {
+    let by_men = men as u64 * MOVES_TO_GO_PER_MAN_PER_MILLE / 1000;
+    DEFAULT_MOVES_TO_GO.max(by_men as u32)
+}
+
+/// The budget of a search by `us` under `limits` in a position with `men` men on the board,
+/// keeping `overhead` for the GUI's lag.
+pub fn budget(limits: &Limits, us: Colour, men: usize, overhead: Duration) -> Budget {
     if let Some(t) = limits.movetime {
         let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
         return Budget {
@@ -33,10 +41,8 @@ pub fn budget(limits: &Limits, us: Colour, overhead: Duration) -> Budget {
     };
     let left = clock.time[us.index()].saturating_sub(overhead);
     let inc = clock.inc[us.index()];
-    let mtg = clock
-        .movestogo
-        .unwrap_or(DEFAULT_MOVES_TO_GO)
-        .clamp(1, DEFAULT_MOVES_TO_GO);
+    let expected = expected_moves(men);
+    let mtg = clock.movestogo.unwrap_or(expected).clamp(1, expected);
     let left_ms = left.as_millis() as u64;
     let cap = if mtg == 1 {
         left_ms * 8 / 10
@@ -56,6 +62,9 @@ pub fn budget(limits: &Limits, us: Colour, overhead: Duration) -> Budget {
 mod tests {
     use super::*;
     use crate::search::Clock;
+
+    /// Men at chess's start.
+    const CHESS_MEN: usize = 32;
 
     fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
         Limits {
@@ -80,6 +89,7 @@ mod tests {
             let b = budget(
                 &clock(ms, inc, mtg),
                 Colour::White,
+                CHESS_MEN,
                 Duration::from_millis(30),
             );
             let hard = b.hard.unwrap().as_millis() as u64;
@@ -93,14 +103,45 @@ mod tests {
 
     #[test]
     fn spends_more_with_more_time() {
-        let small = budget(&clock(10_000, 100, None), Colour::Black, Duration::ZERO);
-        let big = budget(&clock(60_000, 100, None), Colour::Black, Duration::ZERO);
+        let small = budget(
+            &clock(10_000, 100, None),
+            Colour::Black,
+            CHESS_MEN,
+            Duration::ZERO,
+        );
+        let big = budget(
+            &clock(60_000, 100, None),
+            Colour::Black,
+            CHESS_MEN,
+            Duration::ZERO,
+        );
         assert!(big.soft > small.soft);
         let fixed = Limits {
             movetime: Some(Duration::from_millis(500)),
             ..Limits::default()
         };
-        let b = budget(&fixed, Colour::White, Duration::from_millis(20));
+        let b = budget(&fixed, Colour::White, CHESS_MEN, Duration::from_millis(20));
         assert_eq!(b.hard, Some(Duration::from_millis(480)));
+    }
+
+    #[test]
+    fn many_men_spread_the_clock_over_more_moves() {
+        // Chess and the like keep the default; chu's 92 men and tenjiku's 156 plan for
+        // longer games, so a sudden-death clock lasts into their middle games.
+        assert_eq!(expected_moves(CHESS_MEN), DEFAULT_MOVES_TO_GO);
+        assert_eq!(expected_moves(40), DEFAULT_MOVES_TO_GO);
+        assert_eq!(expected_moves(92), 61);
+        let limits = clock(30_000, 200, None);
+        let chess = budget(&limits, Colour::White, CHESS_MEN, Duration::ZERO);
+        let chu = budget(&limits, Colour::White, 92, Duration::ZERO);
+        assert!(chu.soft < chess.soft, "{chu:?} against {chess:?}");
+        // With moves to go given, the same cap applies.
+        let mtg = budget(
+            &clock(30_000, 0, Some(90)),
+            Colour::White,
+            92,
+            Duration::ZERO,
+        );
+        assert_eq!(mtg.soft, Some(Duration::from_millis(30_000 / 61)));
     }
 }
