@@ -144,6 +144,11 @@ fn xboard_transcript() {
     run_transcript("xboard.txt");
 }
 
+#[test]
+fn xboard_highlight_transcript() {
+    run_transcript("xboard-highlight.txt");
+}
+
 /// Random and mutated protocol lines: no panic, no hang, and the engine still answers.
 fn fuzz(protocol: &str, lines: usize, seed: u64) {
     let (tx, sink, handle) = start_engine();

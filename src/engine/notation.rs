@@ -51,6 +51,13 @@ fn rank_shift(pos: &Position, dialect: Dialect) -> i32 {
     }
 }
 
+/// A square named in a dialect (`e4`, with the dialect's rank numbering), if on the board.
+pub fn square(pos: &Position, text: &str, dialect: Dialect) -> Option<Coord> {
+    let own = protocol::shift_ranks(text.trim(), -rank_shift(pos, dialect));
+    let lay = pos.layout();
+    Coord::parse(&own, lay.files, lay.ranks)
+}
+
 /// The text of a legal move of `pos` in a dialect.
 pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     if dialect == Dialect::Usi {

@@ -2,6 +2,7 @@
 //! usermove, undo/remove, setboard), clocks (time, otim, level, st, sd), analysis, thinking
 //! output, result claims and options; pondering and `hint` in [`ponder`].
 
+mod highlight;
 mod ponder;
 
 use std::io::Write;
@@ -9,6 +10,8 @@ use std::time::Duration;
 
 use super::notation::{self, Dialect};
 use super::{Engine, Task, NAME};
+use variants::geometry::Coord;
+
 use crate::board::moves::Move;
 use crate::board::types::Colour;
 use crate::game::{Game, Outcome, Termination};
@@ -41,6 +44,10 @@ pub(super) struct XbState {
     /// Option `Ranks from 0`: XBoard runs with `-rankOffset 1` (see
     /// [`self.xb_dialect()ZeroRanks`]).
     zero_ranks: bool,
+    /// `lift`: the square of the man the user holds (the start of a multi-leg move).
+    lifted: Option<Coord>,
+    /// `put`: where the user let it go.
+    put: Option<Coord>,
 }
 
 impl Default for XbState {
@@ -58,6 +65,8 @@ impl Default for XbState {
             ponder: false,
             expected: None,
             zero_ranks: false,
+            lifted: None,
+            put: None,
         }
     }
 }
@@ -143,6 +152,10 @@ impl<W: Write> Engine<W> {
                 }
             }
             "perft" => self.xb_perft(arg),
+            "lift" => self.xb_lift(arg),
+            "put" => self.xb_put(arg),
+            // A hover asks for the victims of a capture; ours are shown by the second leg.
+            "hover" => {}
             "quit" => self.quit = true,
             c if IGNORED.contains(&c) => {}
             _ if self.looks_like_move(cmd) => self.usermove(cmd),
@@ -157,7 +170,7 @@ impl<W: Write> Engine<W> {
             .map(|v| xboard_name(&v.name).to_string())
             .collect();
         self.say(&format!(
-            "feature done=0 myname=\"{NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 name=0 pause=0 nps=0 memory=1 smp=1 exclude=0 debug=1"
+            "feature done=0 myname=\"{NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 name=0 pause=0 nps=0 memory=1 smp=1 exclude=0 debug=1 highlight=1"
         ));
         self.say(&format!("feature variants=\"{}\"", names.join(",")));
         self.say("feature option=\"VariantPath -file \"");
