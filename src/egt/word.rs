@@ -92,45 +92,54 @@ pub trait AtomicWord<W>: Send + Sync + Default {
     fn or_first(&self, w: W, order: Ordering) -> bool;
 }
 
-impl Word for u64 {
-    const BITS: usize = 64;
-    const ZERO: u64 = 0;
-    const ALL: u64 = u64::MAX;
-    type Atomic = AtomicU64;
+/// [`Word`] for a primitive unsigned integer with its atomic twin: the truncating casts
+/// are the board sets' and flips' (the caller knows the bits fit).
+macro_rules! word_impl {
+    ($t:ty, $atomic:ty) => {
+        impl Word for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            const ZERO: $t = 0;
+            const ALL: $t = <$t>::MAX;
+            type Atomic = $atomic;
 
-    #[inline]
-    fn bit(i: usize) -> u64 {
-        1 << i
-    }
-    #[inline]
-    fn of_set(set: u128) -> u64 {
-        set as u64
-    }
-    #[inline]
-    fn low64(self) -> u64 {
-        self
-    }
-    #[inline]
-    fn of_low64(low: u64) -> u64 {
-        low
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn drop_lowest(self) -> u64 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn shl_fill(self, n: usize) -> u64 {
-        self << n
-    }
+            #[inline]
+            fn bit(i: usize) -> $t {
+                1 << i
+            }
+            #[inline]
+            fn of_set(set: u128) -> $t {
+                set as $t
+            }
+            #[inline]
+            fn low64(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            fn of_low64(low: u64) -> $t {
+                low as $t
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline]
+            fn drop_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
+            fn shl_fill(self, n: usize) -> $t {
+                self << n
+            }
+        }
+    };
 }
+
+word_impl!(u64, AtomicU64);
+word_impl!(u128, Atomic128);
 
 impl AtomicWord<u64> for AtomicU64 {
     #[inline]
@@ -156,46 +165,6 @@ impl AtomicWord<u64> for AtomicU64 {
     #[inline]
     fn or_first(&self, w: u64, order: Ordering) -> bool {
         AtomicU64::fetch_or(self, w, order) == 0
-    }
-}
-
-impl Word for u128 {
-    const BITS: usize = 128;
-    const ZERO: u128 = 0;
-    const ALL: u128 = u128::MAX;
-    type Atomic = Atomic128;
-
-    #[inline]
-    fn bit(i: usize) -> u128 {
-        1 << i
-    }
-    #[inline]
-    fn of_set(set: u128) -> u128 {
-        set
-    }
-    #[inline]
-    fn low64(self) -> u64 {
-        self as u64
-    }
-    #[inline]
-    fn of_low64(low: u64) -> u128 {
-        low as u128
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn drop_lowest(self) -> u128 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline]
-    fn shl_fill(self, n: usize) -> u128 {
-        self << n
     }
 }
 

@@ -359,17 +359,20 @@ mod tests {
     }
 
     /// XBoard relays a move from the 16th rank (its rank character `@`) as `A@a15`.
-    #[test]
-    fn xboard_drop_form_of_a_top_rank_move_on_16_ranks() {
+    /// Tenjiku, Black to move, with the square in front of Black's lance on a16 emptied (the
+    /// lance steps from the 16th rank to a15).
+    fn tenjiku_lance_free() -> Game {
         let all = variants::builtins().unwrap_or_default();
         let Some(v) = variants::find(&all, "tenjiku") else {
             panic!("no tenjiku");
         };
-        // Black's lance on a16 steps to a15 (the square in front of it is emptied first).
         let fen = "lnficsgekgscifnl/2c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q'h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/pppppppppppppppp/4d'6d'4/16/16/16/16/4D'6D'4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!1TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL b - - 0 1";
-        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
-            panic!("bad fen");
-        };
+        Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("bad fen: {e}"))
+    }
+
+    #[test]
+    fn xboard_drop_form_of_a_top_rank_move_on_16_ranks() {
+        let mut game = tenjiku_lance_free();
         let Ok(plain) = parse(&mut game, "a16a15", Dialect::Xboard) else {
             panic!("a16a15 not legal");
         };
@@ -383,14 +386,7 @@ mod tests {
 
     #[test]
     fn xboard_ranks_from_zero_name_the_top_rank_of_16() {
-        let all = variants::builtins().unwrap_or_default();
-        let Some(v) = variants::find(&all, "tenjiku") else {
-            panic!("no tenjiku");
-        };
-        let fen = "lnficsgekgscifnl/2c!c!1txql!ot1c!c!1a/s'v'bhdw!d!q'h!d!w!dhbv's'/mvrf!e!b!r!v!q!r!b!e!f!rvm/pppppppppppppppp/4d'6d'4/16/16/16/16/4D'6D'4/PPPPPPPPPPPPPPPP/MVRF!E!B!R!Q!V!R!B!E!F!RVM/S'V'BHDW!D!H!Q'D!W!DHBV'S'/A1C!C!1TOL!QXT1C!C!1A/LNFICSGKEGSCIFNL b - - 0 1";
-        let Ok(mut game) = Game::from_fen(v.clone(), fen) else {
-            panic!("bad fen");
-        };
+        let mut game = tenjiku_lance_free();
         // Black's lance a16-a15 is `a15a14` with XBoard's `-rankOffset 1`.
         let zero = Dialect::XboardZeroRanks;
         let m = parse(&mut game, "a15a14", zero).unwrap_or_else(|e| panic!("{e}"));
