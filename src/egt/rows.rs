@@ -7,8 +7,10 @@
 //! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
 //! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
 //! man's domain unless it ends where the man must promote (a promotion is a conversion, like
-//! a capture); no optional promotions, no capture exceptions, no null move, no bare-king or
-//! perpetual-check rule; a board of at most 128 squares. Everything
+//! a capture), or only gives check (the flying general's sight line); no optional
+//! promotions, no capture exceptions, no null move, no bare-king rule; a board of at most
+//! 128 squares. The perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops,
+//! as the general solver does. Everything
 //! else goes through `propagate`, which also checks this solver in the tests.
 //!
 //! The method is the general one with the escape counters replaced by verification: per
@@ -49,6 +51,9 @@ struct Step<W> {
     takes: bool,
     /// The path ends where the man must promote.
     promotes: bool,
+    /// The path only gives check (the flying general's sight line): it attacks a royal on
+    /// its end, and is neither a move nor a capture.
+    checks: bool,
 }
 
 /// One path of the last man inside its row: its other end (local index) and the board
@@ -90,6 +95,9 @@ struct Geometry<W> {
     /// The last man's paths that promote on an empty square: (origin local index,
     /// destination, squares that must be empty).
     vpromote: Vec<(u8, u8, W)>,
+    /// Per board square: the last man's check-only paths that end there, as (origin local
+    /// index, squares that must be empty).
+    vcheck: Vec<Vec<(u8, W)>>,
     /// Per symmetry map: the last man's local index to that of its image.
     vmap: Vec<Vec<u8>>,
     /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
@@ -128,12 +136,9 @@ struct Digits {
 const MAX_ROW: usize = 128;
 
 /// False when the variant's rules keep every table from the row solver (a board of more
-/// than 128 squares, passing, the perpetual-check ban, bare-king losses).
+/// than 128 squares, passing, bare-king losses).
 pub fn rules_allow(rules: &Rules) -> bool {
-    rules.board.n <= MAX_ROW
-        && !rules.game.null_move
-        && !rules.game.perpetual_check_loses
-        && !rules.variant.end.bare_king_loses
+    rules.board.n <= MAX_ROW && !rules.game.null_move && !rules.variant.end.bare_king_loses
 }
 
 /// True when the row solver applies to the table (see the module doc).
@@ -170,12 +175,15 @@ pub fn eligible(table: &Table) -> bool {
         for s in (0..rules.board.n).filter(|&s| domain & (1u128 << s) != 0) {
             for path in &pm.from[s] {
                 let r = path.rights;
+                let only_empty = path.cond.occ == 0 && path.cond.friend == 0 && path.cond.foe == 0;
+                if r == rights::CHECK_ONLY && only_empty {
+                    // A sight line: it ends on the other royal, wherever that stands.
+                    continue;
+                }
                 let plain = (r == rights::MOVE
                     || r == rights::CAPTURE
                     || r == rights::MOVE | rights::CAPTURE)
-                    && path.cond.occ == 0
-                    && path.cond.friend == 0
-                    && path.cond.foe == 0;
+                    && only_empty;
                 // A promotion leaves the table; one that may be declined stays in it too,
                 // which the row solver does not model.
                 let lands = if promo.may(s as u8, path.to) {
@@ -238,8 +246,9 @@ impl<W: Word> Geometry<W> {
                         moves: path.rights & rights::MOVE != 0,
                         takes: path.rights & rights::CAPTURE != 0,
                         promotes: promo_of(i).may(s as u8, path.to),
+                        checks: path.rights == rights::CHECK_ONLY,
                     };
-                    if step.takes || step.promotes {
+                    if step.takes || step.promotes || step.checks {
                         hit[s].push(step);
                     }
                     if !step.moves || step.promotes {
@@ -264,9 +273,14 @@ impl<W: Word> Geometry<W> {
         let mut vunmoves = vec![Vec::new(); len];
         let mut vinto = vec![Vec::new(); n];
         let mut vpromote = Vec::new();
+        let mut vcheck = vec![Vec::new(); n];
         for (a, &sa) in ix.domain(last).iter().enumerate() {
             for path in &vpm.from[sa as usize] {
                 let empty = path.cond.empty;
+                if path.rights == rights::CHECK_ONLY {
+                    vcheck[path.to as usize].push((a as u8, W::of_set(empty)));
+                    continue;
+                }
                 let promotes = promo_of(last).may(sa, path.to);
                 if path.rights & rights::CAPTURE != 0 {
                     vinto[path.to as usize].push((a as u8, W::of_set(empty), promotes));
@@ -358,6 +372,7 @@ impl<W: Word> Geometry<W> {
             vunmoves,
             vinto,
             vpromote,
+            vcheck,
             hits,
             vmap,
             vbit,
@@ -681,8 +696,12 @@ fn solve_in<W: Word>(
     loop {
         let pending = s.merge_later(p);
         if !pending && !s.any_later(p) {
-            s.clear_notes();
-            return Ok(());
+            if !table.rules.game.perpetual_check_loses || s.perpetual_losses(&mut p, progress) == 0
+            {
+                s.clear_notes();
+                return Ok(());
+            }
+            continue;
         }
         if pending {
             if p >= MAX_PLIES {
@@ -829,7 +848,10 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut bad = W::ZERO;
         if ry == last {
             for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
-                for st in g.hits[i][f[i] as usize].iter().filter(|st| st.takes) {
+                for st in g.hits[i][f[i] as usize]
+                    .iter()
+                    .filter(|st| st.takes || st.checks)
+                {
                     if !(occ & st.block).any() {
                         bad |= g.vbit[st.sq as usize];
                     }
@@ -841,7 +863,7 @@ impl<'a, W: Word> Solver<'a, W> {
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             for st in g.hits[i][f[i] as usize]
                 .iter()
-                .filter(|st| st.takes && st.sq == r)
+                .filter(|st| (st.takes || st.checks) && st.sq == r)
             {
                 if occ & st.block & !W::bit(r as usize) == W::ZERO {
                     bad |= !st.vblock;
@@ -849,7 +871,8 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         if g.colour[last] as usize == x {
-            for &(a, empty, _) in &g.vinto[r as usize] {
+            let takes = g.vinto[r as usize].iter().map(|&(a, empty, _)| (a, empty));
+            for (a, empty) in takes.chain(g.vcheck[r as usize].iter().copied()) {
                 if !(occ & empty).any() {
                     bad |= W::bit(a as usize);
                 }
@@ -1448,6 +1471,46 @@ impl<'a, W: Word> Solver<'a, W> {
         if next.any() {
             self.file(p, plies(loss((p + 1).min(MAX_PLIES))), row, x, next);
         }
+    }
+
+    /// Where the solve stopped (`at`): the undecided positions that only perpetual check
+    /// holds become losses at the next even distance (`at` moves there), filed for it;
+    /// returns how many (see `perpetual`, which reads undecided positions as draws).
+    fn perpetual_losses(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> usize {
+        let q = *at + (*at & 1);
+        let len = self.g.len;
+        let mut notes = Vec::new();
+        for x in 0..2 {
+            for row in 0..self.rows {
+                let open = self.g.full & !self.state[x][row].done.load(Relaxed);
+                for bit in ones(open) {
+                    let value = &self.t.values[x][row * len + bit];
+                    notes.push((x, row * len + bit, value.swap(DRAW, Relaxed)));
+                }
+            }
+        }
+        let mut found = 0;
+        for violator in 0..2 {
+            for idx in super::perpetual::losses(self.t, violator) {
+                let (row, b) = (idx / len, W::bit(idx % len));
+                self.t.values[violator][idx].store(loss(q), Relaxed);
+                self.state[violator][row].done.fetch_or(b, Relaxed);
+                self.settled[violator][row].fetch_or(b, Relaxed);
+                self.file(q, q, row, violator, b);
+                found += 1;
+            }
+        }
+        for (x, idx, note) in notes {
+            let done = self.state[x][idx / len].done.load(Relaxed);
+            if !done.has(idx % len) {
+                self.t.values[x][idx].store(note, Relaxed);
+            }
+        }
+        progress(&format!(
+            "{found} positions lost to the perpetual-check ban"
+        ));
+        *at = q;
+        found
     }
 
     /// Undecided positions are draws: their bytes lose the seed's notes of their captures.
