@@ -60,12 +60,6 @@ impl Position {
         }
     }
 
-    /// True when a burner of `us` landing on `to` would burn some man.
-    pub(crate) fn burns_someone(&self, to: Sq, us: Colour) -> bool {
-        self.neighbours(to)
-            .any(|n| self.man_at(n).is_some_and(|m| m.colour != us))
-    }
-
     /// The squares a move burns, when its mover (after any promotion) is a burner: the
     /// neighbours of its end square. Enemy men on them are its victims too.
     pub(crate) fn burned_squares(&self, m: &Move) -> Option<impl Iterator<Item = Sq> + '_> {

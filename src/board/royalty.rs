@@ -227,15 +227,17 @@ impl Position {
     }
 
     /// The shortcut's verdict, `None` when it cannot tell: a pass when not in check, or a
-    /// move `surely_legal` vouches for; in check, a non-royal move that does not land where
+    /// move `quick_verdict` decides; in check, a non-royal move that does not land where
     /// it captures or blocks every check is illegal, and one that does (or a royal's move)
-    /// is legal when `surely_legal` says so.
+    /// is decided by `quick_verdict` where it can.
     #[inline]
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
         let royals = ctx.royals.as_deref();
         if !ctx.checked {
-            let legal = m.kind == MoveKind::Pass || self.surely_legal(m, royals, &ctx.pins);
-            return legal.then_some(true);
+            if m.kind == MoveKind::Pass {
+                return Some(true);
+            }
+            return self.quick_verdict(m, royals, &ctx.pins);
         }
         if let Some(paths) = &ctx.paths {
             return self.answers_checks(m, paths);
@@ -257,7 +259,7 @@ impl Position {
         if !royal_move && !resolve.contains(&self.lay.sq(m.to_coord())) {
             return Some(false); // every check's path is left as it was
         }
-        self.surely_legal(m, royals, &ctx.pins).then_some(true)
+        self.quick_verdict(m, royals, &ctx.pins)
     }
 
     /// In check, when no enemy path goes on past an occupied square (so a man on a path
