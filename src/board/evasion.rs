@@ -3,7 +3,9 @@
 //! do not hold (burners, igui). A check stands as long as no square its path uses changes
 //! (the checker's square, the squares its path passed over, and for a burner the square it
 //! lands on), so a non-royal move that changes no square of some check's path is illegal
-//! without making it. Moves that touch every check's path get the full test.
+//! without making it. A move that takes every checking man off leaves only the threats it
+//! opens itself, which the not-in-check shortcut finds; other moves that touch every check's
+//! path get the full test.
 
 use arrayvec::ArrayVec;
 use variants::rights;
@@ -11,6 +13,7 @@ use variants::rules::Royalty;
 
 use crate::board::attack::NodeId;
 use crate::board::layout::NO_CELL;
+use crate::board::legality::PinCache;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
 use crate::board::types::Sq;
@@ -23,7 +26,8 @@ const MAX_CHECKS: usize = 16;
 /// and a burner's eight neighbours.
 const CHANGED_SQUARES: usize = 16;
 
-/// The squares of every check on the side to move, path after path.
+/// The squares of every check on the side to move, path after path, each starting with the
+/// checking man's square.
 #[derive(Clone, Debug, Default)]
 pub struct CheckPaths {
     squares: ArrayVec<Sq, PATH_SQUARES>,
@@ -32,14 +36,24 @@ pub struct CheckPaths {
 }
 
 impl CheckPaths {
+    /// The paths, one slice each.
+    fn paths(&self) -> impl Iterator<Item = &[Sq]> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|&e| e as usize));
+        starts
+            .zip(self.ends.iter())
+            .map(|(start, &end)| &self.squares[start..end as usize])
+    }
+
     /// True when every check's path holds one of the `changed` squares.
     fn all_touched(&self, changed: &[Sq]) -> bool {
-        let mut start = 0;
-        self.ends.iter().all(|&end| {
-            let path = &self.squares[start..end as usize];
-            start = end as usize;
-            path.iter().any(|s| changed.contains(s))
-        })
+        self.paths()
+            .all(|path| path.iter().any(|s| changed.contains(s)))
+    }
+
+    /// True when every checking man stands on one of the `taken` squares.
+    fn all_checkers_on(&self, taken: &[Sq]) -> bool {
+        self.paths()
+            .all(|path| path.first().is_some_and(|s| taken.contains(s)))
     }
 }
 
@@ -101,9 +115,17 @@ impl Position {
     }
 
     /// In check with the given `paths`: `Some(false)` when the move is illegal because some
-    /// check's path keeps all its squares; `None` when the full test must decide (royal moves
-    /// and drops, promotions to a royal, moves that touch every path, other move kinds).
-    pub(crate) fn answers_checks(&self, m: &Move, paths: &CheckPaths) -> Option<bool> {
+    /// check's path keeps all its squares; for a move that takes every checking man off, the
+    /// verdict of [`Position::quick_verdict`] (every threat left is one the move opens);
+    /// `None` when the full test must decide (royal moves and drops, promotions to a royal,
+    /// other moves that touch every path, other move kinds).
+    pub(crate) fn answers_checks(
+        &self,
+        m: &Move,
+        paths: &CheckPaths,
+        royals: Option<&[Sq]>,
+        pins: &PinCache,
+    ) -> Option<bool> {
         let mut changed: ArrayVec<Sq, CHANGED_SQUARES> = ArrayVec::new();
         let to = self.lay.sq(m.to_coord());
         match m.kind {
@@ -130,10 +152,15 @@ impl Position {
                 changed.try_push(sq).ok()?;
             }
         }
-        if paths.all_touched(&changed) {
-            None
-        } else {
-            Some(false)
+        if !paths.all_touched(&changed) {
+            return Some(false);
         }
+        // Every square but the start square holds a man the move takes off (or an empty
+        // square, which holds no checker).
+        let taken = &changed[usize::from(m.kind != MoveKind::Drop)..];
+        if paths.all_checkers_on(taken) {
+            return self.quick_verdict(m, royals, pins);
+        }
+        None
     }
 }

@@ -240,7 +240,7 @@ impl Position {
             return self.quick_verdict(m, royals, &ctx.pins);
         }
         if let Some(paths) = &ctx.paths {
-            return self.answers_checks(m, paths);
+            return self.answers_checks(m, paths, royals, &ctx.pins);
         }
         let resolve = ctx.resolve.as_ref()?;
         let simple = matches!(m.kind, MoveKind::Normal | MoveKind::Promotion);
