@@ -356,8 +356,10 @@ impl Position {
         };
         // Extra squares of a plain move or promotion are victims (make captures them).
         let mut emptied = ArrayVec::new();
-        for c in m.extras() {
-            emptied.try_push(self.lay.sq(c)).ok()?;
+        if m.n_extra != 0 {
+            for c in m.extras() {
+                emptied.try_push(self.lay.sq(c)).ok()?;
+            }
         }
         let kind = &self.lay.kinds[mover.kind as usize];
         // A man that leaves another behind may leave a royal; with extinction royalty one

@@ -13,12 +13,17 @@ use variants::PieceId;
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
-use crate::board::types::Sq;
+use crate::board::types::{Sq, EMPTY};
 
 impl Position {
     /// False when a pseudo-legal move breaks a Lion-trading rule.
     pub(crate) fn lion_trade_ok(&mut self, m: &Move, ops: &mut Vec<Op>) -> bool {
         if !matches!(m.kind, MoveKind::Normal | MoveKind::Promotion) {
+            return true;
+        }
+        // Both rules restrict captures only: a move that ends on an empty square and takes
+        // nothing on the way is never refused (most moves, answered before any rule is read).
+        if m.n_extra == 0 && self.board[self.lay.sq(m.to_coord()) as usize] == EMPTY {
             return true;
         }
         let Some(lt) = self.lay.variant.capture_matrix.lion.as_ref() else {
