@@ -82,7 +82,7 @@ enum Reach {
     /// A path may threaten a royal (a burner's landing, a sight line, or a path the move may
     /// have changed before the changed square): only the full test can tell.
     Threat,
-    /// A path the move leaves whole captures a royal.
+    /// A path the move leaves whole captures a royal (or lets a burner land next to one).
     Capture,
 }
 
@@ -297,7 +297,11 @@ impl Position {
             }
             let occ = self.virtual_for(&enemy, sq, virt);
             if burner && self.burn_lands_near(&enemy, cell, sq, occ.as_ref(), royals) {
-                return Reach::Threat; // the move opens or offers a landing next to a royal
+                // The move opens or offers a landing next to a royal.
+                return match self.burn_reach(&enemy, royals) {
+                    Reach::Capture if self.path_kept(slot, t, c, virt) => Reach::Capture,
+                    _ => Reach::Threat,
+                };
             }
             if leaf {
                 continue;
@@ -313,6 +317,17 @@ impl Position {
             }
         }
         Reach::Nothing
+    }
+
+    /// What a burner's landing next to a royal on the virtual board is: as sure as a capture
+    /// when the royals are known and the burner is no range jumper (a jumper may not land on
+    /// an empty square after a jump, which the landing test does not ask).
+    fn burn_reach(&self, burner: &Man, royals: Option<&[Sq]>) -> Reach {
+        if royals.is_some() && !self.lay.kinds[burner.kind as usize].range_jump {
+            Reach::Capture
+        } else {
+            Reach::Threat
+        }
     }
 
     /// True when no square of the path that led to cell `c` of `slot` (above the cell
@@ -482,7 +497,7 @@ impl Position {
             }
         }
         if BURN && self.burn_lands_near(enemy, cell, sq, occ.as_ref(), virt.royals) {
-            return Reach::Threat;
+            return self.burn_reach(enemy, virt.royals);
         }
         let (lo, hi) = continuation_for(v, enemy, cell, occ.as_ref());
         (lo..hi)
