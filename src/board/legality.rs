@@ -49,14 +49,14 @@ impl PinCache {
 const MAX_EMPTIED: usize = 12;
 
 /// The board as it will be after the move, on the squares that change.
-struct Virtual<'r> {
-    from: Option<Sq>,
-    to: Sq,
-    mover: Man,
+pub(super) struct Virtual<'r> {
+    pub(super) from: Option<Sq>,
+    pub(super) to: Sq,
+    pub(super) mover: Man,
     /// Squares whose enemy men the move takes off (extra victims, burned men).
-    emptied: ArrayVec<Sq, MAX_EMPTIED>,
+    pub(super) emptied: ArrayVec<Sq, MAX_EMPTIED>,
     /// The royals a burner must not land next to (burner variants only; `None`: unknown).
-    royals: Option<&'r [Sq]>,
+    pub(super) royals: Option<&'r [Sq]>,
 }
 
 impl Virtual<'_> {
@@ -69,14 +69,14 @@ impl Virtual<'_> {
     }
 
     /// True when the move takes off the man standing on `sq` before it.
-    fn captures_on(&self, sq: Sq) -> bool {
+    pub(super) fn captures_on(&self, sq: Sq) -> bool {
         sq == self.to || self.emptied.contains(&sq)
     }
 }
 
 /// What the virtual re-walk of the paths through the changed squares found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reach {
+pub(super) enum Reach {
     /// No path reaches a royal: the move is legal.
     Nothing,
     /// A path may threaten a royal (a burner's landing, a sight line, or a path the move may
@@ -151,7 +151,7 @@ impl Position {
 
     /// The most a re-walk through every changed square found (stopping at the first path
     /// that reaches a royal).
-    fn reach_of<const BURN: bool>(
+    pub(super) fn reach_of<const BURN: bool>(
         &self,
         view: &View,
         virt: &Virtual,
@@ -166,7 +166,7 @@ impl Position {
     /// The verdict a re-walk's finding gives: a royal captured is fatal when every royal must
     /// be kept (absolute royalty), or when it is the only one and the move adds none (a
     /// promotion or drop of a royal piece under last-royal rules).
-    fn verdict(
+    pub(super) fn verdict(
         &self,
         m: &Move,
         virt: &Virtual,
@@ -243,15 +243,14 @@ impl Position {
         })
     }
 
-    /// [`Position::quick_verdict`] in a variant with burners or igui: also unknown when an
-    /// enemy burner could land next to a royal on the virtual board; royal moves always get
-    /// the full test (their new neighbours could be burned from anywhere, and an igui threat
-    /// on the new square is no counted attack).
+    /// [`Position::quick_verdict`] in a variant with burners or igui: an enemy burner that
+    /// could land next to a royal on the virtual board is a threat like a capture; a royal's
+    /// own move is decided in `royal_move.rs`.
     fn verdict_burning(&self, m: &Move, royals: Option<&[Sq]>) -> Option<bool> {
         let mut virt = self.virtual_move(m)?;
         let kind = &self.lay.kinds[virt.mover.kind as usize];
         if kind.royal {
-            return None;
+            return self.royal_verdict_burning(m, virt, royals);
         }
         // Burned men are further emptied squares (one may have screened a royal).
         if kind.burns {
@@ -322,7 +321,7 @@ impl Position {
     /// What a burner's landing next to a royal on the virtual board is: as sure as a capture
     /// when the royals are known and the burner is no range jumper (a jumper may not land on
     /// an empty square after a jump, which the landing test does not ask).
-    fn burn_reach(&self, burner: &Man, royals: Option<&[Sq]>) -> Reach {
+    pub(super) fn burn_reach(&self, burner: &Man, royals: Option<&[Sq]>) -> Reach {
         if royals.is_some() && !self.lay.kinds[burner.kind as usize].range_jump {
             Reach::Capture
         } else {
@@ -332,7 +331,7 @@ impl Position {
 
     /// True when no square of the path that led to cell `c` of `slot` (above the cell
     /// itself) changes: the path reaches the cell's square after the move too.
-    fn path_kept(&self, slot: Slot, t: &CellTable, c: u16, virt: &Virtual) -> bool {
+    pub(super) fn path_kept(&self, slot: Slot, t: &CellTable, c: u16, virt: &Virtual) -> bool {
         let mut a = t.cells[c as usize].parent;
         while a != crate::board::layout::NO_CELL {
             match self.map.square_of(self.map.id(slot, a)) {
@@ -378,8 +377,9 @@ impl Position {
         }
         let kind = &self.lay.kinds[mover.kind as usize];
         // A man that leaves another behind may leave a royal; with extinction royalty one
-        // royal may stand attacked, which only the full test knows about.
-        let extinction = v.end.royalty != variants::rules::Royalty::Absolute;
+        // royal may stand attacked, which only the full test knows about (under last-royal
+        // rules `verdict` takes a capture as fatal only for the only royal).
+        let extinction = v.end.royalty == Royalty::Extinction;
         if kind.royal && extinction || v.pieces[kind.piece as usize].leaves_behind.is_some() {
             return None;
         }
@@ -445,7 +445,7 @@ impl Position {
         })
     }
 
-    fn virtual_at(&self, sq: Sq, virt: &Virtual) -> Option<Man> {
+    pub(super) fn virtual_at(&self, sq: Sq, virt: &Virtual) -> Option<Man> {
         if sq == virt.to {
             Some(virt.mover)
         } else if Some(sq) == virt.from || virt.emptied.contains(&sq) {

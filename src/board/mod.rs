@@ -16,6 +16,7 @@ pub mod movegen;
 pub mod moves;
 pub mod position;
 pub mod reference;
+pub mod royal_move;
 pub mod royalty;
 pub mod see;
 pub mod stages;
