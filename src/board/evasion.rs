@@ -3,9 +3,10 @@
 //! do not hold (burners, igui). A check stands as long as no square its path uses changes
 //! (the checker's square, the squares its path passed over, and for a burner the square it
 //! lands on), so a non-royal move that changes no square of some check's path is illegal
-//! without making it. A move that takes every checking man off leaves only the threats it
-//! opens itself, which the not-in-check shortcut finds; other moves that touch every check's
-//! path get the full test.
+//! without making it. After a move that changes a square of every check's path, every
+//! threat left runs through a changed square (one that runs only over unchanged squares was
+//! there before: it is one of the checks), which is what the not-in-check re-walk
+//! (`legality.rs`) looks for, so its verdict holds here too.
 
 use arrayvec::ArrayVec;
 use variants::rights;
@@ -48,12 +49,6 @@ impl CheckPaths {
     fn all_touched(&self, changed: &[Sq]) -> bool {
         self.paths()
             .all(|path| path.iter().any(|s| changed.contains(s)))
-    }
-
-    /// True when every checking man stands on one of the `taken` squares.
-    fn all_checkers_on(&self, taken: &[Sq]) -> bool {
-        self.paths()
-            .all(|path| path.first().is_some_and(|s| taken.contains(s)))
     }
 }
 
@@ -115,10 +110,10 @@ impl Position {
     }
 
     /// In check with the given `paths`: `Some(false)` when the move is illegal because some
-    /// check's path keeps all its squares; for a move that takes every checking man off, the
-    /// verdict of [`Position::quick_verdict`] (every threat left is one the move opens);
-    /// `None` when the full test must decide (royal moves and drops, promotions to a royal,
-    /// other moves that touch every path, other move kinds).
+    /// check's path keeps all its squares; otherwise the verdict of
+    /// [`Position::quick_verdict`] (every threat left runs through a square the move
+    /// changes). `None` when the full test must decide (royal moves and drops, promotions to
+    /// a royal, other move kinds, or the re-walk cannot tell).
     pub(crate) fn answers_checks(
         &self,
         m: &Move,
@@ -148,19 +143,18 @@ impl Position {
             changed.try_push(self.lay.sq(c)).ok()?;
         }
         if let Some(burned) = self.burned_squares(m) {
+            // Only the enemy men are burned: a square next to the landing that holds no
+            // enemy stays as it is (the verdict below relies on every listed square changing).
+            let them = self.stm.flip();
             for sq in burned {
-                changed.try_push(sq).ok()?;
+                if self.man_at(sq).is_some_and(|o| o.colour == them) {
+                    changed.try_push(sq).ok()?;
+                }
             }
         }
         if !paths.all_touched(&changed) {
             return Some(false);
         }
-        // Every square but the start square holds a man the move takes off (or an empty
-        // square, which holds no checker).
-        let taken = &changed[usize::from(m.kind != MoveKind::Drop)..];
-        if paths.all_checkers_on(taken) {
-            return self.quick_verdict(m, royals, pins);
-        }
-        None
+        self.quick_verdict(m, royals, pins)
     }
 }
