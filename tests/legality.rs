@@ -16,11 +16,15 @@ const GAME_LEN: usize = 120;
 const PLIES: usize = 2_000;
 
 fn walk(name: &str, seed: u64) -> usize {
+    walk_for(name, seed, PLIES)
+}
+
+fn walk_for(name: &str, seed: u64, plies: usize) -> usize {
     let rules = variant(name);
     let mut pos = start(name);
     let mut rng = Rng(seed);
     let (mut ops, mut in_check) = (Vec::new(), 0);
-    for ply in 0..PLIES {
+    for ply in 0..plies {
         if ply % GAME_LEN == 0 {
             pos = start(name); // random games drift into bare material where nothing checks
         }
@@ -70,6 +74,35 @@ fn legal_moves_in_check_equal_the_reference() {
     let mut short = Vec::new();
     for (i, name) in names.into_iter().enumerate() {
         let n = walk(name, 0x5EED + 97 * i as u64);
+        eprintln!("{name}: {n} positions in check compared");
+        if n < MIN_IN_CHECK {
+            short.push(format!("{name}: {n} positions in check"));
+        }
+    }
+    assert!(
+        short.is_empty(),
+        "too few checks met:\n{}",
+        short.join("\n")
+    );
+}
+
+/// Plies of the walks on the large shogi boards (the reference is slow there).
+const LARGE_PLIES: usize = 3_000;
+
+/// The evasion filter of `src/board/evasion.rs`: checks that a blocking man need not stop
+/// (cannons, lions, range jumps) or that the counters do not hold (burners, igui).
+#[test]
+fn evasions_past_screens_lions_jumps_and_burners_equal_the_reference() {
+    let mut short = Vec::new();
+    for (i, (name, plies)) in [
+        ("janggi", PLIES),
+        ("chu", LARGE_PLIES),
+        ("tenjiku", LARGE_PLIES),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let n = walk_for(name, 0xE7A5 + 131 * i as u64, plies);
         eprintln!("{name}: {n} positions in check compared");
         if n < MIN_IN_CHECK {
             short.push(format!("{name}: {n} positions in check"));

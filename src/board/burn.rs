@@ -6,6 +6,7 @@
 
 use variants::rights;
 
+use crate::board::attack::NodeId;
 use crate::board::layout::Cell;
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
@@ -59,12 +60,6 @@ impl Position {
         }
     }
 
-    /// True when a burner of `us` landing on `to` would burn some man.
-    pub(crate) fn burns_someone(&self, to: Sq, us: Colour) -> bool {
-        self.neighbours(to)
-            .any(|n| self.man_at(n).is_some_and(|m| m.colour != us))
-    }
-
     /// The squares a move burns, when its mover (after any promotion) is a burner: the
     /// neighbours of its end square. Enemy men on them are its victims too.
     pub(crate) fn burned_squares(&self, m: &Move) -> Option<impl Iterator<Item = Sq> + '_> {
@@ -92,6 +87,17 @@ impl Position {
 
     /// Squares of the enemy burners that can land next to the royal of `colour` on `sq`.
     pub(crate) fn burners_next_to(&self, colour: Colour, sq: Sq) -> impl Iterator<Item = Sq> + '_ {
+        self.burner_cells_next_to(colour, sq)
+            .filter_map(|id| self.cell_of(id).map(|(_, man, _)| man.sq))
+    }
+
+    /// The cells of enemy burners that can land next to the royal of `colour` on `sq` (map
+    /// ids): [`Position::burners_next_to`] one cell at a time.
+    pub(crate) fn burner_cells_next_to(
+        &self,
+        colour: Colour,
+        sq: Sq,
+    ) -> impl Iterator<Item = NodeId> + '_ {
         let them = colour.flip();
         self.neighbours(sq).flat_map(move |n| {
             let occupant = self.man_at(n).copied();
@@ -108,7 +114,7 @@ impl Position {
                     let jumped = occupant.is_none()
                         && kind.range_jump
                         && self.jumped(slot, &kind.cells[man.colour.index()], self.map.split(id).1);
-                    (lands && !jumped).then_some(man.sq)
+                    (lands && !jumped).then_some(id)
                 })
         })
     }

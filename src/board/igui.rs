@@ -6,6 +6,7 @@
 
 use variants::rights;
 
+use crate::board::attack::NodeId;
 use crate::board::layout::CellTable;
 use crate::board::position::Position;
 use crate::board::types::{Colour, Sq};
@@ -15,6 +16,12 @@ impl Position {
     /// igui: a locust cell of theirs reaches `sq` and its continuation over the royal returns
     /// to the man's own square with the right to end there.
     pub(crate) fn igui_threats(&self, colour: Colour, sq: Sq) -> impl Iterator<Item = Sq> + '_ {
+        self.igui_cells(colour, sq)
+            .filter_map(|id| self.cell_of(id).map(|(_, man, _)| man.sq))
+    }
+
+    /// The locust cells (map ids) of [`Position::igui_threats`], one per threat.
+    pub(crate) fn igui_cells(&self, colour: Colour, sq: Sq) -> impl Iterator<Item = NodeId> + '_ {
         let them = colour.flip();
         self.map.cells_at(sq, them).filter_map(move |id| {
             let (slot, man, cell) = self.cell_of(id)?;
@@ -27,7 +34,7 @@ impl Position {
                 let returns = self.map.square_of(self.map.id(slot, child)) == Some(man.sq);
                 returns && t.cells[child as usize].rights & rights::MOVE != 0
             });
-            back.then_some(man.sq)
+            back.then_some(id)
         })
     }
 }

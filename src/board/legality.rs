@@ -2,12 +2,16 @@
 //! non-royal man changes the board only on its from- and to-squares, so any enemy path that
 //! newly reaches a royal must leave the unchanged part of the board at one of those squares,
 //! where its cell is already in the attack map. Re-walking those cells' continuations on a
-//! virtual board (from emptied, to filled) finds every such path; when none reaches a royal
-//! the move is legal. Anything else goes to the full make / test / unmake.
+//! virtual board (from emptied, to filled, victims taken off) finds every such path; when none
+//! reaches a royal the move is legal, and when one that the move leaves whole up to that
+//! square captures a royal that must not be lost, it is illegal. Anything else goes to the
+//! full make / test / unmake.
 
 use std::cell::Cell;
 
+use arrayvec::ArrayVec;
 use variants::rights;
+use variants::rules::Royalty;
 
 use crate::board::attack::{continuation_for, View};
 use crate::board::layout::{CellTable, NO_ZONE};
@@ -40,24 +44,63 @@ impl PinCache {
     }
 }
 
-/// The board as it will be after the move, on the two squares that change.
-struct Virtual<'r> {
-    from: Option<Sq>,
-    to: Sq,
-    mover: Man,
+/// Squares a move may empty besides its start square (its extra victims, the men a burner
+/// burns) and still be tested on the virtual board.
+const MAX_EMPTIED: usize = 12;
+
+/// The board as it will be after the move, on the squares that change.
+pub(super) struct Virtual<'r> {
+    pub(super) from: Option<Sq>,
+    pub(super) to: Sq,
+    pub(super) mover: Man,
+    /// Squares whose enemy men the move takes off (extra victims, burned men).
+    pub(super) emptied: ArrayVec<Sq, MAX_EMPTIED>,
     /// The royals a burner must not land next to (burner variants only; `None`: unknown).
-    royals: Option<&'r [Sq]>,
+    pub(super) royals: Option<&'r [Sq]>,
+}
+
+impl Virtual<'_> {
+    /// The squares whose occupant changes.
+    fn changed(&self) -> impl Iterator<Item = Sq> + '_ {
+        [Some(self.to), self.from]
+            .into_iter()
+            .flatten()
+            .chain(self.emptied.iter().copied())
+    }
+
+    /// True when the move takes off the man standing on `sq` before it.
+    pub(super) fn captures_on(&self, sq: Sq) -> bool {
+        sq == self.to || self.emptied.contains(&sq)
+    }
+}
+
+/// What the virtual re-walk of the paths through the changed squares found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reach {
+    /// No path reaches a royal: the move is legal.
+    Nothing,
+    /// A path may threaten a royal (a burner's landing, a sight line, or a path the move may
+    /// have changed before the changed square): only the full test can tell.
+    Threat,
+    /// A path the move leaves whole captures a royal (or lets a burner land next to one).
+    Capture,
 }
 
 impl Position {
-    /// True when the move is certainly legal (the side to move must not be in check); false
-    /// means "not known", not "illegal".
+    /// The move's legality where it is certain without making it: `Some(true)` when it opens
+    /// no path to a royal (the side to move must not be in check), `Some(false)` when a
+    /// path it opens captures a royal that must not be lost, `None` when not known.
     /// `royals` lists the royals of the side to move, or is `None` when there were too many
     /// to list (then no ray is skipped).
     #[inline]
-    pub(crate) fn surely_legal(&self, m: &Move, royals: Option<&[Sq]>, pins: &PinCache) -> bool {
+    pub(crate) fn quick_verdict(
+        &self,
+        m: &Move,
+        royals: Option<&[Sq]>,
+        pins: &PinCache,
+    ) -> Option<bool> {
         if self.lay.uncounted {
-            return self.surely_legal_burning(m, royals);
+            return self.verdict_burning(m, royals);
         }
         let them = self.stm.flip();
         if !self.lay.hops[them.index()] && self.lay.variant.blast.is_none() && m.n_extra == 0 {
@@ -71,18 +114,16 @@ impl Position {
                 _ => false,
             };
             if safe {
-                return true;
+                return Some(true);
             }
         }
-        self.surely_legal_by_rewalk(m, royals)
+        self.verdict_by_rewalk(m, royals)
     }
 
-    /// The virtual re-walk of the enemy paths through the move's two squares.
+    /// The virtual re-walk of the enemy paths through the move's changed squares.
     #[inline(never)]
-    fn surely_legal_by_rewalk(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
-        let Some(virt) = self.virtual_move(m) else {
-            return false;
-        };
+    fn verdict_by_rewalk(&self, m: &Move, royals: Option<&[Sq]>) -> Option<bool> {
+        let virt = self.virtual_move(m)?;
         let view = View {
             lay: &self.lay,
             board: &self.board,
@@ -92,7 +133,7 @@ impl Position {
         let royal_mover = self.lay.kinds[virt.mover.kind as usize].royal;
         if royal_mover {
             if self.attacked_after_royal_move(&virt) {
-                return false;
+                return None;
             }
             // The ray filter must look for the royal where it goes, not where it was.
             for &r in royals.unwrap_or(&[]) {
@@ -104,11 +145,48 @@ impl Position {
         } else {
             royals
         };
-        let squares = [Some(virt.to), virt.from];
-        !squares
-            .into_iter()
-            .flatten()
-            .any(|sq| self.reaches_through::<false>(&view, sq, &virt, royals))
+        let reach = self.reach_of::<false>(&view, &virt, royals);
+        self.verdict(m, &virt, royals, reach)
+    }
+
+    /// The most a re-walk through every changed square found (stopping at the first path
+    /// that reaches a royal).
+    pub(super) fn reach_of<const BURN: bool>(
+        &self,
+        view: &View,
+        virt: &Virtual,
+        royals: Option<&[Sq]>,
+    ) -> Reach {
+        virt.changed()
+            .map(|sq| self.reaches_through::<BURN>(view, sq, virt, royals))
+            .find(|&r| r != Reach::Nothing)
+            .unwrap_or(Reach::Nothing)
+    }
+
+    /// The verdict a re-walk's finding gives: a royal captured is fatal when every royal must
+    /// be kept (absolute royalty), or when it is the only one and the move adds none (a
+    /// promotion or drop of a royal piece under last-royal rules).
+    pub(super) fn verdict(
+        &self,
+        m: &Move,
+        virt: &Virtual,
+        royals: Option<&[Sq]>,
+        reach: Reach,
+    ) -> Option<bool> {
+        match reach {
+            Reach::Nothing => Some(true),
+            Reach::Threat => None,
+            Reach::Capture => {
+                let adds_royal =
+                    self.lay.kinds[virt.mover.kind as usize].royal && m.kind != MoveKind::Normal;
+                let fatal = match self.lay.variant.end.royalty {
+                    Royalty::Absolute => true,
+                    Royalty::Last => royals.is_some_and(|r| r.len() == 1) && !adds_royal,
+                    Royalty::Extinction => false,
+                };
+                fatal.then_some(false)
+            }
+        }
     }
 
     /// True for a promotion to a royal piece (that royal may land attacked).
@@ -165,22 +243,23 @@ impl Position {
         })
     }
 
-    /// [`Position::surely_legal`] in a variant with burners or igui: also false when an enemy
-    /// burner could land next to a royal on the virtual board; royal moves always get the
-    /// full test (their new neighbours could be burned from anywhere, and an igui threat on
-    /// the new square is no counted attack).
-    fn surely_legal_burning(&self, m: &Move, royals: Option<&[Sq]>) -> bool {
-        let Some(mut virt) = self.virtual_move(m) else {
-            return false;
-        };
+    /// [`Position::quick_verdict`] in a variant with burners or igui: an enemy burner that
+    /// could land next to a royal on the virtual board is a threat like a capture; a royal's
+    /// own move is decided in `royal_move.rs`.
+    fn verdict_burning(&self, m: &Move, royals: Option<&[Sq]>) -> Option<bool> {
+        let mut virt = self.virtual_move(m)?;
         let kind = &self.lay.kinds[virt.mover.kind as usize];
         if kind.royal {
-            return false;
+            return self.royal_verdict_burning(m, virt, royals);
         }
-        // Burned men are further changed squares (one may have screened a royal); a burner
-        // landing away from enemies changes only its two squares.
-        if kind.burns && self.burns_someone(virt.to, virt.mover.colour) {
-            return false;
+        // Burned men are further emptied squares (one may have screened a royal).
+        if kind.burns {
+            let us = virt.mover.colour;
+            for n in self.neighbours(virt.to) {
+                if self.man_at(n).is_some_and(|o| o.colour != us) {
+                    virt.emptied.try_push(n).ok()?;
+                }
+            }
         }
         virt.royals = royals;
         let view = View {
@@ -188,26 +267,24 @@ impl Position {
             board: &self.board,
             men: &self.men,
         };
-        let squares = [Some(virt.to), virt.from];
-        !squares
-            .into_iter()
-            .flatten()
-            .any(|sq| self.reaches_through::<true>(&view, sq, &virt, royals))
+        let reach = self.reach_of::<true>(&view, &virt, royals);
+        self.verdict(m, &virt, royals, reach)
     }
 
-    /// True when an enemy path through `sq` may reach a royal on the virtual board, or (with
-    /// `BURN`, in variants with burners or igui) an enemy burner may land next to one.
+    /// What the enemy paths through `sq` reach on the virtual board: a royal captured,
+    /// or (with `BURN`, in variants with burners or igui) an enemy burner's landing next to
+    /// one. Men the move captures threaten nothing.
     fn reaches_through<const BURN: bool>(
         &self,
         view: &View,
         sq: Sq,
         virt: &Virtual,
         royals: Option<&[Sq]>,
-    ) -> bool {
+    ) -> Reach {
         let them = self.stm.flip();
         for id in self.map.cells_at(sq, them) {
             let (slot, c) = self.map.split(id);
-            let Some(enemy) = self.men[slot as usize] else {
+            let Some(enemy) = self.men[slot as usize].filter(|e| !virt.captures_on(e.sq)) else {
                 continue;
             };
             let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
@@ -217,28 +294,60 @@ impl Position {
             if !burner && (leaf || !Self::may_reach(cell.straight, sq, royals)) {
                 continue; // nothing continues beyond this square towards a royal
             }
-            let occ = self.virtual_at(sq, virt);
+            let occ = self.virtual_for(&enemy, sq, virt);
             if burner && self.burn_lands_near(&enemy, cell, sq, occ.as_ref(), royals) {
-                return true; // the move opens or offers a landing next to a royal
+                // The move opens or offers a landing next to a royal.
+                return match self.burn_reach(&enemy, royals) {
+                    Reach::Capture if self.path_kept(slot, t, c, virt) => Reach::Capture,
+                    _ => Reach::Threat,
+                };
             }
             if leaf {
                 continue;
             }
             let (lo, hi) = continuation_for(view, &enemy, cell, occ.as_ref());
             for i in lo..hi {
-                if self.reaches_royal::<BURN>(view, &enemy, t, t.children[i as usize], sq, virt) {
-                    return true;
+                let child = t.children[i as usize];
+                match self.reaches_royal::<BURN>(view, &enemy, t, child, sq, virt) {
+                    Reach::Nothing => {}
+                    Reach::Capture if self.path_kept(slot, t, c, virt) => return Reach::Capture,
+                    _ => return Reach::Threat,
                 }
             }
         }
-        false
+        Reach::Nothing
+    }
+
+    /// What a burner's landing next to a royal on the virtual board is: as sure as a capture
+    /// when the royals are known and the burner is no range jumper (a jumper may not land on
+    /// an empty square after a jump, which the landing test does not ask).
+    pub(super) fn burn_reach(&self, burner: &Man, royals: Option<&[Sq]>) -> Reach {
+        if royals.is_some() && !self.lay.kinds[burner.kind as usize].range_jump {
+            Reach::Capture
+        } else {
+            Reach::Threat
+        }
+    }
+
+    /// True when no square of the path that led to cell `c` of `slot` (above the cell
+    /// itself) changes: the path reaches the cell's square after the move too.
+    pub(super) fn path_kept(&self, slot: Slot, t: &CellTable, c: u16, virt: &Virtual) -> bool {
+        let mut a = t.cells[c as usize].parent;
+        while a != crate::board::layout::NO_CELL {
+            match self.map.square_of(self.map.id(slot, a)) {
+                Some(sq) if !virt.changed().any(|x| x == sq) => {}
+                _ => return false,
+            }
+            a = t.cells[a as usize].parent;
+        }
+        true
     }
 
     /// The two changed squares of a move the shortcut can handle, or `None`.
     #[inline(always)]
     fn virtual_move<'r>(&self, m: &Move) -> Option<Virtual<'r>> {
         let v = &self.lay.variant;
-        if v.blast.is_some() || m.n_extra > 0 {
+        if v.blast.is_some() {
             return None;
         }
         let to = self.lay.sq(m.to_coord());
@@ -259,10 +368,18 @@ impl Position {
             }
             _ => return None,
         };
+        // Extra squares of a plain move or promotion are victims (make captures them).
+        let mut emptied = ArrayVec::new();
+        if m.n_extra != 0 {
+            for c in m.extras() {
+                emptied.try_push(self.lay.sq(c)).ok()?;
+            }
+        }
         let kind = &self.lay.kinds[mover.kind as usize];
         // A man that leaves another behind may leave a royal; with extinction royalty one
-        // royal may stand attacked, which only the full test knows about.
-        let extinction = v.end.royalty != variants::rules::Royalty::Absolute;
+        // royal may stand attacked, which only the full test knows about (under last-royal
+        // rules `verdict` takes a capture as fatal only for the only royal).
+        let extinction = v.end.royalty == Royalty::Extinction;
         if kind.royal && extinction || v.pieces[kind.piece as usize].leaves_behind.is_some() {
             return None;
         }
@@ -273,6 +390,7 @@ impl Position {
             from,
             to,
             mover,
+            emptied,
             royals: None,
         })
     }
@@ -327,18 +445,29 @@ impl Position {
         })
     }
 
-    fn virtual_at(&self, sq: Sq, virt: &Virtual) -> Option<Man> {
+    pub(super) fn virtual_at(&self, sq: Sq, virt: &Virtual) -> Option<Man> {
         if sq == virt.to {
             Some(virt.mover)
-        } else if Some(sq) == virt.from {
+        } else if Some(sq) == virt.from || virt.emptied.contains(&sq) {
             None
         } else {
             self.man_at(sq).copied()
         }
     }
 
-    /// Walks cell `c` of `enemy` from `at` on the virtual board; true when it reaches a royal
-    /// of the side to move with a capture (or, under the flying-general rule, a sight line).
+    /// The virtual occupant of `sq` as `enemy`'s paths see it: its own square is empty to
+    /// them, as in the attack map's walk.
+    fn virtual_for(&self, enemy: &Man, sq: Sq, virt: &Virtual) -> Option<Man> {
+        if sq == enemy.sq {
+            None
+        } else {
+            self.virtual_at(sq, virt)
+        }
+    }
+
+    /// Walks cell `c` of `enemy` from `at` on the virtual board, as the attack map would
+    /// after the move: a capture of a royal of the side to move, or a threat (under the
+    /// flying-general rule a sight line; with `BURN` a burner's landing next to a royal).
     fn reaches_royal<const BURN: bool>(
         &self,
         v: &View,
@@ -347,27 +476,33 @@ impl Position {
         c: u16,
         at: Sq,
         virt: &Virtual,
-    ) -> bool {
+    ) -> Reach {
         let cell = &t.cells[c as usize];
         let sq = (at as i32 + cell.offset as i32) as Sq;
         if self.board[sq as usize] == OFF
             || (cell.zone != NO_ZONE && !self.lay.in_zone(enemy.colour, cell.zone, sq))
         {
-            return false;
+            return Reach::Nothing;
         }
-        let occ = self.virtual_at(sq, virt);
+        let occ = self.virtual_for(enemy, sq, virt);
         if let Some(o) = &occ {
             let royal = o.colour != enemy.colour && self.lay.kinds[o.kind as usize].royal;
             let captures = cell.rights & rights::CAPTURE != 0 && cell.rights & rights::TAME == 0;
             let sees = cell.rights & rights::CHECK_ONLY != 0 && self.lay.variant.end.flying_general;
-            if royal && (captures || sees) {
-                return true;
+            if royal && captures {
+                return Reach::Capture;
+            }
+            if royal && sees {
+                return Reach::Threat;
             }
         }
         if BURN && self.burn_lands_near(enemy, cell, sq, occ.as_ref(), virt.royals) {
-            return true;
+            return self.burn_reach(enemy, virt.royals);
         }
         let (lo, hi) = continuation_for(v, enemy, cell, occ.as_ref());
-        (lo..hi).any(|i| self.reaches_royal::<BURN>(v, enemy, t, t.children[i as usize], sq, virt))
+        (lo..hi)
+            .map(|i| self.reaches_royal::<BURN>(v, enemy, t, t.children[i as usize], sq, virt))
+            .find(|&r| r != Reach::Nothing)
+            .unwrap_or(Reach::Nothing)
     }
 }

@@ -13,7 +13,7 @@ use variants::PieceId;
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
-use crate::board::types::Sq;
+use crate::board::types::{Sq, EMPTY};
 
 impl Position {
     /// False when a pseudo-legal move breaks a Lion-trading rule.
@@ -21,8 +21,12 @@ impl Position {
         if !matches!(m.kind, MoveKind::Normal | MoveKind::Promotion) {
             return true;
         }
-        let lay = Arc::clone(&self.lay);
-        let Some(lt) = lay.variant.capture_matrix.lion.as_ref() else {
+        // Both rules restrict captures only: a move that ends on an empty square and takes
+        // nothing on the way is never refused (most moves, answered before any rule is read).
+        if m.n_extra == 0 && self.board[self.lay.sq(m.to_coord()) as usize] == EMPTY {
+            return true;
+        }
+        let Some(lt) = self.lay.variant.capture_matrix.lion.as_ref() else {
             return true;
         };
         let from = self.lay.sq(m.from_coord());
@@ -32,7 +36,16 @@ impl Position {
         if !lt.lions.contains(&mover) {
             return self.counterstrike_ok(lt, m);
         }
-        !lt.protected || !self.takes_protected_lion(lt, m, ops)
+        if !lt.protected || !self.takes_lion_from_afar(lt, m) {
+            return true;
+        }
+        // The rules are borrowed from the layout while the test makes the move: share them
+        // (a reference count) only for the lion moves that get this far.
+        let lay = Arc::clone(&self.lay);
+        let Some(lt) = lay.variant.capture_matrix.lion.as_ref() else {
+            return true;
+        };
+        !self.takes_protected_lion(lt, m, ops)
     }
 
     /// The enemy lion type on `sq`, if one stands there.
@@ -54,15 +67,20 @@ impl Position {
             .all(|sq| self.enemy_lion_at(lt, sq).is_none())
     }
 
+    /// True when the move ends on an enemy lion two squares away (or more).
+    fn takes_lion_from_afar(&self, lt: &LionTrading, m: &Move) -> bool {
+        let (from, to) = (m.from_coord(), m.to_coord());
+        let far = from.file.abs_diff(to.file).max(from.rank.abs_diff(to.rank)) > 1;
+        far && self.enemy_lion_at(lt, self.lay.sq(to)).is_some()
+    }
+
     /// A lion's move that ends on an enemy lion two squares away, without first taking a
     /// man other than a bridge, where the lion is protected: the enemy attacks the square
     /// once the move is made, or the bridge taken on the way attacked it (it protected the
     /// lion when the move began; lishogi counts it so).
     fn takes_protected_lion(&mut self, lt: &LionTrading, m: &Move, ops: &mut Vec<Op>) -> bool {
-        let (from, to) = (m.from_coord(), m.to_coord());
-        let to_sq = self.lay.sq(to);
-        let far = from.file.abs_diff(to.file).max(from.rank.abs_diff(to.rank)) > 1;
-        if !far || self.enemy_lion_at(lt, to_sq).is_none() {
+        let to_sq = self.lay.sq(m.to_coord());
+        if !self.takes_lion_from_afar(lt, m) {
             return false;
         }
         let bridged = m.extras().any(|c| {

@@ -5,6 +5,7 @@
 
 use variants::rules::Royalty;
 
+use crate::board::evasion::CheckPaths;
 use crate::board::legality::PinCache;
 use crate::board::make::{Op, Saved};
 use crate::board::moves::{Move, MoveKind, NO_PIECE};
@@ -25,6 +26,10 @@ pub struct Legality {
     /// In check, where the rules allow it (see [`Position::check_resolvers`]): the squares
     /// a non-royal man must move or drop to so that every check is captured or blocked.
     resolve: Option<arrayvec::ArrayVec<Sq, 64>>,
+    /// In check, where `resolve` cannot be used but the rules allow it: the squares of every
+    /// check's path, one of which each non-royal move must change
+    /// (see [`Position::check_paths`]).
+    paths: Option<CheckPaths>,
     /// The variant has Lion-trading rules (read once per node, not per move).
     lion_rules: bool,
     /// Not in check, no Lion-trading rules, explosions, burners, igui or enemy paths that go
@@ -154,16 +159,23 @@ impl Position {
         let checked = facing || self.in_check(us);
         let mut royals: arrayvec::ArrayVec<Sq, 32> = arrayvec::ArrayVec::new();
         let all_listed = self.royals(us).all(|r| royals.try_push(r).is_ok());
+        let resolve = if checked && !facing {
+            self.check_resolvers()
+        } else {
+            None
+        };
+        let paths = if checked && !facing && resolve.is_none() && all_listed {
+            self.check_paths(&royals)
+        } else {
+            None
+        };
         Some(Legality {
             checked,
             facing,
             royals: all_listed.then_some(royals),
             pins: PinCache::default(),
-            resolve: if checked && !facing {
-                self.check_resolvers()
-            } else {
-                None
-            },
+            resolve,
+            paths,
             lion_rules: self.lay.variant.capture_matrix.lion.is_some(),
             plain: !checked
                 && self.lay.variant.capture_matrix.lion.is_none()
@@ -215,15 +227,20 @@ impl Position {
     }
 
     /// The shortcut's verdict, `None` when it cannot tell: a pass when not in check, or a
-    /// move `surely_legal` vouches for; in check, a non-royal move that does not land where
+    /// move `quick_verdict` decides; in check, a non-royal move that does not land where
     /// it captures or blocks every check is illegal, and one that does (or a royal's move)
-    /// is legal when `surely_legal` says so.
+    /// is decided by `quick_verdict` where it can.
     #[inline]
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
         let royals = ctx.royals.as_deref();
         if !ctx.checked {
-            let legal = m.kind == MoveKind::Pass || self.surely_legal(m, royals, &ctx.pins);
-            return legal.then_some(true);
+            if m.kind == MoveKind::Pass {
+                return Some(true);
+            }
+            return self.quick_verdict(m, royals, &ctx.pins);
+        }
+        if let Some(paths) = &ctx.paths {
+            return self.answers_checks(m, paths, royals, &ctx.pins);
         }
         let resolve = ctx.resolve.as_ref()?;
         let simple = matches!(m.kind, MoveKind::Normal | MoveKind::Promotion);
@@ -242,7 +259,7 @@ impl Position {
         if !royal_move && !resolve.contains(&self.lay.sq(m.to_coord())) {
             return Some(false); // every check's path is left as it was
         }
-        self.surely_legal(m, royals, &ctx.pins).then_some(true)
+        self.quick_verdict(m, royals, &ctx.pins)
     }
 
     /// In check, when no enemy path goes on past an occupied square (so a man on a path
