@@ -385,3 +385,32 @@ fn takes_lion(b: &RefBoard, lions: &[u8], m: &Move) -> bool {
     };
     lion(m.to_coord()) || m.extras().any(lion)
 }
+
+/// The position of a chu game against HaChu under XBoard (docs/STRENGTH.md, session 22):
+/// Black's lion on e4 takes White's go-between on d5, then White's lion on d6, which only the
+/// go-between protected. Under lishogi's reading (the built-in chu) the go-between taken on
+/// the way still protects it, so the move is illegal; under HaChu's and XBoard's
+/// (`variants/chu-hachu.ini`, `lionBridgeProtects = false`) protection is judged once the
+/// move is made, and it is legal. Engine and reference generator agree in both.
+#[test]
+fn a_bridge_taken_on_the_way_protects_only_under_lishogis_reading() {
+    let fen = "2c1gekg1cfl/1f1stx1t1b1a/1h8vm/6o1pspp/6ppip1h/7P4/3N6P1/1+B1I4PP2/APRPnPP4P/1V5DTRVM/4T6A/LFCSGKEGSCFL b - - 1 53";
+    let mut g = game(fen);
+    assert!(!moves_from(&mut g, "e4").contains("e4d5,d5d6"));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chu-hachu.ini");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let hachu = variants::load_str(&text, "chu-hachu.ini")
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .remove(0);
+    assert_eq!(hachu.name, "chu");
+    assert!(hachu
+        .capture_matrix
+        .lion
+        .as_ref()
+        .is_some_and(|l| !l.bridge_protects));
+    let mut g = Game::from_fen(hachu.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+    let moves = g.legal_moves();
+    let reference = ref_legal(&RefBoard::from_position(g.position()), &hachu);
+    assert_eq!(moves.len(), reference.len(), "engine vs reference");
+    assert!(legal(&mut g, "e4d5,d5d6"));
+}

@@ -92,7 +92,7 @@ impl Position {
             return false;
         }
         let them = self.stm.flip();
-        if m.extras().any(|c| self.protects(self.lay.sq(c), to_sq)) {
+        if lt.bridge_protects && m.extras().any(|c| self.protects(self.lay.sq(c), to_sq)) {
             return true;
         }
         let saved = self.make(m, ops);

@@ -1123,16 +1123,17 @@ fn lion_trade_ok(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     }
     // Protected: attacked once the move is made, or by the bridge taken on the way (it
     // protected the lion when the move began; lishogi counts it so).
-    let bridge_protects = m.extras().any(|c| {
-        b.at(c).is_some_and(|man| {
-            let mut hit = false;
-            Walk { b, v, man, from: c }.run(&mut |reach| {
-                let r = reach.rights;
-                hit |= reach.to == to && r & rights::CAPTURE != 0 && r & rights::TAME == 0;
-            });
-            hit
-        })
-    });
+    let bridge_protects = lt.bridge_protects
+        && m.extras().any(|c| {
+            b.at(c).is_some_and(|man| {
+                let mut hit = false;
+                Walk { b, v, man, from: c }.run(&mut |reach| {
+                    let r = reach.rights;
+                    hit |= reach.to == to && r & rights::CAPTURE != 0 && r & rights::TAME == 0;
+                });
+                hit
+            })
+        });
     !bridge_protects && !attacked(&play(b, v, m), v, to, b.stm.flip())
 }
 

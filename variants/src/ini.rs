@@ -171,16 +171,20 @@ fn parse_header(rest: &str) -> Result<(String, Option<String>), String> {
 }
 
 /// Flattens inheritance for each of `own` sections. Parents are searched in `own` first,
-/// then in `library` (built-in sections). Errors name unknown parents and cycles.
+/// then in `library` (built-in sections); a section named after its own parent (`[chu:chu]`)
+/// inherits the built-in of that name, which it replaces. Errors name unknown parents and
+/// cycles.
 pub fn resolve(own: &[Section], library: &[Section]) -> (Vec<Resolved>, Vec<VariantError>) {
     let mut by_name: HashMap<&str, &Section> = HashMap::new();
     for s in library.iter().chain(own.iter()) {
         by_name.insert(s.name.as_str(), s);
     }
+    let built_in: HashMap<&str, &Section> = library.iter().map(|s| (s.name.as_str(), s)).collect();
+    let maps = (&by_name, &built_in);
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for section in own {
-        match chain(section, &by_name) {
+        match chain(section, maps) {
             Ok(ancestors) => out.push(Resolved {
                 section: section.clone(),
                 entries: merge(&ancestors),
@@ -194,19 +198,24 @@ pub fn resolve(own: &[Section], library: &[Section]) -> (Vec<Resolved>, Vec<Vari
 /// The section and its ancestors, root first.
 fn chain<'a>(
     section: &'a Section,
-    by_name: &HashMap<&str, &'a Section>,
+    (by_name, built_in): (&HashMap<&str, &'a Section>, &HashMap<&str, &'a Section>),
 ) -> Result<Vec<&'a Section>, VariantError> {
     let mut list = vec![section];
     let mut names = vec![section.name.clone()];
-    let mut seen: HashSet<&str> = HashSet::from([section.name.as_str()]);
+    let mut seen: HashSet<*const Section> = HashSet::from([section as *const Section]);
     let mut current = section;
     while let Some(parent) = &current.parent {
         let at = |msg: String| err(&section.path, section.line, &section.name, msg);
-        let Some(next) = by_name.get(parent.as_str()) else {
+        let map = if *parent == current.name {
+            built_in
+        } else {
+            by_name
+        };
+        let Some(next) = map.get(parent.as_str()) else {
             return Err(at(format!("unknown parent variant `{parent}`")));
         };
         names.push(parent.clone());
-        if !seen.insert(next.name.as_str()) {
+        if !seen.insert(*next as *const Section) {
             return Err(at(format!("cyclic inheritance: {}", names.join(" -> "))));
         }
         if list.len() > MAX_DEPTH {

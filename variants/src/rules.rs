@@ -230,6 +230,10 @@ pub struct LionTrading {
     /// After a non-lion takes a lion, the other side may not take a lion with a non-lion on
     /// the next move, except on the square where that capture happened.
     pub counterstrike: bool,
+    /// A bridge the lion takes on the way still protects the lion it stood by (lishogi's
+    /// reading: protection as the move begins); false: protection only as the move ends
+    /// (HaChu's and XBoard's reading).
+    pub bridge_protects: bool,
 }
 
 /// A fully compiled variant.
