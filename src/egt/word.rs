@@ -7,7 +7,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{self, Relaxed};
 
-/// A set of at most `BITS` squares or row positions.
+/// A set of squares or row positions, as many as the integer has bits.
 pub trait Word:
     Copy
     + Eq
@@ -22,12 +22,8 @@ pub trait Word:
     + BitOrAssign
     + 'static
 {
-    /// How many bits it holds.
-    const BITS: usize;
     /// No bit.
     const ZERO: Self;
-    /// Every bit.
-    const ALL: Self;
     /// The word shared between threads.
     type Atomic: AtomicWord<Self>;
 
@@ -41,10 +37,12 @@ pub trait Word:
     fn of_low64(low: u64) -> Self;
     /// The number of set bits.
     fn count(self) -> u32;
-    /// The lowest set bit's index (`BITS` when none).
+    /// The lowest set bit's index (the word's width when none).
     fn lowest(self) -> usize;
     /// The word without its lowest set bit.
     fn drop_lowest(self) -> Self;
+    /// The lowest `len` bits (all of them when `len` is the width or more).
+    fn low(len: usize) -> Self;
 
     /// True when bit `i` is set.
     #[inline]
@@ -57,19 +55,6 @@ pub trait Word:
     fn any(self) -> bool {
         self != Self::ZERO
     }
-
-    /// The lowest `len` bits.
-    #[inline]
-    fn low(len: usize) -> Self {
-        if len >= Self::BITS {
-            Self::ALL
-        } else {
-            !Self::ALL.shl_fill(len)
-        }
-    }
-
-    /// `ALL` shifted left by `n` (helper of [`Word::low`]; `n < BITS`).
-    fn shl_fill(self, n: usize) -> Self;
 }
 
 /// The atomic operations the row state needs, bit by bit: every caller reads a result per
@@ -97,9 +82,7 @@ pub trait AtomicWord<W>: Send + Sync + Default {
 macro_rules! word_impl {
     ($t:ty, $atomic:ty) => {
         impl Word for $t {
-            const BITS: usize = <$t>::BITS as usize;
             const ZERO: $t = 0;
-            const ALL: $t = <$t>::MAX;
             type Atomic = $atomic;
 
             #[inline]
@@ -131,8 +114,10 @@ macro_rules! word_impl {
                 self & self.wrapping_sub(1)
             }
             #[inline]
-            fn shl_fill(self, n: usize) -> $t {
-                self << n
+            fn low(len: usize) -> $t {
+                <$t>::MAX
+                    .checked_shl(len as u32)
+                    .map_or(<$t>::MAX, |high| !high)
             }
         }
     };
