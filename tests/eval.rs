@@ -48,3 +48,21 @@ fn a_soldier_across_the_river_is_worth_about_two_at_home() {
     let edge = eval_of("xiangqi", "3ak4/9/9/P8/9/9/9/9/9/3AK4 w - - 0 1");
     assert!(across - edge >= 30, "across {across}, edge {edge}");
 }
+
+#[test]
+fn a_lion_in_the_enemy_corner_near_the_enemy_lion_is_in_danger() {
+    // White's lion on b10, in Black's camp two files from the edge. Near Black's lion (d10)
+    // it risks being shut in; with Black's lion far away (i3), it does not. The corner
+    // penalty is most of a lion, far more than the other terms these moves change.
+    let near = eval_of("chu", "5k6/12/1N1n8/12/12/12/12/12/12/12/12/5K6 w - - 0 1");
+    let far = eval_of("chu", "5k6/12/1N10/12/12/12/12/12/12/8n3/12/5K6 w - - 0 1");
+    assert!(far - near > 1000, "near {near}, far {far}");
+    // A gold on a9 protects the lion; on a7 it does not: protected, it is ten times safer.
+    let guarded = eval_of("chu", "5k6/12/1N1n8/G11/12/12/12/12/12/12/12/5K6 w - - 0 1");
+    let alone = eval_of("chu", "5k6/12/1N1n8/12/12/G11/12/12/12/12/12/5K6 w - - 0 1");
+    assert!(guarded - alone > 1000, "guarded {guarded}, alone {alone}");
+    // Chess has no lions: nothing changes there (the same lines as a chess queen raid).
+    let raid = eval_of("chess", "1Q1q3k/8/8/8/8/8/8/7K w - - 0 1");
+    let home = eval_of("chess", "3q3k/8/8/8/8/8/8/1Q5K w - - 0 1");
+    assert!((raid - home).abs() < 200, "raid {raid}, home {home}");
+}

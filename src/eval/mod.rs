@@ -38,6 +38,11 @@ pub struct EvalTables {
     coords: Vec<(i8, i8)>,
     /// The bare-king rule is in force.
     bare_king: bool,
+    /// Kinds the lion-trading rules name (empty when the variant has none).
+    lion: Vec<bool>,
+    /// `trap[colour][sq]`: the lion-trap weight of `sq` for a lion of `colour`
+    /// ([`LION_TRAP_RANKS`]).
+    trap: [Vec<i32>; 2],
 }
 
 impl EvalTables {
@@ -106,6 +111,8 @@ impl EvalTables {
             passed,
             coords,
             bare_king: lay.variant.end.bare_king_loses,
+            lion: lion_kinds(lay),
+            trap: [trap_for(lay, Colour::White), trap_for(lay, Colour::Black)],
         }
     }
 
@@ -123,6 +130,7 @@ impl EvalTables {
         let mut men = [0i32; 2];
         // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
         let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
+        let mut lions: [arrayvec::ArrayVec<(u8, Sq), MAX_LIONS>; 2] = Default::default();
         for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
@@ -140,6 +148,9 @@ impl EvalTables {
             if !self.passed[k][c].is_empty() {
                 let _ = pawns[c].try_push((m.kind, m.sq));
             }
+            if self.lion.get(k).copied().unwrap_or(false) {
+                let _ = lions[c].try_push((m.kind, m.sq));
+            }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
             mg[c] += v + pm as i32;
             eg[c] += v + pe as i32;
@@ -155,6 +166,13 @@ impl EvalTables {
                     mg[c] += pm as i32;
                     eg[c] += pe as i32;
                 }
+            }
+        }
+        if !lions[0].is_empty() && !lions[1].is_empty() {
+            for c in [Colour::White, Colour::Black] {
+                let trap = self.lion_trap(pos, c, &lions[c.index()], &lions[c.flip().index()]);
+                mg[c.index()] -= trap;
+                eg[c.index()] -= trap;
             }
         }
         for c in [Colour::White, Colour::Black] {
@@ -177,6 +195,43 @@ impl EvalTables {
         let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
         let us = pos.side_to_move();
         TEMPO + if us == Colour::White { score } else { -score }
+    }
+
+    /// What `colour`'s lions (`ours`) risk in the enemy camp's corners near the enemy lions
+    /// (`theirs`): see [`LION_TRAP_RANKS`].
+    fn lion_trap(
+        &self,
+        pos: &Position,
+        colour: Colour,
+        ours: &[(u8, Sq)],
+        theirs: &[(u8, Sq)],
+    ) -> i32 {
+        let mut penalty = 0;
+        for &(kind, sq) in ours {
+            let weight = self.trap[colour.index()][sq as usize];
+            if weight == 0 {
+                continue;
+            }
+            let (f, r) = self.coords[sq as usize];
+            let near = theirs
+                .iter()
+                .map(|&(_, e)| {
+                    let (ef, er) = self.coords[e as usize];
+                    (ef - f).abs().max((er - r).abs()) as usize
+                })
+                .min()
+                .unwrap_or(usize::MAX);
+            let Some(&by_distance) = LION_TRAP_DISTANCE.get(near) else {
+                continue;
+            };
+            let exposed = if guarded(pos, colour, sq) {
+                1
+            } else {
+                LION_TRAP_UNPROTECTED
+            };
+            penalty += self.value[kind as usize] * weight * by_distance * exposed / LION_TRAP_SCALE;
+        }
+        penalty
     }
 
     /// Middle-game weight 0..=PHASE_MAX from the material left.
@@ -206,6 +261,42 @@ impl EvalTables {
         }
         (att, def)
     }
+}
+
+/// True when a man of `colour` other than the one on `sq` could capture there (a lion's own
+/// step out and back reaches its square too, so the attack count cannot tell). Asked only
+/// for lions in a trap, so the list it builds is rare.
+fn guarded(pos: &Position, colour: Colour, sq: Sq) -> bool {
+    let mut by = Vec::new();
+    pos.capturers(colour, sq, &mut by);
+    let own = pos.slot_at(sq);
+    by.iter().any(|&s| Some(s) != own)
+}
+
+/// Which kinds the variant's lion-trading rules name.
+fn lion_kinds(lay: &Layout) -> Vec<bool> {
+    let lions = lay.variant.capture_matrix.lion.as_ref().map(|lt| &lt.lions);
+    lay.kinds
+        .iter()
+        .map(|k| lions.is_some_and(|l| l.contains(&k.piece)))
+        .collect()
+}
+
+/// The lion-trap weight of each mailbox square for a lion of `colour`: the enemy camp's
+/// corners ([`LION_TRAP_RANKS`], [`LION_TRAP_FILES`]).
+fn trap_for(lay: &Layout, colour: Colour) -> Vec<i32> {
+    let mut table = vec![0; lay.size];
+    let (files, ranks) = (lay.files as i32, lay.ranks as i32);
+    for sq in lay.squares() {
+        let Some(c) = lay.coord(sq) else { continue };
+        let from_enemy = ranks - 1 - relative_rank(c.rank, ranks, colour);
+        let file = c.file as i32;
+        let corner = file < LION_TRAP_FILES || file >= files - LION_TRAP_FILES;
+        if let (true, Some(&w)) = (corner, LION_TRAP_RANKS.get(from_enemy as usize)) {
+            table[sq as usize] = w;
+        }
+    }
+    table
 }
 
 /// The on-board squares next to a square.

@@ -55,5 +55,25 @@ pub const BARE_GUARD_MEN: i32 = 2;
 pub const PASSED_PER_MILLE: i32 = 250;
 /// Passed pawns: middle-game share (per mille) of the endgame bonus.
 pub const PASSED_MG_PER_MILLE: i32 = 500;
+/// Lions per side looked at for the lion trap (chu has two at most: the lion and a promoted
+/// kirin; tenjiku's lion hawk and lion make four).
+pub const MAX_LIONS: usize = 4;
 /// Pawns per side looked at for the passed-pawn test (the rest count as not passed).
 pub const MAX_PAWNS: usize = 32;
+/// Lion trap: the weight of a square in the enemy camp's corners for a lion (a man the
+/// variant's lion-trading rules name), by its rank counted from the enemy's back rank; 0
+/// beyond. A lion that raids a corner is easily shut in there by the enemy lion and the men
+/// around it (HaChu's evaluation knows this; Locust lost chu games to such raids,
+/// docs/STRENGTH.md, session 22).
+pub const LION_TRAP_RANKS: [i32; 5] = [7, 7, 7, 4, 2];
+/// Lion trap: files from either edge that make the corner.
+pub const LION_TRAP_FILES: i32 = 3;
+/// Lion trap: factor by the distance (in king steps) to the nearest enemy lion; a lion next
+/// to it trades at once instead, and one far away does not threaten.
+pub const LION_TRAP_DISTANCE: [i32; 9] = [0, 0, 10, 9, 8, 7, 5, 3, 1];
+/// Lion trap: a lion no own man protects is this many times as exposed.
+pub const LION_TRAP_UNPROTECTED: i32 = 10;
+/// Lion trap: the penalty is the lion's value times the three factors above, per this many
+/// (the worst case, an unprotected lion in the corner two steps from the enemy lion, costs
+/// 70% of its value).
+pub const LION_TRAP_SCALE: i32 = 1000;
