@@ -66,3 +66,23 @@ fn a_lion_in_the_enemy_corner_near_the_enemy_lion_is_in_danger() {
     let home = eval_of("chess", "3q3k/8/8/8/8/8/8/1Q5K w - - 0 1");
     assert!((raid - home).abs() < 200, "raid {raid}, home {home}");
 }
+
+#[test]
+fn a_lion_shut_in_deep_in_the_enemy_camp_is_in_danger() {
+    // Black's free kings on a8-a12 and l10 (and the king) attack every square within two
+    // steps of e10, so White's lion there could flee nowhere; on e6, out of the camp, the
+    // same men do not count against it.
+    let shut = eval_of(
+        "chu",
+        "q4k6/q11/q3N6q/q11/q11/12/12/12/12/12/12/5K6 w - - 0 1",
+    );
+    let out = eval_of(
+        "chu",
+        "q4k6/q11/q10q/q11/q11/12/4N7/12/12/12/12/5K6 w - - 0 1",
+    );
+    assert!(out - shut > 400, "shut in {shut}, outside the camp {out}");
+    // Without the guards, the lion deep in the camp is not penalised.
+    let free = eval_of("chu", "5k6/12/4N7/12/12/12/12/12/12/12/12/5K6 w - - 0 1");
+    let home = eval_of("chu", "5k6/12/12/12/12/12/4N7/12/12/12/12/5K6 w - - 0 1");
+    assert!((free - home).abs() < 150, "free {free}, home {home}");
+}

@@ -43,6 +43,11 @@ pub struct EvalTables {
     /// `trap[colour][sq]`: the lion-trap weight of `sq` for a lion of `colour`
     /// ([`LION_TRAP_RANKS`]).
     trap: [Vec<i32>; 2],
+    /// `camp[colour][sq]`: `sq` is deep in the enemy camp for a lion of `colour`
+    /// ([`LION_CAMP_DIVISOR`]); empty without lions.
+    camp: [Vec<bool>; 2],
+    /// The squares within two steps of each square (a lion's reach); empty without lions.
+    reach: Vec<Vec<Sq>>,
 }
 
 impl EvalTables {
@@ -113,6 +118,8 @@ impl EvalTables {
             bare_king: lay.variant.end.bare_king_loses,
             lion: lion_kinds(lay),
             trap: [trap_for(lay, Colour::White), trap_for(lay, Colour::Black)],
+            camp: [camp_for(lay, Colour::White), camp_for(lay, Colour::Black)],
+            reach: lion_reach(lay),
         }
     }
 
@@ -168,12 +175,17 @@ impl EvalTables {
                 }
             }
         }
-        if !lions[0].is_empty() && !lions[1].is_empty() {
-            for c in [Colour::White, Colour::Black] {
-                let trap = self.lion_trap(pos, c, &lions[c.index()], &lions[c.flip().index()]);
-                mg[c.index()] -= trap;
-                eg[c.index()] -= trap;
+        for c in [Colour::White, Colour::Black] {
+            let (ours, theirs) = (&lions[c.index()], &lions[c.flip().index()]);
+            if ours.is_empty() {
+                continue;
             }
+            let mut risk = self.lion_cage(pos, c, ours);
+            if !theirs.is_empty() {
+                risk += self.lion_trap(pos, c, ours, theirs);
+            }
+            mg[c.index()] -= risk;
+            eg[c.index()] -= risk;
         }
         for c in [Colour::White, Colour::Black] {
             let hand: i32 = (0..self.hand_value.len())
@@ -230,6 +242,29 @@ impl EvalTables {
                 LION_TRAP_UNPROTECTED
             };
             penalty += self.value[kind as usize] * weight * by_distance * exposed / LION_TRAP_SCALE;
+        }
+        penalty
+    }
+
+    /// What `colour`'s lions (`ours`) deep in the enemy camp risk by having few squares to
+    /// flee to: see [`LION_CAGE`].
+    fn lion_cage(&self, pos: &Position, colour: Colour, ours: &[(u8, Sq)]) -> i32 {
+        let them = colour.flip();
+        let mut penalty = 0;
+        for &(kind, sq) in ours {
+            if !self.camp[colour.index()][sq as usize] {
+                continue;
+            }
+            let free = self.reach[sq as usize]
+                .iter()
+                .filter(|&&s| {
+                    pos.man_at(s).is_none_or(|m| m.colour != colour)
+                        && pos.attack_count(them, s) == 0
+                })
+                .count();
+            if let Some(&share) = LION_CAGE.get(free) {
+                penalty += self.value[kind as usize] * share / 1000;
+            }
         }
         penalty
     }
@@ -297,6 +332,45 @@ fn trap_for(lay: &Layout, colour: Colour) -> Vec<i32> {
         }
     }
     table
+}
+
+/// For a lion of `colour`, which mailbox squares lie deep in the enemy camp
+/// ([`LION_CAMP_DIVISOR`]); empty when the variant has no lions.
+fn camp_for(lay: &Layout, colour: Colour) -> Vec<bool> {
+    if !lion_kinds(lay).contains(&true) {
+        return Vec::new();
+    }
+    let ranks = lay.ranks as i32;
+    let mut table = vec![false; lay.size];
+    for sq in lay.squares() {
+        let Some(c) = lay.coord(sq) else { continue };
+        let from_enemy = ranks - 1 - relative_rank(c.rank, ranks, colour);
+        table[sq as usize] = from_enemy < ranks / LION_CAMP_DIVISOR;
+    }
+    table
+}
+
+/// The on-board squares within two king steps of each mailbox square (a lion's reach);
+/// empty when the variant has no lions.
+fn lion_reach(lay: &Layout) -> Vec<Vec<Sq>> {
+    if !lion_kinds(lay).contains(&true) {
+        return Vec::new();
+    }
+    let mut reach = vec![Vec::new(); lay.size];
+    for sq in lay.squares() {
+        let Some(c) = lay.coord(sq) else { continue };
+        for df in -2i32..=2 {
+            for dr in -2i32..=2 {
+                let (f, r) = (c.file as i32 + df, c.rank as i32 + dr);
+                let on = f >= 0 && r >= 0 && f < lay.files as i32 && r < lay.ranks as i32;
+                if (df, dr) != (0, 0) && on {
+                    let to = lay.sq(variants::geometry::Coord::new(f as u8, r as u8));
+                    reach[sq as usize].push(to);
+                }
+            }
+        }
+    }
+    reach
 }
 
 /// The on-board squares next to a square.

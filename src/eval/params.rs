@@ -77,3 +77,12 @@ pub const LION_TRAP_UNPROTECTED: i32 = 10;
 /// (the worst case, an unprotected lion in the corner two steps from the enemy lion, costs
 /// 70% of its value).
 pub const LION_TRAP_SCALE: i32 = 1000;
+/// Lion cage: a lion (a man the lion-trading rules name) deep in the enemy camp, in the
+/// last `ranks / LION_CAMP_DIVISOR` ranks, loses this share (per mille) of its value by the
+/// number of squares within two steps it could flee to (not held by its own side, not
+/// attacked by the enemy); none beyond the list. Locust lost chu games to lion raids that
+/// won material and then found the lion shut in (docs/STRENGTH.md, session 23): the
+/// search saw the capture of the lion only after its horizon.
+pub const LION_CAGE: [i32; 3] = [250, 120, 40];
+/// Lion cage: the enemy camp is the last ranks / this many of the board.
+pub const LION_CAMP_DIVISOR: i32 = 3;
