@@ -52,11 +52,18 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const POLL_NODES: u64 = 128;
 /// Time management: moves to go assumed in sudden death.
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// Time management: moves to go assumed per man on the board (per mille), where that is more
-/// than the default (see `time::expected_moves`). Chu games under XBoard at 30s+0.2s last 100
-/// to 120 moves a side; with 30 moves to go Locust's clock was down to about a second by move
-/// 40 while HaChu kept 14 to 19 s through the middle game (docs/STRENGTH.md, session 22).
-pub const MOVES_TO_GO_PER_MAN_PER_MILLE: u64 = 667;
+/// Time management: with more men than this on the board, a sudden-death clock plans for
+/// [`MOVES_TO_GO_PER_MAN_PER_MILLE`] moves per man instead of [`DEFAULT_MOVES_TO_GO`]
+/// (chess, shogi, capablanca and xiangqi keep the default).
+pub const MANY_MEN: usize = 48;
+/// Time management: moves to go assumed per man on the board (per mille) in games with
+/// [`MANY_MEN`]. Chu games under XBoard at 30s+0.2s last 120 to 230 moves a side. Planning
+/// for 30 moves, Locust's clock was down to about a second by move 40; for 61 (two thirds of
+/// a move per man), still to 1 to 4 s by move 100, while HaChu kept 14 to 19 s and Locust
+/// lost leads of two thousand centipawns it could no longer calculate
+/// (docs/STRENGTH.md, sessions 22 and 23). Chu's 92 men plan for 138 moves; fewer as men
+/// come off.
+pub const MOVES_TO_GO_PER_MAN_PER_MILLE: u64 = 1500;
 /// Time management: share (per mille) of the increment spent on this move.
 pub const INCREMENT_PER_MILLE: u64 = 750;
 /// Time management: the hard limit is this many times the soft one.

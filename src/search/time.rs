@@ -16,9 +16,12 @@ pub struct Budget {
     pub hard: Option<Duration>,
 }
 
-/// The moves a sudden-death clock must last, for a position with `men` men on the board: at
-/// least [`DEFAULT_MOVES_TO_GO`], more in variants with many men, whose games last longer.
+/// The moves a sudden-death clock must last, for a position with `men` men on the board:
+/// [`DEFAULT_MOVES_TO_GO`], more with [`MANY_MEN`] (chu, tenjiku), whose games last longer.
 pub fn expected_moves(men: usize) -> u32 {
+    if men <= MANY_MEN {
+        return DEFAULT_MOVES_TO_GO;
+    }
     let by_men = men as u64 * MOVES_TO_GO_PER_MAN_PER_MILLE / 1000;
     DEFAULT_MOVES_TO_GO.max(by_men as u32)
 }
@@ -130,18 +133,19 @@ mod tests {
         // longer games, so a sudden-death clock lasts into their middle games.
         assert_eq!(expected_moves(CHESS_MEN), DEFAULT_MOVES_TO_GO);
         assert_eq!(expected_moves(40), DEFAULT_MOVES_TO_GO);
-        assert_eq!(expected_moves(92), 61);
+        assert_eq!(expected_moves(MANY_MEN), DEFAULT_MOVES_TO_GO);
+        assert_eq!(expected_moves(92), 138);
         let limits = clock(30_000, 200, None);
         let chess = budget(&limits, Colour::White, CHESS_MEN, Duration::ZERO);
         let chu = budget(&limits, Colour::White, 92, Duration::ZERO);
         assert!(chu.soft < chess.soft, "{chu:?} against {chess:?}");
         // With moves to go given, the same cap applies.
         let mtg = budget(
-            &clock(30_000, 0, Some(90)),
+            &clock(30_000, 0, Some(200)),
             Colour::White,
             92,
             Duration::ZERO,
         );
-        assert_eq!(mtg.soft, Some(Duration::from_millis(30_000 / 61)));
+        assert_eq!(mtg.soft, Some(Duration::from_millis(30_000 / 138)));
     }
 }
