@@ -122,15 +122,6 @@ struct Worker<'a> {
     excluded: Vec<Move>,
     lmr: Vec<Vec<i32>>,
     aborted: bool,
-    /// The main thread's current iteration has a root move searched in full whose score did
-    /// not fall below the iteration's first window (see [`Worker::root_settled`]): past the
-    /// soft limit the search may stop with it instead of running on to the hard limit.
-    settled: bool,
-    /// Scores at or below this mean the root is failing low in the current iteration.
-    settle_floor: i32,
-    /// The score and line of the move that settled the iteration (kept apart from `pv[0]`,
-    /// which an aspiration re-search clears).
-    settled_line: (i32, Vec<Move>),
     /// Only royals are left: every node is a draw.
     dead_draw: bool,
     /// The variant can end by losing royals (explosions, extinction) or by a bare king, which
@@ -188,9 +179,6 @@ impl<'a> Worker<'a> {
             excluded: Vec::new(),
             lmr,
             aborted: false,
-            settled: false,
-            settle_floor: -MATE,
-            settled_line: (0, Vec::new()),
             dead_draw: outcome::dead_draw(&root.pos),
             blasts: root.pos.variant().blast.is_some(),
             root_side: root.pos.side_to_move(),
@@ -240,25 +228,7 @@ impl<'a> Worker<'a> {
             #[allow(clippy::needless_range_loop)] // `line` is also the reported MultiPV index
             for line in 0..lines {
                 self.seldepth = 0;
-                self.settled = false;
-                self.settle_floor = if depth >= ASPIRATION_DEPTH && line == 0 && lines == 1 {
-                    scores[line] - ASPIRATION
-                } else {
-                    MATE // MultiPV lines and shallow depths run their iteration out
-                };
                 let score = self.aspiration(depth, scores[line]);
-                if self.aborted && self.settled {
-                    // Stopped past the soft limit with a move searched in full at this depth.
-                    let (score, line) = std::mem::take(&mut self.settled_line);
-                    if let Some(&m) = line.first() {
-                        best = (Some(m), line.get(1).copied());
-                        self.pv[0] = line;
-                        if let Some(tx) = events {
-                            let _ = tx.send(SearchEvent::Info(self.info(depth, 1, score)));
-                        }
-                    }
-                    break;
-                }
                 if self.aborted && !(depth == 1 + (self.id % 2) as i32 && line == 0) {
                     break;
                 }
@@ -384,15 +354,12 @@ impl<'a> Worker<'a> {
                 self.aborted = true;
             }
         }
-        let budget = *self.shared.budget.lock();
-        if self.pondering() {
-            return;
-        }
-        let elapsed = self.shared.start.lock().elapsed();
-        let past = |limit: Option<Duration>| limit.is_some_and(|l| elapsed >= l);
-        if past(budget.hard) || (self.settled && past(budget.soft)) {
-            self.shared.stop.store(true, Ordering::Relaxed);
-            self.aborted = true;
+        let hard = self.shared.budget.lock().hard;
+        if let Some(hard) = hard {
+            if !self.pondering() && self.shared.start.lock().elapsed() >= hard {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.aborted = true;
+            }
         }
     }
 
@@ -839,10 +806,6 @@ impl<'a> Worker<'a> {
                     head[ply].clear();
                     head[ply].push(m);
                     head[ply].extend_from_slice(&tail[0]);
-                    if ply == 0 && score > self.settle_floor {
-                        self.settled = true;
-                        self.settled_line = (score, head[ply].clone());
-                    }
                     if score >= beta {
                         if quiet {
                             self.reward(&m, &moves, &order[..tried], &keys, ply, depth);
