@@ -66,6 +66,12 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         return super::usi::to_usi(&text, lay.files, lay.ranks);
     }
     let variant = pos.variant();
+    if dialect.is_xboard() && is_step_out_and_back(mv) {
+        // A chu lion's pass leaves the board as it was: XBoard's null move, as HaChu writes
+        // it. In its two-leg form XBoard relayed it to HaChu garbled (`f7g6,g6f7` as
+        // `f7f7,g6e7`) or HaChu refused it (docs/STRENGTH.md, session 23).
+        return "@@@@".to_string();
+    }
     let text = match mv.kind {
         MoveKind::Pass => match dialect {
             Dialect::Xboard | Dialect::XboardZeroRanks => return "@@@@".to_string(),
@@ -271,11 +277,7 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     // variant, any legal move that leaves the board as it was (a step out and back, no victim)
     // is the same move for the position.
     if dialect.is_xboard() && text == "@@@@" {
-        let pass = legal.iter().find(|m| {
-            matches!(m.kind, MoveKind::Normal)
-                && m.from_coord() == m.to_coord()
-                && m.extras().next().is_none()
-        });
+        let pass = legal.iter().find(|m| is_step_out_and_back(m));
         if let Some(m) = pass {
             return Ok(*m);
         }
@@ -295,6 +297,11 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
         return parse(game, &from, dialect).map_err(|_| GameError::IllegalMove(text.to_string()));
     }
     Err(GameError::IllegalMove(text.to_string()))
+}
+
+/// A move that ends where it began and takes nothing: a lion's pass (jitto).
+fn is_step_out_and_back(m: &Move) -> bool {
+    m.kind == MoveKind::Normal && m.from_coord() == m.to_coord() && m.extras().next().is_none()
 }
 
 /// Chess960 castling written as the king taking its rook, whatever the option says (GUIs
@@ -329,6 +336,10 @@ mod tests {
         };
         assert_eq!(m.from_coord(), m.to_coord());
         assert_eq!(m.extras().count(), 0);
+        // Locust writes its own lion's pass the same way (UCI keeps the two legs).
+        assert_eq!(write(game.position(), &m, Dialect::Xboard), "@@@@");
+        let uci = write(game.position(), &m, Dialect::Uci { chess960: false });
+        assert_ne!(uci, "@@@@");
         // Without a piece that can pass, `@@@@` names nothing.
         let Ok(mut bare) =
             Game::from_fen(v.clone(), "11k/12/12/12/12/12/12/12/12/12/12/K11 w - - 0 1")
