@@ -289,7 +289,8 @@ impl Position {
             };
             let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
             let cell = &t.cells[c as usize];
-            let burner = BURN && self.lay.kinds[enemy.kind as usize].burns;
+            let kind = &self.lay.kinds[enemy.kind as usize];
+            let burner = BURN && (kind.burns || kind.promotes_to_burner);
             let leaf = cell.empty.0 == cell.occupied.1;
             if !burner && (leaf || !Self::may_reach(cell.straight, sq, royals)) {
                 continue; // nothing continues beyond this square towards a royal
