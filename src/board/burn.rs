@@ -177,12 +177,10 @@ impl Position {
         royals: Option<&[Sq]>,
     ) -> bool {
         let kind = &self.lay.kinds[burner.kind as usize];
-        if !(kind.burns || kind.promotes_to_burner)
-            || !self.lands(burner, cell, occupant)
-            || !self.burns_landing(burner, sq, occupant.is_some())
-        {
-            return false;
-        }
-        royals.is_none_or(|rs| rs.iter().any(|&r| self.touches(r, sq)))
+        // Nearness first: it is the cheapest question and rules out nearly every square.
+        (kind.burns || kind.promotes_to_burner)
+            && royals.is_none_or(|rs| rs.iter().any(|&r| self.touches(r, sq)))
+            && self.lands(burner, cell, occupant)
+            && self.burns_landing(burner, sq, occupant.is_some())
     }
 }
