@@ -6,6 +6,7 @@
 mod common;
 
 use common::{legal_as_reference, start, variant, Rng};
+use locust::board::position::Position;
 
 /// Positions in check each variant must reach, compared move for move. The walks meet
 /// 360-890 in most variants and about 140 in battleotk (its royals come late).
@@ -15,17 +16,47 @@ const GAME_LEN: usize = 120;
 /// Plies per variant.
 const PLIES: usize = 2_000;
 
-fn walk_for(name: &str, seed: u64, plies: usize) -> usize {
+/// What a walk met: positions in check, and those among them checked by a man that burns only
+/// by promoting on the move (a Tenjiku Water Buffalo entering the zone).
+struct Met {
+    in_check: usize,
+    promotion_burns: usize,
+}
+
+/// True when some check on the side to move comes from a man that does not attack the royal
+/// itself and would burn it only by promoting into a burner where it lands.
+fn promotion_burn_check(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let mut direct = Vec::new();
+    for r in pos.royals(us) {
+        pos.capturers(us.flip(), r, &mut direct);
+    }
+    let kinds = &pos.layout().kinds;
+    pos.checkers(us).into_iter().any(|sq| {
+        let promotes = pos.man_at(sq).is_some_and(|m| {
+            let kind = &kinds[m.kind as usize];
+            kind.promotes_to_burner && !kind.burns
+        });
+        promotes && pos.slot_at(sq).is_some_and(|s| !direct.contains(&s))
+    })
+}
+
+fn walk_for(name: &str, seed: u64, plies: usize) -> Met {
     let rules = variant(name);
     let mut pos = start(name);
     let mut rng = Rng(seed);
-    let (mut ops, mut in_check) = (Vec::new(), 0);
+    let mut ops = Vec::new();
+    let mut met = Met {
+        in_check: 0,
+        promotion_burns: 0,
+    };
     for ply in 0..plies {
         if ply % GAME_LEN == 0 {
             pos = start(name); // random games drift into bare material where nothing checks
         }
         if pos.in_check(pos.side_to_move()) {
-            in_check += 1;
+            met.in_check += 1;
+            met.promotion_burns += usize::from(promotion_burn_check(&pos));
         }
         let legal = legal_as_reference(name, &mut pos, &rules);
         if legal.is_empty() {
@@ -50,7 +81,7 @@ fn walk_for(name: &str, seed: u64, plies: usize) -> usize {
         let m = pool[(rng.next() % pool.len() as u64) as usize];
         pos.make(&m, &mut ops);
     }
-    in_check
+    met
 }
 
 #[test]
@@ -76,10 +107,22 @@ fn legal_moves_in_check_equal_the_reference() {
 fn walks_meet_checks(cases: &[(&str, usize)], seed: u64, step: u64) {
     let mut short = Vec::new();
     for (i, &(name, plies)) in cases.iter().enumerate() {
-        let n = walk_for(name, seed + step * i as u64, plies);
-        eprintln!("{name}: {n} positions in check compared");
+        let met = walk_for(name, seed + step * i as u64, plies);
+        let n = met.in_check;
+        eprintln!(
+            "{name}: {n} positions in check compared, {} of them by a promotion's burn",
+            met.promotion_burns
+        );
         if n < MIN_IN_CHECK {
             short.push(format!("{name}: {n} positions in check"));
+        }
+        let promotes = start(name)
+            .layout()
+            .kinds
+            .iter()
+            .any(|k| k.promotes_to_burner);
+        if promotes && met.promotion_burns == 0 {
+            short.push(format!("{name}: no check by a promotion's burn"));
         }
     }
     assert!(

@@ -347,6 +347,100 @@ fn check_through_a_jumped_pawn_leaves_only_king_moves() {
     assert_eq!(legal(&mut pos).len(), 4);
 }
 
+/// Position 13: check by a promotion's burn. The Water Buffalo on e10, outside the zone
+/// (ranks 12-16), may enter it on c12, b13, a14, e12, g12, h13, i14, j15 or k16 and promote
+/// into a Fire Demon, which burns on that move: landing on i14 it burns the king on h15, so
+/// Black is in check though nothing attacks h15 and no burner stands on the board. Of the
+/// king's eight steps i14 is the buffalo's own target, g14 and h14 touch h13, i15 touches i14
+/// and j15, i16 touches j15: only g15, g16 and h16 are left (seven without the rule).
+#[test]
+fn a_water_buffalo_that_may_promote_into_a_demon_checks_by_burning() {
+    let men = [("a1", "K"), ("e10", "W!"), ("h15", "k")];
+    let mut pos = setup(&men, 'b');
+    assert!(pos.in_check(Colour::Black));
+    let checkers = pos.checkers(Colour::Black);
+    let e10 = Coord::parse("e10", 16, 16).expect("e10");
+    assert_eq!(checkers.len(), 1);
+    assert_eq!(pos.layout().coord(checkers[0]), Some(e10));
+    assert_eq!(from(&mut pos, "h15"), sorted(&["g15", "g16", "h16"]));
+    assert_eq!(legal(&mut pos).len(), 3);
+    let rules = common::variant("tenjiku");
+    assert_eq!(
+        common::legal_as_reference("tenjiku", &mut pos, &rules).len(),
+        3
+    );
+    // White to move: the promotion on i14 burns the only royal and wins.
+    let mut white = setup(&men, 'w');
+    play(&mut white, "e10", "i14+");
+    assert!(empty(&white, "h15"));
+    assert!(
+        legal(&mut white).is_empty(),
+        "Black has lost its only royal"
+    );
+}
+
+/// Position 14: the promotion must be allowed on that move. From f12, inside the zone, the
+/// buffalo promotes only by capturing: its quiet step to h14 next to the king on h15 cannot
+/// promote, so that is no check; with a black pawn on h14 the capture there may promote and
+/// burn the king, which is.
+#[test]
+fn a_buffalo_inside_the_zone_checks_by_burning_only_through_a_capture() {
+    let quiet = [("a1", "K"), ("f12", "W!"), ("h15", "k")];
+    let mut pos = setup(&quiet, 'b');
+    assert!(!pos.in_check(Colour::Black));
+    let rules = common::variant("tenjiku");
+    common::legal_as_reference("tenjiku", &mut pos, &rules);
+    let capture = [("a1", "K"), ("f12", "W!"), ("h14", "p"), ("h15", "k")];
+    let mut pos = setup(&capture, 'b');
+    assert!(pos.in_check(Colour::Black));
+    common::legal_as_reference("tenjiku", &mut pos, &rules);
+}
+
+/// Issue 9, found by a check-steered walk: Black's Fire Demon on j4 checks White's king on h2,
+/// but Black's king on l13 stands next to k14, where the Water Buffalo on c6 may enter the
+/// zone and promote into a Fire Demon. Black's last move left its king so exposed: Black is
+/// in check too, and White's promotion on k14 burns the king and wins, so it is legal though
+/// White's own king stays attacked (engine and reference agree: h4j4, l4j4, c6k14+).
+const ISSUE_9_BURN: &str = "lnficsge2scifnl/a1c!c!w!t4t4a/s'v'bhd2q'o2c!1bv's'/mvrf!e!2d!3k1rvm/1ppppppp4pf!pp/4d'6d'4/16/3V!12/12v!3/4D'2C!8/2W!7PD'3P/PPP1PPPP3PP1P1/MV3H!1L!1d!1E!F!Rc!M/S'V'B+hE!1D!5HBV'S'/A1C!C!DT1KQ'XTC3A/LNFICSGOEGS1IFNL w - 0 36";
+
+/// [`ISSUE_9_BURN`] one move earlier, as it might have stood: Black to move, its king on l12
+/// and no demon on j4 (White not in check).
+const ISSUE_9_BEFORE: &str = "lnficsge2scifnl/a1c!c!w!t4t4a/s'v'bhd2q'o2c!1bv's'/mvrf!e!2d!5rvm/1ppppppp3kpf!pp/4d'6d'4/16/3V!12/12v!3/4D'2C!8/2W!7PD'3P/PPP1PPPP3PP1P1/MV3H!1L!3E!F!Rc!M/S'V'B+hE!1D!5HBV'S'/A1C!C!DT1KQ'XTC3A/LNFICSGOEGS1IFNL b - 0 35";
+
+#[test]
+fn a_promotion_that_would_burn_the_king_is_a_check() {
+    let rules = common::variant("tenjiku");
+    let mut pos = common::start("tenjiku")
+        .with_fen(ISSUE_9_BURN)
+        .expect("fen");
+    assert!(pos.in_check(Colour::White) && pos.in_check(Colour::Black));
+    let c6 = Coord::parse("c6", 16, 16).expect("c6");
+    let checkers = pos.checkers(Colour::Black);
+    assert_eq!(checkers.len(), 1);
+    assert_eq!(pos.layout().coord(checkers[0]), Some(c6));
+    let mut moves: Vec<String> = common::legal_as_reference("tenjiku", &mut pos, &rules)
+        .iter()
+        .map(|m| format!("{}{}", m.from_coord().to_text(), text(m)))
+        .collect();
+    moves.sort();
+    assert_eq!(moves, sorted(&["c6k14+", "h4j4", "l4j4"]));
+    play(&mut pos, "c6", "k14+");
+    assert!(empty(&pos, "l13"), "the king is burned");
+    assert!(legal(&mut pos).is_empty(), "Black has lost its only royal");
+
+    // One move earlier the king may not step from l12 to l13; it may once the buffalo is gone.
+    let mut before = common::start("tenjiku")
+        .with_fen(ISSUE_9_BEFORE)
+        .expect("fen");
+    assert!(!before.in_check(Colour::White) && !before.in_check(Colour::Black));
+    common::legal_as_reference("tenjiku", &mut before, &rules);
+    assert!(!from(&mut before, "l12").contains(&"l13".to_string()));
+    let without = ISSUE_9_BEFORE.replace("/2W!7PD'3P/", "/10PD'3P/");
+    let mut without = common::start("tenjiku").with_fen(&without).expect("fen");
+    common::legal_as_reference("tenjiku", &mut without, &rules);
+    assert!(from(&mut without, "l12").contains(&"l13".to_string()));
+}
+
 /// Issue 9: from the start position the Bishop General on k4 used to jump its own pawn on l5
 /// without capturing and land on p9, checking the king on i16 over four men of rank 0 with
 /// no reply left (mate in one). A range jump captures: past a man the general may only take.

@@ -1,7 +1,8 @@
 //! Tenjiku burning (`burn`, the Fire Demon): a burner removes every enemy man next to the
 //! square it lands on, whatever the move. The burned men are implied by the move (they are
 //! not listed as its extra squares), so make, the victim staging, SEE and check detection
-//! all ask this module. Every entry point returns at once in variants without burners
+//! all ask this module. A man that may promote into a burner on a move threatens on that
+//! move what a burner does (`promotes_into_burner`). Every entry point returns at once in variants without burners
 //! ([`crate::board::layout::Layout::burners`]).
 
 use variants::rights;
@@ -78,8 +79,8 @@ impl Position {
             .then(|| self.neighbours(to))
     }
 
-    /// True when an enemy burner can land next to the royal of `colour` on `sq` (and so burn
-    /// it): some cell of an enemy burner reaches a neighbour with the right to move there
+    /// True when an enemy burner, or a man that may promote into one on that move, can land
+    /// next to the royal of `colour` on `sq` (and so burn it): some cell of an enemy burner reaches a neighbour with the right to move there
     /// (empty) or to capture there (a man of `colour`).
     pub(crate) fn burn_threat(&self, colour: Colour, sq: Sq) -> bool {
         self.burners_next_to(colour, sq).next().is_some()
@@ -108,7 +109,9 @@ impl Position {
                 .filter_map(move |id| {
                     let (slot, man, cell) = self.cell_of(id)?;
                     let kind = &self.lay.kinds[man.kind as usize];
-                    let lands = kind.burns && self.lands(&man, cell, occupant.as_ref());
+                    let lands = (kind.burns || kind.promotes_to_burner)
+                        && self.lands(&man, cell, occupant.as_ref())
+                        && self.burns_landing(&man, n, occupant.is_some());
                     // A range jumper that passed a man may only capture (no burner jumps in
                     // Tenjiku, but the rule holds for any).
                     let jumped = occupant.is_none()
@@ -117,6 +120,34 @@ impl Position {
                     (lands && !jumped).then_some(id)
                 })
         })
+    }
+
+    /// True when `man`, landing on `to` (taking a man there with `captures`), burns: it is a
+    /// burner, or it may promote into one on that move (a man that promotes burns at once,
+    /// so the threat is there whenever the promotion is allowed).
+    #[inline]
+    fn burns_landing(&self, man: &Man, to: Sq, captures: bool) -> bool {
+        let kind = &self.lay.kinds[man.kind as usize];
+        kind.burns || kind.promotes_to_burner && self.promotes_into_burner(man, to, captures)
+    }
+
+    /// True when `man` moving from its square to `to` (taking a man there with `captures`)
+    /// may promote into a burner: the move generator's promotion rules (`movegen.rs`),
+    /// promotion limits aside (a threat ignores them, as in the reference generator). Locust
+    /// victims on the way count as no capture here: no piece that promotes into a burner
+    /// has locust moves.
+    pub(crate) fn promotes_into_burner(&self, man: &Man, to: Sq, captures: bool) -> bool {
+        let (Some(from), Some(to)) = (self.lay.coord(man.sq), self.lay.coord(to)) else {
+            return false;
+        };
+        let v = &self.lay.variant;
+        let piece = &v.pieces[self.lay.kinds[man.kind as usize].piece as usize];
+        let burns = |p: &variants::PieceId| v.pieces[*p as usize].burns;
+        if !piece.promotions.is_empty() && self.promotion_zone(man.colour).contains(to) {
+            return piece.promotions.iter().any(burns); // chess-style: any choice on arrival
+        }
+        piece.promoted.as_ref().is_some_and(burns)
+            && self.may_promote_shogi(man, (from, to), captures)
     }
 
     /// True when `burner`'s cell may end its move on a square holding `occupant`.
@@ -134,8 +165,9 @@ impl Position {
         }
     }
 
-    /// Legality shortcut: true when an enemy burner's cell on `sq` could land there on the
-    /// board the move leaves (`occupant`) next to one of `royals` (`None`: unknown, so yes).
+    /// Legality shortcut: true when an enemy burner's cell on `sq` (or that of a man that may
+    /// promote into a burner there) could land there on the board the move leaves
+    /// (`occupant`) next to one of `royals` (`None`: unknown, so yes).
     pub(crate) fn burn_lands_near(
         &self,
         burner: &Man,
@@ -144,9 +176,11 @@ impl Position {
         occupant: Option<&Man>,
         royals: Option<&[Sq]>,
     ) -> bool {
-        if !self.lay.kinds[burner.kind as usize].burns || !self.lands(burner, cell, occupant) {
-            return false;
-        }
-        royals.is_none_or(|rs| rs.iter().any(|&r| self.touches(r, sq)))
+        let kind = &self.lay.kinds[burner.kind as usize];
+        // Nearness first: it is the cheapest question and rules out nearly every square.
+        (kind.burns || kind.promotes_to_burner)
+            && royals.is_none_or(|rs| rs.iter().any(|&r| self.touches(r, sq)))
+            && self.lands(burner, cell, occupant)
+            && self.burns_landing(burner, sq, occupant.is_some())
     }
 }

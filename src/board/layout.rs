@@ -89,6 +89,9 @@ pub struct Kind {
     pub side_captures: bool,
     /// Tenjiku Fire Demon (`burn`): every enemy man next to where it lands is removed.
     pub burns: bool,
+    /// Some promotion choice of the kind burns (the Tenjiku Water Buffalo): on a move that
+    /// may promote it threatens what a burner threatens (see `Position::promotes_into_burner`).
+    pub promotes_to_burner: bool,
     /// Tenjiku jumping general (`rangeJump`): its slides pass men of lower jump rank, but a
     /// path that passed a man may only capture, never end on an empty square (the quiet
     /// generator asks `Position::jumped`).
@@ -335,6 +338,11 @@ impl Layout {
             class: 0,
             side_captures: false,
             burns: p.burns,
+            promotes_to_burner: p
+                .promoted
+                .iter()
+                .chain(&p.promotions)
+                .any(|&q| self.variant.pieces[q as usize].burns),
             range_jump: p.range_jump,
             twin_paths: Self::has_twin_paths(t),
         }
@@ -352,10 +360,8 @@ impl Layout {
             let side = rights::EN_PASSANT | rights::LOCUST_FOE;
             // A burner's quiet moves remove men too (their victims are implied by the move),
             // and so do those of a man promoting into a burner.
-            let p = &self.variant.pieces[k.piece as usize];
-            let mut into_burner = p.promoted.iter().chain(&p.promotions);
-            let burns = k.burns || into_burner.any(|&q| self.variant.pieces[q as usize].burns);
-            k.side_captures = burns
+            k.side_captures = k.burns
+                || k.promotes_to_burner
                 || k.cells.iter().any(|t| {
                     t.cells
                         .iter()

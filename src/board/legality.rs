@@ -289,9 +289,16 @@ impl Position {
             };
             let t = &self.lay.kinds[enemy.kind as usize].cells[them.index()];
             let cell = &t.cells[c as usize];
-            let burner = BURN && self.lay.kinds[enemy.kind as usize].burns;
+            let kind = &self.lay.kinds[enemy.kind as usize];
+            let burner = BURN && (kind.burns || kind.promotes_to_burner);
             let leaf = cell.empty.0 == cell.occupied.1;
-            if !burner && (leaf || !Self::may_reach(cell.straight, sq, royals)) {
+            let onward = !leaf
+                && if burner {
+                    self.may_pass_near(cell.straight, sq, royals)
+                } else {
+                    Self::may_reach(cell.straight, sq, royals)
+                };
+            if !burner && !onward {
                 continue; // nothing continues beyond this square towards a royal
             }
             let occ = self.virtual_for(&enemy, sq, virt);
@@ -302,7 +309,7 @@ impl Position {
                     _ => Reach::Threat,
                 };
             }
-            if leaf {
+            if !onward {
                 continue;
             }
             let (lo, hi) = continuation_for(view, &enemy, cell, occ.as_ref());
@@ -442,6 +449,25 @@ impl Position {
             let d = r as i32 - sq as i32;
             let s = straight as i32;
             d % s == 0 && d / s > 0
+        })
+    }
+
+    /// False when a straight ray from `sq` passes neither through nor next to any of the
+    /// royals (a burner's path that goes on there cannot land where it burns one). Like
+    /// [`Position::may_reach`] it may say yes for a ray that leaves the board first.
+    fn may_pass_near(&self, straight: i16, sq: Sq, royals: Option<&[Sq]>) -> bool {
+        let Some(royals) = royals.filter(|_| straight != 0) else {
+            return true;
+        };
+        let stride = self.lay.stride as i32;
+        royals.iter().any(|&r| {
+            (-1..=1).any(|dr| {
+                (-1..=1).any(|df| {
+                    let d = r as i32 + dr * stride + df - sq as i32;
+                    let s = straight as i32;
+                    d % s == 0 && d / s > 0
+                })
+            })
         })
     }
 

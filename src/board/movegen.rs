@@ -259,11 +259,7 @@ impl Position {
         }
         let v = &self.lay.variant;
         let piece = &v.pieces[kind.piece as usize];
-        let zone = if man.colour == Colour::White {
-            &v.promotion.zone_white
-        } else {
-            &v.promotion.zone_black
-        };
+        let zone = self.promotion_zone(man.colour);
         if !piece.promotions.is_empty() && zone.contains(to) {
             for &p in &piece.promotions {
                 if self.may_promote_to(man.colour, p) {
@@ -283,7 +279,11 @@ impl Position {
             return;
         }
         if let Some(p) = piece.promoted {
-            if self.may_promote_shogi(man, &m, zone) {
+            let captures = m.n_extra > 0
+                || self
+                    .man_at(self.lay.sq(to))
+                    .is_some_and(|o| o.colour != man.colour);
+            if self.may_promote_shogi(man, (m.from_coord(), to), captures) {
                 let mut pm = m;
                 pm.kind = MoveKind::Promotion;
                 pm.piece = p;
@@ -298,19 +298,23 @@ impl Position {
         }
     }
 
-    /// Shogi-style promotion: on any move that touches the zone, or with `on_entry` (Chu)
-    /// on entering it, on a capture that touches it, or onto a square the man could never
-    /// leave.
+    /// Shogi-style promotion of `man` on a move `(from, to)` that takes a man or not
+    /// (`captures`): on any move that touches the zone, or with `on_entry` (Chu) on entering
+    /// it, on a capture that touches it, or onto a square the man could never leave. The
+    /// generator and the promotion-burn threat (`burn.rs`) both ask this.
     #[inline]
-    fn may_promote_shogi(&self, man: &Man, m: &Move, zone: &variants::geometry::SquareSet) -> bool {
-        let (from, to) = (m.from_coord(), m.to_coord());
+    pub(crate) fn may_promote_shogi(
+        &self,
+        man: &Man,
+        (from, to): (Coord, Coord),
+        captures: bool,
+    ) -> bool {
         let v = &self.lay.variant;
+        let zone = self.promotion_zone(man.colour);
         if !v.promotion.on_entry {
             return zone.contains(to) || zone.contains(from);
         }
         let (was_in, is_in) = (zone.contains(from), zone.contains(to));
-        let to_sq = self.lay.sq(to);
-        let captures = m.n_extra > 0 || self.man_at(to_sq).is_some_and(|o| o.colour != man.colour);
         let piece = &v.pieces[self.lay.kinds[man.kind as usize].piece as usize];
         let rel = if man.colour == Colour::White {
             to
@@ -319,6 +323,15 @@ impl Position {
         };
         // Entering; or a capture touching the zone (one that enters is entering already).
         !was_in && is_in || was_in && captures || piece.stuck_squares.contains(rel)
+    }
+
+    /// The promotion zone of `colour` (given in board coordinates for each side).
+    pub(crate) fn promotion_zone(&self, colour: Colour) -> &variants::geometry::SquareSet {
+        let promo = &self.lay.variant.promotion;
+        match colour {
+            Colour::White => &promo.zone_white,
+            Colour::Black => &promo.zone_black,
+        }
     }
 
     /// Promotion limits: a side may not exceed `promotionLimit` men of a type, and where

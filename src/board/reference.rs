@@ -13,11 +13,12 @@
 //! * `capture_matrix.no_capture` forbids every capture by that attacker of that victim:
 //!   replacement, locust (the path is cut there), self-capture and en passant;
 //! * a royal is in check when some pseudo-legal enemy move aims at it (replacement, locust,
-//!   e.p., a fire demon's burn; not an atomic blast next to it, as in atomic chess) and
-//!   would remove it without costing the enemy its own royal (so adjacent atomic kings do
-//!   not check each other), or when an enemy path reaches it with `CHECK_ONLY`; taking the
-//!   opponent's last royal (Absolute: any royal) wins and is therefore legal whatever it
-//!   leaves attacked; losing one's own royal (own blast, self-capture) is illegal;
+//!   e.p., a fire demon's burn, also that of a man promoting into one on that move; not an
+//!   atomic blast next to it, as in atomic chess) and would remove it without costing the
+//!   enemy its own royal (so adjacent atomic kings do not check each other), or when an
+//!   enemy path reaches it with `CHECK_ONLY`; taking the opponent's last royal (Absolute:
+//!   any royal) wins and is therefore legal whatever it leaves attacked; losing one's own
+//!   royal (own blast, self-capture) is illegal;
 //! * a `rangeJump` man's path goes on over a man of lower `jumpRank` (either side) where
 //!   it would go on over an empty square, and stops at one of equal or higher rank, which
 //!   it may capture (Tenjiku jumping generals); past a man it may only capture: a jump
@@ -1028,7 +1029,8 @@ fn royals_at(b: &RefBoard, v: &Variant, c: Coord, colour: Colour) -> bool {
 }
 
 /// The squares `m` captures on purpose: its end square, its locust and e.p. victims, and
-/// for a burner the squares around its end. Atomic blast victims are left out: in atomic
+/// for a burner (what the man is after the move's promotion) the squares around its end.
+/// Atomic blast victims are left out: in atomic
 /// only a direct attack on the king is check, a threat to blow it up is not.
 fn aimed_at(b: &RefBoard, v: &Variant, m: &Move) -> Vec<Coord> {
     if !matches!(
@@ -1041,9 +1043,15 @@ fn aimed_at(b: &RefBoard, v: &Variant, m: &Move) -> Vec<Coord> {
     if m.kind != MoveKind::EnPassant && m.from != m.to {
         out.push(m.to_coord());
     }
-    let burner = b
-        .at(m.from_coord())
-        .is_some_and(|x| v.pieces[x.piece as usize].burns);
+    // The man burns as what it lands as: a man promoting into a burner burns on that move.
+    let burner = b.at(m.from_coord()).is_some_and(|x| {
+        let lands_as = if m.piece == NO_PIECE {
+            x.piece
+        } else {
+            m.piece
+        };
+        v.pieces[lands_as as usize].burns
+    });
     if burner {
         out.extend(around(b, m.to_coord()));
     }

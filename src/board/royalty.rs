@@ -19,6 +19,10 @@ pub struct Legality {
     checked: bool,
     /// The side to move faces the enemy royal (bikjang).
     facing: bool,
+    /// A royal of the other side can be taken now (a position set up so, or one royal of
+    /// several left attacked): a move that takes the last one wins whatever it leaves, which
+    /// the shortcuts do not know, so such moves get the full test.
+    foe_exposed: bool,
     /// Royals of the side to move, `None` when there are too many to list.
     royals: Option<arrayvec::ArrayVec<Sq, 32>>,
     /// Which men of the side to move may be pinned, filled in as moves are tested.
@@ -172,6 +176,7 @@ impl Position {
         Some(Legality {
             checked,
             facing,
+            foe_exposed: self.in_check(us.flip()),
             royals: all_listed.then_some(royals),
             pins: PinCache::default(),
             resolve,
@@ -232,6 +237,9 @@ impl Position {
     /// is decided by `quick_verdict` where it can.
     #[inline]
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
+        if ctx.foe_exposed && self.takes_royal(m) {
+            return None; // it may win the game: the full test knows
+        }
         let royals = ctx.royals.as_deref();
         if !ctx.checked {
             if m.kind == MoveKind::Pass {
@@ -313,15 +321,42 @@ impl Position {
     #[inline(never)]
     fn make_if_legal_slow(&mut self, m: &Move, facing: bool, ops: &mut Vec<Op>) -> Option<Saved> {
         let us = self.stm;
+        let had = [self.royals(us).count(), self.royals(us.flip()).count()];
         let saved = self.make(m, ops);
         if facing && m.kind == MoveKind::Pass {
             return Some(saved); // passing out of bikjang ends the game, even under check
+        }
+        if !self.royal_lost(us, had[0]) && self.royal_lost(us.flip(), had[1]) {
+            return Some(saved); // the game is won on the spot, whatever the move leaves
         }
         if self.royals_safe(us, facing) && self.drop_mate_ok(m, ops) {
             return Some(saved);
         }
         self.unmake(saved, ops);
         None
+    }
+
+    /// True when `colour`, which had `had` royals before the move just made, has lost the
+    /// game by it: any royal under absolute royalty, the last one otherwise.
+    fn royal_lost(&self, colour: Colour, had: usize) -> bool {
+        let has = self.royals(colour).count();
+        match self.lay.variant.end.royalty {
+            Royalty::Absolute => has < had,
+            Royalty::Extinction | Royalty::Last => had > 0 && has == 0,
+        }
+    }
+
+    /// True when the move removes an enemy royal: on its end square, as an extra victim or
+    /// by burning.
+    fn takes_royal(&self, m: &Move) -> bool {
+        let them = self.stm.flip();
+        let royal_foe = |sq: Sq| {
+            self.man_at(sq)
+                .is_some_and(|o| o.colour == them && self.lay.kinds[o.kind as usize].royal)
+        };
+        royal_foe(self.lay.sq(m.to_coord()))
+            || m.extras().any(|c| royal_foe(self.lay.sq(c)))
+            || self.burned_squares(m).is_some_and(|mut b| b.any(royal_foe))
     }
 
     /// Shogi: a pawn drop may not give mate (called with the drop made).
