@@ -10,6 +10,7 @@ pub mod cli;
 pub mod escapes;
 pub mod index;
 pub mod material;
+pub mod mirror;
 pub mod paths;
 pub mod perpetual;
 pub mod probe;
@@ -28,6 +29,7 @@ use std::sync::atomic::AtomicU8;
 use std::sync::Arc;
 
 use material::{ManSpec, Material, MaterialError};
+use mirror::Mirror;
 use rules::{Rules, RulesError};
 use solve::{Conv, Metric, SolveError, Table};
 
@@ -74,6 +76,9 @@ pub struct Settings {
     /// Index alike men (two bishops of one side) as a set: half the entries for a pair. Off
     /// only to check the indexing against the layout with one factor per man.
     pub alike_men: bool,
+    /// Read a table through its colour mirror's where the rules allow (see `mirror`): one
+    /// solve for the pair. Off only to check the mirrors against tables solved apart.
+    pub colour_mirrors: bool,
 }
 
 /// A position whose value is given, not computed.
@@ -99,6 +104,26 @@ impl Default for Settings {
             progress: false,
             presets: Vec::new(),
             alike_men: true,
+            colour_mirrors: true,
+        }
+    }
+}
+
+/// Where a material's positions are read: its own table, or its colour mirror's.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// The table solved.
+    pub table: Arc<Table>,
+    /// How to read it, when it is the colour mirror's.
+    pub mirror: Option<Mirror>,
+}
+
+impl View {
+    /// The code of a position of the material viewed (squares in its order).
+    pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
+        match &self.mirror {
+            Some(m) => self.table.code(1 - stm, &m.squares(sq)[..sq.len()]),
+            None => self.table.code(stm, sq),
         }
     }
 }
@@ -151,18 +176,52 @@ impl Builder {
         size / maps
     }
 
-    /// True when `material`'s table is in the cache folder (checked by name only: a file
-    /// that turns out stale or broken is rebuilt by [`Builder::table`]).
+    /// True when `material`'s table, or the colour mirror [`Builder::view`] reads instead,
+    /// is in the cache folder (checked by name only: a file that turns out stale or broken
+    /// is rebuilt by [`Builder::table`]).
     pub fn cached(&self, material: &Material) -> bool {
         let Some(dir) = &self.settings.cache else {
             return false;
         };
-        let name = material.name(&self.rules.variant);
+        let solved = self.source(material).map(|(m, _)| m);
+        let name = solved
+            .as_ref()
+            .unwrap_or(material)
+            .name(&self.rules.variant);
         self.settings.presets.is_empty()
             && cache::path_of(dir, &self.rules, &name, self.settings.metric).is_file()
     }
 
-    /// The table of `material`, building it (and every table it converts into) if needed.
+    /// The colour mirror `material`'s positions are read from instead of its own table,
+    /// when there is one (see `mirror`; never with presets, which name one material).
+    fn source(&self, material: &Material) -> Option<(Material, Mirror)> {
+        if !self.settings.colour_mirrors
+            || !self.settings.presets.is_empty()
+            || self.tables.contains_key(material)
+        {
+            return None;
+        }
+        mirror::source_of(&self.rules, material)
+    }
+
+    /// A table `material`'s positions are read from: its own, or its colour mirror's
+    /// (built, with every table it converts into, if needed). Only one of a pair of
+    /// mirrors is solved this way.
+    pub fn view(&mut self, material: &Material) -> Result<View, EgtError> {
+        match self.source(material) {
+            Some((solved, mirror)) => Ok(View {
+                table: self.table(&solved)?,
+                mirror: Some(mirror),
+            }),
+            None => Ok(View {
+                table: self.table(material)?,
+                mirror: None,
+            }),
+        }
+    }
+
+    /// The table of `material` itself, building it (and every table it converts into) if
+    /// needed.
     pub fn table(&mut self, material: &Material) -> Result<Arc<Table>, EgtError> {
         if let Some(t) = self.tables.get(material) {
             return Ok(t.clone());
@@ -335,10 +394,20 @@ impl Builder {
         }
         men.sort();
         let sub = Material::new(men.iter().map(|(m, _)| *m).collect());
-        let sub_table = self.table(&sub)?;
-        Ok(Conv {
-            table: sub_table,
-            order: men.iter().map(|(_, i)| *i).collect(),
+        let order: Vec<u8> = men.iter().map(|(_, i)| *i).collect();
+        let view = self.view(&sub)?;
+        Ok(match view.mirror {
+            // The mirror's man `j` is the sub-material's man `mirror.order[j]`.
+            Some(mirror) => Conv {
+                table: view.table,
+                order: mirror.order.iter().map(|&k| order[k as usize]).collect(),
+                flip: Some(mirror.flip),
+            },
+            None => Conv {
+                table: view.table,
+                order,
+                flip: None,
+            },
         })
     }
 }
