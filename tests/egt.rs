@@ -955,3 +955,37 @@ fn colour_maps_come_from_the_compiled_rules() {
     let spartan = Rules::new(&builtin("spartan"), None, false).unwrap();
     assert!(spartan.colour_flip.is_none());
 }
+
+/// Tables filled side by side (independent sub-tables on one thread each, see `schedule`)
+/// equal those filled one after the other on one thread; a build that fails part way keeps
+/// none of the tables it planned.
+#[test]
+fn scheduled_builds_equal_one_thread_builds() {
+    let chess = builtin("chess");
+    let one = Settings {
+        threads: 1,
+        ..settings(Metric::Dtm)
+    };
+    let (serial, _) = build_with(&chess, "KRvKP", one);
+    let (side_by_side, _) = build_with(&chess, "KRvKP", settings(Metric::Dtm));
+    assert_eq!(serial.tables().count(), side_by_side.tables().count());
+    for t in serial.tables() {
+        let u = side_by_side
+            .tables()
+            .find(|u| u.material == t.material)
+            .unwrap();
+        for stm in 0..2 {
+            let same = (0..t.index.size)
+                .all(|i| t.values[stm][i].load(Relaxed) == u.values[stm][i].load(Relaxed));
+            assert!(same, "{}: side {stm}", t.name);
+        }
+    }
+    let tight = Settings {
+        memory_mb: 1,
+        ..settings(Metric::Dtm)
+    };
+    let mut b = Builder::new(Rules::new(&chess, None, false).unwrap(), tight);
+    assert!(b.table(&Material::parse(&chess, "KQvKR").unwrap()).is_err());
+    assert_eq!(b.tables().count(), 0);
+    assert!(b.table(&Material::parse(&chess, "KQvK").unwrap()).is_ok());
+}
