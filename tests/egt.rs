@@ -873,3 +873,119 @@ fn alike_men_as_a_set_equal_men_told_apart() {
         }
     }
 }
+
+/// A table read through its colour mirror (KPvKQ through KQvKP: board reflected, colours and
+/// side to move swapped) gives every position the value of the table solved directly; and
+/// a table whose sub-tables were read through mirrors is the one solved without them.
+#[test]
+fn colour_mirrors_equal_tables_solved_directly() {
+    let cases = [
+        (builtin("chess"), "KPvKQ", "KQvKP"),
+        (builtin("chess"), "KRvKQ", "KQvKR"),
+        (board(5), "KPvKR", "KRvKP"),
+        // Palaces, the flying general (the perpetual-check ban keeps mirrors off).
+        (builtin("xiangqi"), "KNvKR", "KRvKN"),
+        (builtin("xiangqi"), "KPvKA", "KAvKP"),
+    ];
+    for (v, weak, strong) in cases {
+        let rules = || {
+            Arc::new(
+                Rules::new(&v, None, false)
+                    .unwrap()
+                    .with_perpetual_ban(false),
+            )
+        };
+        let mut b = Builder::new(rules(), settings(Metric::Dtm));
+        let material = Material::parse(&v, weak).unwrap();
+        let view = b.view(&material).unwrap();
+        assert_eq!(view.table.name, strong, "{weak} is read from {strong}");
+        assert!(view.mirror.is_some());
+        let mut b = Builder::new(rules(), settings(Metric::Dtm));
+        let direct = b.table(&material).unwrap();
+        let m = direct.men();
+        let mut sq = [0u8; MAX_MEN];
+        for stm in 0..2 {
+            let differ = (0..direct.index.size)
+                .filter(|&i| {
+                    direct.index.decode(i, &mut sq[..m]);
+                    view.code(stm, &sq[..m]) != direct.value(stm, i)
+                })
+                .count();
+            assert_eq!(differ, 0, "{weak}: side {stm}");
+        }
+        let apart = Settings {
+            colour_mirrors: false,
+            ..settings(Metric::Dtm)
+        };
+        let apart = Builder::new(rules(), apart).table(&material).unwrap();
+        for stm in 0..2 {
+            let same = (0..direct.index.size)
+                .all(|i| apart.values[stm][i].load(Relaxed) == direct.values[stm][i].load(Relaxed));
+            assert!(same, "{weak}: side {stm}, mirrored sub-tables");
+        }
+    }
+}
+
+/// The colours play alike, under a board reflection, in chess, xiangqi, and the larger
+/// boards; not in spartan; and never by the identity. Tables are not mirrored when only
+/// Black may pass (EGTgen's null move) or under the perpetual-check ban.
+#[test]
+fn colour_maps_come_from_the_compiled_rules() {
+    for name in ["chess", "xiangqi", "capablanca", "grand", "knightmate"] {
+        let rules = Rules::new(&builtin(name), None, false).unwrap();
+        let map = rules.colour_flip.clone();
+        assert!(map.is_some(), "{name}");
+        let map = map.unwrap();
+        assert!((0..rules.board.n).any(|s| map[s] as usize != s), "{name}");
+        assert!(
+            (0..rules.board.n).all(|s| map[map[s] as usize] as usize == s),
+            "{name}"
+        );
+    }
+    // Only Black passes; mutual perpetual check is settled against White first.
+    let passing = Rules::new(&builtin("chess"), None, true).unwrap();
+    let xiangqi = builtin("xiangqi");
+    let banned = Rules::new(&xiangqi, None, false).unwrap();
+    for rules in [passing, banned] {
+        let mut b = Builder::new(rules, settings(Metric::Dtm));
+        let m = Material::parse(&b.rules.variant.clone(), "KNvKR").unwrap();
+        assert!(b.view(&m).unwrap().mirror.is_none());
+    }
+    // Spartan's armies differ: a piece only Black starts with stands anywhere for White.
+    let spartan = Rules::new(&builtin("spartan"), None, false).unwrap();
+    assert!(spartan.colour_flip.is_none());
+}
+
+/// Tables filled side by side (independent sub-tables on one thread each, see `schedule`)
+/// equal those filled one after the other on one thread; a build that fails part way keeps
+/// none of the tables it planned.
+#[test]
+fn scheduled_builds_equal_one_thread_builds() {
+    let chess = builtin("chess");
+    let one = Settings {
+        threads: 1,
+        ..settings(Metric::Dtm)
+    };
+    let (serial, _) = build_with(&chess, "KRvKP", one);
+    let (side_by_side, _) = build_with(&chess, "KRvKP", settings(Metric::Dtm));
+    assert_eq!(serial.tables().count(), side_by_side.tables().count());
+    for t in serial.tables() {
+        let u = side_by_side
+            .tables()
+            .find(|u| u.material == t.material)
+            .unwrap();
+        for stm in 0..2 {
+            let same = (0..t.index.size)
+                .all(|i| t.values[stm][i].load(Relaxed) == u.values[stm][i].load(Relaxed));
+            assert!(same, "{}: side {stm}", t.name);
+        }
+    }
+    let tight = Settings {
+        memory_mb: 1,
+        ..settings(Metric::Dtm)
+    };
+    let mut b = Builder::new(Rules::new(&chess, None, false).unwrap(), tight);
+    assert!(b.table(&Material::parse(&chess, "KQvKR").unwrap()).is_err());
+    assert_eq!(b.tables().count(), 0);
+    assert!(b.table(&Material::parse(&chess, "KQvK").unwrap()).is_ok());
+}

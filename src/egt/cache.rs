@@ -2,7 +2,7 @@
 //! size), the values of both sides, and a checksum over all of it. A file that is short,
 //! damaged or made for something else is refused, and the caller rebuilds.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -11,7 +11,8 @@ use super::solve::{Metric, Table};
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 3: alike men indexed as a set (a pair of bishops: one entry for both orders).
-const VERSION: u32 = 3;
+/// 4: the body's checksum by [`checksum`] (word lanes), not byte by byte.
+const VERSION: u32 = 4;
 
 /// Why a cache file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -28,12 +29,42 @@ pub enum CacheError {
 fn fnv(data: &[u8], mut h: u64) -> u64 {
     for &b in data {
         h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
+        h = h.wrapping_mul(FNV_PRIME);
     }
     h
 }
 
 const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV's 64-bit prime.
+const FNV_PRIME: u64 = 0x100_0000_01b3;
+
+/// Words [`checksum`] hashes side by side.
+const LANES: usize = 4;
+
+/// Bytes per word of [`checksum`].
+const WORD: usize = 8;
+
+/// The file's checksum: FNV-1a's step on 8-byte words in [`LANES`] independent chains (the
+/// byte-by-byte chain waits on one multiply per byte: 40 ms for the 30 MB of KRvKP's
+/// sub-tables), the lanes and the bytes left over then folded by [`fnv`]. Each step is a
+/// bijection of the lane's state for a given word, so a changed word changes its lane.
+fn checksum(data: &[u8]) -> u64 {
+    let mut lanes: [u64; LANES] = std::array::from_fn(|k| FNV_START ^ k as u64);
+    let mut blocks = data.chunks_exact(WORD * LANES);
+    for block in &mut blocks {
+        for (h, w) in lanes.iter_mut().zip(block.chunks_exact(WORD)) {
+            let mut word = [0u8; WORD];
+            word.copy_from_slice(w);
+            *h = (*h ^ u64::from_le_bytes(word)).wrapping_mul(FNV_PRIME);
+        }
+    }
+    let mut h = fnv(blocks.remainder(), FNV_START);
+    for lane in lanes {
+        h = fnv(&lane.to_le_bytes(), h);
+    }
+    h
+}
 
 /// The header: everything that must match for a file to be this table.
 fn header(t: &Table) -> Vec<u8> {
@@ -87,10 +118,11 @@ pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
     let path = file_of(dir, t);
     let tmp = path.with_extension("tmp");
     let mut data = header(t);
+    data.reserve(2 * t.index.size + 8);
     for side in &t.values {
         data.extend(side.iter().map(|v| v.load(Relaxed)));
     }
-    let sum = fnv(&data, FNV_START);
+    let sum = checksum(&data);
     data.extend_from_slice(&sum.to_le_bytes());
     let mut f = std::fs::File::create(&tmp)?;
     f.write_all(&data)?;
@@ -102,8 +134,8 @@ pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
 /// Fills a table from its cache file, if the file is whole and is this table.
 pub fn load(dir: &Path, t: &Table) -> Result<(), CacheError> {
     let path = file_of(dir, t);
-    let mut data = Vec::new();
-    std::fs::File::open(&path)?.read_to_end(&mut data)?;
+    // Read whole at its size: no regrowing of the buffer.
+    let data = std::fs::read(&path)?;
     let head = header(t);
     let expect = head.len() + 2 * t.index.size + 8;
     if data.len() != expect {
@@ -121,7 +153,7 @@ pub fn load(dir: &Path, t: &Table) -> Result<(), CacheError> {
     let (body, sum) = data.split_at(expect - 8);
     let mut stored = [0u8; 8];
     stored.copy_from_slice(sum);
-    if fnv(body, FNV_START) != u64::from_le_bytes(stored) {
+    if checksum(body) != u64::from_le_bytes(stored) {
         return Err(CacheError::Refused(path, "checksum mismatch (damaged)"));
     }
     let values = &body[head.len()..];

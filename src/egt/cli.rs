@@ -137,6 +137,7 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
         progress: true,
         presets: Vec::new(),
         alike_men: true,
+        colour_mirrors: true,
     };
     let mut settings = settings;
     if let Some(path) = &opts.seed {

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod escapes;
 pub mod index;
 pub mod material;
+pub mod mirror;
 pub mod paths;
 pub mod perpetual;
 pub mod probe;
@@ -17,6 +18,7 @@ pub mod propagate;
 pub mod report;
 pub mod rows;
 pub mod rules;
+pub mod schedule;
 pub mod service;
 pub mod solve;
 pub mod value;
@@ -28,6 +30,7 @@ use std::sync::atomic::AtomicU8;
 use std::sync::Arc;
 
 use material::{ManSpec, Material, MaterialError};
+use mirror::Mirror;
 use rules::{Rules, RulesError};
 use solve::{Conv, Metric, SolveError, Table};
 
@@ -74,6 +77,9 @@ pub struct Settings {
     /// Index alike men (two bishops of one side) as a set: half the entries for a pair. Off
     /// only to check the indexing against the layout with one factor per man.
     pub alike_men: bool,
+    /// Read a table through its colour mirror's where the rules allow (see `mirror`): one
+    /// solve for the pair. Off only to check the mirrors against tables solved apart.
+    pub colour_mirrors: bool,
 }
 
 /// A position whose value is given, not computed.
@@ -99,8 +105,33 @@ impl Default for Settings {
             progress: false,
             presets: Vec::new(),
             alike_men: true,
+            colour_mirrors: true,
         }
     }
+}
+
+/// Where a material's positions are read: its own table, or its colour mirror's.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// The table solved.
+    pub table: Arc<Table>,
+    /// How to read it, when it is the colour mirror's.
+    pub mirror: Option<Mirror>,
+}
+
+impl View {
+    /// The code of a position of the material viewed (squares in its order).
+    pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
+        match &self.mirror {
+            Some(m) => self.table.code(1 - stm, &m.squares(sq)[..sq.len()]),
+            None => self.table.code(stm, sq),
+        }
+    }
+}
+
+/// The megabytes counted against the budget for a table of `size` entries per side.
+fn megabytes(size: usize) -> usize {
+    (2 * size) >> 20
 }
 
 /// Builds tables and their sub-tables, once each.
@@ -151,44 +182,126 @@ impl Builder {
         size / maps
     }
 
-    /// True when `material`'s table is in the cache folder (checked by name only: a file
-    /// that turns out stale or broken is rebuilt by [`Builder::table`]).
+    /// True when `material`'s table, or the colour mirror [`Builder::view`] reads instead,
+    /// is in the cache folder (checked by name only: a file that turns out stale or broken
+    /// is rebuilt by [`Builder::table`]).
     pub fn cached(&self, material: &Material) -> bool {
         let Some(dir) = &self.settings.cache else {
             return false;
         };
-        let name = material.name(&self.rules.variant);
+        let solved = self.source(material).map(|(m, _)| m);
+        let name = solved
+            .as_ref()
+            .unwrap_or(material)
+            .name(&self.rules.variant);
         self.settings.presets.is_empty()
             && cache::path_of(dir, &self.rules, &name, self.settings.metric).is_file()
     }
 
-    /// The table of `material`, building it (and every table it converts into) if needed.
+    /// The colour mirror `material`'s positions are read from instead of its own table,
+    /// when there is one (see `mirror`; never with presets, which name one material).
+    fn source(&self, material: &Material) -> Option<(Material, Mirror)> {
+        if !self.settings.colour_mirrors
+            || !self.settings.presets.is_empty()
+            || self.tables.contains_key(material)
+        {
+            return None;
+        }
+        mirror::source_of(&self.rules, material)
+    }
+
+    /// A table `material`'s positions are read from: its own, or its colour mirror's
+    /// (built, with every table it converts into, if needed). Only one of a pair of
+    /// mirrors is solved this way.
+    pub fn view(&mut self, material: &Material) -> Result<View, EgtError> {
+        self.build(|b, pending| b.plan_view(material, pending))
+    }
+
+    /// The table of `material` itself, building it (and every table it converts into) if
+    /// needed.
     pub fn table(&mut self, material: &Material) -> Result<Arc<Table>, EgtError> {
+        self.build(|b, pending| b.plan(material, pending))
+    }
+
+    /// Plans with `plan` (the tables to fill join `pending`, each after those it converts
+    /// into), then loads or solves them; on failure none of them is kept.
+    fn build<T>(
+        &mut self,
+        plan: impl FnOnce(&mut Builder, &mut Vec<Arc<Table>>) -> Result<T, EgtError>,
+    ) -> Result<T, EgtError> {
+        let mut pending = Vec::new();
+        let out = plan(self, &mut pending).and_then(|out| {
+            schedule::run(&pending, self.settings.threads, |t, threads| {
+                self.fill(t, threads)
+            })?;
+            Ok(out)
+        });
+        if out.is_err() {
+            for t in &pending {
+                self.tables.remove(&t.material);
+                self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
+            }
+        }
+        out
+    }
+
+    /// [`Builder::view`]'s plan.
+    fn plan_view(
+        &mut self,
+        material: &Material,
+        pending: &mut Vec<Arc<Table>>,
+    ) -> Result<View, EgtError> {
+        Ok(match self.source(material) {
+            Some((solved, mirror)) => View {
+                table: self.plan(&solved, pending)?,
+                mirror: Some(mirror),
+            },
+            None => View {
+                table: self.plan(material, pending)?,
+                mirror: None,
+            },
+        })
+    }
+
+    /// The table of `material` with its conversions, empty unless it was built before; a
+    /// new one joins `pending`, after the new tables it converts into.
+    fn plan(
+        &mut self,
+        material: &Material,
+        pending: &mut Vec<Arc<Table>>,
+    ) -> Result<Arc<Table>, EgtError> {
         if let Some(t) = self.tables.get(material) {
             return Ok(t.clone());
         }
         let mut table = self.empty_table(material)?;
-        table.convs = self.conversions(&table)?;
+        table.convs = self.conversions(&table, pending)?;
         let table = Arc::new(table);
+        self.tables.insert(material.clone(), table.clone());
+        pending.push(table.clone());
+        Ok(table)
+    }
+
+    /// Fills a planned table from the cache, or solves it on `threads` threads (and caches
+    /// it).
+    fn fill(&self, table: &Table, threads: usize) -> Result<(), EgtError> {
         let cache = self
             .settings
             .cache
             .as_ref()
             .filter(|_| self.settings.presets.is_empty());
-        let loaded = cache.is_some_and(|dir| cache::load(dir, &table).is_ok());
-        if !loaded {
-            self.solve(&table)?;
-            if let Some(dir) = cache {
-                if let Err(e) = cache::save(dir, &table) {
-                    log::warn!("{}: not cached: {e}", table.name);
-                }
+        if cache.is_some_and(|dir| cache::load(dir, table).is_ok()) {
+            return Ok(());
+        }
+        self.solve(table, threads)?;
+        if let Some(dir) = cache {
+            if let Err(e) = cache::save(dir, table) {
+                log::warn!("{}: not cached: {e}", table.name);
             }
         }
-        self.tables.insert(material.clone(), table.clone());
-        Ok(table)
+        Ok(())
     }
 
-    fn solve(&self, table: &Table) -> Result<(), EgtError> {
+    fn solve(&self, table: &Table, threads: usize) -> Result<(), EgtError> {
         let start = std::time::Instant::now();
         let show = self.settings.progress;
         let name = table.name.clone();
@@ -208,7 +321,7 @@ impl Builder {
                 .index
                 .encode_all(&p.squares, |idx| presets.push((p.stm, idx, p.code)));
         }
-        propagate::solve(table, self.settings.threads, &presets, &mut progress)?;
+        propagate::solve(table, threads, &presets, &mut progress)?;
         if show {
             report::progress_done(&name, start.elapsed());
         }
@@ -242,7 +355,7 @@ impl Builder {
             self.settings.alike_men.then_some(kinds.as_slice()),
             group,
         );
-        let need = (2 * index.size) >> 20;
+        let need = megabytes(index.size);
         if self.used_mb + need > self.settings.memory_mb {
             return Err(EgtError::Memory {
                 name,
@@ -281,7 +394,11 @@ impl Builder {
     }
 
     /// Every sub-table the table converts into, by conversion key.
-    fn conversions(&mut self, table: &Table) -> Result<Vec<Option<Conv>>, EgtError> {
+    fn conversions(
+        &mut self,
+        table: &Table,
+        pending: &mut Vec<Arc<Table>>,
+    ) -> Result<Vec<Option<Conv>>, EgtError> {
         let m = table.men();
         let np = self.rules.variant.pieces.len();
         let mut convs: Vec<Option<Conv>> = (0..(m + 1) * (m * np + 1)).map(|_| None).collect();
@@ -305,7 +422,7 @@ impl Builder {
                 if victim.is_some_and(|v| promo.is_some_and(|(i, _)| i == v)) {
                     continue;
                 }
-                let conv = self.conversion(table, victim, promo)?;
+                let conv = self.conversion(table, (victim, promo), pending)?;
                 convs[table.conv_key(victim, promo)] = Some(conv);
             }
         }
@@ -315,8 +432,8 @@ impl Builder {
     fn conversion(
         &mut self,
         table: &Table,
-        victim: Option<usize>,
-        promo: Option<(usize, variants::PieceId)>,
+        (victim, promo): (Option<usize>, Option<(usize, variants::PieceId)>),
+        pending: &mut Vec<Arc<Table>>,
     ) -> Result<Conv, EgtError> {
         let v = &self.rules.variant;
         let mut men: Vec<(ManSpec, u8)> = table
@@ -335,10 +452,20 @@ impl Builder {
         }
         men.sort();
         let sub = Material::new(men.iter().map(|(m, _)| *m).collect());
-        let sub_table = self.table(&sub)?;
-        Ok(Conv {
-            table: sub_table,
-            order: men.iter().map(|(_, i)| *i).collect(),
+        let order: Vec<u8> = men.iter().map(|(_, i)| *i).collect();
+        let view = self.plan_view(&sub, pending)?;
+        Ok(match view.mirror {
+            // The mirror's man `j` is the sub-material's man `mirror.order[j]`.
+            Some(mirror) => Conv {
+                table: view.table,
+                order: mirror.order.iter().map(|&k| order[k as usize]).collect(),
+                flip: Some(mirror.flip),
+            },
+            None => Conv {
+                table: view.table,
+                order,
+                flip: None,
+            },
         })
     }
 }

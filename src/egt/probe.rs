@@ -68,6 +68,5 @@ fn value_of(builder: &mut Builder, rules: &Rules, pos: &Position) -> Result<u8, 
     let Some((material, squares, stm)) = table_form(rules, pos) else {
         return Ok(ILLEGAL);
     };
-    let table = builder.table(&material)?;
-    Ok(table.code(stm, &squares))
+    Ok(builder.view(&material)?.code(stm, &squares))
 }

@@ -65,6 +65,9 @@ pub struct Rules {
     pub no_capture: Vec<Vec<bool>>,
     /// Game rules in force.
     pub game: GameRules,
+    /// The board map that carries White's compiled rules onto Black's, when the colours play
+    /// alike (see `mirror`): a table is then read through its colour mirror's.
+    pub colour_flip: Option<std::sync::Arc<[u8]>>,
 }
 
 /// Why a variant cannot have tables.
@@ -107,6 +110,7 @@ impl Rules {
                 null_move,
                 perpetual_check_loses: v.end.perpetual_check_illegal,
             },
+            colour_flip: None,
         };
         for &(a, b) in &v.capture_matrix.no_capture {
             rules.no_capture[a as usize][b as usize] = true;
@@ -129,6 +133,7 @@ impl Rules {
                 rules.symmetric[colour].push(s);
             }
         }
+        rules.colour_flip = super::mirror::colour_map(&rules);
         Ok(rules)
     }
 

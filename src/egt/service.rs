@@ -13,10 +13,11 @@ use parking_lot::{Mutex, RwLock};
 use variants::Variant;
 
 use super::material::Material;
+use super::mirror::{source_of, swapped};
 use super::probe::table_form;
 use super::rules::Rules;
 use super::solve::{Metric, Table};
-use super::{Builder, Settings};
+use super::{Builder, Settings, View};
 use crate::board::position::Position;
 use crate::search::SearchEvent;
 
@@ -81,10 +82,41 @@ impl Default for ServiceSettings {
     }
 }
 
+/// The colour mirror of `m` when its positions are read from `m`'s table (see `mirror`).
+fn readable_mirror(rules: &Rules, m: &Material) -> Option<Material> {
+    let (other, _) = swapped(m);
+    source_of(rules, &other)
+        .filter(|(solved, _)| solved == m)
+        .map(|_| other)
+}
+
 /// A variant's solved tables.
 struct Solved {
     rules: Arc<Rules>,
     tables: HashMap<Material, Arc<Table>>,
+}
+
+impl Solved {
+    /// Where `material`'s positions are read: its own table, or its colour mirror's (see
+    /// `mirror`), if ready.
+    fn view(&self, material: &Material) -> Option<View> {
+        if let Some(t) = self.tables.get(material) {
+            return Some(View {
+                table: t.clone(),
+                mirror: None,
+            });
+        }
+        let (solved, mirror) = source_of(&self.rules, material)?;
+        self.tables.get(&solved).map(|t| View {
+            table: t.clone(),
+            mirror: Some(mirror),
+        })
+    }
+
+    /// True when `material`'s positions can be read.
+    fn ready(&self, material: &Material) -> bool {
+        self.view(material).is_some()
+    }
 }
 
 struct Request {
@@ -151,8 +183,7 @@ impl TableService {
         let solved = self.solved.read();
         let s = solved.get(&pos.variant().name)?;
         let (material, squares, stm) = table_form(&s.rules, pos)?;
-        let table = s.tables.get(&material)?;
-        Some(table.code(stm, &squares))
+        Some(s.view(&material)?.code(stm, &squares))
     }
 
     /// True when some table of the variant is ready.
@@ -165,10 +196,18 @@ impl TableService {
 
     /// The names of `v`'s materials whose tables are ready.
     pub fn ready_tables(&self, v: &Variant) -> Vec<String> {
-        self.solved
-            .read()
-            .get(&v.name)
-            .map_or_else(Vec::new, |s| s.tables.keys().map(|m| m.name(v)).collect())
+        self.solved.read().get(&v.name).map_or_else(Vec::new, |s| {
+            let mirrors = s.tables.keys().filter_map(|m| readable_mirror(&s.rules, m));
+            let mut names: Vec<String> = s
+                .tables
+                .keys()
+                .chain(&mirrors.collect::<Vec<_>>())
+                .map(|m| m.name(v))
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        })
     }
 
     /// True while a table of `v` that was asked for is queued or being built.
@@ -199,7 +238,7 @@ impl TableService {
             self.solved
                 .read()
                 .get(&v.name)
-                .is_some_and(|s| s.tables.contains_key(&material))
+                .is_some_and(|s| s.ready(&material))
         };
         poll(ready, || self.queued.lock().contains(&key), &keep_waiting)
     }
@@ -262,9 +301,7 @@ impl TableService {
         let solved = self.solved.read();
         let declined = self.declined.lock();
         wanted.retain(|m| {
-            let ready = solved
-                .get(&v.name)
-                .is_some_and(|s| s.tables.contains_key(m));
+            let ready = solved.get(&v.name).is_some_and(|s| s.ready(m));
             let key = (v.name.clone(), m.name(v));
             let too_long = declined
                 .get(&key)
@@ -341,6 +378,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                 progress: false,
                 presets: Vec::new(),
                 alike_men: true,
+                colour_mirrors: true,
             };
             builders.insert(name.clone(), Builder::new(rules, s));
         }
@@ -372,7 +410,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
             let how = if cached { "loading" } else { "building" };
             say(&req.events, format!("table {text}: {how}"));
             let start = Instant::now();
-            match builder.table(&material) {
+            match builder.view(&material) {
                 Ok(_) => {
                     let mut solved = service.solved.write();
                     let entry = solved.entry(name.clone()).or_insert_with(|| Solved {

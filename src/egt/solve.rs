@@ -30,6 +30,9 @@ pub struct Conv {
     pub table: Arc<Table>,
     /// `order[k]`: this table's man standing where the sub-table's man `k` stands.
     pub order: Vec<u8>,
+    /// When the sub-table is the colour mirror of the material reached (see `mirror`): the
+    /// board map to its squares; its side to move is then the other.
+    pub flip: Option<Arc<[u8]>>,
 }
 
 impl Conv {
@@ -41,7 +44,22 @@ impl Conv {
         for (k, &from) in self.order.iter().enumerate() {
             sub[k] = next[from as usize];
         }
+        if let Some(flip) = &self.flip {
+            for s in &mut sub[..self.order.len()] {
+                *s = flip[*s as usize];
+            }
+        }
         sub
+    }
+
+    /// The sub-table's side to move for `stm` of the material reached.
+    #[inline]
+    fn side(&self, stm: usize) -> usize {
+        if self.flip.is_some() {
+            1 - stm
+        } else {
+            stm
+        }
     }
 }
 
@@ -52,6 +70,8 @@ pub(super) struct ConvPartial<'a> {
     table: &'a Table,
     at: Partial<'a>,
     metric: Metric,
+    /// The conversion's, when it reads a colour mirror.
+    flip: Option<&'a [u8]>,
 }
 
 impl ConvPartial<'_> {
@@ -59,8 +79,12 @@ impl ConvPartial<'_> {
     /// [`Table::conv_code`] gives for the whole position.
     #[inline]
     pub(super) fn code(&self, opp: usize, sq: u8) -> u8 {
+        let (stm, sq) = match self.flip {
+            Some(flip) => (1 - opp, flip[sq as usize]),
+            None => (opp, sq),
+        };
         let code = match self.at.complete(sq) {
-            Some(i) => self.table.value(opp, i),
+            Some(i) => self.table.value(stm, i),
             None => ILLEGAL,
         };
         through(self.metric, code)
@@ -582,7 +606,8 @@ impl Table {
             return DRAW;
         };
         let sub = conv.squares(next);
-        through(self.metric, conv.table.code(opp, &sub[..conv.order.len()]))
+        let stm = conv.side(opp);
+        through(self.metric, conv.table.code(stm, &sub[..conv.order.len()]))
     }
 
     /// [`Table::conv_code`] for many positions that differ only in the square of man `v`
@@ -603,6 +628,7 @@ impl Table {
             table: &conv.table,
             at,
             metric: self.metric,
+            flip: conv.flip.as_deref(),
         })
     }
 
