@@ -69,7 +69,7 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     if dialect.is_xboard() && is_step_out_and_back(mv) {
         // A chu lion's pass leaves the board as it was: XBoard's null move, as HaChu writes
         // it. In its two-leg form XBoard relayed it to HaChu garbled (`f7g6,g6f7` as
-        // `f7f7,g6e7`) or HaChu refused it (docs/STRENGTH.md, session 23).
+        // `f7f7,g6e7`) or HaChu refused it: four HaChu forfeits (docs/STRENGTH.md, session 23).
         return "@@@@".to_string();
     }
     let text = match mv.kind {
