@@ -44,19 +44,7 @@ fn moves_reflect(
     }
     let map = &b.maps[k];
     (0..b.n).all(|s| {
-        let mut image: Vec<_> = white.from[s]
-            .iter()
-            .map(|path| {
-                let mut q = *path;
-                q.to = map[path.to as usize];
-                q.cond.empty = b.map_bits(k, path.cond.empty);
-                q.cond.occ = b.map_bits(k, path.cond.occ);
-                q.cond.friend = b.map_bits(k, path.cond.friend);
-                q.cond.foe = b.map_bits(k, path.cond.foe);
-                q
-            })
-            .collect();
-        image.sort();
+        let image = white.mapped_from(b, k, s);
         let mut theirs = black.from[map[s] as usize].clone();
         theirs.sort();
         image == theirs

@@ -71,6 +71,28 @@ pub struct PieceMoves {
 }
 
 impl PieceMoves {
+    /// The paths from square `s` carried over by board map `k` (each path's end and
+    /// occupancy conditions), sorted, for comparing a piece's moves with their image.
+    pub fn mapped_from(&self, b: &Board, k: usize, s: usize) -> Vec<Path> {
+        let map = &b.maps[k];
+        let mut image: Vec<Path> = self.from[s]
+            .iter()
+            .map(|path| {
+                let mut q = *path;
+                q.to = map[path.to as usize];
+                q.cond.empty = b.map_bits(k, path.cond.empty);
+                q.cond.occ = b.map_bits(k, path.cond.occ);
+                q.cond.friend = b.map_bits(k, path.cond.friend);
+                q.cond.foe = b.map_bits(k, path.cond.foe);
+                q
+            })
+            .collect();
+        image.sort();
+        image
+    }
+}
+
+impl PieceMoves {
     /// The attack conditions from `from` on `to` on a board of `n` squares.
     #[inline]
     pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {

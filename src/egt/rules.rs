@@ -222,7 +222,7 @@ impl Rules {
         let pm = &self.moves[colour][p];
         let b = &self.board;
         let mut mask = 1u8;
-        'maps: for k in 1..b.maps.len() {
+        for k in 1..b.maps.len() {
             let map = &b.maps[k];
             if b.map_bits(k, self.domain[colour][p]) != self.domain[colour][p] {
                 continue;
@@ -234,25 +234,14 @@ impl Rules {
             {
                 continue;
             }
-            for s in 0..b.n {
-                let mut image: Vec<_> = pm.from[s]
-                    .iter()
-                    .map(|path| {
-                        let mut q = *path;
-                        q.to = map[path.to as usize];
-                        q.cond.empty = b.map_bits(k, path.cond.empty);
-                        q.cond.occ = b.map_bits(k, path.cond.occ);
-                        q.cond.friend = b.map_bits(k, path.cond.friend);
-                        q.cond.foe = b.map_bits(k, path.cond.foe);
-                        q
-                    })
-                    .collect();
-                image.sort();
-                if image != pm.from[map[s] as usize] {
-                    continue 'maps;
-                }
+            let kept = map
+                .iter()
+                .take(b.n)
+                .enumerate()
+                .all(|(s, &image)| pm.mapped_from(b, k, s) == pm.from[image as usize]);
+            if kept {
+                mask |= 1 << k;
             }
-            mask |= 1 << k;
         }
         mask
     }
