@@ -85,7 +85,7 @@ fn lion_igui_pass_and_double_moves() {
         "f6h7",
         "f6h8",
         "f6f7,f7f6", // igui
-        "f6g7,g7f6", // pass
+        "@@@@",      // pass: XBoard's null move, as HaChu writes it
         "f6f7,f7e8",
         "f6f7,f7f8",
         "f6f7,f7g8",
@@ -289,8 +289,13 @@ fn multi_leg_texts_round_trip() {
     );
     assert_eq!(
         by(&mut g, "f6e6,e6f6", xb).as_deref(),
-        Some("f6g7,g7f6"),
+        Some("@@@@"),
         "pass via e6"
+    );
+    assert_eq!(
+        by(&mut g, "f6g7,g7f6", xb).as_deref(),
+        Some("@@@@"),
+        "pass in two legs, as XBoard sends a human's"
     );
     assert_eq!(
         by(&mut g, "f6g6,g6g7", xb).as_deref(),
