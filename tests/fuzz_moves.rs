@@ -6,7 +6,7 @@ mod common;
 
 use common::Rng;
 use locust::board::compact::CompactMove;
-use locust::board::moves::Move;
+use locust::board::moves::{Move, MoveKind};
 use locust::engine::notation::{self, Dialect};
 use locust::game::Game;
 
@@ -118,9 +118,16 @@ fn random_move_texts_are_refused_or_legal() {
                 }
             }
             // Every legal move's own text is accepted (the fuzz is not refusing everything).
+            // XBoard's null move names a pass, whichever man steps out and back for it (the
+            // board is the same after each).
             for m in &legal {
                 let text = notation::write(game.position(), m, Dialect::Xboard);
                 let back = notation::parse(&mut game, &text, Dialect::Xboard);
+                if text == "@@@@" && m.kind == MoveKind::Normal {
+                    let pass = |b: &Move| b.from == b.to && b.n_extra == 0 && legal.contains(b);
+                    assert!(back.as_ref().is_ok_and(pass), "{}: {back:?}", v.name);
+                    continue;
+                }
                 assert_eq!(back.as_ref(), Ok(m), "{}: {text}", v.name);
             }
         }
