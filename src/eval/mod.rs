@@ -2,6 +2,7 @@
 //! the board and the pieces' promotion rights, mobility and king safety from the attack map's
 //! counters, pieces in hand, blended between middle game and endgame.
 
+mod lion;
 pub mod params;
 
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use std::sync::Arc;
 use crate::board::layout::Layout;
 use crate::board::position::Position;
 use crate::board::types::{Colour, Sq};
+use lion::LionTables;
 use params::*;
 
 /// Tables derived once per variant.
@@ -38,16 +40,8 @@ pub struct EvalTables {
     coords: Vec<(i8, i8)>,
     /// The bare-king rule is in force.
     bare_king: bool,
-    /// Kinds the lion-trading rules name (empty when the variant has none).
-    lion: Vec<bool>,
-    /// `trap[colour][sq]`: the lion-trap weight of `sq` for a lion of `colour`
-    /// ([`LION_TRAP_RANKS`]).
-    trap: [Vec<i32>; 2],
-    /// `camp[colour][sq]`: `sq` is deep in the enemy camp for a lion of `colour`
-    /// ([`LION_CAMP_DIVISOR`]); empty without lions.
-    camp: [Vec<bool>; 2],
-    /// The squares within two steps of each square (a lion's reach); empty without lions.
-    reach: Vec<Vec<Sq>>,
+    /// The lion terms' tables, when the variant has lion-trading rules.
+    lions: Option<LionTables>,
 }
 
 impl EvalTables {
@@ -102,7 +96,7 @@ impl EvalTables {
             })
             .collect();
         let neighbours = (0..lay.size)
-            .map(|sq| neighbour_squares(lay, sq as Sq))
+            .map(|sq| squares_within(lay, sq as Sq, 1))
             .collect();
         EvalTables {
             size: lay.size,
@@ -116,10 +110,7 @@ impl EvalTables {
             passed,
             coords,
             bare_king: lay.variant.end.bare_king_loses,
-            lion: lion_kinds(lay),
-            trap: [trap_for(lay, Colour::White), trap_for(lay, Colour::Black)],
-            camp: [camp_for(lay, Colour::White), camp_for(lay, Colour::Black)],
-            reach: lion_reach(lay),
+            lions: LionTables::new(lay),
         }
     }
 
@@ -137,7 +128,7 @@ impl EvalTables {
         let mut men = [0i32; 2];
         // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
         let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
-        let mut lions: [arrayvec::ArrayVec<(u8, Sq), MAX_LIONS>; 2] = Default::default();
+        let mut lions: [arrayvec::ArrayVec<lion::Lion, MAX_LIONS>; 2] = Default::default();
         for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
@@ -155,7 +146,7 @@ impl EvalTables {
             if !self.passed[k][c].is_empty() {
                 let _ = pawns[c].try_push((m.kind, m.sq));
             }
-            if self.lion.get(k).copied().unwrap_or(false) {
+            if self.lions.as_ref().is_some_and(|l| l.is_lion(k)) {
                 let _ = lions[c].try_push((m.kind, m.sq));
             }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
@@ -175,17 +166,17 @@ impl EvalTables {
                 }
             }
         }
-        for c in [Colour::White, Colour::Black] {
-            let (ours, theirs) = (&lions[c.index()], &lions[c.flip().index()]);
-            if ours.is_empty() {
-                continue;
+        if let Some(tables) = &self.lions {
+            for c in [Colour::White, Colour::Black] {
+                let (ours, theirs) = (&lions[c.index()], &lions[c.flip().index()]);
+                if ours.is_empty() {
+                    continue;
+                }
+                let data = (self.value.as_slice(), self.coords.as_slice());
+                let risk = tables.risk(pos, data, c, (ours, theirs));
+                mg[c.index()] -= risk;
+                eg[c.index()] -= risk;
             }
-            let mut risk = self.lion_cage(pos, c, ours);
-            if !theirs.is_empty() {
-                risk += self.lion_trap(pos, c, ours, theirs);
-            }
-            mg[c.index()] -= risk;
-            eg[c.index()] -= risk;
         }
         for c in [Colour::White, Colour::Black] {
             let hand: i32 = (0..self.hand_value.len())
@@ -207,66 +198,6 @@ impl EvalTables {
         let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
         let us = pos.side_to_move();
         TEMPO + if us == Colour::White { score } else { -score }
-    }
-
-    /// What `colour`'s lions (`ours`) risk in the enemy camp's corners near the enemy lions
-    /// (`theirs`): see [`LION_TRAP_RANKS`].
-    fn lion_trap(
-        &self,
-        pos: &Position,
-        colour: Colour,
-        ours: &[(u8, Sq)],
-        theirs: &[(u8, Sq)],
-    ) -> i32 {
-        let mut penalty = 0;
-        for &(kind, sq) in ours {
-            let weight = self.trap[colour.index()][sq as usize];
-            if weight == 0 {
-                continue;
-            }
-            let (f, r) = self.coords[sq as usize];
-            let near = theirs
-                .iter()
-                .map(|&(_, e)| {
-                    let (ef, er) = self.coords[e as usize];
-                    (ef - f).abs().max((er - r).abs()) as usize
-                })
-                .min()
-                .unwrap_or(usize::MAX);
-            let Some(&by_distance) = LION_TRAP_DISTANCE.get(near) else {
-                continue;
-            };
-            let exposed = if guarded(pos, colour, sq) {
-                1
-            } else {
-                LION_TRAP_UNPROTECTED
-            };
-            penalty += self.value[kind as usize] * weight * by_distance * exposed / LION_TRAP_SCALE;
-        }
-        penalty
-    }
-
-    /// What `colour`'s lions (`ours`) deep in the enemy camp risk by having few squares to
-    /// flee to: see [`LION_CAGE`].
-    fn lion_cage(&self, pos: &Position, colour: Colour, ours: &[(u8, Sq)]) -> i32 {
-        let them = colour.flip();
-        let mut penalty = 0;
-        for &(kind, sq) in ours {
-            if !self.camp[colour.index()][sq as usize] {
-                continue;
-            }
-            let free = self.reach[sq as usize]
-                .iter()
-                .filter(|&&s| {
-                    pos.man_at(s).is_none_or(|m| m.colour != colour)
-                        && pos.attack_count(them, s) == 0
-                })
-                .count();
-            if let Some(&share) = LION_CAGE.get(free) {
-                penalty += self.value[kind as usize] * share / 1000;
-            }
-        }
-        penalty
     }
 
     /// Middle-game weight 0..=PHASE_MAX from the material left.
@@ -298,89 +229,14 @@ impl EvalTables {
     }
 }
 
-/// True when a man of `colour` other than the one on `sq` could capture there (a lion's own
-/// step out and back reaches its square too, so the attack count cannot tell). Asked only
-/// for lions in a trap, so the list it builds is rare.
-fn guarded(pos: &Position, colour: Colour, sq: Sq) -> bool {
-    let mut by = Vec::new();
-    pos.capturers(colour, sq, &mut by);
-    let own = pos.slot_at(sq);
-    by.iter().any(|&s| Some(s) != own)
-}
-
-/// Which kinds the variant's lion-trading rules name.
-fn lion_kinds(lay: &Layout) -> Vec<bool> {
-    let lions = lay.variant.capture_matrix.lion.as_ref().map(|lt| &lt.lions);
-    lay.kinds
-        .iter()
-        .map(|k| lions.is_some_and(|l| l.contains(&k.piece)))
-        .collect()
-}
-
-/// The lion-trap weight of each mailbox square for a lion of `colour`: the enemy camp's
-/// corners ([`LION_TRAP_RANKS`], [`LION_TRAP_FILES`]).
-fn trap_for(lay: &Layout, colour: Colour) -> Vec<i32> {
-    let mut table = vec![0; lay.size];
-    let (files, ranks) = (lay.files as i32, lay.ranks as i32);
-    for sq in lay.squares() {
-        let Some(c) = lay.coord(sq) else { continue };
-        let from_enemy = ranks - 1 - relative_rank(c.rank, ranks, colour);
-        let file = c.file as i32;
-        let corner = file < LION_TRAP_FILES || file >= files - LION_TRAP_FILES;
-        if let (true, Some(&w)) = (corner, LION_TRAP_RANKS.get(from_enemy as usize)) {
-            table[sq as usize] = w;
-        }
-    }
-    table
-}
-
-/// For a lion of `colour`, which mailbox squares lie deep in the enemy camp
-/// ([`LION_CAMP_DIVISOR`]); empty when the variant has no lions.
-fn camp_for(lay: &Layout, colour: Colour) -> Vec<bool> {
-    if !lion_kinds(lay).contains(&true) {
-        return Vec::new();
-    }
-    let ranks = lay.ranks as i32;
-    let mut table = vec![false; lay.size];
-    for sq in lay.squares() {
-        let Some(c) = lay.coord(sq) else { continue };
-        let from_enemy = ranks - 1 - relative_rank(c.rank, ranks, colour);
-        table[sq as usize] = from_enemy < ranks / LION_CAMP_DIVISOR;
-    }
-    table
-}
-
-/// The on-board squares within two king steps of each mailbox square (a lion's reach);
-/// empty when the variant has no lions.
-fn lion_reach(lay: &Layout) -> Vec<Vec<Sq>> {
-    if !lion_kinds(lay).contains(&true) {
-        return Vec::new();
-    }
-    let mut reach = vec![Vec::new(); lay.size];
-    for sq in lay.squares() {
-        let Some(c) = lay.coord(sq) else { continue };
-        for df in -2i32..=2 {
-            for dr in -2i32..=2 {
-                let (f, r) = (c.file as i32 + df, c.rank as i32 + dr);
-                let on = f >= 0 && r >= 0 && f < lay.files as i32 && r < lay.ranks as i32;
-                if (df, dr) != (0, 0) && on {
-                    let to = lay.sq(variants::geometry::Coord::new(f as u8, r as u8));
-                    reach[sq as usize].push(to);
-                }
-            }
-        }
-    }
-    reach
-}
-
-/// The on-board squares next to a square.
-fn neighbour_squares(lay: &Layout, sq: Sq) -> Vec<Sq> {
+/// The on-board squares within `steps` king steps of a square (itself left out).
+pub(super) fn squares_within(lay: &Layout, sq: Sq, steps: i32) -> Vec<Sq> {
     let Some(c) = lay.coord(sq) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for df in -1i32..=1 {
-        for dr in -1i32..=1 {
+    for df in -steps..=steps {
+        for dr in -steps..=steps {
             let (f, r) = (c.file as i32 + df, c.rank as i32 + dr);
             if (df, dr) != (0, 0)
                 && f >= 0
@@ -417,7 +273,7 @@ fn passed_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
 }
 
 /// A rank counted from `colour`'s own side (0 is its first rank).
-fn relative_rank(rank: u8, ranks: i32, colour: Colour) -> i32 {
+pub(super) fn relative_rank(rank: u8, ranks: i32, colour: Colour) -> i32 {
     if colour == Colour::White {
         rank as i32
     } else {

@@ -86,3 +86,5 @@ pub const LION_TRAP_SCALE: i32 = 1000;
 pub const LION_CAGE: [i32; 3] = [250, 120, 40];
 /// Lion cage: the enemy camp is the last ranks / this many of the board.
 pub const LION_CAMP_DIVISOR: i32 = 3;
+/// Lion cage: a lion reaches the squares within this many king steps.
+pub const LION_REACH: i32 = 2;
