@@ -349,14 +349,8 @@ impl Position {
     /// True when the move removes an enemy royal: on its end square, as an extra victim or
     /// by burning.
     fn takes_royal(&self, m: &Move) -> bool {
-        let them = self.stm.flip();
-        let royal_foe = |sq: Sq| {
-            self.man_at(sq)
-                .is_some_and(|o| o.colour == them && self.lay.kinds[o.kind as usize].royal)
-        };
-        royal_foe(self.lay.sq(m.to_coord()))
-            || m.extras().any(|c| royal_foe(self.lay.sq(c)))
-            || self.burned_squares(m).is_some_and(|mut b| b.any(royal_foe))
+        self.enemy_victims(m)
+            .any(|o| self.lay.kinds[o.kind as usize].royal)
     }
 
     /// Shogi: a pawn drop may not give mate (called with the drop made).
