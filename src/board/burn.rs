@@ -2,8 +2,8 @@
 //! square it lands on, whatever the move. The burned men are implied by the move (they are
 //! not listed as its extra squares), so make, the victim staging, SEE and check detection
 //! all ask this module. A man that may promote into a burner on a move threatens on that
-//! move what a burner does (`promotes_into_burner`). Every entry point returns at once in variants without burners
-//! ([`crate::board::layout::Layout::burners`]).
+//! move what a burner does (`promotes_into_burner`). Every entry point returns at once in
+//! variants without burners ([`crate::board::layout::Layout::burners`]).
 
 use variants::rights;
 
@@ -80,8 +80,9 @@ impl Position {
     }
 
     /// True when an enemy burner, or a man that may promote into one on that move, can land
-    /// next to the royal of `colour` on `sq` (and so burn it): some cell of an enemy burner reaches a neighbour with the right to move there
-    /// (empty) or to capture there (a man of `colour`).
+    /// next to the royal of `colour` on `sq` (and so burn it): some cell of an enemy burner
+    /// reaches a neighbour with the right to move there (empty) or to capture there (a man
+    /// of `colour`).
     pub(crate) fn burn_threat(&self, colour: Colour, sq: Sq) -> bool {
         self.burners_next_to(colour, sq).next().is_some()
     }

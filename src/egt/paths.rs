@@ -90,9 +90,7 @@ impl PieceMoves {
         image.sort();
         image
     }
-}
 
-impl PieceMoves {
     /// The attack conditions from `from` on `to` on a board of `n` squares.
     #[inline]
     pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {

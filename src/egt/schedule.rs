@@ -22,11 +22,14 @@ struct Board {
 }
 
 impl Board {
+    /// True when table `i` waits and its sub-tables are all done.
+    fn can_start(&self, i: usize, deps: &[Vec<usize>]) -> bool {
+        self.stage[i] == Stage::Waiting && deps[i].iter().all(|&j| self.stage[j] == Stage::Done)
+    }
+
     /// A waiting table whose sub-tables are all done.
     fn ready(&self, deps: &[Vec<usize>]) -> Option<usize> {
-        (0..self.stage.len()).find(|&i| {
-            self.stage[i] == Stage::Waiting && deps[i].iter().all(|&j| self.stage[j] == Stage::Done)
-        })
+        (0..self.stage.len()).find(|&i| self.can_start(i, deps))
     }
 
     fn finished(&self) -> bool {
@@ -36,12 +39,8 @@ impl Board {
     /// Threads for a table started now: all of them when no other table is running or
     /// could start (nothing else to do meanwhile), else one.
     fn threads_for(&self, started: usize, deps: &[Vec<usize>], threads: usize) -> usize {
-        let others = (0..self.stage.len()).any(|i| {
-            i != started
-                && (self.stage[i] == Stage::Running
-                    || (self.stage[i] == Stage::Waiting
-                        && deps[i].iter().all(|&j| self.stage[j] == Stage::Done)))
-        });
+        let others = (0..self.stage.len())
+            .any(|i| i != started && (self.stage[i] == Stage::Running || self.can_start(i, deps)));
         if others {
             1
         } else {
