@@ -9,8 +9,8 @@ use crate::board::types::{Colour, Sq};
 use super::params::*;
 use super::{relative_rank, squares_within};
 
-/// A lion's kind and square.
-pub(super) type Lion = (u8, Sq);
+/// A lion's value and square.
+pub(super) type Lion = (i32, Sq);
 
 /// The tables of the lion terms, per variant.
 #[derive(Debug)]
@@ -50,32 +50,17 @@ impl LionTables {
         self.kinds.get(kind).copied().unwrap_or(false)
     }
 
-    /// What `colour`'s lions (`ours`) risk, beside the enemy lions (`theirs`); `value` and
-    /// `coords` are the evaluation's tables of kind values and square coordinates.
-    pub(super) fn risk(
+    /// What `colour`'s lions (`ours`) risk in the enemy camp's corners near the enemy lions
+    /// (`theirs`): see [`LION_TRAP_RANKS`]. `coords` are the squares' (file, rank).
+    pub(super) fn trap(
         &self,
         pos: &Position,
-        (value, coords): (&[i32], &[(i8, i8)]),
-        colour: Colour,
-        (ours, theirs): (&[Lion], &[Lion]),
-    ) -> i32 {
-        let mut risk = self.cage(pos, value, colour, ours);
-        if !theirs.is_empty() {
-            risk += self.trap(pos, (value, coords), colour, (ours, theirs));
-        }
-        risk
-    }
-
-    /// The lion trap: see [`LION_TRAP_RANKS`].
-    fn trap(
-        &self,
-        pos: &Position,
-        (value, coords): (&[i32], &[(i8, i8)]),
+        coords: &[(i8, i8)],
         colour: Colour,
         (ours, theirs): (&[Lion], &[Lion]),
     ) -> i32 {
         let mut penalty = 0;
-        for &(kind, sq) in ours {
+        for &(value, sq) in ours {
             let weight = self.trap[colour.index()][sq as usize];
             if weight == 0 {
                 continue;
@@ -97,16 +82,17 @@ impl LionTables {
             } else {
                 LION_TRAP_UNPROTECTED
             };
-            penalty += value[kind as usize] * weight * by_distance * exposed / LION_TRAP_SCALE;
+            penalty += value * weight * by_distance * exposed / LION_TRAP_SCALE;
         }
         penalty
     }
 
-    /// The lion cage: see [`LION_CAGE`].
-    fn cage(&self, pos: &Position, value: &[i32], colour: Colour, ours: &[Lion]) -> i32 {
+    /// What `colour`'s lions (`ours`) deep in the enemy camp risk by having few squares to
+    /// flee to: see [`LION_CAGE`].
+    pub(super) fn cage(&self, pos: &Position, colour: Colour, ours: &[Lion]) -> i32 {
         let them = colour.flip();
         let mut penalty = 0;
-        for &(kind, sq) in ours {
+        for &(value, sq) in ours {
             if !self.camp[colour.index()][sq as usize] {
                 continue;
             }
@@ -118,7 +104,7 @@ impl LionTables {
                 })
                 .count();
             if let Some(&share) = LION_CAGE.get(free) {
-                penalty += value[kind as usize] * share / 1000;
+                penalty += value * share / 1000;
             }
         }
         penalty

@@ -147,7 +147,7 @@ impl EvalTables {
                 let _ = pawns[c].try_push((m.kind, m.sq));
             }
             if self.lions.as_ref().is_some_and(|l| l.is_lion(k)) {
-                let _ = lions[c].try_push((m.kind, m.sq));
+                let _ = lions[c].try_push((self.value[k], m.sq));
             }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
             mg[c] += v + pm as i32;
@@ -172,8 +172,10 @@ impl EvalTables {
                 if ours.is_empty() {
                     continue;
                 }
-                let data = (self.value.as_slice(), self.coords.as_slice());
-                let risk = tables.risk(pos, data, c, (ours, theirs));
+                let mut risk = tables.cage(pos, c, ours);
+                if !theirs.is_empty() {
+                    risk += tables.trap(pos, &self.coords, c, (ours, theirs));
+                }
                 mg[c.index()] -= risk;
                 eg[c.index()] -= risk;
             }
