@@ -443,6 +443,25 @@ impl<'a> Worker<'a> {
             .collect()
     }
 
+    /// The quiet stage, generated when the search reaches it: appended to `moves` with
+    /// their keys (killers ranked, the rest [`UNSCORED`]), and `order` from `from` on
+    /// sorted again, so killers come before the captures that look losing.
+    fn add_quiets(
+        &mut self,
+        moves: &mut Vec<Move>,
+        keys: &mut Vec<i32>,
+        order: &mut Vec<usize>,
+        from: usize,
+        ply: usize,
+    ) {
+        let start = moves.len();
+        self.pos.gen_stage(Stage::Quiets, moves);
+        let added = self.order(&moves[start..], 0, ply, false);
+        keys.extend(added);
+        order.extend(start..moves.len());
+        order[from..].sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
+    }
+
     /// Scores the quiet moves of `order` (all of it from here on: they sort last) by their
     /// records and sorts them. Deferred to the first quiet move tried: most cut-offs come
     /// before it, and a record costs two reads from large tables.
@@ -696,26 +715,11 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let mut moves = std::mem::take(&mut self.lists[ply]);
-        moves.clear();
-        if ply == 0 {
-            moves.extend(
-                self.root_moves
-                    .iter()
-                    .filter(|m| !self.excluded.contains(m)),
-            );
-        }
         // Below the root the moves are pseudo-legal, tested only when tried: a cut-off
         // saves the tests of the moves after it. No context: the game is over.
         let legality = if ply == 0 { None } else { self.pos.legality() };
-        if legality.is_some() {
-            for stage in Stage::ALL {
-                self.pos.gen_stage(stage, &mut moves);
-            }
-        }
-        if moves.is_empty() {
-            self.lists[ply] = moves;
-            return if ply == 0 { alpha } else { self.terminal(ply) };
+        if ply > 0 && legality.is_none() {
+            return self.terminal(ply);
         }
         let static_eval = if in_check {
             -MATE
@@ -731,13 +735,35 @@ impl<'a> Worker<'a> {
                 && beta.abs() < KNOWN_WIN
                 && !(self.blasts && self.pos.blast_threat(us))
             {
-                self.lists[ply] = moves;
                 return static_eval;
             }
             if let Some(s) = self.null_move(depth, beta, ply, static_eval, us) {
-                self.lists[ply] = moves;
                 return s;
             }
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        // Staged: captures and promotions first; the quiet moves only when the search
+        // reaches them (most cut-offs come before), or at once when the table's move is
+        // not among the first stages (it is tried first).
+        let mut quiets_due = ply > 0;
+        if ply == 0 {
+            moves.extend(
+                self.root_moves
+                    .iter()
+                    .filter(|m| !self.excluded.contains(m)),
+            );
+        } else {
+            self.pos.gen_stage(Stage::Captures, &mut moves);
+            self.pos.gen_stage(Stage::Promotions, &mut moves);
+            if tt_sig != 0 && !moves.iter().any(|m| move_sig(m) == tt_sig) {
+                self.pos.gen_stage(Stage::Quiets, &mut moves);
+                quiets_due = false;
+            }
+        }
+        if ply == 0 && moves.is_empty() {
+            self.lists[ply] = moves;
+            return alpha;
         }
         let mut keys = self.order(&moves, tt_sig, ply, false);
         let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -748,12 +774,21 @@ impl<'a> Worker<'a> {
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut scored = false;
-        for tried in 0..order.len() {
-            if !scored && keys[order[tried]] == UNSCORED {
-                scored = true;
-                self.score_quiets(&moves, &mut keys, &mut order[tried..], ply);
+        let mut tried = 0;
+        loop {
+            if quiets_due && order.get(tried).is_none_or(|&i| keys[i] < KILLER_KEY) {
+                quiets_due = false;
+                self.add_quiets(&mut moves, &mut keys, &mut order, tried, ply);
             }
-            let i = order[tried];
+            let Some(&i) = order.get(tried) else {
+                break;
+            };
+            tried += 1;
+            if !scored && keys[i] == UNSCORED {
+                scored = true;
+                self.score_quiets(&moves, &mut keys, &mut order[tried - 1..], ply);
+            }
+            let i = order[tried - 1];
             let m = moves[i];
             let quiet = is_quiet(keys[i]);
             if quiet && !pv_node && !in_check && best > -KNOWN_WIN {
@@ -808,7 +843,7 @@ impl<'a> Worker<'a> {
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet {
-                            self.reward(&m, &moves, &order[..tried], &keys, ply, depth);
+                            self.reward(&m, &moves, &order[..tried - 1], &keys, ply, depth);
                         }
                         break;
                     }
