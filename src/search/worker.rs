@@ -778,7 +778,15 @@ impl<'a> Worker<'a> {
         loop {
             if quiets_due && order.get(tried).is_none_or(|&i| keys[i] < KILLER_KEY) {
                 quiets_due = false;
-                self.add_quiets(&mut moves, &mut keys, &mut order, tried, ply);
+                // Futility would skip every quiet move (killers too): not generated then.
+                let futile = !pv_node
+                    && !in_check
+                    && best > -KNOWN_WIN
+                    && depth <= FUTILITY_DEPTH
+                    && static_eval + FUTILITY_MARGIN * depth <= alpha;
+                if !futile {
+                    self.add_quiets(&mut moves, &mut keys, &mut order, tried, ply);
+                }
             }
             let Some(&i) = order.get(tried) else {
                 break;
