@@ -476,17 +476,14 @@ fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
 /// One bit per row position and side: a word per row.
 type Rows<W> = [Vec<<W as Word>::Atomic>; 2];
 
-/// The bits of one row read and written together by un-moves and verification, in one
-/// cache line's quarter: a position's predecessors lie in rows all over the table, and
-/// separate arrays cost a cache miss each.
-#[repr(C, align(32))]
+/// The bits of one row read and written together by un-moves and verification, side by
+/// side: a position's predecessors lie in rows all over the table, and separate arrays
+/// cost a cache miss each.
+#[repr(C, align(16))]
 #[derive(Default)]
 struct RowState<W: Word> {
     /// Decided (won, lost, illegal, or held by a capture for ever).
     done: W::Atomic,
-    /// Not an escape for the side that moves into it: won in at most the distance being
-    /// expanded, or illegal.
-    closed: W::Atomic,
     /// Won by a capture at the seed, deeper than one ply, and not reached yet: a quicker
     /// win may still replace it.
     provisional: W::Atomic,
@@ -624,11 +621,65 @@ impl<W: Word> Merger<W> {
     }
 }
 
+/// How the row state's read-modify-writes are made: locked atomic operations when several
+/// threads solve the table, a load and a store when one does (a locked operation waits for
+/// every store before it to reach the cache, and the distance passes make millions).
+#[derive(Clone, Copy)]
+struct Rmw {
+    shared: bool,
+}
+
+impl Rmw {
+    /// Sets the bits of `w`; returns the word before.
+    #[inline]
+    fn or<W: Word>(self, a: &W::Atomic, w: W) -> W {
+        if self.shared {
+            return a.fetch_or(w, AcqRel);
+        }
+        let old = a.load(Relaxed);
+        a.store(old | w, Relaxed);
+        old
+    }
+
+    /// Keeps the bits of `w` only; returns the word before.
+    #[inline]
+    fn and<W: Word>(self, a: &W::Atomic, w: W) -> W {
+        if self.shared {
+            return a.fetch_and(w, AcqRel);
+        }
+        let old = a.load(Relaxed);
+        a.store(old & w, Relaxed);
+        old
+    }
+
+    /// As [`AtomicWord::or_first`]: true when the word was empty, or some part of it was.
+    #[inline]
+    fn or_first<W: Word>(self, a: &W::Atomic, w: W) -> bool {
+        if self.shared {
+            return a.or_first(w, AcqRel);
+        }
+        let old = a.load(Relaxed);
+        a.store(old | w, Relaxed);
+        !old.any() && w.any()
+    }
+
+    /// [`Rmw::or`] on a 64-bit word.
+    #[inline]
+    fn or64(self, a: &AtomicU64, w: u64) {
+        if self.shared {
+            a.fetch_or(w, AcqRel);
+        } else {
+            a.store(a.load(Relaxed) | w, Relaxed);
+        }
+    }
+}
+
 /// The state of one solve.
 struct Solver<'a, W: Word> {
     t: &'a Table,
     g: Geometry<W>,
     threads: usize,
+    rmw: Rmw,
     rows: usize,
     /// Per side, per row: what is decided (see [`RowState`]).
     state: [Vec<RowState<W>>; 2],
@@ -636,6 +687,10 @@ struct Solver<'a, W: Word> {
     /// may be missing). Dense and apart from `state`: most predecessors an un-move reaches
     /// are settled, and this tells them from a cache that holds it.
     settled: Rows<W>,
+    /// Per side, per row: not an escape for the side that moves into it (won in at most
+    /// the distance being expanded, or illegal). Dense and apart from `state`: verification
+    /// reads it in rows all over the table, and a quarter of the lines fit the cache better.
+    closed: Rows<W>,
     /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
     news: [Rows<W>; 2],
     /// One bit per word of `news`: the words that are not zero.
@@ -673,9 +728,13 @@ fn solve_in<W: Word>(
         t: table,
         g,
         threads,
+        rmw: Rmw {
+            shared: threads > 1,
+        },
         rows,
         state: [0, 1].map(|_| (0..rows).map(|_| RowState::default()).collect()),
         settled: sides(),
+        closed: sides(),
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [words(sum), words(sum)]),
         later: (0..=MAX_PLIES as usize + 4)
@@ -755,8 +814,9 @@ impl<'a, W: Word> Solver<'a, W> {
     fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
         if q == p + 1 {
             let par = (q & 1) as usize;
-            if self.news[par][side][row].or_first(bits, AcqRel) {
-                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
+            if self.rmw.or_first(&self.news[par][side][row], bits) {
+                self.rmw
+                    .or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
             l.push((row, side as u8, bits));
@@ -792,7 +852,7 @@ impl<'a, W: Word> Solver<'a, W> {
             }
             if wins.any() {
                 let state = &self.state[side][row];
-                state.closed.fetch_or(wins, AcqRel);
+                self.closed[side][row].fetch_or(wins, AcqRel);
                 // Final now: no quicker win is left to find.
                 state.provisional.fetch_and(!wins, AcqRel);
                 self.settled[side][row].fetch_or(wins, Relaxed);
@@ -830,7 +890,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     if bad.any() {
                         self.state[x][row].done.store(bad, Relaxed);
                         self.settled[x][row].store(bad, Relaxed);
-                        self.state[x][row].closed.store(bad, Relaxed);
+                        self.closed[x][row].store(bad, Relaxed);
                         for bit in ones(bad) {
                             t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                         }
@@ -1190,7 +1250,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let closed = &self.state[1 - x];
+        let closed = &self.closed[1 - x];
         let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -1218,7 +1278,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 let Some(row2) = row2 else {
                     continue;
                 };
-                let w = closed[row2].closed.load(Relaxed);
+                let w = closed[row2].load(Relaxed);
                 if k == 0 {
                     esc |= c & !w;
                 } else if let Some(flip) = g.vunflip[k] {
@@ -1237,7 +1297,7 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         if g.colour[last] as usize == x {
-            let w = closed[row].closed.load(Relaxed);
+            let w = closed[row].load(Relaxed);
             for a in ones(cand & !esc) {
                 // Most often every target is closed, or no path is blocked: no path to
                 // look at.
@@ -1394,19 +1454,20 @@ impl<'a, W: Word> Solver<'a, W> {
                         self.verify(p, r, mover, cand);
                     }
                 };
+                // Cleared by a load and a store, not a swap: in this pass only this thread
+                // touches these words (news are filed for the next distance, in the other
+                // parity), and a locked swap would wait for every store before it.
                 for sw in a..b {
-                    let word = if clear {
-                        self.summary[par][side][sw].swap(0, Relaxed)
-                    } else {
-                        self.summary[par][side][sw].load(Relaxed)
-                    };
+                    let word = self.summary[par][side][sw].load(Relaxed);
+                    if clear && word != 0 {
+                        self.summary[par][side][sw].store(0, Relaxed);
+                    }
                     for rb in ones(word) {
                         let row = sw * 64 + rb;
-                        let news = if clear {
-                            self.news[par][side][row].swap(W::ZERO, Relaxed)
-                        } else {
-                            self.news[par][side][row].load(Relaxed)
-                        };
+                        let news = self.news[par][side][row].load(Relaxed);
+                        if clear {
+                            self.news[par][side][row].store(W::ZERO, Relaxed);
+                        }
                         let mut mine = news;
                         if !only {
                             mine = W::ZERO;
@@ -1446,8 +1507,8 @@ impl<'a, W: Word> Solver<'a, W> {
         if !lost.any() {
             return;
         }
-        let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
-        self.settled[x][row].fetch_or(mine, Relaxed);
+        let mine = lost & !self.rmw.or(&self.state[x][row].done, lost);
+        self.rmw.or(&self.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
         for bit in ones(mine) {
@@ -1541,24 +1602,21 @@ impl<'a, W: Word> Solver<'a, W> {
         let state = &self.state[y][row];
         let quicker = bits & done & state.provisional.load(Relaxed);
         if quicker.any() {
-            let mine = quicker & state.provisional.fetch_and(!quicker, AcqRel);
-            for bit in ones(mine) {
-                t.values[y][row * len + bit].store(code, Relaxed);
-            }
-            new |= mine;
+            new |= quicker & self.rmw.and(&state.provisional, !quicker);
         }
         let fresh = bits & !done;
         if fresh.any() {
-            let mine = fresh & !self.state[y][row].done.fetch_or(fresh, AcqRel);
-            for bit in ones(mine) {
-                t.values[y][row * len + bit].store(code, Relaxed);
-            }
-            new |= mine;
+            new |= fresh & !self.rmw.or(&state.done, fresh);
         }
         if new.any() {
-            self.settled[y][row].fetch_or(new, Relaxed);
-            self.state[y][row].closed.fetch_or(new, AcqRel);
+            self.rmw.or(&self.settled[y][row], new);
+            self.rmw.or(&self.closed[y][row], new);
             self.file(p, p + 1, row, y, new);
+            // The bytes last: a locked operation waits for the stores before it, and these
+            // often miss the cache. Nothing reads them before the next pass.
+            for bit in ones(new) {
+                t.values[y][row * len + bit].store(code, Relaxed);
+            }
         }
     }
 }
