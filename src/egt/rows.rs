@@ -1174,8 +1174,6 @@ impl<'a, W: Word> Solver<'a, W> {
     /// general seed; the rest are open.
     fn seed_values(&self) {
         let g = &self.g;
-        let t = self.t;
-        let m = g.m;
         parallel(self.rows, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
@@ -1187,48 +1185,73 @@ impl<'a, W: Word> Solver<'a, W> {
                     if !legal.any() {
                         continue;
                     }
-                    let quiet = self.escapes(&f, occ, row, x, legal);
-                    let capture = self.capture_list((&f, occ), x, legal, &mut list);
-                    let mut sq = f;
-                    let out = self.outcomes(&mut list, capture, x);
-                    for bit in ones(legal & (!quiet | capture)) {
-                        // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
-                        // mate or stalemate; only captures, all to wins, lose.
-                        let q = quiet.has(bit);
-                        let (any, open) = (out.any.has(bit), out.open.has(bit));
-                        sq[m - 1] = t.index.domain(m - 1)[bit];
-                        let code = if out.won.has(bit) {
-                            win(out.best[bit].min(MAX_PLIES))
-                        } else if !q && !any {
-                            let idx = row * g.len + bit;
-                            self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
-                            t.no_moves(&sq[..m], x)
-                        } else if !q && !open {
-                            loss(out.worst[bit].min(MAX_PLIES))
-                        } else {
-                            // Undecided: the byte notes what verification needs of the
-                            // captures, which are the same at every distance.
-                            let note = if open { HELD } else { out.worst[bit] };
-                            t.values[x][row * g.len + bit].store(note, Relaxed);
-                            continue;
-                        };
-                        t.values[x][row * g.len + bit].store(code, Relaxed);
-                        self.state[x][row].done.fetch_or(W::bit(bit), Relaxed);
-                        if is_win(code) && plies(code) > 1 {
-                            self.state[x][row]
-                                .provisional
-                                .fetch_or(W::bit(bit), Relaxed);
-                        } else {
-                            self.settled[x][row].fetch_or(W::bit(bit), Relaxed);
-                        }
-                        if code != DRAW {
-                            file_seed(&mut filed, plies(code), row, x as u8, W::bit(bit));
-                        }
+                    let (decided, provisional) =
+                        self.seed_row((row, &f, occ), x, legal, &mut list, &mut filed);
+                    if !decided.any() {
+                        continue;
                     }
+                    // A load and a store per word: the seed writes each row from one
+                    // thread, and a locked operation per position would wait for the value
+                    // bytes stored before it.
+                    let state = &self.state[x][row];
+                    state.done.store(state.done.load(Relaxed) | decided, Relaxed);
+                    state.provisional.store(provisional, Relaxed);
+                    let settled = &self.settled[x][row];
+                    settled.store(settled.load(Relaxed) | (decided & !provisional), Relaxed);
                 }
             }
             self.defer(&mut filed);
         });
+    }
+
+    /// Seeds the positions `legal` of `row` (other men on `f`, occupying `occ`), side `x`
+    /// to move: writes their bytes, files the decided ones, and returns them with those of
+    /// them that are provisional wins (see [`RowState`]).
+    fn seed_row(
+        &self,
+        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        x: usize,
+        legal: W,
+        list: &mut Captures<'a, W>,
+        filed: &mut Vec<Vec<(usize, u8, W)>>,
+    ) -> (W, W) {
+        let (g, t, m) = (&self.g, self.t, self.g.m);
+        let quiet = self.escapes(f, occ, row, x, legal);
+        let capture = self.capture_list((f, occ), x, legal, list);
+        let mut sq = *f;
+        let out = self.outcomes(list, capture, x);
+        let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
+        for bit in ones(legal & (!quiet | capture)) {
+            // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
+            // stalemate; only captures, all to wins, lose.
+            let q = quiet.has(bit);
+            let (any, open) = (out.any.has(bit), out.open.has(bit));
+            sq[m - 1] = t.index.domain(m - 1)[bit];
+            let code = if out.won.has(bit) {
+                win(out.best[bit].min(MAX_PLIES))
+            } else if !q && !any {
+                let idx = row * g.len + bit;
+                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                t.no_moves(&sq[..m], x)
+            } else if !q && !open {
+                loss(out.worst[bit].min(MAX_PLIES))
+            } else {
+                // Undecided: the byte notes what verification needs of the captures, which
+                // are the same at every distance.
+                let note = if open { HELD } else { out.worst[bit] };
+                t.values[x][row * g.len + bit].store(note, Relaxed);
+                continue;
+            };
+            t.values[x][row * g.len + bit].store(code, Relaxed);
+            decided |= W::bit(bit);
+            if is_win(code) && plies(code) > 1 {
+                provisional |= W::bit(bit);
+            }
+            if code != DRAW {
+                file_seed(filed, plies(code), row, x as u8, W::bit(bit));
+            }
+        }
+        (decided, provisional)
     }
 
     /// Hands a thread's seeds (per distance: `(row, side, bits)`) to the shared lists, one
