@@ -548,6 +548,10 @@ const HELD: u8 = u8::MAX;
 /// buffer's own lines then cost more than the merging saves).
 const SLOTS: [usize; 2] = [1024, 4096];
 
+/// The shortest list of deferred positions that [`Solver::merge_later`] hands to all
+/// threads (a shorter one costs less than starting them).
+const PARALLEL_LATER: usize = 1 << 12;
+
 /// The most rows of a table that gets the larger [`Merger`].
 const SMALL: usize = 1 << 17;
 
@@ -837,34 +841,49 @@ impl<'a, W: Word> Solver<'a, W> {
             .lock()
             .map(|mut l| std::mem::take(&mut *l))
             .unwrap_or_default();
-        for (row, side, bits) in list {
-            let side = side as usize;
-            let mut keep = W::ZERO;
-            let mut wins = W::ZERO;
-            for b in ones(bits) {
-                let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
-                if code != DRAW && code != ILLEGAL && plies(code) == p {
-                    keep |= W::bit(b);
-                    if is_win(code) {
-                        wins |= W::bit(b);
-                    }
-                }
+        // The seeds' list is long (most of a table's captures), later ones short.
+        let threads = if list.len() >= PARALLEL_LATER {
+            self.threads
+        } else {
+            1
+        };
+        let rmw = Rmw {
+            shared: threads > 1,
+        };
+        parallel(list.len(), threads, |a, b| {
+            for &(row, side, bits) in &list[a..b] {
+                self.merge_row(p, rmw, row, side as usize, bits);
             }
-            if wins.any() {
-                let state = &self.state[side][row];
-                self.closed[side][row].fetch_or(wins, AcqRel);
-                // Final now: no quicker win is left to find.
-                state.provisional.fetch_and(!wins, AcqRel);
-                self.settled[side][row].fetch_or(wins, Relaxed);
-            }
-            if keep.any() && self.news[par][side][row].or_first(keep, AcqRel) {
-                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
-            }
-        }
+        });
         self.summary[par]
             .iter()
             .flatten()
             .any(|w| w.load(Relaxed) != 0)
+    }
+
+    /// [`Solver::merge_later`] for one entry of the list: the bits `bits` of `side` in `row`.
+    fn merge_row(&self, p: u8, rmw: Rmw, row: usize, side: usize, bits: W) {
+        let par = (p & 1) as usize;
+        let mut keep = W::ZERO;
+        let mut wins = W::ZERO;
+        for b in ones(bits) {
+            let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
+            if code != DRAW && code != ILLEGAL && plies(code) == p {
+                keep |= W::bit(b);
+                if is_win(code) {
+                    wins |= W::bit(b);
+                }
+            }
+        }
+        if wins.any() {
+            rmw.or(&self.closed[side][row], wins);
+            // Final now: no quicker win is left to find.
+            rmw.and(&self.state[side][row].provisional, !wins);
+            rmw.or(&self.settled[side][row], wins);
+        }
+        if keep.any() && rmw.or_first(&self.news[par][side][row], keep) {
+            rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
+        }
     }
 
     /// Illegal positions (men sharing a square, or the side to move can take the other
