@@ -1213,7 +1213,9 @@ impl<'a, W: Word> Solver<'a, W> {
                     // thread, and a locked operation per position would wait for the value
                     // bytes stored before it.
                     let state = &self.state[x][row];
-                    state.done.store(state.done.load(Relaxed) | decided, Relaxed);
+                    state
+                        .done
+                        .store(state.done.load(Relaxed) | decided, Relaxed);
                     state.provisional.store(provisional, Relaxed);
                     let settled = &self.settled[x][row];
                     settled.store(settled.load(Relaxed) | (decided & !provisional), Relaxed);
