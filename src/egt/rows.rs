@@ -534,8 +534,9 @@ struct Outcomes<W> {
 }
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
-/// `(row, side, bits)` per distance.
-type Later<W> = Vec<Mutex<Vec<(usize, u8, W)>>>;
+/// `(row, side, bits)` per distance, in the lists the threads filed them in (the seed's
+/// lists are moved in whole, not copied: they hold most of a table's captures).
+type Later<W> = Vec<Mutex<Vec<Vec<(usize, u8, W)>>>>;
 
 /// The byte of an undecided position with a capture to a draw (see [`Solver::seed_values`]);
 /// otherwise its byte holds one more than the deepest win a capture leads to (0: no
@@ -823,26 +824,40 @@ impl<'a, W: Word> Solver<'a, W> {
                     .or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
-            l.push((row, side as u8, bits));
+            match l.last_mut() {
+                Some(list) => list.push((row, side as u8, bits)),
+                None => l.push(vec![(row, side as u8, bits)]),
+            }
         }
     }
 
     fn any_later(&self, p: u8) -> bool {
-        self.later[p as usize + 1..]
-            .iter()
-            .any(|l| l.lock().map(|l| !l.is_empty()).unwrap_or(false))
+        self.later[p as usize + 1..].iter().any(|l| {
+            l.lock()
+                .map(|l| l.iter().any(|list| !list.is_empty()))
+                .unwrap_or(false)
+        })
     }
 
     /// Moves the positions filed for distance `p` into the news (wins only if no quicker
     /// win replaced them) and closes the wins; true when there is anything to expand at `p`.
     fn merge_later(&self, p: u8) -> bool {
         let par = (p & 1) as usize;
-        let list = self.later[p as usize]
+        let lists = self.later[p as usize]
             .lock()
             .map(|mut l| std::mem::take(&mut *l))
             .unwrap_or_default();
-        // The seeds' list is long (most of a table's captures), later ones short.
-        let threads = if list.len() >= PARALLEL_LATER {
+        // Entry `k` of the lists laid end to end is entry `k - starts[j]` of list `j`.
+        let starts: Vec<usize> = lists
+            .iter()
+            .scan(0, |at, list| {
+                *at += list.len();
+                Some(*at - list.len())
+            })
+            .collect();
+        let total: usize = lists.iter().map(Vec::len).sum();
+        // The seeds' lists are long (most of a table's captures), later ones short.
+        let threads = if total >= PARALLEL_LATER {
             self.threads
         } else {
             1
@@ -850,9 +865,14 @@ impl<'a, W: Word> Solver<'a, W> {
         let rmw = Rmw {
             shared: threads > 1,
         };
-        parallel(list.len(), threads, |a, b| {
-            for &(row, side, bits) in &list[a..b] {
-                self.merge_row(p, rmw, row, side as usize, bits);
+        parallel(total, threads, |a, b| {
+            for (list, &start) in lists.iter().zip(&starts) {
+                let (from, to) = (a.max(start), b.min(start + list.len()));
+                for &(row, side, bits) in
+                    list.get(from - start..to.max(from) - start).unwrap_or(&[])
+                {
+                    self.merge_row(p, rmw, row, side as usize, bits);
+                }
             }
         });
         self.summary[par]
@@ -1283,7 +1303,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 continue;
             }
             if let Ok(mut l) = self.later[q.min(self.later.len() - 1)].lock() {
-                l.append(list);
+                l.push(std::mem::take(list));
             }
         }
     }
@@ -1487,13 +1507,14 @@ impl<'a, W: Word> Solver<'a, W> {
             let mut merged = Merger::new(self.rows);
             for side in 0..2 {
                 let mover = 1 - side;
+                let (settled, state) = (&self.settled[mover][..], &self.state[mover][..]);
                 // Verification or a win, once per row merged.
                 let mut act = |r: usize, bits: W| {
                     if !wins {
                         self.win(p, r, mover, bits);
                         return;
                     }
-                    let cand = bits & !self.state[mover][r].done.load(Relaxed);
+                    let cand = bits & !state[r].done.load(Relaxed);
                     if cand.any() {
                         self.verify(p, r, mover, cand);
                     }
@@ -1527,15 +1548,15 @@ impl<'a, W: Word> Solver<'a, W> {
                         }
                         let occ = self.decode(row, &mut f);
                         self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
-                            let bits = bits & !self.settled[mover][r].load(Relaxed);
+                            let bits = bits & !settled[r].load(Relaxed);
                             if !bits.any() {
                                 return;
                             }
-                            merged.add(r, bits, &self.state[mover], &mut act);
+                            merged.add(r, bits, state, &mut act);
                         });
                     }
                 }
-                merged.drain(&self.state[mover], &mut act);
+                merged.drain(state, &mut act);
             }
         });
     }
