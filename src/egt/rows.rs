@@ -476,19 +476,6 @@ fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
 /// One bit per row position and side: a word per row.
 type Rows<W> = [Vec<<W as Word>::Atomic>; 2];
 
-/// The bits of one row read and written together by un-moves and verification, side by
-/// side: a position's predecessors lie in rows all over the table, and separate arrays
-/// cost a cache miss each.
-#[repr(C, align(16))]
-#[derive(Default)]
-struct RowState<W: Word> {
-    /// Decided (won, lost, illegal, or held by a capture for ever).
-    done: W::Atomic,
-    /// Won by a capture at the seed, deeper than one ply, and not reached yet: a quicker
-    /// win may still replace it.
-    provisional: W::Atomic,
-}
-
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]
 struct Capture<W> {
@@ -578,10 +565,10 @@ impl<W: Word> Merger<W> {
         }
     }
 
-    /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`state`: the rows'
-    /// state, `act`: what to do with a row).
+    /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`done`: the rows'
+    /// decided bits, `act`: what to do with a row).
     #[inline]
-    fn add(&mut self, row: usize, bits: W, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
+    fn add(&mut self, row: usize, bits: W, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
         let mask = self.slots.len() - 1;
         let slot = &mut self.slots[row & mask];
         if slot.0 == row {
@@ -592,17 +579,17 @@ impl<W: Word> Merger<W> {
         if old.0 != usize::MAX {
             self.batch.push(old);
             if self.batch.len() == BATCH {
-                self.flush(state, act);
+                self.flush(done, act);
             }
         }
     }
 
     /// Acts on the batch: first one independent load per row (the misses overlap), then
     /// the actions, which find the lines in cache.
-    fn flush(&mut self, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
+    fn flush(&mut self, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
         let mut warm = 0;
         for &(row, _) in &self.batch {
-            warm ^= state.get(row).map_or(0, |s| s.done.load(Relaxed).low64());
+            warm ^= done.get(row).map_or(0, |s| s.load(Relaxed).low64());
         }
         std::hint::black_box(warm);
         for &(row, bits) in &self.batch {
@@ -612,17 +599,17 @@ impl<W: Word> Merger<W> {
     }
 
     /// Acts on every row held.
-    fn drain(&mut self, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
+    fn drain(&mut self, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
         for k in 0..self.slots.len() {
             let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, W::ZERO));
             if slot.0 != usize::MAX {
                 self.batch.push(slot);
                 if self.batch.len() == BATCH {
-                    self.flush(state, act);
+                    self.flush(done, act);
                 }
             }
         }
-        self.flush(state, act);
+        self.flush(done, act);
     }
 }
 
@@ -686,8 +673,13 @@ struct Solver<'a, W: Word> {
     threads: usize,
     rmw: Rmw,
     rows: usize,
-    /// Per side, per row: what is decided (see [`RowState`]).
-    state: [Vec<RowState<W>>; 2],
+    /// Per side, per row: decided (won, lost, illegal, or held by a capture for ever).
+    done: Rows<W>,
+    /// Per side, per row: won by a capture at the seed, deeper than one ply, and not reached
+    /// yet: a quicker win may still replace it. Apart from `done` (most rows have none, and
+    /// a win reads it only for positions already decided): a dense `done` fits the cache
+    /// better.
+    provisional: Rows<W>,
     /// Per side, per row: decided for good (`done` and not `provisional`; some such bits
     /// may be missing). Dense and apart from `state`: most predecessors an un-move reaches
     /// are settled, and this tells them from a cache that holds it.
@@ -737,7 +729,8 @@ fn solve_in<W: Word>(
             shared: threads > 1,
         },
         rows,
-        state: [0, 1].map(|_| (0..rows).map(|_| RowState::default()).collect()),
+        done: sides(),
+        provisional: sides(),
         settled: sides(),
         closed: sides(),
         news: [sides(), sides()],
@@ -898,7 +891,7 @@ impl<'a, W: Word> Solver<'a, W> {
         if wins.any() {
             rmw.or(&self.closed[side][row], wins);
             // Final now: no quicker win is left to find.
-            rmw.and(&self.state[side][row].provisional, !wins);
+            rmw.and(&self.provisional[side][row], !wins);
             rmw.or(&self.settled[side][row], wins);
         }
         if keep.any() && rmw.or_first(&self.news[par][side][row], keep) {
@@ -927,7 +920,7 @@ impl<'a, W: Word> Solver<'a, W> {
                             | self.attacks_royal(&f, occ, x)
                     };
                     if bad.any() {
-                        self.state[x][row].done.store(bad, Relaxed);
+                        self.done[x][row].store(bad, Relaxed);
                         self.settled[x][row].store(bad, Relaxed);
                         self.closed[x][row].store(bad, Relaxed);
                         for bit in ones(bad) {
@@ -1220,7 +1213,7 @@ impl<'a, W: Word> Solver<'a, W> {
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
-                    let legal = g.full & !self.state[x][row].done.load(Relaxed);
+                    let legal = g.full & !self.done[x][row].load(Relaxed);
                     if !legal.any() {
                         continue;
                     }
@@ -1232,11 +1225,9 @@ impl<'a, W: Word> Solver<'a, W> {
                     // A load and a store per word: the seed writes each row from one
                     // thread, and a locked operation per position would wait for the value
                     // bytes stored before it.
-                    let state = &self.state[x][row];
-                    state
-                        .done
-                        .store(state.done.load(Relaxed) | decided, Relaxed);
-                    state.provisional.store(provisional, Relaxed);
+                    let done = &self.done[x][row];
+                    done.store(done.load(Relaxed) | decided, Relaxed);
+                    self.provisional[x][row].store(provisional, Relaxed);
                     let settled = &self.settled[x][row];
                     settled.store(settled.load(Relaxed) | (decided & !provisional), Relaxed);
                 }
@@ -1247,7 +1238,7 @@ impl<'a, W: Word> Solver<'a, W> {
 
     /// Seeds the positions `legal` of `row` (other men on `f`, occupying `occ`), side `x`
     /// to move: writes their bytes, files the decided ones, and returns them with those of
-    /// them that are provisional wins (see [`RowState`]).
+    /// them that are provisional wins (see [`Solver::provisional`]).
     fn seed_row(
         &self,
         (row, f, occ): (usize, &[u8; MAX_MEN], W),
@@ -1507,14 +1498,14 @@ impl<'a, W: Word> Solver<'a, W> {
             let mut merged = Merger::new(self.rows);
             for side in 0..2 {
                 let mover = 1 - side;
-                let (settled, state) = (&self.settled[mover][..], &self.state[mover][..]);
+                let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
                 // Verification or a win, once per row merged.
                 let mut act = |r: usize, bits: W| {
                     if !wins {
                         self.win(p, r, mover, bits);
                         return;
                     }
-                    let cand = bits & !state[r].done.load(Relaxed);
+                    let cand = bits & !done[r].load(Relaxed);
                     if cand.any() {
                         self.verify(p, r, mover, cand);
                     }
@@ -1552,11 +1543,11 @@ impl<'a, W: Word> Solver<'a, W> {
                             if !bits.any() {
                                 return;
                             }
-                            merged.add(r, bits, state, &mut act);
+                            merged.add(r, bits, done, &mut act);
                         });
                     }
                 }
-                merged.drain(state, &mut act);
+                merged.drain(done, &mut act);
             }
         });
     }
@@ -1572,7 +1563,7 @@ impl<'a, W: Word> Solver<'a, W> {
         if !lost.any() {
             return;
         }
-        let mine = lost & !self.rmw.or(&self.state[x][row].done, lost);
+        let mine = lost & !self.rmw.or(&self.done[x][row], lost);
         self.rmw.or(&self.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
@@ -1608,7 +1599,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut notes = Vec::new();
         for x in 0..2 {
             for row in 0..self.rows {
-                let open = self.g.full & !self.state[x][row].done.load(Relaxed);
+                let open = self.g.full & !self.done[x][row].load(Relaxed);
                 for bit in ones(open) {
                     let value = &self.t.values[x][row * len + bit];
                     notes.push((x, row * len + bit, value.swap(DRAW, Relaxed)));
@@ -1620,14 +1611,14 @@ impl<'a, W: Word> Solver<'a, W> {
             for idx in super::perpetual::losses(self.t, violator) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
-                self.state[violator][row].done.fetch_or(b, Relaxed);
+                self.done[violator][row].fetch_or(b, Relaxed);
                 self.settled[violator][row].fetch_or(b, Relaxed);
                 self.file(q, q, row, violator, b);
                 found += 1;
             }
         }
         for (x, idx, note) in notes {
-            let done = self.state[x][idx / len].done.load(Relaxed);
+            let done = self.done[x][idx / len].load(Relaxed);
             if !done.has(idx % len) {
                 self.t.values[x][idx].store(note, Relaxed);
             }
@@ -1645,7 +1636,7 @@ impl<'a, W: Word> Solver<'a, W> {
         parallel(self.rows, self.threads, |a, b| {
             for x in 0..2 {
                 for row in a..b {
-                    let open = self.g.full & !self.state[x][row].done.load(Relaxed);
+                    let open = self.g.full & !self.done[x][row].load(Relaxed);
                     for bit in ones(open) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
                     }
@@ -1660,18 +1651,21 @@ impl<'a, W: Word> Solver<'a, W> {
         let t = self.t;
         let len = self.g.len;
         let code = win(p + 1);
-        let done = self.state[y][row].done.load(Relaxed);
+        let done = self.done[y][row].load(Relaxed);
         let mut new = W::ZERO;
         // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
         // harmless): the thread that clears its bit improves it, without reading the byte.
-        let state = &self.state[y][row];
-        let quicker = bits & done & state.provisional.load(Relaxed);
-        if quicker.any() {
-            new |= quicker & self.rmw.and(&state.provisional, !quicker);
+        let provisional = &self.provisional[y][row];
+        let decided = bits & done;
+        if decided.any() {
+            let quicker = decided & provisional.load(Relaxed);
+            if quicker.any() {
+                new |= quicker & self.rmw.and(provisional, !quicker);
+            }
         }
         let fresh = bits & !done;
         if fresh.any() {
-            new |= fresh & !self.rmw.or(&state.done, fresh);
+            new |= fresh & !self.rmw.or(&self.done[y][row], fresh);
         }
         if new.any() {
             self.rmw.or(&self.settled[y][row], new);
