@@ -681,12 +681,13 @@ struct Solver<'a, W: Word> {
     /// better.
     provisional: Rows<W>,
     /// Per side, per row: decided for good (`done` and not `provisional`; some such bits
-    /// may be missing). Dense and apart from `state`: most predecessors an un-move reaches
-    /// are settled, and this tells them from a cache that holds it.
+    /// may be missing, see [`settle`]): most predecessors an un-move reaches are settled,
+    /// and one load tells them.
     settled: Rows<W>,
     /// Per side, per row: not an escape for the side that moves into it (won in at most
-    /// the distance being expanded, or illegal). Dense and apart from `state`: verification
-    /// reads it in rows all over the table, and a quarter of the lines fit the cache better.
+    /// the distance being expanded, or illegal). An array of its own, 8 or 16 bytes a row:
+    /// verification reads it in rows all over the table, and dense lines fit the cache
+    /// better than a word in a wider row state.
     closed: Rows<W>,
     /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
     news: [Rows<W>; 2],
@@ -770,6 +771,14 @@ fn solve_in<W: Word>(
         }
         p += 1;
     }
+}
+
+/// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
+/// the word only spares un-moves a look at the row (see [`Solver::settled`]), so a bit lost
+/// to another thread's store at the same moment costs that look, never a value.
+#[inline]
+fn settle<W: Word>(word: &W::Atomic, bits: W) {
+    word.store(word.load(Relaxed) | bits, Relaxed);
 }
 
 /// Files one seed of `row` and `side` for distance `q` in a thread's lists, merged with the
@@ -892,7 +901,7 @@ impl<'a, W: Word> Solver<'a, W> {
             rmw.or(&self.closed[side][row], wins);
             // Final now: no quicker win is left to find.
             rmw.and(&self.provisional[side][row], !wins);
-            rmw.or(&self.settled[side][row], wins);
+            settle(&self.settled[side][row], wins);
         }
         if keep.any() && rmw.or_first(&self.news[par][side][row], keep) {
             rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
@@ -1564,7 +1573,7 @@ impl<'a, W: Word> Solver<'a, W> {
             return;
         }
         let mine = lost & !self.rmw.or(&self.done[x][row], lost);
-        self.rmw.or(&self.settled[x][row], mine);
+        settle(&self.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
         for bit in ones(mine) {
@@ -1668,7 +1677,7 @@ impl<'a, W: Word> Solver<'a, W> {
             new |= fresh & !self.rmw.or(&self.done[y][row], fresh);
         }
         if new.any() {
-            self.rmw.or(&self.settled[y][row], new);
+            settle(&self.settled[y][row], new);
             self.rmw.or(&self.closed[y][row], new);
             self.file(p, p + 1, row, y, new);
             // The bytes last: a locked operation waits for the stores before it, and these
