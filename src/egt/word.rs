@@ -266,5 +266,8 @@ mod tests {
         assert_eq!(a.fetch_and(!(1u128 << 70), Relaxed), 1 | 3 << 70);
         assert_eq!(a.load(Relaxed), 1 | 1 << 71);
         assert_eq!(a.swap(0, Relaxed), 1 | 1 << 71);
+        for i in 0..128 {
+            assert_eq!(<u128 as Word>::bit(i), 1u128 << i);
+        }
     }
 }
