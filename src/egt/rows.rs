@@ -28,7 +28,7 @@ use variants::{rights, PieceId};
 
 use super::index::Indexer;
 use super::material::MAX_MEN;
-use super::propagate::parallel;
+use super::propagate::{parallel, parallel_with};
 use super::rules::Rules;
 use super::solve::{ConvPartial, SolveError, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
@@ -1493,72 +1493,94 @@ impl<'a, W: Word> Solver<'a, W> {
     fn expand(&self, p: u8, wins: bool) {
         // Above distance 0, wins have odd distances and losses even ones (see `value`): the
         // news of `p` are all of one kind, and the one pass that expands them empties them.
-        let only = p > 0;
-        if only && (p & 1 == 1) != wins {
+        if p > 0 && (p & 1 == 1) != wins {
             return;
         }
+        let sum = self.summary[(p & 1) as usize][0].len();
+        // A side at a time, one merger per thread kept over the thread's chunks: a merger
+        // per chunk would cost its slots' setup and drain, and merge less.
+        for side in 0..2 {
+            let mover = 1 - side;
+            parallel_with(
+                sum,
+                self.threads,
+                || Merger::new(self.rows),
+                |merged, a, b| self.expand_side(p, wins, side, a..b, merged),
+                |mut merged| merged.drain(&self.done[mover], &mut self.act(p, wins, mover)),
+            );
+        }
+    }
+
+    /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
+    /// over wins) or a win.
+    fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
+        let done = &self.done[mover][..];
+        move |r: usize, bits: W| {
+            if !wins {
+                self.win(p, r, mover, bits);
+                return;
+            }
+            let cand = bits & !done[r].load(Relaxed);
+            if cand.any() {
+                self.verify(p, r, mover, cand);
+            }
+        }
+    }
+
+    /// [`Solver::expand`] for the news of `side` in the summary words `words`, into `merged`.
+    fn expand_side(
+        &self,
+        p: u8,
+        wins: bool,
+        side: usize,
+        words: std::ops::Range<usize>,
+        merged: &mut Merger<W>,
+    ) {
+        let (g, t) = (&self.g, self.t);
+        let only = p > 0;
         let clear = only || !wins;
         let par = (p & 1) as usize;
-        let g = &self.g;
-        let t = self.t;
-        let sum = self.summary[par][0].len();
-        parallel(sum, self.threads, |a, b| {
-            let mut f = [0u8; MAX_MEN];
-            let mut merged = Merger::new(self.rows);
-            for side in 0..2 {
-                let mover = 1 - side;
-                let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
-                // Verification or a win, once per row merged.
-                let mut act = |r: usize, bits: W| {
-                    if !wins {
-                        self.win(p, r, mover, bits);
-                        return;
-                    }
-                    let cand = bits & !done[r].load(Relaxed);
-                    if cand.any() {
-                        self.verify(p, r, mover, cand);
-                    }
-                };
-                // Cleared by a load and a store, not a swap: in this pass only this thread
-                // touches these words (news are filed for the next distance, in the other
-                // parity), and a locked swap would wait for every store before it.
-                for sw in a..b {
-                    let word = self.summary[par][side][sw].load(Relaxed);
-                    if clear && word != 0 {
-                        self.summary[par][side][sw].store(0, Relaxed);
-                    }
-                    for rb in ones(word) {
-                        let row = sw * 64 + rb;
-                        let news = self.news[par][side][row].load(Relaxed);
-                        if clear {
-                            self.news[par][side][row].store(W::ZERO, Relaxed);
+        let mut f = [0u8; MAX_MEN];
+        let mover = 1 - side;
+        let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
+        let mut act = self.act(p, wins, mover);
+        // Cleared by a load and a store, not a swap: in this pass only this thread touches
+        // these words (news are filed for the next distance, in the other parity), and a
+        // locked swap would wait for every store before it.
+        for sw in words {
+            let word = self.summary[par][side][sw].load(Relaxed);
+            if clear && word != 0 {
+                self.summary[par][side][sw].store(0, Relaxed);
+            }
+            for rb in ones(word) {
+                let row = sw * 64 + rb;
+                let news = self.news[par][side][row].load(Relaxed);
+                if clear {
+                    self.news[par][side][row].store(W::ZERO, Relaxed);
+                }
+                let mut mine = news;
+                if !only {
+                    mine = W::ZERO;
+                    for bit in ones(news) {
+                        let code = t.values[side][row * g.len + bit].load(Relaxed);
+                        if is_win(code) == wins {
+                            mine |= W::bit(bit);
                         }
-                        let mut mine = news;
-                        if !only {
-                            mine = W::ZERO;
-                            for bit in ones(news) {
-                                let code = t.values[side][row * g.len + bit].load(Relaxed);
-                                if is_win(code) == wins {
-                                    mine |= W::bit(bit);
-                                }
-                            }
-                        }
-                        if !mine.any() {
-                            continue;
-                        }
-                        let occ = self.decode(row, &mut f);
-                        self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
-                            let bits = bits & !settled[r].load(Relaxed);
-                            if !bits.any() {
-                                return;
-                            }
-                            merged.add(r, bits, done, &mut act);
-                        });
                     }
                 }
-                merged.drain(done, &mut act);
+                if !mine.any() {
+                    continue;
+                }
+                let occ = self.decode(row, &mut f);
+                self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
+                    let bits = bits & !settled[r].load(Relaxed);
+                    if !bits.any() {
+                        return;
+                    }
+                    merged.add(r, bits, done, &mut act);
+                });
             }
-        });
+        }
     }
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
