@@ -25,29 +25,47 @@ const MIN_CHUNK: usize = 64;
 /// Chunks per thread a pass is cut into at least, so that threads finish together.
 const CHUNKS_PER_THREAD: usize = 16;
 
-/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
-pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
+/// [`parallel`] with a state per thread: `init` makes it, `work(state, start, end)` takes
+/// it through the thread's chunks, `finish` receives it after the last.
+pub fn parallel_with<S>(
+    size: usize,
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize, usize) + Sync,
+    finish: impl Fn(S) + Sync,
+) {
     let threads = threads.max(1);
     if threads == 1 {
         // In chunks all the same: a chunk's finds are buffered until it ends.
+        let mut state = init();
         for start in (0..size).step_by(CHUNK) {
-            work(start, (start + CHUNK).min(size));
+            work(&mut state, start, (start + CHUNK).min(size));
         }
+        finish(state);
         return;
     }
     let chunk = (size / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| loop {
-                let start = next.fetch_add(chunk, Relaxed);
-                if start >= size {
-                    break;
+            scope.spawn(|| {
+                let mut state = init();
+                loop {
+                    let start = next.fetch_add(chunk, Relaxed);
+                    if start >= size {
+                        break;
+                    }
+                    work(&mut state, start, (start + chunk).min(size));
                 }
-                work(start, (start + chunk).min(size));
+                finish(state);
             });
         }
     });
+}
+
+/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
+pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
+    parallel_with(size, threads, || (), |_, a, b| work(a, b), |_| ());
 }
 
 /// A decided position waiting to be expanded: `index << 1 | side to move`.

@@ -28,7 +28,7 @@ use variants::{rights, PieceId};
 
 use super::index::Indexer;
 use super::material::MAX_MEN;
-use super::propagate::parallel;
+use super::propagate::{parallel, parallel_with};
 use super::rules::Rules;
 use super::solve::{ConvPartial, SolveError, Table};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
@@ -476,22 +476,6 @@ fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
 /// One bit per row position and side: a word per row.
 type Rows<W> = [Vec<<W as Word>::Atomic>; 2];
 
-/// The bits of one row read and written together by un-moves and verification, in one
-/// cache line's quarter: a position's predecessors lie in rows all over the table, and
-/// separate arrays cost a cache miss each.
-#[repr(C, align(32))]
-#[derive(Default)]
-struct RowState<W: Word> {
-    /// Decided (won, lost, illegal, or held by a capture for ever).
-    done: W::Atomic,
-    /// Not an escape for the side that moves into it: won in at most the distance being
-    /// expanded, or illegal.
-    closed: W::Atomic,
-    /// Won by a capture at the seed, deeper than one ply, and not reached yet: a quicker
-    /// win may still replace it.
-    provisional: W::Atomic,
-}
-
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]
 struct Capture<W> {
@@ -537,8 +521,9 @@ struct Outcomes<W> {
 }
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
-/// `(row, side, bits)` per distance.
-type Later<W> = Vec<Mutex<Vec<(usize, u8, W)>>>;
+/// `(row, side, bits)` per distance, in the lists the threads filed them in (the seed's
+/// lists are moved in whole, not copied: they hold most of a table's captures).
+type Later<W> = Vec<Mutex<Vec<Vec<(usize, u8, W)>>>>;
 
 /// The byte of an undecided position with a capture to a draw (see [`Solver::seed_values`]);
 /// otherwise its byte holds one more than the deepest win a capture leads to (0: no
@@ -550,6 +535,10 @@ const HELD: u8 = u8::MAX;
 /// KBBvKN with 4096, 3 % slower (its rows' state is far bigger than the cache, and the
 /// buffer's own lines then cost more than the merging saves).
 const SLOTS: [usize; 2] = [1024, 4096];
+
+/// The shortest list of deferred positions that [`Solver::merge_later`] hands to all
+/// threads (a shorter one costs less than starting them).
+const PARALLEL_LATER: usize = 1 << 12;
 
 /// The most rows of a table that gets the larger [`Merger`].
 const SMALL: usize = 1 << 17;
@@ -576,10 +565,10 @@ impl<W: Word> Merger<W> {
         }
     }
 
-    /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`state`: the rows'
-    /// state, `act`: what to do with a row).
+    /// Adds `bits` to `row`'s slot; the row it evicts joins the batch (`done`: the rows'
+    /// decided bits, `act`: what to do with a row).
     #[inline]
-    fn add(&mut self, row: usize, bits: W, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
+    fn add(&mut self, row: usize, bits: W, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
         let mask = self.slots.len() - 1;
         let slot = &mut self.slots[row & mask];
         if slot.0 == row {
@@ -590,17 +579,17 @@ impl<W: Word> Merger<W> {
         if old.0 != usize::MAX {
             self.batch.push(old);
             if self.batch.len() == BATCH {
-                self.flush(state, act);
+                self.flush(done, act);
             }
         }
     }
 
     /// Acts on the batch: first one independent load per row (the misses overlap), then
     /// the actions, which find the lines in cache.
-    fn flush(&mut self, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
+    fn flush(&mut self, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
         let mut warm = 0;
         for &(row, _) in &self.batch {
-            warm ^= state.get(row).map_or(0, |s| s.done.load(Relaxed).low64());
+            warm ^= done.get(row).map_or(0, |s| s.load(Relaxed).low64());
         }
         std::hint::black_box(warm);
         for &(row, bits) in &self.batch {
@@ -610,17 +599,70 @@ impl<W: Word> Merger<W> {
     }
 
     /// Acts on every row held.
-    fn drain(&mut self, state: &[RowState<W>], act: &mut impl FnMut(usize, W)) {
+    fn drain(&mut self, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
         for k in 0..self.slots.len() {
             let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, W::ZERO));
             if slot.0 != usize::MAX {
                 self.batch.push(slot);
                 if self.batch.len() == BATCH {
-                    self.flush(state, act);
+                    self.flush(done, act);
                 }
             }
         }
-        self.flush(state, act);
+        self.flush(done, act);
+    }
+}
+
+/// How the row state's read-modify-writes are made: locked atomic operations when several
+/// threads solve the table, a load and a store when one does (a locked operation waits for
+/// every store before it to reach the cache, and the distance passes make millions).
+#[derive(Clone, Copy)]
+struct Rmw {
+    shared: bool,
+}
+
+impl Rmw {
+    /// Sets the bits of `w`; returns the word before.
+    #[inline]
+    fn or<W: Word>(self, a: &W::Atomic, w: W) -> W {
+        if self.shared {
+            return a.fetch_or(w, AcqRel);
+        }
+        let old = a.load(Relaxed);
+        a.store(old | w, Relaxed);
+        old
+    }
+
+    /// Keeps the bits of `w` only; returns the word before.
+    #[inline]
+    fn and<W: Word>(self, a: &W::Atomic, w: W) -> W {
+        if self.shared {
+            return a.fetch_and(w, AcqRel);
+        }
+        let old = a.load(Relaxed);
+        a.store(old & w, Relaxed);
+        old
+    }
+
+    /// As [`AtomicWord::or_first`]: true when the word was empty, or some part of it was.
+    #[inline]
+    fn or_first<W: Word>(self, a: &W::Atomic, w: W) -> bool {
+        if self.shared {
+            return a.or_first(w, AcqRel);
+        }
+        let old = a.load(Relaxed);
+        a.store(old | w, Relaxed);
+        !old.any() && w.any()
+    }
+
+    /// [`Rmw::or`] on a 64-bit word.
+    #[inline]
+    fn or64(self, a: &AtomicU64, w: u64) {
+        if self.shared {
+            a.fetch_or(w, AcqRel);
+        } else {
+            a.store(a.load(Relaxed) | w, Relaxed);
+        }
     }
 }
 
@@ -629,13 +671,24 @@ struct Solver<'a, W: Word> {
     t: &'a Table,
     g: Geometry<W>,
     threads: usize,
+    rmw: Rmw,
     rows: usize,
-    /// Per side, per row: what is decided (see [`RowState`]).
-    state: [Vec<RowState<W>>; 2],
+    /// Per side, per row: decided (won, lost, illegal, or held by a capture for ever).
+    done: Rows<W>,
+    /// Per side, per row: won by a capture at the seed, deeper than one ply, and not reached
+    /// yet: a quicker win may still replace it. Apart from `done` (most rows have none, and
+    /// a win reads it only for positions already decided): a dense `done` fits the cache
+    /// better.
+    provisional: Rows<W>,
     /// Per side, per row: decided for good (`done` and not `provisional`; some such bits
-    /// may be missing). Dense and apart from `state`: most predecessors an un-move reaches
-    /// are settled, and this tells them from a cache that holds it.
+    /// may be missing, see [`settle`]): most predecessors an un-move reaches are settled,
+    /// and one load tells them.
     settled: Rows<W>,
+    /// Per side, per row: not an escape for the side that moves into it (won in at most
+    /// the distance being expanded, or illegal). An array of its own, 8 or 16 bytes a row:
+    /// verification reads it in rows all over the table, and dense lines fit the cache
+    /// better than a word in a wider row state.
+    closed: Rows<W>,
     /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
     news: [Rows<W>; 2],
     /// One bit per word of `news`: the words that are not zero.
@@ -673,9 +726,14 @@ fn solve_in<W: Word>(
         t: table,
         g,
         threads,
+        rmw: Rmw {
+            shared: threads > 1,
+        },
         rows,
-        state: [0, 1].map(|_| (0..rows).map(|_| RowState::default()).collect()),
+        done: sides(),
+        provisional: sides(),
         settled: sides(),
+        closed: sides(),
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [words(sum), words(sum)]),
         later: (0..=MAX_PLIES as usize + 4)
@@ -713,6 +771,14 @@ fn solve_in<W: Word>(
         }
         p += 1;
     }
+}
+
+/// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
+/// the word only spares un-moves a look at the row (see [`Solver::settled`]), so a bit lost
+/// to another thread's store at the same moment costs that look, never a value.
+#[inline]
+fn settle<W: Word>(word: &W::Atomic, bits: W) {
+    word.store(word.load(Relaxed) | bits, Relaxed);
 }
 
 /// Files one seed of `row` and `side` for distance `q` in a thread's lists, merged with the
@@ -755,56 +821,91 @@ impl<'a, W: Word> Solver<'a, W> {
     fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
         if q == p + 1 {
             let par = (q & 1) as usize;
-            if self.news[par][side][row].or_first(bits, AcqRel) {
-                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
+            if self.rmw.or_first(&self.news[par][side][row], bits) {
+                self.rmw
+                    .or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
-            l.push((row, side as u8, bits));
+            match l.last_mut() {
+                Some(list) => list.push((row, side as u8, bits)),
+                None => l.push(vec![(row, side as u8, bits)]),
+            }
         }
     }
 
     fn any_later(&self, p: u8) -> bool {
-        self.later[p as usize + 1..]
-            .iter()
-            .any(|l| l.lock().map(|l| !l.is_empty()).unwrap_or(false))
+        self.later[p as usize + 1..].iter().any(|l| {
+            l.lock()
+                .map(|l| l.iter().any(|list| !list.is_empty()))
+                .unwrap_or(false)
+        })
     }
 
     /// Moves the positions filed for distance `p` into the news (wins only if no quicker
     /// win replaced them) and closes the wins; true when there is anything to expand at `p`.
     fn merge_later(&self, p: u8) -> bool {
         let par = (p & 1) as usize;
-        let list = self.later[p as usize]
+        let lists = self.later[p as usize]
             .lock()
             .map(|mut l| std::mem::take(&mut *l))
             .unwrap_or_default();
-        for (row, side, bits) in list {
-            let side = side as usize;
-            let mut keep = W::ZERO;
-            let mut wins = W::ZERO;
-            for b in ones(bits) {
-                let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
-                if code != DRAW && code != ILLEGAL && plies(code) == p {
-                    keep |= W::bit(b);
-                    if is_win(code) {
-                        wins |= W::bit(b);
-                    }
+        // Entry `k` of the lists laid end to end is entry `k - starts[j]` of list `j`.
+        let starts: Vec<usize> = lists
+            .iter()
+            .scan(0, |at, list| {
+                *at += list.len();
+                Some(*at - list.len())
+            })
+            .collect();
+        let total: usize = lists.iter().map(Vec::len).sum();
+        // The seeds' lists are long (most of a table's captures), later ones short.
+        let threads = if total >= PARALLEL_LATER {
+            self.threads
+        } else {
+            1
+        };
+        let rmw = Rmw {
+            shared: threads > 1,
+        };
+        parallel(total, threads, |a, b| {
+            for (list, &start) in lists.iter().zip(&starts) {
+                let (from, to) = (a.max(start), b.min(start + list.len()));
+                for &(row, side, bits) in
+                    list.get(from - start..to.max(from) - start).unwrap_or(&[])
+                {
+                    self.merge_row(p, rmw, row, side as usize, bits);
                 }
             }
-            if wins.any() {
-                let state = &self.state[side][row];
-                state.closed.fetch_or(wins, AcqRel);
-                // Final now: no quicker win is left to find.
-                state.provisional.fetch_and(!wins, AcqRel);
-                self.settled[side][row].fetch_or(wins, Relaxed);
-            }
-            if keep.any() && self.news[par][side][row].or_first(keep, AcqRel) {
-                self.summary[par][side][row / 64].fetch_or(1 << (row % 64), AcqRel);
-            }
-        }
+        });
         self.summary[par]
             .iter()
             .flatten()
             .any(|w| w.load(Relaxed) != 0)
+    }
+
+    /// [`Solver::merge_later`] for one entry of the list: the bits `bits` of `side` in `row`.
+    fn merge_row(&self, p: u8, rmw: Rmw, row: usize, side: usize, bits: W) {
+        let par = (p & 1) as usize;
+        let mut keep = W::ZERO;
+        let mut wins = W::ZERO;
+        for b in ones(bits) {
+            let code = self.t.values[side][row * self.g.len + b].load(Relaxed);
+            if code != DRAW && code != ILLEGAL && plies(code) == p {
+                keep |= W::bit(b);
+                if is_win(code) {
+                    wins |= W::bit(b);
+                }
+            }
+        }
+        if wins.any() {
+            rmw.or(&self.closed[side][row], wins);
+            // Final now: no quicker win is left to find.
+            rmw.and(&self.provisional[side][row], !wins);
+            settle(&self.settled[side][row], wins);
+        }
+        if keep.any() && rmw.or_first(&self.news[par][side][row], keep) {
+            rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
+        }
     }
 
     /// Illegal positions (men sharing a square, or the side to move can take the other
@@ -828,9 +929,9 @@ impl<'a, W: Word> Solver<'a, W> {
                             | self.attacks_royal(&f, occ, x)
                     };
                     if bad.any() {
-                        self.state[x][row].done.store(bad, Relaxed);
+                        self.done[x][row].store(bad, Relaxed);
                         self.settled[x][row].store(bad, Relaxed);
-                        self.state[x][row].closed.store(bad, Relaxed);
+                        self.closed[x][row].store(bad, Relaxed);
                         for bit in ones(bad) {
                             t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                         }
@@ -1114,8 +1215,6 @@ impl<'a, W: Word> Solver<'a, W> {
     /// general seed; the rest are open.
     fn seed_values(&self) {
         let g = &self.g;
-        let t = self.t;
-        let m = g.m;
         parallel(self.rows, self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
@@ -1123,52 +1222,77 @@ impl<'a, W: Word> Solver<'a, W> {
             for row in a..b {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
-                    let legal = g.full & !self.state[x][row].done.load(Relaxed);
+                    let legal = g.full & !self.done[x][row].load(Relaxed);
                     if !legal.any() {
                         continue;
                     }
-                    let quiet = self.escapes(&f, occ, row, x, legal);
-                    let capture = self.capture_list((&f, occ), x, legal, &mut list);
-                    let mut sq = f;
-                    let out = self.outcomes(&mut list, capture, x);
-                    for bit in ones(legal & (!quiet | capture)) {
-                        // As `Table::seed_lazy`: a capture to a loss wins; no move at all is
-                        // mate or stalemate; only captures, all to wins, lose.
-                        let q = quiet.has(bit);
-                        let (any, open) = (out.any.has(bit), out.open.has(bit));
-                        sq[m - 1] = t.index.domain(m - 1)[bit];
-                        let code = if out.won.has(bit) {
-                            win(out.best[bit].min(MAX_PLIES))
-                        } else if !q && !any {
-                            let idx = row * g.len + bit;
-                            self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
-                            t.no_moves(&sq[..m], x)
-                        } else if !q && !open {
-                            loss(out.worst[bit].min(MAX_PLIES))
-                        } else {
-                            // Undecided: the byte notes what verification needs of the
-                            // captures, which are the same at every distance.
-                            let note = if open { HELD } else { out.worst[bit] };
-                            t.values[x][row * g.len + bit].store(note, Relaxed);
-                            continue;
-                        };
-                        t.values[x][row * g.len + bit].store(code, Relaxed);
-                        self.state[x][row].done.fetch_or(W::bit(bit), Relaxed);
-                        if is_win(code) && plies(code) > 1 {
-                            self.state[x][row]
-                                .provisional
-                                .fetch_or(W::bit(bit), Relaxed);
-                        } else {
-                            self.settled[x][row].fetch_or(W::bit(bit), Relaxed);
-                        }
-                        if code != DRAW {
-                            file_seed(&mut filed, plies(code), row, x as u8, W::bit(bit));
-                        }
+                    let (decided, provisional) =
+                        self.seed_row((row, &f, occ), x, legal, &mut list, &mut filed);
+                    if !decided.any() {
+                        continue;
                     }
+                    // A load and a store per word: the seed writes each row from one
+                    // thread, and a locked operation per position would wait for the value
+                    // bytes stored before it.
+                    let done = &self.done[x][row];
+                    done.store(done.load(Relaxed) | decided, Relaxed);
+                    self.provisional[x][row].store(provisional, Relaxed);
+                    let settled = &self.settled[x][row];
+                    settled.store(settled.load(Relaxed) | (decided & !provisional), Relaxed);
                 }
             }
             self.defer(&mut filed);
         });
+    }
+
+    /// Seeds the positions `legal` of `row` (other men on `f`, occupying `occ`), side `x`
+    /// to move: writes their bytes, files the decided ones, and returns them with those of
+    /// them that are provisional wins (see [`Solver::provisional`]).
+    fn seed_row(
+        &self,
+        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        x: usize,
+        legal: W,
+        list: &mut Captures<'a, W>,
+        filed: &mut Vec<Vec<(usize, u8, W)>>,
+    ) -> (W, W) {
+        let (g, t, m) = (&self.g, self.t, self.g.m);
+        let quiet = self.escapes(f, occ, row, x, legal);
+        let capture = self.capture_list((f, occ), x, legal, list);
+        let mut sq = *f;
+        let out = self.outcomes(list, capture, x);
+        let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
+        for bit in ones(legal & (!quiet | capture)) {
+            // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
+            // stalemate; only captures, all to wins, lose.
+            let q = quiet.has(bit);
+            let (any, open) = (out.any.has(bit), out.open.has(bit));
+            sq[m - 1] = t.index.domain(m - 1)[bit];
+            let code = if out.won.has(bit) {
+                win(out.best[bit].min(MAX_PLIES))
+            } else if !q && !any {
+                let idx = row * g.len + bit;
+                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                t.no_moves(&sq[..m], x)
+            } else if !q && !open {
+                loss(out.worst[bit].min(MAX_PLIES))
+            } else {
+                // Undecided: the byte notes what verification needs of the captures, which
+                // are the same at every distance.
+                let note = if open { HELD } else { out.worst[bit] };
+                t.values[x][row * g.len + bit].store(note, Relaxed);
+                continue;
+            };
+            t.values[x][row * g.len + bit].store(code, Relaxed);
+            decided |= W::bit(bit);
+            if is_win(code) && plies(code) > 1 {
+                provisional |= W::bit(bit);
+            }
+            if code != DRAW {
+                file_seed(filed, plies(code), row, x as u8, W::bit(bit));
+            }
+        }
+        (decided, provisional)
     }
 
     /// Hands a thread's seeds (per distance: `(row, side, bits)`) to the shared lists, one
@@ -1179,7 +1303,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 continue;
             }
             if let Ok(mut l) = self.later[q.min(self.later.len() - 1)].lock() {
-                l.append(list);
+                l.push(std::mem::take(list));
             }
         }
     }
@@ -1190,7 +1314,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let closed = &self.state[1 - x];
+        let closed = &self.closed[1 - x];
         let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -1218,7 +1342,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 let Some(row2) = row2 else {
                     continue;
                 };
-                let w = closed[row2].closed.load(Relaxed);
+                let w = closed[row2].load(Relaxed);
                 if k == 0 {
                     esc |= c & !w;
                 } else if let Some(flip) = g.vunflip[k] {
@@ -1237,7 +1361,7 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         if g.colour[last] as usize == x {
-            let w = closed[row].closed.load(Relaxed);
+            let w = closed[row].load(Relaxed);
             for a in ones(cand & !esc) {
                 // Most often every target is closed, or no path is blocked: no path to
                 // look at.
@@ -1369,70 +1493,94 @@ impl<'a, W: Word> Solver<'a, W> {
     fn expand(&self, p: u8, wins: bool) {
         // Above distance 0, wins have odd distances and losses even ones (see `value`): the
         // news of `p` are all of one kind, and the one pass that expands them empties them.
-        let only = p > 0;
-        if only && (p & 1 == 1) != wins {
+        if p > 0 && (p & 1 == 1) != wins {
             return;
         }
+        let sum = self.summary[(p & 1) as usize][0].len();
+        // A side at a time, one merger per thread kept over the thread's chunks: a merger
+        // per chunk would cost its slots' setup and drain, and merge less.
+        for side in 0..2 {
+            let mover = 1 - side;
+            parallel_with(
+                sum,
+                self.threads,
+                || Merger::new(self.rows),
+                |merged, a, b| self.expand_side(p, wins, side, a..b, merged),
+                |mut merged| merged.drain(&self.done[mover], &mut self.act(p, wins, mover)),
+            );
+        }
+    }
+
+    /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
+    /// over wins) or a win.
+    fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
+        let done = &self.done[mover][..];
+        move |r: usize, bits: W| {
+            if !wins {
+                self.win(p, r, mover, bits);
+                return;
+            }
+            let cand = bits & !done[r].load(Relaxed);
+            if cand.any() {
+                self.verify(p, r, mover, cand);
+            }
+        }
+    }
+
+    /// [`Solver::expand`] for the news of `side` in the summary words `words`, into `merged`.
+    fn expand_side(
+        &self,
+        p: u8,
+        wins: bool,
+        side: usize,
+        words: std::ops::Range<usize>,
+        merged: &mut Merger<W>,
+    ) {
+        let (g, t) = (&self.g, self.t);
+        let only = p > 0;
         let clear = only || !wins;
         let par = (p & 1) as usize;
-        let g = &self.g;
-        let t = self.t;
-        let sum = self.summary[par][0].len();
-        parallel(sum, self.threads, |a, b| {
-            let mut f = [0u8; MAX_MEN];
-            let mut merged = Merger::new(self.rows);
-            for side in 0..2 {
-                let mover = 1 - side;
-                // Verification or a win, once per row merged.
-                let mut act = |r: usize, bits: W| {
-                    if !wins {
-                        self.win(p, r, mover, bits);
-                        return;
-                    }
-                    let cand = bits & !self.state[mover][r].done.load(Relaxed);
-                    if cand.any() {
-                        self.verify(p, r, mover, cand);
-                    }
-                };
-                for sw in a..b {
-                    let word = if clear {
-                        self.summary[par][side][sw].swap(0, Relaxed)
-                    } else {
-                        self.summary[par][side][sw].load(Relaxed)
-                    };
-                    for rb in ones(word) {
-                        let row = sw * 64 + rb;
-                        let news = if clear {
-                            self.news[par][side][row].swap(W::ZERO, Relaxed)
-                        } else {
-                            self.news[par][side][row].load(Relaxed)
-                        };
-                        let mut mine = news;
-                        if !only {
-                            mine = W::ZERO;
-                            for bit in ones(news) {
-                                let code = t.values[side][row * g.len + bit].load(Relaxed);
-                                if is_win(code) == wins {
-                                    mine |= W::bit(bit);
-                                }
-                            }
+        let mut f = [0u8; MAX_MEN];
+        let mover = 1 - side;
+        let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
+        let mut act = self.act(p, wins, mover);
+        // Cleared by a load and a store, not a swap: in this pass only this thread touches
+        // these words (news are filed for the next distance, in the other parity), and a
+        // locked swap would wait for every store before it.
+        for sw in words {
+            let word = self.summary[par][side][sw].load(Relaxed);
+            if clear && word != 0 {
+                self.summary[par][side][sw].store(0, Relaxed);
+            }
+            for rb in ones(word) {
+                let row = sw * 64 + rb;
+                let news = self.news[par][side][row].load(Relaxed);
+                if clear {
+                    self.news[par][side][row].store(W::ZERO, Relaxed);
+                }
+                let mut mine = news;
+                if !only {
+                    mine = W::ZERO;
+                    for bit in ones(news) {
+                        let code = t.values[side][row * g.len + bit].load(Relaxed);
+                        if is_win(code) == wins {
+                            mine |= W::bit(bit);
                         }
-                        if !mine.any() {
-                            continue;
-                        }
-                        let occ = self.decode(row, &mut f);
-                        self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
-                            let bits = bits & !self.settled[mover][r].load(Relaxed);
-                            if !bits.any() {
-                                return;
-                            }
-                            merged.add(r, bits, &self.state[mover], &mut act);
-                        });
                     }
                 }
-                merged.drain(&self.state[mover], &mut act);
+                if !mine.any() {
+                    continue;
+                }
+                let occ = self.decode(row, &mut f);
+                self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
+                    let bits = bits & !settled[r].load(Relaxed);
+                    if !bits.any() {
+                        return;
+                    }
+                    merged.add(r, bits, done, &mut act);
+                });
             }
-        });
+        }
     }
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
@@ -1446,8 +1594,8 @@ impl<'a, W: Word> Solver<'a, W> {
         if !lost.any() {
             return;
         }
-        let mine = lost & !self.state[x][row].done.fetch_or(lost, AcqRel);
-        self.settled[x][row].fetch_or(mine, Relaxed);
+        let mine = lost & !self.rmw.or(&self.done[x][row], lost);
+        settle(&self.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
         for bit in ones(mine) {
@@ -1482,7 +1630,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut notes = Vec::new();
         for x in 0..2 {
             for row in 0..self.rows {
-                let open = self.g.full & !self.state[x][row].done.load(Relaxed);
+                let open = self.g.full & !self.done[x][row].load(Relaxed);
                 for bit in ones(open) {
                     let value = &self.t.values[x][row * len + bit];
                     notes.push((x, row * len + bit, value.swap(DRAW, Relaxed)));
@@ -1494,14 +1642,14 @@ impl<'a, W: Word> Solver<'a, W> {
             for idx in super::perpetual::losses(self.t, violator) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
-                self.state[violator][row].done.fetch_or(b, Relaxed);
+                self.done[violator][row].fetch_or(b, Relaxed);
                 self.settled[violator][row].fetch_or(b, Relaxed);
                 self.file(q, q, row, violator, b);
                 found += 1;
             }
         }
         for (x, idx, note) in notes {
-            let done = self.state[x][idx / len].done.load(Relaxed);
+            let done = self.done[x][idx / len].load(Relaxed);
             if !done.has(idx % len) {
                 self.t.values[x][idx].store(note, Relaxed);
             }
@@ -1519,7 +1667,7 @@ impl<'a, W: Word> Solver<'a, W> {
         parallel(self.rows, self.threads, |a, b| {
             for x in 0..2 {
                 for row in a..b {
-                    let open = self.g.full & !self.state[x][row].done.load(Relaxed);
+                    let open = self.g.full & !self.done[x][row].load(Relaxed);
                     for bit in ones(open) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
                     }
@@ -1534,31 +1682,31 @@ impl<'a, W: Word> Solver<'a, W> {
         let t = self.t;
         let len = self.g.len;
         let code = win(p + 1);
-        let done = self.state[y][row].done.load(Relaxed);
+        let done = self.done[y][row].load(Relaxed);
         let mut new = W::ZERO;
         // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
         // harmless): the thread that clears its bit improves it, without reading the byte.
-        let state = &self.state[y][row];
-        let quicker = bits & done & state.provisional.load(Relaxed);
-        if quicker.any() {
-            let mine = quicker & state.provisional.fetch_and(!quicker, AcqRel);
-            for bit in ones(mine) {
-                t.values[y][row * len + bit].store(code, Relaxed);
+        let provisional = &self.provisional[y][row];
+        let decided = bits & done;
+        if decided.any() {
+            let quicker = decided & provisional.load(Relaxed);
+            if quicker.any() {
+                new |= quicker & self.rmw.and(provisional, !quicker);
             }
-            new |= mine;
         }
         let fresh = bits & !done;
         if fresh.any() {
-            let mine = fresh & !self.state[y][row].done.fetch_or(fresh, AcqRel);
-            for bit in ones(mine) {
-                t.values[y][row * len + bit].store(code, Relaxed);
-            }
-            new |= mine;
+            new |= fresh & !self.rmw.or(&self.done[y][row], fresh);
         }
         if new.any() {
-            self.settled[y][row].fetch_or(new, Relaxed);
-            self.state[y][row].closed.fetch_or(new, AcqRel);
+            settle(&self.settled[y][row], new);
+            self.rmw.or(&self.closed[y][row], new);
             self.file(p, p + 1, row, y, new);
+            // The bytes last: a locked operation waits for the stores before it, and these
+            // often miss the cache. Nothing reads them before the next pass.
+            for bit in ones(new) {
+                t.values[y][row * len + bit].store(code, Relaxed);
+            }
         }
     }
 }

@@ -19,6 +19,9 @@ enum Stage {
 struct Board {
     stage: Vec<Stage>,
     error: Option<EgtError>,
+    /// Per table: its entries plus the most of any chain of tables waiting on it (see
+    /// [`critical_paths`]); the ready table with the most starts first.
+    rank: Vec<usize>,
 }
 
 impl Board {
@@ -27,9 +30,12 @@ impl Board {
         self.stage[i] == Stage::Waiting && deps[i].iter().all(|&j| self.stage[j] == Stage::Done)
     }
 
-    /// A waiting table whose sub-tables are all done.
+    /// A waiting table whose sub-tables are all done: of those, the one with the longest
+    /// chain of work after it.
     fn ready(&self, deps: &[Vec<usize>]) -> Option<usize> {
-        (0..self.stage.len()).find(|&i| self.can_start(i, deps))
+        (0..self.stage.len())
+            .filter(|&i| self.can_start(i, deps))
+            .max_by_key(|&i| (self.rank[i], usize::MAX - i))
     }
 
     fn finished(&self) -> bool {
@@ -75,6 +81,7 @@ pub fn run(
     let board = Mutex::new(Board {
         stage: vec![Stage::Waiting; tables.len()],
         error: None,
+        rank: critical_paths(tables, &deps),
     });
     let changed = Condvar::new();
     std::thread::scope(|scope| {
@@ -84,6 +91,23 @@ pub fn run(
     });
     let board = board.into_inner().unwrap_or_else(PoisonError::into_inner);
     board.error.map_or(Ok(()), Err)
+}
+
+/// Per table, its entries (the work of solving it, roughly) plus the most entries of any
+/// chain of tables that wait on it, up to the last: starting the longest chain first keeps
+/// a thread from idling at the end while one table's chain runs alone (a list scheduler's
+/// critical-path rule). Tables are listed after their sub-tables.
+fn critical_paths(tables: &[Arc<Table>], deps: &[Vec<usize>]) -> Vec<usize> {
+    let mut rank = vec![0; tables.len()];
+    for i in (0..tables.len()).rev() {
+        let after = (i + 1..tables.len())
+            .filter(|&j| deps[j].contains(&i))
+            .map(|j| rank[j])
+            .max()
+            .unwrap_or(0);
+        rank[i] = tables[i].index.size + after;
+    }
+    rank
 }
 
 /// One thread of [`run`]: takes ready tables until all are done.

@@ -80,14 +80,14 @@ pub trait AtomicWord<W>: Send + Sync + Default {
 /// [`Word`] for a primitive unsigned integer with its atomic twin: the truncating casts
 /// are the board sets' and flips' (the caller knows the bits fit).
 macro_rules! word_impl {
-    ($t:ty, $atomic:ty) => {
+    ($t:ty, $atomic:ty, $bit:expr) => {
         impl Word for $t {
             const ZERO: $t = 0;
             type Atomic = $atomic;
 
             #[inline]
             fn bit(i: usize) -> $t {
-                1 << i
+                $bit(i)
             }
             #[inline]
             fn of_set(set: u128) -> $t {
@@ -123,8 +123,21 @@ macro_rules! word_impl {
     };
 }
 
-word_impl!(u64, AtomicU64);
-word_impl!(u128, Atomic128);
+/// Every single bit of a 128-bit word: a variable shift of 128 bits is two shifts, a test
+/// and two conditional moves, and the row solver makes such a bit for each square it visits
+/// on boards of more than 64 squares.
+static BITS128: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+word_impl!(u64, AtomicU64, |i: usize| 1u64 << i);
+word_impl!(u128, Atomic128, |i: usize| BITS128[i % 128]);
 
 impl AtomicWord<u64> for AtomicU64 {
     #[inline]
@@ -253,5 +266,8 @@ mod tests {
         assert_eq!(a.fetch_and(!(1u128 << 70), Relaxed), 1 | 3 << 70);
         assert_eq!(a.load(Relaxed), 1 | 1 << 71);
         assert_eq!(a.swap(0, Relaxed), 1 | 1 << 71);
+        for i in 0..128 {
+            assert_eq!(<u128 as Word>::bit(i), 1u128 << i);
+        }
     }
 }
