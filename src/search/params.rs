@@ -27,11 +27,6 @@ pub const NULL_DIVISOR: i32 = 4;
 pub const FUTILITY_MARGIN: i32 = 110;
 /// Futility pruning: deepest draft.
 pub const FUTILITY_DEPTH: i32 = 3;
-/// Captures that look losing are skipped at drafts up to this one when they give up more
-/// than [`BAD_CAPTURE_MARGIN`] per ply of draft (mover's value less the victims').
-pub const BAD_CAPTURE_DEPTH: i32 = 4;
-/// See [`BAD_CAPTURE_DEPTH`].
-pub const BAD_CAPTURE_MARGIN: i32 = 150;
 /// Late-move pruning: quiet moves tried at draft `d` before the rest are skipped:
 /// `LMP_BASE + d * d`.
 pub const LMP_BASE: usize = 4;

@@ -815,7 +815,6 @@ impl<'a> Worker<'a> {
             let i = order[tried - 1];
             let m = moves[i];
             let quiet = is_quiet(keys[i]);
-            let mut hopeless = false;
             if !pv_node && !in_check && best > -KNOWN_WIN {
                 let futile =
                     depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
@@ -831,22 +830,15 @@ impl<'a> Worker<'a> {
                     }
                     continue;
                 }
-                hopeless = (BAD_CAPTURE_KEY..KILLER_KEY).contains(&keys[i])
-                    && self.hopeless_capture(&m, depth);
             }
             let code = self.move_code(&m);
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
                 continue;
             };
-            let gives_check = *self.checks.last().unwrap_or(&false);
-            if hopeless && !gives_check {
-                // A checking sacrifice may mate: those are searched.
-                self.unmake(saved);
-                continue;
-            }
             self.played[ply] = code;
             let n = searched;
             searched += 1;
+            let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
@@ -1071,15 +1063,6 @@ impl<'a> Worker<'a> {
         }
         self.lists[ply] = moves;
         best
-    }
-
-    /// Near the horizon, a capture that looks losing (a dearer man onto a defended square)
-    /// by more than [`BAD_CAPTURE_MARGIN`] a ply is not worth a search unless it checks
-    /// (the caller's test, after making it): where captures
-    /// abound (chu), such captures were two fifths of the moves searched at the last plies.
-    fn hopeless_capture(&self, m: &Move, depth: i32) -> bool {
-        depth <= BAD_CAPTURE_DEPTH
-            && self.mover_value(m) - self.victim_value(m) > BAD_CAPTURE_MARGIN * depth
     }
 
     /// A capture of a cheaper man by a dearer one onto a defended square: likely to lose
