@@ -249,6 +249,31 @@ fn repetition_and_perpetual_check() {
     assert_eq!(end.winner, Some(locust::board::types::Colour::Black));
 }
 
+/// A lion's step out and back (XBoard's null move, which XBoard counts as irreversible)
+/// starts the repetition count afresh: the positions before it do not count.
+#[test]
+fn a_lion_pass_cuts_the_repetition_window() {
+    let mut g = game("11k/5n6/12/12/12/12/12/12/12/12/5N6/K10G w - - 0 1");
+    let cycle = ["a1a2", "l12k12", "a2a1", "k12l12"];
+    for m in cycle {
+        play(&mut g, m);
+    }
+    assert_eq!(g.position().halfmove_clock(), 4);
+    // Both lions pass: the start position is back, its third occurrence counted across the
+    // passes, its first counted from them.
+    play(&mut g, "@@@@");
+    assert_eq!(g.position().halfmove_clock(), 0, "the pass is irreversible");
+    play(&mut g, "@@@@");
+    for _ in 0..3 {
+        for m in cycle {
+            assert!(g.outcome().is_none(), "no repetition across the passes");
+            play(&mut g, m);
+        }
+    }
+    let end = g.outcome().expect("fourth occurrence after the passes");
+    assert_eq!(end.reason, Termination::Repetition);
+}
+
 /// Every legal move's XBoard and UCI texts read back as the same move, and the paths a GUI may
 /// send for a lion (through an empty square, the pass through any empty neighbour) are read.
 #[test]
