@@ -119,16 +119,6 @@ impl EvalTables {
         self.value.get(kind as usize).copied().unwrap_or(0)
     }
 
-    /// Middle-game square-table gain of a man of `kind` and `colour` moving from `from` to
-    /// `to`: the quiet moves' order among equal records.
-    pub fn square_gain(&self, kind: u8, colour: Colour, from: Sq, to: Sq) -> i32 {
-        let Some(table) = self.pst.get(kind as usize).map(|t| &t[colour.index()]) else {
-            return 0;
-        };
-        let at = |sq: Sq| table.get(sq as usize).map_or(0, |&(mg, _)| mg as i32);
-        at(to) - at(from)
-    }
-
     /// The position's score from the side to move's view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         debug_assert_eq!(self.size, pos.layout().size);

@@ -46,10 +46,6 @@ pub const QS_RECAPTURE_PLY: usize = 4;
 /// chess's pairs (768 x 768 kinds and squares) with few collisions; with 2^18 the histories
 /// measured no better than none (docs/STRENGTH.md, session 21).
 pub const CONT_BITS: u32 = 20;
-/// Quiet moves are ordered by their records times this, plus their man's square-table
-/// gain (within this either way) among equal records: without it, ties went in generation
-/// order, and the chu search to depth 6 took 6% more nodes than with that order reversed.
-pub const QUIET_TIE_SCALE: i32 = 32;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between looks at the clock and the stop flag.

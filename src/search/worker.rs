@@ -484,23 +484,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        score * QUIET_TIE_SCALE
-            + self
-                .square_gain(m)
-                .clamp(1 - QUIET_TIE_SCALE, QUIET_TIE_SCALE - 1)
-    }
-
-    /// The square-table gain of a quiet move's man (see [`EvalTables::square_gain`]).
-    fn square_gain(&self, m: &Move) -> i32 {
-        match m.kind {
-            MoveKind::Drop | MoveKind::Pass => 0,
-            _ => {
-                let (us, to, from) = (self.pos.side_to_move(), self.sq(m.to), self.sq(m.from));
-                self.pos
-                    .man_at(from)
-                    .map_or(0, |v| self.eval.square_gain(v.kind, us, from, to))
-            }
-        }
+        score
     }
 
     /// The mover's kind (or the dropped piece), side and end square of a move, never 0 but
