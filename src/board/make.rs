@@ -237,9 +237,7 @@ impl Position {
             self.key ^= self.zob.strike(sq);
         }
         self.rule50 += 1;
-        let step_out_and_back =
-            mv.kind == MoveKind::Normal && mv.from == mv.to && mv.extra_indices().is_empty();
-        if mv.kind == MoveKind::Pass || step_out_and_back {
+        if mv.kind == MoveKind::Pass || mv.is_step_out_and_back() {
             // A pass, and a lion's step out and back (which XBoard receives as its null move,
             // `@@@@`), cut the window of reversible moves: XBoard counts a null move as
             // irreversible, so a repetition counted across one was a false draw claim there

@@ -120,6 +120,13 @@ impl Move {
         Coord::from_index(self.to as usize)
     }
 
+    /// A move that ends where it began and takes nothing: a lion's pass (jitto), which
+    /// XBoard is sent as its null move.
+    #[inline]
+    pub fn is_step_out_and_back(&self) -> bool {
+        self.kind == MoveKind::Normal && self.from == self.to && self.extra_indices().is_empty()
+    }
+
     /// The extra squares as [`Coord::index`] values, in order.
     #[inline]
     pub fn extra_indices(&self) -> &[u8] {

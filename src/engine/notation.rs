@@ -66,7 +66,7 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         return super::usi::to_usi(&text, lay.files, lay.ranks);
     }
     let variant = pos.variant();
-    if dialect.is_xboard() && is_step_out_and_back(mv) {
+    if dialect.is_xboard() && mv.is_step_out_and_back() {
         // A chu lion's pass leaves the board as it was: XBoard's null move, as HaChu writes
         // it. In its two-leg form XBoard relayed it to HaChu garbled (`f7g6,g6f7` as
         // `f7f7,g6e7`) or HaChu refused it: four HaChu forfeits (docs/STRENGTH.md, session 23).
@@ -277,7 +277,7 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
     // variant, any legal move that leaves the board as it was (a step out and back, no victim)
     // is the same move for the position.
     if dialect.is_xboard() && text == "@@@@" {
-        let pass = legal.iter().find(|m| is_step_out_and_back(m));
+        let pass = legal.iter().find(|m| m.is_step_out_and_back());
         if let Some(m) = pass {
             return Ok(*m);
         }
@@ -297,11 +297,6 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
         return parse(game, &from, dialect).map_err(|_| GameError::IllegalMove(text.to_string()));
     }
     Err(GameError::IllegalMove(text.to_string()))
-}
-
-/// A move that ends where it began and takes nothing: a lion's pass (jitto).
-fn is_step_out_and_back(m: &Move) -> bool {
-    m.kind == MoveKind::Normal && m.from_coord() == m.to_coord() && m.extras().next().is_none()
 }
 
 /// Chess960 castling written as the king taking its rook, whatever the option says (GUIs

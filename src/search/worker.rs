@@ -774,17 +774,19 @@ impl<'a> Worker<'a> {
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut scored = false;
+        // Futility skips every quiet move (killers too) once the node has a score.
+        let futile = |alpha: i32, best: i32| {
+            !pv_node
+                && !in_check
+                && best > -KNOWN_WIN
+                && depth <= FUTILITY_DEPTH
+                && static_eval + FUTILITY_MARGIN * depth <= alpha
+        };
         let mut tried = 0;
         loop {
             if quiets_due && order.get(tried).is_none_or(|&i| keys[i] < KILLER_KEY) {
                 quiets_due = false;
-                // Futility would skip every quiet move (killers too): not generated then.
-                let futile = !pv_node
-                    && !in_check
-                    && best > -KNOWN_WIN
-                    && depth <= FUTILITY_DEPTH
-                    && static_eval + FUTILITY_MARGIN * depth <= alpha;
-                if !futile {
+                if !futile(alpha, best) {
                     self.add_quiets(&mut moves, &mut keys, &mut order, tried, ply);
                 }
             }
@@ -799,21 +801,18 @@ impl<'a> Worker<'a> {
             let i = order[tried - 1];
             let m = moves[i];
             let quiet = is_quiet(keys[i]);
-            if !pv_node && !in_check && best > -KNOWN_WIN {
-                let futile =
-                    depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha;
-                if quiet
-                    && (futile
-                        || depth <= LMP_DEPTH
-                            && quiets_tried >= LMP_BASE + (depth * depth) as usize)
-                {
-                    // The quiet moves sort last, so the rest would be skipped too (a killer,
-                    // before the captures that look losing, only skips itself).
-                    if keys[i] < BAD_CAPTURE_KEY {
-                        break;
-                    }
-                    continue;
+            let late = !pv_node
+                && !in_check
+                && best > -KNOWN_WIN
+                && depth <= LMP_DEPTH
+                && quiets_tried >= LMP_BASE + (depth * depth) as usize;
+            if quiet && (futile(alpha, best) || late) {
+                // The quiet moves sort last, so the rest would be skipped too (a killer,
+                // before the captures that look losing, only skips itself).
+                if keys[i] < BAD_CAPTURE_KEY {
+                    break;
                 }
+                continue;
             }
             let code = self.move_code(&m);
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
