@@ -350,7 +350,18 @@ fn multi_leg_texts_round_trip() {
 /// Lion-trading rules really decide moves along the way (counted).
 #[test]
 fn lion_rules_walk_matches_the_reference() {
-    let rules = variant("chu");
+    lion_walk(variant("chu"));
+}
+
+/// The same walk under HaChu's and XBoard's readings (`variants/chu-hachu.ini`).
+#[test]
+fn xboards_lion_rules_walk_matches_the_reference() {
+    lion_walk(hachu_chu());
+}
+
+/// Random games from lion-rich positions, the engine's legal moves checked against the
+/// reference generator's at every ply; half the plies take a lion where one can.
+fn lion_walk(rules: variants::Variant) {
     let lions = rules
         .capture_matrix
         .lion
@@ -368,8 +379,8 @@ fn lion_rules_walk_matches_the_reference() {
     let (mut strikes, mut refused, mut plies) = (0, 0, 0);
     let mut rng = common::Rng(0xC4A1);
     for fen in seeds.iter().cycle().take(40) {
-        let mut pos = common::start("chu")
-            .with_fen(fen)
+        let mut pos = locust::board::position::Position::new_game(rules.clone())
+            .and_then(|p| p.with_fen(fen))
             .unwrap_or_else(|e| panic!("{fen}: {e}"));
         let mut ops = Vec::new();
         for _ in 0..40 {
@@ -416,6 +427,62 @@ fn takes_lion(b: &RefBoard, lions: &[u8], m: &Move) -> bool {
     lion(m.to_coord()) || m.extras().any(lion)
 }
 
+/// `variants/chu-hachu.ini` as a variant.
+fn hachu_chu() -> variants::Variant {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chu-hachu.ini");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    variants::load_str(&text, "chu-hachu.ini")
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .remove(0)
+}
+
+/// The engine's legal moves equal the reference generator's in `g`'s position.
+fn agrees_with_reference(g: &mut Game, v: &variants::Variant) {
+    let sorted = |mut l: Vec<Move>| {
+        l.sort_by_key(|m| format!("{m:?}"));
+        l
+    };
+    let reference = ref_legal(&RefBoard::from_position(g.position()), v);
+    assert_eq!(
+        sorted(g.legal_moves()),
+        sorted(reference),
+        "engine vs reference"
+    );
+}
+
+/// The position of a chu game against HaChu under XBoard (docs/STRENGTH.md, session 25):
+/// White's soaring eagle takes Black's lion on g4 (a strike), and Black's promoted kirin (a
+/// lion) on e5 answers by taking the pawn on d6 and White's unprotected lion on d7. The
+/// standard rule binds only non-lions, so it allows that; XBoard's reading
+/// (`counterstrikeEndSquareOnly`) lets no man end on a lion then, and its legality test
+/// forfeited the move. Under that reading a man may still take on the way and end elsewhere.
+#[test]
+fn xboards_counterstrike_binds_lions_too() {
+    let fen = "l3g1kgsc1l/avfct1e2f1a/m2ts7/pp9p/7pp3/3N4i3/2PP8/1PF1+o6P/PV4n4+D/5M6/A1C1TGET3A/L4KOG1C1L w - - 9 104";
+    let take = "e5d6,d6d7";
+    let hachu = hachu_chu();
+    let mut standard = hachu.clone();
+    match standard.capture_matrix.lion.as_mut() {
+        Some(l) if l.end_square_only => l.end_square_only = false,
+        _ => panic!("chu-hachu.ini plays XBoard's counterstrike"),
+    }
+    let mut g = Game::from_fen(standard.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+    play(&mut g, "l4g4");
+    agrees_with_reference(&mut g, &standard);
+    assert!(
+        legal(&mut g, take),
+        "the standard rule binds non-lions only"
+    );
+    let mut g = Game::from_fen(hachu.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+    play(&mut g, "l4g4");
+    agrees_with_reference(&mut g, &hachu);
+    assert!(!legal(&mut g, take), "the reply may not end on a lion");
+    assert!(legal(&mut g, "e5d6"), "a lion's other moves stay legal");
+    play(&mut g, "e5d6");
+    play(&mut g, "g4g5");
+    assert!(legal(&mut g, "d6d7"), "the rule lasts one move");
+}
+
 /// The position of a chu game against HaChu under XBoard (docs/STRENGTH.md, session 22):
 /// Black's lion on e4 takes White's go-between on d5, then White's lion on d6, which only the
 /// go-between protected. Under lishogi's reading (the built-in chu) the go-between taken on
@@ -427,11 +494,7 @@ fn a_bridge_taken_on_the_way_protects_only_under_lishogis_reading() {
     let fen = "2c1gekg1cfl/1f1stx1t1b1a/1h8vm/6o1pspp/6ppip1h/7P4/3N6P1/1+B1I4PP2/APRPnPP4P/1V5DTRVM/4T6A/LFCSGKEGSCFL b - - 1 53";
     let mut g = game(fen);
     assert!(!moves_from(&mut g, "e4").contains("e4d5,d5d6"));
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chu-hachu.ini");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let hachu = variants::load_str(&text, "chu-hachu.ini")
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .remove(0);
+    let hachu = hachu_chu();
     assert_eq!(hachu.name, "chu");
     assert!(hachu
         .capture_matrix

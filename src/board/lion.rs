@@ -33,8 +33,13 @@ impl Position {
         let Some(mover) = self.man_at(from).map(|man| self.piece_of(man)) else {
             return true;
         };
-        if !lt.lions.contains(&mover) {
-            return self.counterstrike_ok(lt, m);
+        let lion = lt.lions.contains(&mover);
+        // Under XBoard's reading the counterstrike binds lions too.
+        if (!lion || lt.end_square_only) && !self.counterstrike_ok(lt, m) {
+            return false;
+        }
+        if !lion {
+            return true;
         }
         if !lt.protected || !self.takes_lion_from_afar(lt, m) {
             return true;
@@ -55,13 +60,15 @@ impl Position {
         lt.lions.contains(&piece).then_some(piece)
     }
 
-    /// Counterstrike: a non-lion's move takes no lion but on the square of the last strike.
+    /// Counterstrike: a non-lion's move takes no lion but on the square of the last strike
+    /// (under XBoard's reading no man's move ends on a lion, and the way is not looked at).
     fn counterstrike_ok(&self, lt: &LionTrading, m: &Move) -> bool {
         let Some(strike) = self.lion_strike else {
             return true;
         };
         let to = self.lay.sq(m.to_coord());
-        let victims = m.extras().map(|c| self.lay.sq(c)).chain([to]);
+        let on_the_way = m.extras().filter(|_| !lt.end_square_only);
+        let victims = on_the_way.map(|c| self.lay.sq(c)).chain([to]);
         victims
             .filter(|&sq| sq != strike)
             .all(|sq| self.enemy_lion_at(lt, sq).is_none())
@@ -160,7 +167,8 @@ impl Position {
         if !lt.counterstrike || lt.lions.contains(&mover) {
             return None;
         }
-        let extras = m.extras().map(|c| self.lay.sq(c));
+        let on_the_way = m.extras().filter(|_| !lt.end_square_only);
+        let extras = on_the_way.map(|c| self.lay.sq(c));
         [to].into_iter()
             .chain(extras)
             .find(|&sq| self.enemy_lion_at(lt, sq).is_some())

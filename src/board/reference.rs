@@ -1115,12 +1115,19 @@ fn lion_trade_ok(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     let Some(mover) = b.at(from) else {
         return true;
     };
-    if !lt.lions.contains(&mover.piece) {
-        // Counterstrike: a non-lion takes no lion but on the square of the last strike.
-        return b.lion_strike.is_none()
-            || m.extras()
-                .chain([to])
-                .all(|c| Some(c) == b.lion_strike || !enemy_lion(b, lt, c));
+    let lion = lt.lions.contains(&mover.piece);
+    // Counterstrike: a non-lion takes no lion but on the square of the last strike; under
+    // XBoard's reading no man ends on a lion, and what is taken on the way is not looked at.
+    let struck = b.lion_strike.is_some()
+        && m.extras()
+            .filter(|_| !lt.end_square_only)
+            .chain([to])
+            .any(|c| Some(c) != b.lion_strike && enemy_lion(b, lt, c));
+    if struck && (!lion || lt.end_square_only) {
+        return false;
+    }
+    if !lion {
+        return true;
     }
     let far = from.file.abs_diff(to.file).max(from.rank.abs_diff(to.rank)) > 1;
     let bridged = m
@@ -1158,7 +1165,7 @@ fn lion_strike_after(b: &RefBoard, v: &Variant, man: RefMan, m: &Move) -> Option
     };
     [m.to_coord()]
         .into_iter()
-        .chain(m.extras())
+        .chain(m.extras().filter(|_| !lt.end_square_only))
         .find(|&c| taken(c))
 }
 

@@ -234,6 +234,11 @@ pub struct LionTrading {
     /// reading: protection as the move begins); false: protection only as the move ends
     /// (HaChu's and XBoard's reading).
     pub bridge_protects: bool,
+    /// XBoard's reading of the counterstrike rule (`counterstrikeEndSquareOnly`): only the
+    /// end square counts. A strike is a non-lion's move that ends on a lion (an igui or a
+    /// lion taken on the way is none), and the reply may not end on a lion with any man,
+    /// lions included. XBoard's legality test forfeits a lion that takes a lion then.
+    pub end_square_only: bool,
 }
 
 /// A fully compiled variant.

@@ -475,20 +475,22 @@ fn capture_matrix(b: &mut Build) -> CaptureMatrix {
 }
 
 /// `lionPieces = n +o`, `lionBridges = p i`, `protectedLionRule`, `counterstrikeRule`,
-/// `lionBridgeProtects` (default true): Chu Shogi's Lion-trading rules; none without lion
-/// types.
+/// `lionBridgeProtects` (default true), `counterstrikeEndSquareOnly` (default false): Chu
+/// Shogi's Lion-trading rules; none without lion types.
 fn lion_trading(b: &mut Build) -> Option<LionTrading> {
     let lions = b.id_set("lionPieces").unwrap_or_default();
     let bridges = b.id_set("lionBridges").unwrap_or_default();
     let protected = b.ctx.flag("protectedLionRule", false);
     let counterstrike = b.ctx.flag("counterstrikeRule", false);
     let bridge_protects = b.ctx.flag("lionBridgeProtects", true);
+    let end_square_only = b.ctx.flag("counterstrikeEndSquareOnly", false);
     (!lions.is_empty() && (protected || counterstrike)).then_some(LionTrading {
         lions,
         bridges,
         protected,
         counterstrike,
         bridge_protects,
+        end_square_only,
     })
 }
 
