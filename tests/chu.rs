@@ -350,7 +350,10 @@ fn multi_leg_texts_round_trip() {
 /// Lion-trading rules really decide moves along the way (counted).
 #[test]
 fn lion_rules_walk_matches_the_reference() {
-    lion_walk(variant("chu"));
+    let rules = variant("chu");
+    let lions = rules.capture_matrix.lion.as_ref().map(|l| l.lions.len());
+    assert_eq!(lions, Some(2), "lion and promoted kirin");
+    lion_walk(rules);
 }
 
 /// The same walk under HaChu's and XBoard's readings (`variants/chu-hachu.ini`).
@@ -368,7 +371,6 @@ fn lion_walk(rules: variants::Variant) {
         .clone()
         .map(|l| l.lions)
         .unwrap_or_default();
-    assert_eq!(lions.len(), 2, "lion and promoted kirin");
     let seeds = [
         "11k/12/12/12/4p7/4n7/3p1g6/4N7/12/12/12/K11 w - - 0 1",
         "11k/12/4g7/4n7/12/b11/12/2N9/12/12/7P4/K3R7 w - - 0 1",
@@ -450,37 +452,67 @@ fn agrees_with_reference(g: &mut Game, v: &variants::Variant) {
     );
 }
 
-/// The position of a chu game against HaChu under XBoard (docs/STRENGTH.md, session 25):
-/// White's soaring eagle takes Black's lion on g4 (a strike), and Black's promoted kirin (a
-/// lion) on e5 answers by taking the pawn on d6 and White's unprotected lion on d7. The
-/// standard rule binds only non-lions, so it allows that; XBoard's reading
-/// (`counterstrikeEndSquareOnly`) lets no man end on a lion then, and its legality test
-/// forfeited the move. Under that reading a man may still take on the way and end elsewhere.
+/// `variants/chu-hachu.ini` with the built-in chu's lions (the lion and the promoted kirin)
+/// and, when `end_square_only` is false, the standard counterstrike rule.
+fn hachu_with_both_lions(end_square_only: bool) -> variants::Variant {
+    let mut v = hachu_chu();
+    let lions = variant("chu").capture_matrix.lion.map(|l| l.lions);
+    match (v.capture_matrix.lion.as_mut(), lions) {
+        (Some(l), Some(lions)) if l.end_square_only && l.lions.len() == 1 => {
+            l.lions = lions;
+            l.end_square_only = end_square_only;
+        }
+        _ => panic!("chu-hachu.ini: XBoard's counterstrike, the lion alone a lion"),
+    }
+    v
+}
+
+/// Whether `text` is legal after `first` in `fen` under `v`; the engine's legal moves are
+/// checked against the reference generator's after `first`.
+fn legal_after(v: &variants::Variant, fen: &str, first: &str, text: &str) -> bool {
+    let mut g = Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+    play(&mut g, first);
+    agrees_with_reference(&mut g, v);
+    legal(&mut g, text)
+}
+
+/// A chu game against HaChu under XBoard (docs/STRENGTH.md, session 25): White's soaring
+/// eagle takes Black's lion on g4 (a strike), and Black's promoted kirin on e5 answers by
+/// taking the pawn on d6 and White's unprotected lion on d7. Where the promoted kirin is a
+/// lion (the built-in chu, HaChu) the standard rule allows that: it binds non-lions only.
+/// XBoard's legality test forfeited it: to XBoard the promoted kirin is no lion (and after a
+/// strike no man may end on a lion at all). A move later the rule is over.
 #[test]
-fn xboards_counterstrike_binds_lions_too() {
+fn xboard_forbids_a_promoted_kirin_to_take_a_lion_after_a_strike() {
     let fen = "l3g1kgsc1l/avfct1e2f1a/m2ts7/pp9p/7pp3/3N4i3/2PP8/1PF1+o6P/PV4n4+D/5M6/A1C1TGET3A/L4KOG1C1L w - - 9 104";
     let take = "e5d6,d6d7";
+    assert!(legal_after(
+        &hachu_with_both_lions(false),
+        fen,
+        "l4g4",
+        take
+    ));
     let hachu = hachu_chu();
-    let mut standard = hachu.clone();
-    match standard.capture_matrix.lion.as_mut() {
-        Some(l) if l.end_square_only => l.end_square_only = false,
-        _ => panic!("chu-hachu.ini plays XBoard's counterstrike"),
-    }
-    let mut g = Game::from_fen(standard.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
-    play(&mut g, "l4g4");
-    agrees_with_reference(&mut g, &standard);
-    assert!(
-        legal(&mut g, take),
-        "the standard rule binds non-lions only"
-    );
+    assert!(!legal_after(&hachu, fen, "l4g4", take));
+    assert!(legal_after(&hachu, fen, "l4g4", "e5d6"));
     let mut g = Game::from_fen(hachu.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
-    play(&mut g, "l4g4");
-    agrees_with_reference(&mut g, &hachu);
-    assert!(!legal(&mut g, take), "the reply may not end on a lion");
-    assert!(legal(&mut g, "e5d6"), "a lion's other moves stay legal");
-    play(&mut g, "e5d6");
-    play(&mut g, "g4g5");
+    for text in ["l4g4", "e5d6", "g4g5"] {
+        play(&mut g, text);
+    }
     assert!(legal(&mut g, "d6d7"), "the rule lasts one move");
+}
+
+/// A chu game against HaChu under XBoard (session 25): Black's silver takes White's promoted
+/// kirin on i10, and White's lion takes Black's lion from afar. To XBoard the promoted kirin is
+/// no lion, so that was no strike and the capture is legal; Locust, counting the promoted
+/// kirin as a lion under XBoard's counterstrike reading, called it illegal and forfeited.
+#[test]
+fn xboard_a_promoted_kirin_taken_is_no_strike() {
+    let fen = "6N3k1/4t4sc1/6n1+O3/12/6tf4/12/7G4/3g4+p3/M4G6/12/4TET5/5K6 b - - 0 257";
+    let (first, take) = ("j11i10", "g12g10");
+    assert!(legal_after(&hachu_chu(), fen, first, take));
+    assert!(legal_after(&variant("chu"), fen, first, take));
+    assert!(!legal_after(&hachu_with_both_lions(true), fen, first, take));
 }
 
 /// The position of a chu game against HaChu under XBoard (docs/STRENGTH.md, session 22):
