@@ -9,6 +9,7 @@ pub mod cache;
 pub mod cli;
 pub mod escapes;
 pub mod index;
+pub mod layout;
 pub mod material;
 pub mod mirror;
 pub mod paths;

@@ -189,6 +189,11 @@ pub fn solve(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     if presets.is_empty() && super::rows::eligible(table) {
+        if let Some(perm) = super::layout::pawns_first(table) {
+            return super::layout::solve_twin(table, &perm, threads, |t| {
+                super::rows::solve(t, threads, progress)
+            });
+        }
         return super::rows::solve(table, threads, progress);
     }
     solve_general(table, threads, presets, progress)
