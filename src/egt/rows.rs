@@ -54,6 +54,9 @@ struct Step<W> {
     /// The path only gives check (the flying general's sight line): it attacks a royal on
     /// its end, and is neither a move nor a capture.
     checks: bool,
+    /// A pawn's move to an empty square when the table is solved by levels (see
+    /// [`Geometry::heights`]): it leaves the level, and is looked up like a conversion.
+    pushes: bool,
 }
 
 /// One path of the last man inside its row: its other end (local index) and the board
@@ -115,6 +118,11 @@ struct Geometry<W> {
     set_stride: Vec<Option<usize>>,
     /// All bits of a row.
     full: W,
+    /// When the table is solved by levels: per man that promotes (the first men), per
+    /// board square, the most moves to an empty square it can still make before it
+    /// promotes; a level holds the rows of one sum of these over the men (see
+    /// [`Solver::levels`]). Empty otherwise.
+    heights: Vec<Vec<u8>>,
     /// Per man but the last, when each has a factor of its own and row numbers fit 32 bits:
     /// the factor's size and the man's squares by local index, the digits of a row number
     /// (see [`Solver::decode`]).
@@ -200,6 +208,66 @@ pub fn eligible(table: &Table) -> bool {
     true
 }
 
+/// Per man that promotes, per board square, the most moves to an empty square (not
+/// promoting) it can still make: when the men that promote are the first ones (a pawn-first
+/// twin, see `layout`), not the last, their moves never return (the heights exist), and no
+/// rule looks further than the position (the perpetual-check ban): then a move of such a
+/// man lowers the sum of the heights, and the table is solved by levels of that sum, the
+/// lowest first (see [`Solver::levels`]). `None` otherwise.
+fn heights(table: &Table) -> Option<Vec<Vec<u8>>> {
+    let rules = &table.rules;
+    let m = table.men();
+    let promotes = |i: usize| {
+        !rules.promo[table.colour[i] as usize][table.piece[i] as usize]
+            .choices
+            .is_empty()
+    };
+    let pawns = (0..m).take_while(|&i| promotes(i)).count();
+    if pawns == 0 || pawns + 1 >= m || (pawns..m).any(promotes) {
+        return None;
+    }
+    if rules.game.perpetual_check_loses {
+        return None;
+    }
+    (0..pawns)
+        .map(|i| {
+            let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
+            let promo = &rules.promo[c][p];
+            let next = |s: usize| {
+                rules.moves[c][p].from[s]
+                    .iter()
+                    .filter(|path| path.rights & rights::MOVE != 0 && !promo.may(s as u8, path.to))
+                    .map(|path| path.to as usize)
+                    .collect::<Vec<_>>()
+            };
+            height_table(rules.board.n, &next)
+        })
+        .collect()
+}
+
+/// The longest walk from each of `n` squares along `next`, `None` when some walk can
+/// return to a square (or is longer than a byte holds).
+fn height_table(n: usize, next: &dyn Fn(usize) -> Vec<usize>) -> Option<Vec<u8>> {
+    // Relaxed `n` times: a longest walk without a cycle has fewer than `n` steps, so a
+    // change in round `n` means a cycle.
+    let succ: Vec<Vec<usize>> = (0..n).map(next).collect();
+    let mut h = vec![0usize; n];
+    for _ in 0..=n {
+        let mut changed = false;
+        for s in 0..n {
+            let best = succ[s].iter().map(|&t| h[t] + 1).max().unwrap_or(0);
+            if best > h[s] {
+                h[s] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            return h.into_iter().map(|x| u8::try_from(x).ok()).collect();
+        }
+    }
+    None
+}
+
 impl<W: Word> Geometry<W> {
     fn new(table: &Table) -> Geometry<W> {
         let rules = &table.rules;
@@ -207,6 +275,7 @@ impl<W: Word> Geometry<W> {
         let m = table.men();
         let last = m - 1;
         let ix = &table.index;
+        let heights = heights(table).unwrap_or_default();
         let len = ix.domain(last).len();
         let vbit: Vec<W> = (0..n as u8)
             .map(|s| ix.local_of(last, s).map_or(W::ZERO, |l| W::bit(l)))
@@ -247,11 +316,20 @@ impl<W: Word> Geometry<W> {
                         takes: path.rights & rights::CAPTURE != 0,
                         promotes: promo_of(i).may(s as u8, path.to),
                         checks: path.rights == rights::CHECK_ONLY,
+                        pushes: false,
                     };
                     if step.takes || step.promotes || step.checks {
                         hit[s].push(step);
                     }
                     if !step.moves || step.promotes {
+                        continue;
+                    }
+                    if i < heights.len() {
+                        // Out of the level: a lookup of a level solved before.
+                        hit[s].push(Step {
+                            pushes: true,
+                            ..step
+                        });
                         continue;
                     }
                     fwd[s].push(step);
@@ -377,6 +455,7 @@ impl<W: Word> Geometry<W> {
             vmap,
             vbit,
             full: W::low(len),
+            heights,
         }
     }
 
@@ -494,6 +573,9 @@ struct Capture<W> {
     /// of its kind (see [`Captures`]): the last man, unless it was taken (then the man that
     /// took it).
     open: u8,
+    /// A pawn's move out of the level (see [`Step::pushes`]): the position after it is this
+    /// table's, final already, and its code counts as it is (no conversion ends the count).
+    own: bool,
 }
 
 /// A row's captures, and the sub-table lookups made for them with one man's square left
@@ -742,35 +824,18 @@ fn solve_in<W: Word>(
         stuck: [0, 1].map(|_| words(table.index.size / 64 + 1)),
     };
     s.seed_illegal();
-    s.seed_values();
+    for level in s.levels() {
+        s.seed_values(&level);
+        progress("seeded");
+        s.run(&level, progress)?;
+    }
     let stuck = s
         .stuck
         .each_ref()
         .map(|w| w.iter().map(|x| x.load(Relaxed)).collect());
     // Set once: a table is solved once.
     let _ = table.stuck.set(stuck);
-    progress("seeded");
-    let mut p = 0u8;
-    loop {
-        let pending = s.merge_later(p);
-        if !pending && !s.any_later(p) {
-            if !table.rules.game.perpetual_check_loses || s.perpetual_losses(&mut p, progress) == 0
-            {
-                s.clear_notes();
-                return Ok(());
-            }
-            continue;
-        }
-        if pending {
-            if p >= MAX_PLIES {
-                return Err(SolveError::TooDeep(table.name.clone()));
-            }
-            s.expand(p, true);
-            s.expand(p, false);
-            progress(&format!("distance {p}"));
-        }
-        p += 1;
-    }
+    Ok(())
 }
 
 /// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
@@ -795,6 +860,57 @@ fn file_seed<W: Word>(filed: &mut Vec<Vec<(usize, u8, W)>>, q: u8, row: usize, s
 }
 
 impl<'a, W: Word> Solver<'a, W> {
+    /// The distance passes over the seeded rows `level` until nothing is left to expand;
+    /// then its undecided positions are draws.
+    fn run(&self, level: &[usize], progress: &mut dyn FnMut(&str)) -> Result<(), SolveError> {
+        let table = self.t;
+        let mut p = 0u8;
+        loop {
+            let pending = self.merge_later(p);
+            if !pending && !self.any_later(p) {
+                if !table.rules.game.perpetual_check_loses
+                    || self.perpetual_losses(&mut p, progress) == 0
+                {
+                    self.clear_notes(level);
+                    return Ok(());
+                }
+                continue;
+            }
+            if pending {
+                if p >= MAX_PLIES {
+                    return Err(SolveError::TooDeep(table.name.clone()));
+                }
+                self.expand(p, true);
+                self.expand(p, false);
+                progress(&format!("distance {p}"));
+            }
+            p += 1;
+        }
+    }
+
+    /// The rows in the order they are solved: one level of all rows, or when the pawns'
+    /// moves leave their level (see [`heights`]) the rows of each sum of the heights, the
+    /// lowest first. A level's moves reach only rows of its own or of lower levels, which
+    /// are final then: so a level's state stays small enough for the cache.
+    fn levels(&self) -> Vec<Vec<usize>> {
+        let h = &self.g.heights;
+        if h.is_empty() {
+            return vec![(0..self.rows).collect()];
+        }
+        let mut f = [0u8; MAX_MEN];
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for row in 0..self.rows {
+            self.decode(row, &mut f);
+            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            if out.len() <= sum {
+                out.resize_with(sum + 1, Vec::new);
+            }
+            out[sum].push(row);
+        }
+        out.retain(|l| !l.is_empty());
+        out
+    }
+
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
     fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> W {
@@ -1024,6 +1140,19 @@ impl<'a, W: Word> Solver<'a, W> {
                     if st.takes && prey(last) {
                         takes[st.promotes as usize] |= g.vbit[st.sq as usize];
                     }
+                    if st.pushes {
+                        // Unless the last man is in the way; it stands apart after it.
+                        out.push(Capture {
+                            next,
+                            victim: None,
+                            promo: None,
+                            bits: g.full & !st.vblock,
+                            spread: true,
+                            open: last as u8,
+                            own: true,
+                        });
+                        continue;
+                    }
                     if !(st.moves && st.promotes) {
                         continue;
                     }
@@ -1096,6 +1225,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 bits,
                 spread,
                 open,
+                own: false,
             })
         };
         if !promotes {
@@ -1142,16 +1272,19 @@ impl<'a, W: Word> Solver<'a, W> {
         let domain = self.t.index.domain(self.g.m - 1);
         let mut next = c.next;
         next[open] = domain[bits.lowest()];
-        let look = if bits.drop_lowest().any() {
-            self.t.conv_partial(&next, c.victim, c.promo, open)
-        } else {
+        let look = if !bits.drop_lowest().any() {
             // One position: a partial lookup would cost as much as the whole.
             None
+        } else if c.own {
+            self.t.own_partial(&next, open)
+        } else {
+            self.t.conv_partial(&next, c.victim, c.promo, open)
         };
         for b in ones(bits) {
             next[open] = domain[b];
             let code = match &look {
                 Some(look) => look.code(1 - x, next[open]),
+                None if c.own => self.t.code(1 - x, &next[..self.g.m]),
                 None => self.t.conv_code(&next, 1 - x, c.victim, c.promo),
             };
             if code != ILLEGAL {
@@ -1213,13 +1346,13 @@ impl<'a, W: Word> Solver<'a, W> {
 
     /// The seed values: positions without quiet moves or with a capture go through the
     /// general seed; the rest are open.
-    fn seed_values(&self) {
+    fn seed_values(&self, level: &[usize]) {
         let g = &self.g;
-        parallel(self.rows, self.threads, |a, b| {
+        parallel(level.len(), self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
             let mut list = Captures::default();
-            for row in a..b {
+            for &row in &level[a..b] {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
                     let legal = g.full & !self.done[x][row].load(Relaxed);
@@ -1662,11 +1795,11 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// Undecided positions are draws: their bytes lose the seed's notes of their captures.
-    fn clear_notes(&self) {
+    fn clear_notes(&self, level: &[usize]) {
         let len = self.g.len;
-        parallel(self.rows, self.threads, |a, b| {
+        parallel(level.len(), self.threads, |a, b| {
             for x in 0..2 {
-                for row in a..b {
+                for &row in &level[a..b] {
                     let open = self.g.full & !self.done[x][row].load(Relaxed);
                     for bit in ones(open) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
