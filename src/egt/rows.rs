@@ -602,6 +602,25 @@ struct Outcomes<W> {
     worst: [u8; MAX_ROW],
 }
 
+impl<W: Word> Outcomes<W> {
+    /// Adds a move from position `b` to a position of code `code` (the other side to move).
+    #[inline]
+    fn add(&mut self, b: usize, code: u8) {
+        self.any |= W::bit(b);
+        if is_loss(code) {
+            let p = plies(code) + 1;
+            if !self.won.has(b) || p < self.best[b] {
+                self.best[b] = p;
+            }
+            self.won |= W::bit(b);
+        } else if is_win(code) {
+            self.worst[b] = self.worst[b].max(plies(code) + 1);
+        } else {
+            self.open |= W::bit(b);
+        }
+    }
+}
+
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance, in the lists the threads filed them in (the seed's
 /// lists are moved in whole, not copied: they hold most of a table's captures).
@@ -1141,16 +1160,7 @@ impl<'a, W: Word> Solver<'a, W> {
                         takes[st.promotes as usize] |= g.vbit[st.sq as usize];
                     }
                     if st.pushes {
-                        // Unless the last man is in the way; it stands apart after it.
-                        out.push(Capture {
-                            next,
-                            victim: None,
-                            promo: None,
-                            bits: g.full & !st.vblock,
-                            spread: true,
-                            open: last as u8,
-                            own: true,
-                        });
+                        // Row by row: see `push_outcomes`.
                         continue;
                     }
                     if !(st.moves && st.promotes) {
@@ -1326,22 +1336,51 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         for k in 0..caps.list.len() {
             let mine = caps.list[k].bits & bits;
-            self.capture_codes(caps, k, mine, x, |b, code| {
-                out.any |= W::bit(b);
-                if is_loss(code) {
-                    let p = plies(code) + 1;
-                    if !out.won.has(b) || p < out.best[b] {
-                        out.best[b] = p;
-                    }
-                    out.won |= W::bit(b);
-                } else if is_win(code) {
-                    out.worst[b] = out.worst[b].max(plies(code) + 1);
-                } else {
-                    out.open |= W::bit(b);
-                }
-            });
+            self.capture_codes(caps, k, mine, x, |b, code| out.add(b, code));
         }
         out
+    }
+
+    /// Adds to `out` what the moves of side `x` (to move) out of the level (see
+    /// [`Step::pushes`]) lead to in the positions `want` of `row` (other men on `f`,
+    /// occupying `occ`); returns the positions with such a legal move. A move carries the
+    /// row to another, final already: the codes lie together there.
+    fn push_outcomes(
+        &self,
+        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        x: usize,
+        want: W,
+        out: &mut Outcomes<W>,
+    ) -> W {
+        let (g, ix, len) = (&self.g, &self.t.index, self.g.len);
+        let mut any = W::ZERO;
+        for i in (0..g.heights.len()).filter(|&i| g.colour[i] as usize == x) {
+            let base = g.base(row, f, i);
+            for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
+                let bits = want & !st.vblock;
+                if (occ & st.block).any() || !bits.any() {
+                    continue;
+                }
+                let to = g.step_row(ix, (row, base), f, i, st);
+                let mut next = *f;
+                next[i] = st.sq;
+                for b in ones(bits) {
+                    let code = match to {
+                        Some(to) => self.t.values[1 - x][to * len + b].load(Relaxed),
+                        None => {
+                            // The first man leaves the fundamental region: mapped back.
+                            next[g.m - 1] = ix.domain(g.m - 1)[b];
+                            self.t.code(1 - x, &next[..g.m])
+                        }
+                    };
+                    if code != ILLEGAL {
+                        any |= W::bit(b);
+                        out.add(b, code);
+                    }
+                }
+            }
+        }
+        any
     }
 
     /// The seed values: positions without quiet moves or with a capture go through the
@@ -1393,7 +1432,8 @@ impl<'a, W: Word> Solver<'a, W> {
         let quiet = self.escapes(f, occ, row, x, legal);
         let capture = self.capture_list((f, occ), x, legal, list);
         let mut sq = *f;
-        let out = self.outcomes(list, capture, x);
+        let mut out = self.outcomes(list, capture, x);
+        let capture = capture | self.push_outcomes((row, f, occ), x, legal, &mut out);
         let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
         for bit in ones(legal & (!quiet | capture)) {
             // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
