@@ -660,8 +660,10 @@ struct Merger<W> {
 impl<W: Word> Merger<W> {
     /// A buffer for a table of `rows` rows.
     fn new(rows: usize) -> Merger<W> {
+        // No more slots than rows (a slice of a table solved by levels may be small).
+        let slots = SLOTS[(rows <= SMALL) as usize].min(rows.next_power_of_two());
         Merger {
-            slots: vec![(usize::MAX, W::ZERO); SLOTS[(rows <= SMALL) as usize]],
+            slots: vec![(usize::MAX, W::ZERO); slots],
             batch: Vec::with_capacity(BATCH),
         }
     }
@@ -767,13 +769,8 @@ impl Rmw {
     }
 }
 
-/// The state of one solve.
-struct Solver<'a, W: Word> {
-    t: &'a Table,
-    g: Geometry<W>,
-    threads: usize,
-    rmw: Rmw,
-    rows: usize,
+/// The row state of one solve, shared by the threads.
+struct State<W: Word> {
     /// Per side, per row: decided (won, lost, illegal, or held by a capture for ever).
     done: Rows<W>,
     /// Per side, per row: won by a capture at the seed, deeper than one ply, and not reached
@@ -794,9 +791,22 @@ struct Solver<'a, W: Word> {
     news: [Rows<W>; 2],
     /// One bit per word of `news`: the words that are not zero.
     summary: [[Vec<AtomicU64>; 2]; 2],
-    later: Later<W>,
     /// Positions without a legal move, found by the seed (see [`Table::stuck`]).
     stuck: [Vec<AtomicU64>; 2],
+}
+
+/// One solve of some rows (the table, a level, or a slice, see [`Solver::levels`]): the
+/// shared state, and what belongs to this solve alone.
+struct Solver<'a, W: Word> {
+    t: &'a Table,
+    g: &'a Geometry<W>,
+    st: &'a State<W>,
+    threads: usize,
+    rmw: Rmw,
+    rows: usize,
+    /// The words of `summary` the passes scan: the rows solved, in 64s.
+    words: std::ops::Range<usize>,
+    later: Later<W>,
 }
 
 /// Solves `table` with the row solver (the caller checked [`eligible`]): in 64-bit words
@@ -823,24 +833,26 @@ fn solve_in<W: Word>(
     let rows = table.index.size / g.len;
     let sides = || [row_words::<W>(rows), row_words::<W>(rows)];
     let sum = rows / 64 + 1;
-    let s = Solver {
-        t: table,
-        g,
-        threads,
-        rmw: Rmw {
-            shared: threads > 1,
-        },
-        rows,
+    let st = State {
         done: sides(),
         provisional: sides(),
         settled: sides(),
         closed: sides(),
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [words(sum), words(sum)]),
-        later: (0..=MAX_PLIES as usize + 4)
-            .map(|_| Mutex::new(Vec::new()))
-            .collect(),
         stuck: [0, 1].map(|_| words(table.index.size / 64 + 1)),
+    };
+    let s = Solver {
+        t: table,
+        g: &g,
+        st: &st,
+        threads,
+        rmw: Rmw {
+            shared: threads > 1,
+        },
+        rows,
+        words: 0..sum,
+        later: later(),
     };
     s.seed_illegal();
     for level in s.levels() {
@@ -848,13 +860,20 @@ fn solve_in<W: Word>(
         progress("seeded");
         s.run(&level, progress)?;
     }
-    let stuck = s
+    let stuck = st
         .stuck
         .each_ref()
         .map(|w| w.iter().map(|x| x.load(Relaxed)).collect());
     // Set once: a table is solved once.
     let _ = table.stuck.set(stuck);
     Ok(())
+}
+
+/// Empty lists of deferred positions (see [`Later`]).
+fn later<W>() -> Later<W> {
+    (0..=MAX_PLIES as usize + 4)
+        .map(|_| Mutex::new(Vec::new()))
+        .collect()
 }
 
 /// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
@@ -956,9 +975,9 @@ impl<'a, W: Word> Solver<'a, W> {
     fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
         if q == p + 1 {
             let par = (q & 1) as usize;
-            if self.rmw.or_first(&self.news[par][side][row], bits) {
+            if self.rmw.or_first(&self.st.news[par][side][row], bits) {
                 self.rmw
-                    .or64(&self.summary[par][side][row / 64], 1 << (row % 64));
+                    .or64(&self.st.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
             match l.last_mut() {
@@ -1012,9 +1031,9 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
             }
         });
-        self.summary[par]
+        self.st.summary[par]
             .iter()
-            .flatten()
+            .flat_map(|side| &side[self.words.clone()])
             .any(|w| w.load(Relaxed) != 0)
     }
 
@@ -1033,13 +1052,13 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         if wins.any() {
-            rmw.or(&self.closed[side][row], wins);
+            rmw.or(&self.st.closed[side][row], wins);
             // Final now: no quicker win is left to find.
-            rmw.and(&self.provisional[side][row], !wins);
-            settle(&self.settled[side][row], wins);
+            rmw.and(&self.st.provisional[side][row], !wins);
+            settle(&self.st.settled[side][row], wins);
         }
-        if keep.any() && rmw.or_first(&self.news[par][side][row], keep) {
-            rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
+        if keep.any() && rmw.or_first(&self.st.news[par][side][row], keep) {
+            rmw.or64(&self.st.summary[par][side][row / 64], 1 << (row % 64));
         }
     }
 
@@ -1064,9 +1083,9 @@ impl<'a, W: Word> Solver<'a, W> {
                             | self.attacks_royal(&f, occ, x)
                     };
                     if bad.any() {
-                        self.done[x][row].store(bad, Relaxed);
-                        self.settled[x][row].store(bad, Relaxed);
-                        self.closed[x][row].store(bad, Relaxed);
+                        self.st.done[x][row].store(bad, Relaxed);
+                        self.st.settled[x][row].store(bad, Relaxed);
+                        self.st.closed[x][row].store(bad, Relaxed);
                         for bit in ones(bad) {
                             t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                         }
@@ -1394,7 +1413,7 @@ impl<'a, W: Word> Solver<'a, W> {
             for &row in &level[a..b] {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
-                    let legal = g.full & !self.done[x][row].load(Relaxed);
+                    let legal = g.full & !self.st.done[x][row].load(Relaxed);
                     if !legal.any() {
                         continue;
                     }
@@ -1406,10 +1425,10 @@ impl<'a, W: Word> Solver<'a, W> {
                     // A load and a store per word: the seed writes each row from one
                     // thread, and a locked operation per position would wait for the value
                     // bytes stored before it.
-                    let done = &self.done[x][row];
+                    let done = &self.st.done[x][row];
                     done.store(done.load(Relaxed) | decided, Relaxed);
-                    self.provisional[x][row].store(provisional, Relaxed);
-                    let settled = &self.settled[x][row];
+                    self.st.provisional[x][row].store(provisional, Relaxed);
+                    let settled = &self.st.settled[x][row];
                     settled.store(settled.load(Relaxed) | (decided & !provisional), Relaxed);
                 }
             }
@@ -1445,7 +1464,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 win(out.best[bit].min(MAX_PLIES))
             } else if !q && !any {
                 let idx = row * g.len + bit;
-                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                self.st.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
                 t.no_moves(&sq[..m], x)
             } else if !q && !open {
                 loss(out.worst[bit].min(MAX_PLIES))
@@ -1487,7 +1506,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let closed = &self.closed[1 - x];
+        let closed = &self.st.closed[1 - x];
         let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -1669,17 +1688,20 @@ impl<'a, W: Word> Solver<'a, W> {
         if p > 0 && (p & 1 == 1) != wins {
             return;
         }
-        let sum = self.summary[(p & 1) as usize][0].len();
+        let words = self.words.clone();
         // A side at a time, one merger per thread kept over the thread's chunks: a merger
         // per chunk would cost its slots' setup and drain, and merge less.
         for side in 0..2 {
             let mover = 1 - side;
             parallel_with(
-                sum,
+                words.len(),
                 self.threads,
-                || Merger::new(self.rows),
-                |merged, a, b| self.expand_side(p, wins, side, a..b, merged),
-                |mut merged| merged.drain(&self.done[mover], &mut self.act(p, wins, mover)),
+                || Merger::new(self.rows.min(words.len() * 64)),
+                |merged, a, b| {
+                    let range = words.start + a..words.start + b;
+                    self.expand_side(p, wins, side, range, merged)
+                },
+                |mut merged| merged.drain(&self.st.done[mover], &mut self.act(p, wins, mover)),
             );
         }
     }
@@ -1687,7 +1709,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
     /// over wins) or a win.
     fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
-        let done = &self.done[mover][..];
+        let done = &self.st.done[mover][..];
         move |r: usize, bits: W| {
             if !wins {
                 self.win(p, r, mover, bits);
@@ -1715,21 +1737,21 @@ impl<'a, W: Word> Solver<'a, W> {
         let par = (p & 1) as usize;
         let mut f = [0u8; MAX_MEN];
         let mover = 1 - side;
-        let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
+        let (settled, done) = (&self.st.settled[mover][..], &self.st.done[mover][..]);
         let mut act = self.act(p, wins, mover);
         // Cleared by a load and a store, not a swap: in this pass only this thread touches
         // these words (news are filed for the next distance, in the other parity), and a
         // locked swap would wait for every store before it.
         for sw in words {
-            let word = self.summary[par][side][sw].load(Relaxed);
+            let word = self.st.summary[par][side][sw].load(Relaxed);
             if clear && word != 0 {
-                self.summary[par][side][sw].store(0, Relaxed);
+                self.st.summary[par][side][sw].store(0, Relaxed);
             }
             for rb in ones(word) {
                 let row = sw * 64 + rb;
-                let news = self.news[par][side][row].load(Relaxed);
+                let news = self.st.news[par][side][row].load(Relaxed);
                 if clear {
-                    self.news[par][side][row].store(W::ZERO, Relaxed);
+                    self.st.news[par][side][row].store(W::ZERO, Relaxed);
                 }
                 let mut mine = news;
                 if !only {
@@ -1767,8 +1789,8 @@ impl<'a, W: Word> Solver<'a, W> {
         if !lost.any() {
             return;
         }
-        let mine = lost & !self.rmw.or(&self.done[x][row], lost);
-        settle(&self.settled[x][row], mine);
+        let mine = lost & !self.rmw.or(&self.st.done[x][row], lost);
+        settle(&self.st.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
         for bit in ones(mine) {
@@ -1803,7 +1825,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut notes = Vec::new();
         for x in 0..2 {
             for row in 0..self.rows {
-                let open = self.g.full & !self.done[x][row].load(Relaxed);
+                let open = self.g.full & !self.st.done[x][row].load(Relaxed);
                 for bit in ones(open) {
                     let value = &self.t.values[x][row * len + bit];
                     notes.push((x, row * len + bit, value.swap(DRAW, Relaxed)));
@@ -1815,14 +1837,14 @@ impl<'a, W: Word> Solver<'a, W> {
             for idx in super::perpetual::losses(self.t, violator) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
-                self.done[violator][row].fetch_or(b, Relaxed);
-                self.settled[violator][row].fetch_or(b, Relaxed);
+                self.st.done[violator][row].fetch_or(b, Relaxed);
+                self.st.settled[violator][row].fetch_or(b, Relaxed);
                 self.file(q, q, row, violator, b);
                 found += 1;
             }
         }
         for (x, idx, note) in notes {
-            let done = self.done[x][idx / len].load(Relaxed);
+            let done = self.st.done[x][idx / len].load(Relaxed);
             if !done.has(idx % len) {
                 self.t.values[x][idx].store(note, Relaxed);
             }
@@ -1840,7 +1862,7 @@ impl<'a, W: Word> Solver<'a, W> {
         parallel(level.len(), self.threads, |a, b| {
             for x in 0..2 {
                 for &row in &level[a..b] {
-                    let open = self.g.full & !self.done[x][row].load(Relaxed);
+                    let open = self.g.full & !self.st.done[x][row].load(Relaxed);
                     for bit in ones(open) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
                     }
@@ -1855,11 +1877,11 @@ impl<'a, W: Word> Solver<'a, W> {
         let t = self.t;
         let len = self.g.len;
         let code = win(p + 1);
-        let done = self.done[y][row].load(Relaxed);
+        let done = self.st.done[y][row].load(Relaxed);
         let mut new = W::ZERO;
         // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
         // harmless): the thread that clears its bit improves it, without reading the byte.
-        let provisional = &self.provisional[y][row];
+        let provisional = &self.st.provisional[y][row];
         let decided = bits & done;
         if decided.any() {
             let quicker = decided & provisional.load(Relaxed);
@@ -1869,11 +1891,11 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let fresh = bits & !done;
         if fresh.any() {
-            new |= fresh & !self.rmw.or(&self.done[y][row], fresh);
+            new |= fresh & !self.rmw.or(&self.st.done[y][row], fresh);
         }
         if new.any() {
-            settle(&self.settled[y][row], new);
-            self.rmw.or(&self.closed[y][row], new);
+            settle(&self.st.settled[y][row], new);
+            self.rmw.or(&self.st.closed[y][row], new);
             self.file(p, p + 1, row, y, new);
             // The bytes last: a locked operation waits for the stores before it, and these
             // often miss the cache. Nothing reads them before the next pass.
