@@ -855,10 +855,17 @@ fn solve_in<W: Word>(
         later: later(),
     };
     s.seed_illegal();
-    for level in s.levels() {
-        s.seed_values(&level);
-        progress("seeded");
-        s.run(&level, progress)?;
+    if let Some((per, levels)) = s.slices() {
+        for (k, level) in levels.iter().enumerate() {
+            s.solve_slices(per, level)?;
+            progress(&format!("level {k}"));
+        }
+    } else {
+        for level in s.levels() {
+            s.seed_values(&level);
+            progress("seeded");
+            s.run(&level, progress)?;
+        }
     }
     let stuck = st
         .stuck
@@ -947,6 +954,71 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         out.retain(|l| !l.is_empty());
         out
+    }
+
+    /// When the table is solved by levels (see [`heights`]) and each placement of the pawns
+    /// (a slice: the rows of one value of the pawns' factors, which lead the index) is a
+    /// whole number of `summary` words and holds no first man some symmetry keeps in place
+    /// (whose images would be another slice's rows): the rows per slice, and per level the
+    /// slices, the lowest level first. A slice's moves reach only its own rows or lower
+    /// levels', so the slices of a level are solved apart, each by one thread.
+    fn slices(&self) -> Option<(usize, Vec<Vec<usize>>)> {
+        let (h, ix) = (&self.g.heights, &self.t.index);
+        let per = ix.stride_of(h.len().checked_sub(1)?) / self.g.len;
+        if h.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
+            return None;
+        }
+        let mut f = [0u8; MAX_MEN];
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for slice in 0..self.rows / per {
+            self.decode(slice * per, &mut f);
+            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            if out.len() <= sum {
+                out.resize_with(sum + 1, Vec::new);
+            }
+            out[sum].push(slice);
+        }
+        out.retain(|l| !l.is_empty());
+        Some((per, out))
+    }
+
+    /// Solves the slices `level` of `per` rows each, each on one thread from seed to end,
+    /// up to `threads` of them at a time.
+    fn solve_slices(&self, per: usize, level: &[usize]) -> Result<(), SolveError> {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let failed = Mutex::new(None);
+        let work = || loop {
+            let Some(&slice) = level.get(next.fetch_add(1, Relaxed)) else {
+                return;
+            };
+            let one = Solver {
+                threads: 1,
+                // The thread alone writes the slice's rows.
+                rmw: Rmw { shared: false },
+                words: slice * per / 64..(slice + 1) * per / 64,
+                later: later(),
+                ..*self
+            };
+            let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
+            one.seed_values(&rows);
+            if let Err(e) = one.run(&rows, &mut |_| {}) {
+                if let Ok(mut f) = failed.lock() {
+                    *f = Some(e);
+                }
+                return;
+            }
+        };
+        let helpers = self.threads.min(level.len()).max(1) - 1;
+        std::thread::scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(work);
+            }
+            work();
+        });
+        match failed.into_inner().ok().flatten() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// The squares of the men but the last for a row, and their occupancy.
