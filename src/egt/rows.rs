@@ -883,6 +883,28 @@ fn later<W>() -> Later<W> {
         .collect()
 }
 
+/// The deferred positions `all` of the slices `level` (ascending, of `per` rows each),
+/// slice by slice.
+fn split_later<W: Word>(all: Later<W>, level: &[usize], per: usize) -> Vec<Mutex<Later<W>>> {
+    let out: Vec<Later<W>> = level.iter().map(|_| later()).collect();
+    for (q, lists) in all.into_iter().enumerate() {
+        let mut mine: Vec<Vec<(usize, u8, W)>> = level.iter().map(|_| Vec::new()).collect();
+        for &(row, side, bits) in lists.into_inner().unwrap_or_default().iter().flatten() {
+            if let Ok(k) = level.binary_search(&(row / per)) {
+                mine[k].push((row, side, bits));
+            }
+        }
+        for (k, list) in mine.into_iter().enumerate() {
+            if !list.is_empty() {
+                if let Ok(mut l) = out[k][q].lock() {
+                    l.push(list);
+                }
+            }
+        }
+    }
+    out.into_iter().map(Mutex::new).collect()
+}
+
 /// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
 /// the word only spares un-moves a look at the row (see [`Solver::settled`]), so a bit lost
 /// to another thread's store at the same moment costs that look, never a value.
@@ -982,13 +1004,27 @@ impl<'a, W: Word> Solver<'a, W> {
         Some((per, out))
     }
 
-    /// Solves the slices `level` of `per` rows each, each on one thread from seed to end,
-    /// up to `threads` of them at a time.
+    /// Solves the slices `level` of `per` rows each: the seed of all on all threads, the
+    /// rows of one offset in every slice together (a row's promotions read the same
+    /// sub-table lines as the row of the pawn's neighbouring square, in another slice);
+    /// then the distance passes of each slice on one thread, up to `threads` slices at a
+    /// time.
     fn solve_slices(&self, per: usize, level: &[usize]) -> Result<(), SolveError> {
+        let seed = Solver {
+            later: later(),
+            words: self.words.clone(),
+            ..*self
+        };
+        let rows: Vec<usize> = (0..per)
+            .flat_map(|o| level.iter().map(move |&slice| slice * per + o))
+            .collect();
+        seed.seed_values(&rows);
+        let lists = split_later(seed.later, level, per);
         let next = std::sync::atomic::AtomicUsize::new(0);
         let failed = Mutex::new(None);
         let work = || loop {
-            let Some(&slice) = level.get(next.fetch_add(1, Relaxed)) else {
+            let k = next.fetch_add(1, Relaxed);
+            let (Some(&slice), Some(list)) = (level.get(k), lists.get(k)) else {
                 return;
             };
             let one = Solver {
@@ -996,11 +1032,10 @@ impl<'a, W: Word> Solver<'a, W> {
                 // The thread alone writes the slice's rows.
                 rmw: Rmw { shared: false },
                 words: slice * per / 64..(slice + 1) * per / 64,
-                later: later(),
+                later: list.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default(),
                 ..*self
             };
             let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
-            one.seed_values(&rows);
             if let Err(e) = one.run(&rows, &mut |_| {}) {
                 if let Ok(mut f) = failed.lock() {
                     *f = Some(e);
