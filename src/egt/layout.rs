@@ -22,8 +22,7 @@ pub fn pawns_first(table: &Table) -> Option<Vec<usize>> {
         !table.rules.promo[c][p].choices.is_empty()
     };
     let mut perm: Vec<usize> = (0..m).filter(|&i| promotes(i)).collect();
-    if perm.is_empty() || table.index.grouped() || perm.iter().enumerate().all(|(j, &i)| i == j)
-    {
+    if perm.is_empty() || table.index.grouped() || perm.iter().enumerate().all(|(j, &i)| i == j) {
         return None;
     }
     perm.extend((0..m).filter(|&i| !promotes(i)));
@@ -42,7 +41,9 @@ pub fn twin(table: &Table, perm: &[usize]) -> Table {
         .iter()
         .map(|&i| {
             let d = rules.domain[table.colour[i] as usize][table.piece[i] as usize];
-            (0..board.n as u8).filter(|&s| d & (1u128 << s) != 0).collect()
+            (0..board.n as u8)
+                .filter(|&s| d & (1u128 << s) != 0)
+                .collect()
         })
         .collect();
     let index = Indexer::new(board, &domains, None, group);

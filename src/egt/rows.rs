@@ -573,9 +573,6 @@ struct Capture<W> {
     /// of its kind (see [`Captures`]): the last man, unless it was taken (then the man that
     /// took it).
     open: u8,
-    /// A pawn's move out of the level (see [`Step::pushes`]): the position after it is this
-    /// table's, final already, and its code counts as it is (no conversion ends the count).
-    own: bool,
 }
 
 /// A row's captures, and the sub-table lookups made for them with one man's square left
@@ -1032,7 +1029,10 @@ impl<'a, W: Word> Solver<'a, W> {
                 // The thread alone writes the slice's rows.
                 rmw: Rmw { shared: false },
                 words: slice * per / 64..(slice + 1) * per / 64,
-                later: list.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default(),
+                later: list
+                    .lock()
+                    .map(|mut l| std::mem::take(&mut *l))
+                    .unwrap_or_default(),
                 ..*self
             };
             let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
@@ -1361,7 +1361,6 @@ impl<'a, W: Word> Solver<'a, W> {
                 bits,
                 spread,
                 open,
-                own: false,
             })
         };
         if !promotes {
@@ -1408,19 +1407,16 @@ impl<'a, W: Word> Solver<'a, W> {
         let domain = self.t.index.domain(self.g.m - 1);
         let mut next = c.next;
         next[open] = domain[bits.lowest()];
-        let look = if !bits.drop_lowest().any() {
+        let look = if bits.drop_lowest().any() {
+            self.t.conv_partial(&next, c.victim, c.promo, open)
+        } else {
             // One position: a partial lookup would cost as much as the whole.
             None
-        } else if c.own {
-            self.t.own_partial(&next, open)
-        } else {
-            self.t.conv_partial(&next, c.victim, c.promo, open)
         };
         for b in ones(bits) {
             next[open] = domain[b];
             let code = match &look {
                 Some(look) => look.code(1 - x, next[open]),
-                None if c.own => self.t.code(1 - x, &next[..self.g.m]),
                 None => self.t.conv_code(&next, 1 - x, c.victim, c.promo),
             };
             if code != ILLEGAL {

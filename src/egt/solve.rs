@@ -632,18 +632,6 @@ impl Table {
         })
     }
 
-    /// [`Table::conv_partial`] into this table itself (a move of a solve by levels into a
-    /// level solved before, see `rows`): codes as they are. `None` as there.
-    pub(super) fn own_partial(&self, next: &[u8; MAX_MEN], v: usize) -> Option<ConvPartial<'_>> {
-        let at = self.index.partial(&next[..self.men()], v)?;
-        Some(ConvPartial {
-            table: self,
-            at,
-            metric: Metric::Dtm,
-            flip: None,
-        })
-    }
-
     /// Calls `f` with the index of every predecessor (`1 - stm` to move) of the position
     /// `sq` with `stm` to move: un-moves of the other side that capture nothing and do not
     /// promote.
