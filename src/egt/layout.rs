@@ -178,17 +178,27 @@ fn copy_block(table: &Table, twin: &Table, perm: &[usize], shares: &LastShares, 
     let rows = block * BLOCK..((block + 1) * BLOCK).min(ix.size / len);
     let mut sq = [[0u8; MAX_MEN]; BLOCK];
     let mut base = [[0usize; MAX_MAPS]; BLOCK];
+    // The map the twin's first man picks when it is not the last man, and the other
+    // men's share under it.
+    let mut own = [(0usize, 0usize); BLOCK];
     for (k, row) in rows.clone().enumerate() {
         ix.decode(row * len, &mut sq[k][..m]);
         base[k] = bases(twin, perm, &sq[k][..m]);
+        let map = tx.canon_of(sq[k][perm[0]]);
+        own[k] = (map, base[k][map]);
     }
+    let n = rows.len();
+    let start = rows.start * len;
+    let (src, dst) = (&twin.values, &table.values);
+    let (dst0, dst1) = (&dst[0][start..start + n * len], &dst[1][start..start + n * len]);
     for (b, &s) in domain.iter().enumerate() {
-        for (k, row) in rows.clone().enumerate() {
-            let map = match &shares.canon {
-                Some(canon) => canon[b],
-                None => tx.canon_of(sq[k][perm[0]]),
+        let map = shares.canon.as_ref().map(|canon| canon[b]);
+        let ls = shares.share[map.unwrap_or(0)][b];
+        for k in 0..n {
+            let (bs, ls) = match map {
+                Some(map) => (base[k][map], ls),
+                None => (own[k].1, shares.share[own[k].0][b]),
             };
-            let (bs, ls) = (base[k][map], shares.share[map][b]);
             let at = if bs != usize::MAX && ls != usize::MAX {
                 Some(bs + ls)
             } else {
@@ -200,10 +210,8 @@ fn copy_block(table: &Table, twin: &Table, perm: &[usize], shares: &LastShares, 
                 tx.encode(&tsq[..m])
             };
             if let Some(at) = at {
-                for x in 0..2 {
-                    let v = twin.values[x][at].load(Relaxed);
-                    table.values[x][row * len + b].store(v, Relaxed);
-                }
+                dst0[k * len + b].store(src[0][at].load(Relaxed), Relaxed);
+                dst1[k * len + b].store(src[1][at].load(Relaxed), Relaxed);
             }
         }
     }
