@@ -190,7 +190,10 @@ fn copy_block(table: &Table, twin: &Table, perm: &[usize], shares: &LastShares, 
     let n = rows.len();
     let start = rows.start * len;
     let (src, dst) = (&twin.values, &table.values);
-    let (dst0, dst1) = (&dst[0][start..start + n * len], &dst[1][start..start + n * len]);
+    let (dst0, dst1) = (
+        &dst[0][start..start + n * len],
+        &dst[1][start..start + n * len],
+    );
     for (b, &s) in domain.iter().enumerate() {
         let map = shares.canon.as_ref().map(|canon| canon[b]);
         let ls = shares.share[map.unwrap_or(0)][b];

@@ -180,8 +180,8 @@ struct Solver<'a> {
 }
 
 /// Solves `table` in place; `progress` is told each finished distance. Tables of plain
-/// leapers and sliders without presets go to the row solver (`rows`), the rest to
-/// [`solve_general`].
+/// leapers and sliders without presets go to the row solver (`rows`), those with pawns
+/// through their pawn-first twin (`layout`), the rest to [`solve_general`].
 pub fn solve(
     table: &Table,
     threads: usize,

@@ -19,6 +19,14 @@
 //! plies (verified for the whole row at once) and no capture holds it; then losses in `p`
 //! make their undecided predecessors won in `p + 1`. Conversions (captures and promotions,
 //! listed once per row) are looked up in the sub-tables position by position.
+//!
+//! Pawn tables come here as their pawn-first twins (see `layout`) and are solved by levels of
+//! the pawns' advancement, the most advanced first (see [`heights`]): a pawn's move leaves
+//! its level for one solved already, and is looked up there like a conversion (its code as
+//! it is, injected at its distance like a capture's); so a level reads only itself and
+//! final values. Where a placement of the pawns (a slice, a run of whole rows) can be solved
+//! apart, each slice of a level is solved by one thread from its seed to its end, with a
+//! state small enough for the cache (see [`Solver::slices`]).
 
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
@@ -76,11 +84,13 @@ struct Geometry<W> {
     /// Colour per man.
     colour: Vec<u8>,
     /// Per man but the last, per square: forward paths that stay in the table (move to an
-    /// empty square without promoting).
+    /// empty square without promoting), but a pawn's when solved by levels.
     moves: Vec<Vec<Vec<Step<W>>>>,
-    /// Per man but the last, per square: forward paths that take or promote.
+    /// Per man but the last, per square: forward paths that take or promote, and a pawn's
+    /// moves out of its level (see [`Step::pushes`]).
     hits: Vec<Vec<Vec<Step<W>>>>,
-    /// Per man but the last, per square: the paths that end there (un-moves).
+    /// Per man but the last, per square: the paths that end there (un-moves); none of a
+    /// pawn's when solved by levels (they come from a level solved later).
     unmoves: Vec<Vec<Vec<Step<W>>>>,
     /// The last man's forward paths by local index.
     vmoves: Vec<Vec<VStep<W>>>,
