@@ -802,12 +802,28 @@ struct State<W: Word> {
     stuck: [Vec<AtomicU64>; 2],
 }
 
+/// A pair of arrays, one per side, borrowed from a [`State`].
+type Pair<'a, T> = [&'a [T]; 2];
+
+/// Both sides' arrays of `v` as slices.
+fn pair<T>(v: &[Vec<T>; 2]) -> Pair<'_, T> {
+    [&v[0], &v[1]]
+}
+
 /// One solve of some rows (the table, a level, or a slice, see [`Solver::levels`]): the
 /// shared state, and what belongs to this solve alone.
 struct Solver<'a, W: Word> {
     t: &'a Table,
     g: &'a Geometry<W>,
-    st: &'a State<W>,
+    /// The shared state's arrays (see [`State`]), as slices: one load from here reaches a
+    /// row's word, as when the solve owned them.
+    done: Pair<'a, W::Atomic>,
+    provisional: Pair<'a, W::Atomic>,
+    settled: Pair<'a, W::Atomic>,
+    closed: Pair<'a, W::Atomic>,
+    news: [Pair<'a, W::Atomic>; 2],
+    summary: [Pair<'a, AtomicU64>; 2],
+    stuck: Pair<'a, AtomicU64>,
     threads: usize,
     rmw: Rmw,
     rows: usize,
@@ -840,7 +856,7 @@ fn solve_in<W: Word>(
     let rows = table.index.size / g.len;
     let sides = || [row_words::<W>(rows), row_words::<W>(rows)];
     let sum = rows / 64 + 1;
-    let st = State {
+    let st = State::<W> {
         done: sides(),
         provisional: sides(),
         settled: sides(),
@@ -852,7 +868,13 @@ fn solve_in<W: Word>(
     let s = Solver {
         t: table,
         g: &g,
-        st: &st,
+        done: pair(&st.done),
+        provisional: pair(&st.provisional),
+        settled: pair(&st.settled),
+        closed: pair(&st.closed),
+        news: [pair(&st.news[0]), pair(&st.news[1])],
+        summary: [pair(&st.summary[0]), pair(&st.summary[1])],
+        stuck: pair(&st.stuck),
         threads,
         rmw: Rmw {
             shared: threads > 1,
@@ -1092,9 +1114,9 @@ impl<'a, W: Word> Solver<'a, W> {
     fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
         if q == p + 1 {
             let par = (q & 1) as usize;
-            if self.rmw.or_first(&self.st.news[par][side][row], bits) {
+            if self.rmw.or_first(&self.news[par][side][row], bits) {
                 self.rmw
-                    .or64(&self.st.summary[par][side][row / 64], 1 << (row % 64));
+                    .or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
             match l.last_mut() {
@@ -1148,7 +1170,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
             }
         });
-        self.st.summary[par]
+        self.summary[par]
             .iter()
             .flat_map(|side| &side[self.words.clone()])
             .any(|w| w.load(Relaxed) != 0)
@@ -1169,13 +1191,13 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         if wins.any() {
-            rmw.or(&self.st.closed[side][row], wins);
+            rmw.or(&self.closed[side][row], wins);
             // Final now: no quicker win is left to find.
-            rmw.and(&self.st.provisional[side][row], !wins);
-            settle(&self.st.settled[side][row], wins);
+            rmw.and(&self.provisional[side][row], !wins);
+            settle(&self.settled[side][row], wins);
         }
-        if keep.any() && rmw.or_first(&self.st.news[par][side][row], keep) {
-            rmw.or64(&self.st.summary[par][side][row / 64], 1 << (row % 64));
+        if keep.any() && rmw.or_first(&self.news[par][side][row], keep) {
+            rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
         }
     }
 
@@ -1200,9 +1222,9 @@ impl<'a, W: Word> Solver<'a, W> {
                             | self.attacks_royal(&f, occ, x)
                     };
                     if bad.any() {
-                        self.st.done[x][row].store(bad, Relaxed);
-                        self.st.settled[x][row].store(bad, Relaxed);
-                        self.st.closed[x][row].store(bad, Relaxed);
+                        self.done[x][row].store(bad, Relaxed);
+                        self.settled[x][row].store(bad, Relaxed);
+                        self.closed[x][row].store(bad, Relaxed);
                         for bit in ones(bad) {
                             t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                         }
@@ -1526,7 +1548,7 @@ impl<'a, W: Word> Solver<'a, W> {
             for &row in &level[a..b] {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
-                    let legal = g.full & !self.st.done[x][row].load(Relaxed);
+                    let legal = g.full & !self.done[x][row].load(Relaxed);
                     if !legal.any() {
                         continue;
                     }
@@ -1538,10 +1560,10 @@ impl<'a, W: Word> Solver<'a, W> {
                     // A load and a store per word: the seed writes each row from one
                     // thread, and a locked operation per position would wait for the value
                     // bytes stored before it.
-                    let done = &self.st.done[x][row];
+                    let done = &self.done[x][row];
                     done.store(done.load(Relaxed) | decided, Relaxed);
-                    self.st.provisional[x][row].store(provisional, Relaxed);
-                    let settled = &self.st.settled[x][row];
+                    self.provisional[x][row].store(provisional, Relaxed);
+                    let settled = &self.settled[x][row];
                     settled.store(settled.load(Relaxed) | (decided & !provisional), Relaxed);
                 }
             }
@@ -1577,7 +1599,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 win(out.best[bit].min(MAX_PLIES))
             } else if !q && !any {
                 let idx = row * g.len + bit;
-                self.st.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
                 t.no_moves(&sq[..m], x)
             } else if !q && !open {
                 loss(out.worst[bit].min(MAX_PLIES))
@@ -1619,7 +1641,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let closed = &self.st.closed[1 - x];
+        let closed = &self.closed[1 - x];
         let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -1814,7 +1836,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     let range = words.start + a..words.start + b;
                     self.expand_side(p, wins, side, range, merged)
                 },
-                |mut merged| merged.drain(&self.st.done[mover], &mut self.act(p, wins, mover)),
+                |mut merged| merged.drain(&self.done[mover], &mut self.act(p, wins, mover)),
             );
         }
     }
@@ -1822,7 +1844,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
     /// over wins) or a win.
     fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
-        let done = &self.st.done[mover][..];
+        let done = &self.done[mover][..];
         move |r: usize, bits: W| {
             if !wins {
                 self.win(p, r, mover, bits);
@@ -1850,21 +1872,21 @@ impl<'a, W: Word> Solver<'a, W> {
         let par = (p & 1) as usize;
         let mut f = [0u8; MAX_MEN];
         let mover = 1 - side;
-        let (settled, done) = (&self.st.settled[mover][..], &self.st.done[mover][..]);
+        let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
         let mut act = self.act(p, wins, mover);
         // Cleared by a load and a store, not a swap: in this pass only this thread touches
         // these words (news are filed for the next distance, in the other parity), and a
         // locked swap would wait for every store before it.
         for sw in words {
-            let word = self.st.summary[par][side][sw].load(Relaxed);
+            let word = self.summary[par][side][sw].load(Relaxed);
             if clear && word != 0 {
-                self.st.summary[par][side][sw].store(0, Relaxed);
+                self.summary[par][side][sw].store(0, Relaxed);
             }
             for rb in ones(word) {
                 let row = sw * 64 + rb;
-                let news = self.st.news[par][side][row].load(Relaxed);
+                let news = self.news[par][side][row].load(Relaxed);
                 if clear {
-                    self.st.news[par][side][row].store(W::ZERO, Relaxed);
+                    self.news[par][side][row].store(W::ZERO, Relaxed);
                 }
                 let mut mine = news;
                 if !only {
@@ -1902,8 +1924,8 @@ impl<'a, W: Word> Solver<'a, W> {
         if !lost.any() {
             return;
         }
-        let mine = lost & !self.rmw.or(&self.st.done[x][row], lost);
-        settle(&self.st.settled[x][row], mine);
+        let mine = lost & !self.rmw.or(&self.done[x][row], lost);
+        settle(&self.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
         for bit in ones(mine) {
@@ -1938,7 +1960,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut notes = Vec::new();
         for x in 0..2 {
             for row in 0..self.rows {
-                let open = self.g.full & !self.st.done[x][row].load(Relaxed);
+                let open = self.g.full & !self.done[x][row].load(Relaxed);
                 for bit in ones(open) {
                     let value = &self.t.values[x][row * len + bit];
                     notes.push((x, row * len + bit, value.swap(DRAW, Relaxed)));
@@ -1950,14 +1972,14 @@ impl<'a, W: Word> Solver<'a, W> {
             for idx in super::perpetual::losses(self.t, violator) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
-                self.st.done[violator][row].fetch_or(b, Relaxed);
-                self.st.settled[violator][row].fetch_or(b, Relaxed);
+                self.done[violator][row].fetch_or(b, Relaxed);
+                self.settled[violator][row].fetch_or(b, Relaxed);
                 self.file(q, q, row, violator, b);
                 found += 1;
             }
         }
         for (x, idx, note) in notes {
-            let done = self.st.done[x][idx / len].load(Relaxed);
+            let done = self.done[x][idx / len].load(Relaxed);
             if !done.has(idx % len) {
                 self.t.values[x][idx].store(note, Relaxed);
             }
@@ -1975,7 +1997,7 @@ impl<'a, W: Word> Solver<'a, W> {
         parallel(level.len(), self.threads, |a, b| {
             for x in 0..2 {
                 for &row in &level[a..b] {
-                    let open = self.g.full & !self.st.done[x][row].load(Relaxed);
+                    let open = self.g.full & !self.done[x][row].load(Relaxed);
                     for bit in ones(open) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
                     }
@@ -1990,11 +2012,11 @@ impl<'a, W: Word> Solver<'a, W> {
         let t = self.t;
         let len = self.g.len;
         let code = win(p + 1);
-        let done = self.st.done[y][row].load(Relaxed);
+        let done = self.done[y][row].load(Relaxed);
         let mut new = W::ZERO;
         // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
         // harmless): the thread that clears its bit improves it, without reading the byte.
-        let provisional = &self.st.provisional[y][row];
+        let provisional = &self.provisional[y][row];
         let decided = bits & done;
         if decided.any() {
             let quicker = decided & provisional.load(Relaxed);
@@ -2004,11 +2026,11 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let fresh = bits & !done;
         if fresh.any() {
-            new |= fresh & !self.rmw.or(&self.st.done[y][row], fresh);
+            new |= fresh & !self.rmw.or(&self.done[y][row], fresh);
         }
         if new.any() {
-            settle(&self.st.settled[y][row], new);
-            self.rmw.or(&self.st.closed[y][row], new);
+            settle(&self.settled[y][row], new);
+            self.rmw.or(&self.closed[y][row], new);
             self.file(p, p + 1, row, y, new);
             // The bytes last: a locked operation waits for the stores before it, and these
             // often miss the cache. Nothing reads them before the next pass.
