@@ -1836,7 +1836,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     let range = words.start + a..words.start + b;
                     self.expand_side(p, wins, side, range, merged)
                 },
-                |mut merged| merged.drain(&self.done[mover], &mut self.act(p, wins, mover)),
+                |mut merged| merged.drain(self.done[mover], &mut self.act(p, wins, mover)),
             );
         }
     }
@@ -1844,7 +1844,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
     /// over wins) or a win.
     fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
-        let done = &self.done[mover][..];
+        let done = self.done[mover];
         move |r: usize, bits: W| {
             if !wins {
                 self.win(p, r, mover, bits);
@@ -1872,7 +1872,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let par = (p & 1) as usize;
         let mut f = [0u8; MAX_MEN];
         let mover = 1 - side;
-        let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
+        let (settled, done) = (self.settled[mover], self.done[mover]);
         let mut act = self.act(p, wins, mover);
         // Cleared by a load and a store, not a swap: in this pass only this thread touches
         // these words (news are filed for the next distance, in the other parity), and a
