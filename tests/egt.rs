@@ -879,6 +879,27 @@ fn row_solver_equals_general_solver() {
     assert!(!eligible(&build(&builtin("grand"), "KPvK")));
 }
 
+/// A pawn table whose pawn-first twin would not fit the memory budget beside the tables
+/// planned (KRvKP: 12 MB, its sub-tables 20 MB, a budget of 40 MB) is solved in its own
+/// layout: the same values.
+#[test]
+fn a_pawn_table_without_room_for_its_twin_is_the_same() {
+    let chess = builtin("chess");
+    let tight = Settings {
+        memory_mb: 40,
+        ..settings(Metric::Dtm)
+    };
+    let plain = build_with(&chess, "KRvKP", tight).1;
+    let twin = build(&chess, "KRvKP");
+    for stm in 0..2 {
+        let differ = (0..twin.index.size)
+            .filter(|&i| twin.values[stm][i].load(Relaxed) != plain.values[stm][i].load(Relaxed))
+            .count();
+        assert_eq!(differ, 0, "side {stm}");
+    }
+    assert_eq!(twin.stuck.get(), plain.stuck.get());
+}
+
 /// Tables whose alike men are indexed as a set equal the tables with one factor per man on
 /// every placement (each ordered placement looked up in the set layout; a pair on one square
 /// has no entry and reads as illegal), in about half (a pair) or a sixth (three) of the
