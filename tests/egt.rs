@@ -760,12 +760,19 @@ fn null_move_tables_count_and_agree() {
 
 /// A copy of `t` (same sub-tables) solved by the general driver alone.
 fn general_twin(t: &Table) -> Table {
+    let copy = unsolved_copy(t);
+    locust::egt::propagate::solve_general(&copy, 2, &[], &mut |_| {}).unwrap();
+    copy
+}
+
+/// A copy of `t` (same index and sub-tables) with fresh values.
+fn unsolved_copy(t: &Table) -> Table {
     let fresh = || {
         (0..t.index.size)
             .map(|_| std::sync::atomic::AtomicU8::new(0))
             .collect::<Vec<_>>()
     };
-    let copy = Table {
+    Table {
         material: t.material.clone(),
         name: t.name.clone(),
         index: t.index.clone(),
@@ -778,9 +785,43 @@ fn general_twin(t: &Table) -> Table {
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),
-    };
-    locust::egt::propagate::solve_general(&copy, 2, &[], &mut |_| {}).unwrap();
-    copy
+    }
+}
+
+/// Pawn tables are solved in a twin layout with the pawns first, by levels of the pawns'
+/// advancement and, where a placement of the pawns fills whole words of rows and no
+/// symmetry keeps the first man in place, slice by slice (`layout`, `rows`): every value
+/// and every position without a move equals the plain row solve in the table's own layout.
+/// Slices: the 8x8 tables; levels: 5x5 (the centre file stays in place under the mirror),
+/// 6x6 and capablanca (a slice of 36 or 80 rows); berolina's pawns move diagonally, and
+/// leave the first man's half of the board.
+#[test]
+fn pawn_tables_by_levels_equal_the_plain_row_solve() {
+    use locust::egt::layout::pawns_first;
+    let chess = builtin("chess");
+    let cases = [
+        (board(5), "KPvK"),
+        (board(5), "KPvKP"),
+        (board(6), "KPvKN"),
+        (chess.clone(), "KPvK"),
+        (chess.clone(), "KPvKP"),
+        (chess.clone(), "KRvKP"),
+        (builtin("berolina"), "KPvKP"),
+        (builtin("capablanca"), "KPvK"),
+    ];
+    for (v, material) in cases {
+        let t = build(&v, material);
+        assert!(pawns_first(&t).is_some(), "{material}: a pawn-first twin");
+        let plain = unsolved_copy(&t);
+        locust::egt::rows::solve(&plain, 2, &mut |_| {}).unwrap();
+        for stm in 0..2 {
+            let differ = (0..t.index.size)
+                .filter(|&i| t.values[stm][i].load(Relaxed) != plain.values[stm][i].load(Relaxed))
+                .count();
+            assert_eq!(differ, 0, "{} {material}: side {stm}", v.name);
+        }
+        assert_eq!(t.stuck.get(), plain.stuck.get(), "{} {material}", v.name);
+    }
 }
 
 #[test]
@@ -836,6 +877,27 @@ fn row_solver_equals_general_solver() {
     // Hoppers and optional promotions stay on the general path.
     assert!(!eligible(&build(&builtin("xiangqi"), "KCvKA")));
     assert!(!eligible(&build(&builtin("grand"), "KPvK")));
+}
+
+/// A pawn table whose pawn-first twin would not fit the memory budget beside the tables
+/// planned (KRvKP: 12 MB, its sub-tables 20 MB, a budget of 40 MB) is solved in its own
+/// layout: the same values.
+#[test]
+fn a_pawn_table_without_room_for_its_twin_is_the_same() {
+    let chess = builtin("chess");
+    let tight = Settings {
+        memory_mb: 40,
+        ..settings(Metric::Dtm)
+    };
+    let plain = build_with(&chess, "KRvKP", tight).1;
+    let twin = build(&chess, "KRvKP");
+    for stm in 0..2 {
+        let differ = (0..twin.index.size)
+            .filter(|&i| twin.values[stm][i].load(Relaxed) != plain.values[stm][i].load(Relaxed))
+            .count();
+        assert_eq!(differ, 0, "side {stm}");
+    }
+    assert_eq!(twin.stuck.get(), plain.stuck.get());
 }
 
 /// Tables whose alike men are indexed as a set equal the tables with one factor per man on

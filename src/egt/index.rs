@@ -4,7 +4,7 @@
 //! piece of one side, neither the first man nor the last) share one factor over the sets of
 //! distinct squares they can stand on, so that swapping them gives the same entry.
 
-use super::board::{bit, Bits, Board};
+use super::board::{bit, Bits, Board, MAX_MAPS};
 use super::material::MAX_MEN;
 
 /// Local index of a square outside a man's domain.
@@ -55,6 +55,9 @@ pub struct Partial<'a> {
     stride: usize,
     /// The other men's share of the index.
     base: usize,
+    /// When the open man is the first: its square picks the map, and per map the other
+    /// men's share (`usize::MAX` where one stands outside its domain).
+    first: Option<(&'a Indexer, [usize; MAX_MAPS])>,
 }
 
 impl Partial<'_> {
@@ -62,6 +65,12 @@ impl Partial<'_> {
     /// position.
     #[inline]
     pub fn complete(&self, sq: u8) -> Option<usize> {
+        if let Some((ix, bases)) = &self.first {
+            let k = ix.canon[sq as usize] as usize;
+            let l = self.local[ix.maps[k][sq as usize] as usize];
+            let base = bases[k];
+            return (l != OUTSIDE && base != usize::MAX).then(|| base + l as usize * self.stride);
+        }
         let l = self.local[self.map[sq as usize] as usize];
         (l != OUTSIDE).then(|| self.base + l as usize * self.stride)
     }
@@ -317,13 +326,17 @@ impl Indexer {
     }
 
     /// The index of the position `sq` with man `v` left open (its square in `sq` is ignored).
-    /// `None` when it cannot be done by one addition per square: the open man is the first
-    /// (its square picks the symmetry map), or men share a factor; and when another man
-    /// stands outside its domain (`encode` fails for every square of the open man).
+    /// `None` when it cannot be done by one addition per square: men share a factor; and
+    /// when another man stands outside its domain (`encode` fails for every square of the
+    /// open man). When the open man is the first, its square picks the symmetry map: the
+    /// others' share is made once per map.
     #[inline]
     pub fn partial(&self, sq: &[u8], v: usize) -> Option<Partial<'_>> {
-        if v == 0 || self.grouped {
+        if self.grouped {
             return None;
+        }
+        if v == 0 {
+            return Some(self.partial_first(sq));
         }
         let map = &self.maps[self.canon[sq[0] as usize] as usize];
         let mut base = 0;
@@ -339,7 +352,32 @@ impl Indexer {
             local: &self.local[v],
             stride: self.stride[v],
             base,
+            first: None,
         })
+    }
+
+    /// [`Indexer::partial`] with the first man open.
+    fn partial_first(&self, sq: &[u8]) -> Partial<'_> {
+        let mut bases = [usize::MAX; MAX_MAPS];
+        for (base, map) in bases.iter_mut().zip(&self.maps) {
+            let mut sum = 0;
+            for (i, &s) in sq.iter().enumerate().skip(1) {
+                let l = self.local[i][map[s as usize] as usize];
+                if l == OUTSIDE {
+                    sum = usize::MAX;
+                    break;
+                }
+                sum += l as usize * self.stride[i];
+            }
+            *base = sum;
+        }
+        Partial {
+            map: &self.maps[0],
+            local: &self.local[0],
+            stride: self.stride[0],
+            base: 0,
+            first: Some((self, bases)),
+        }
     }
 
     /// The index after man `i` of the canonical position at `idx` moves from `from` to `to`:
@@ -823,6 +861,23 @@ mod tests {
             }
         }
         assert!(hit.iter().all(|&h| h));
+    }
+
+    /// A partial index completed with the open man on any square is the index of the whole
+    /// position, for every man left open (the first too, whose square picks the map).
+    #[test]
+    fn partial_completes_to_the_encoded_index() {
+        let (_, ix) = indexers(&[0, 1, 2]);
+        for sq in [[0u8, 6, 12], [12, 3, 24], [4, 20, 7], [18, 11, 2]] {
+            for v in 0..3 {
+                let part = ix.partial(&sq, v).unwrap_or_else(|| unreachable!());
+                for s in 0..25u8 {
+                    let mut whole = sq;
+                    whole[v] = s;
+                    assert_eq!(part.complete(s), ix.encode(&whole), "{sq:?} man {v} on {s}");
+                }
+            }
+        }
     }
 
     /// The orderings of an entry are its placements with the alike men told apart.

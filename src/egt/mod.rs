@@ -9,6 +9,7 @@ pub mod cache;
 pub mod cli;
 pub mod escapes;
 pub mod index;
+pub mod layout;
 pub mod material;
 pub mod mirror;
 pub mod paths;
@@ -321,7 +322,11 @@ impl Builder {
                 .index
                 .encode_all(&p.squares, |idx| presets.push((p.stm, idx, p.code)));
         }
-        propagate::solve(table, threads, &presets, &mut progress)?;
+        // The pawn-first twin of a pawn table (see `layout`) needs the table's size again
+        // while it is solved: only when the budget has room for it beside every table
+        // planned; otherwise the plain solve, which makes the same table.
+        let twin_fits = self.used_mb + megabytes(table.index.size) <= self.settings.memory_mb;
+        propagate::solve(table, threads, &presets, &mut progress, twin_fits)?;
         if show {
             report::progress_done(&name, start.elapsed());
         }

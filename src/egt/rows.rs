@@ -19,6 +19,14 @@
 //! plies (verified for the whole row at once) and no capture holds it; then losses in `p`
 //! make their undecided predecessors won in `p + 1`. Conversions (captures and promotions,
 //! listed once per row) are looked up in the sub-tables position by position.
+//!
+//! Pawn tables come here as their pawn-first twins (see `layout`) and are solved by levels of
+//! the pawns' advancement, the most advanced first (see [`heights`]): a pawn's move leaves
+//! its level for one solved already, and is looked up there like a conversion (its code as
+//! it is, injected at its distance like a capture's); so a level reads only itself and
+//! final values. Where a placement of the pawns (a slice, a run of whole rows) can be solved
+//! apart, each slice of a level is solved by one thread from its seed to its end, with a
+//! state small enough for the cache (see [`Solver::slices`]).
 
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
@@ -54,6 +62,9 @@ struct Step<W> {
     /// The path only gives check (the flying general's sight line): it attacks a royal on
     /// its end, and is neither a move nor a capture.
     checks: bool,
+    /// A pawn's move to an empty square when the table is solved by levels (see
+    /// [`Geometry::heights`]): it leaves the level, and is looked up like a conversion.
+    pushes: bool,
 }
 
 /// One path of the last man inside its row: its other end (local index) and the board
@@ -73,11 +84,13 @@ struct Geometry<W> {
     /// Colour per man.
     colour: Vec<u8>,
     /// Per man but the last, per square: forward paths that stay in the table (move to an
-    /// empty square without promoting).
+    /// empty square without promoting), but a pawn's when solved by levels.
     moves: Vec<Vec<Vec<Step<W>>>>,
-    /// Per man but the last, per square: forward paths that take or promote.
+    /// Per man but the last, per square: forward paths that take or promote, and a pawn's
+    /// moves out of its level (see [`Step::pushes`]).
     hits: Vec<Vec<Vec<Step<W>>>>,
-    /// Per man but the last, per square: the paths that end there (un-moves).
+    /// Per man but the last, per square: the paths that end there (un-moves); none of a
+    /// pawn's when solved by levels (they come from a level solved later).
     unmoves: Vec<Vec<Vec<Step<W>>>>,
     /// The last man's forward paths by local index.
     vmoves: Vec<Vec<VStep<W>>>,
@@ -115,6 +128,11 @@ struct Geometry<W> {
     set_stride: Vec<Option<usize>>,
     /// All bits of a row.
     full: W,
+    /// When the table is solved by levels: per man that promotes (the first men), per
+    /// board square, the most moves to an empty square it can still make before it
+    /// promotes; a level holds the rows of one sum of these over the men (see
+    /// [`Solver::levels`]). Empty otherwise.
+    heights: Vec<Vec<u8>>,
     /// Per man but the last, when each has a factor of its own and row numbers fit 32 bits:
     /// the factor's size and the man's squares by local index, the digits of a row number
     /// (see [`Solver::decode`]).
@@ -200,6 +218,66 @@ pub fn eligible(table: &Table) -> bool {
     true
 }
 
+/// Per man that promotes, per board square, the most moves to an empty square (not
+/// promoting) it can still make: when the men that promote are the first ones (a pawn-first
+/// twin, see `layout`), not the last, their moves never return (the heights exist), and no
+/// rule looks further than the position (the perpetual-check ban): then a move of such a
+/// man lowers the sum of the heights, and the table is solved by levels of that sum, the
+/// lowest first (see [`Solver::levels`]). `None` otherwise.
+fn heights(table: &Table) -> Option<Vec<Vec<u8>>> {
+    let rules = &table.rules;
+    let m = table.men();
+    let promotes = |i: usize| {
+        !rules.promo[table.colour[i] as usize][table.piece[i] as usize]
+            .choices
+            .is_empty()
+    };
+    let pawns = (0..m).take_while(|&i| promotes(i)).count();
+    if pawns == 0 || pawns + 1 >= m || (pawns..m).any(promotes) {
+        return None;
+    }
+    if rules.game.perpetual_check_loses {
+        return None;
+    }
+    (0..pawns)
+        .map(|i| {
+            let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
+            let promo = &rules.promo[c][p];
+            let next = |s: usize| {
+                rules.moves[c][p].from[s]
+                    .iter()
+                    .filter(|path| path.rights & rights::MOVE != 0 && !promo.may(s as u8, path.to))
+                    .map(|path| path.to as usize)
+                    .collect::<Vec<_>>()
+            };
+            height_table(rules.board.n, &next)
+        })
+        .collect()
+}
+
+/// The longest walk from each of `n` squares along `next`, `None` when some walk can
+/// return to a square (or is longer than a byte holds).
+fn height_table(n: usize, next: &dyn Fn(usize) -> Vec<usize>) -> Option<Vec<u8>> {
+    // Relaxed `n` times: a longest walk without a cycle has fewer than `n` steps, so a
+    // change in round `n` means a cycle.
+    let succ: Vec<Vec<usize>> = (0..n).map(next).collect();
+    let mut h = vec![0usize; n];
+    for _ in 0..=n {
+        let mut changed = false;
+        for s in 0..n {
+            let best = succ[s].iter().map(|&t| h[t] + 1).max().unwrap_or(0);
+            if best > h[s] {
+                h[s] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            return h.into_iter().map(|x| u8::try_from(x).ok()).collect();
+        }
+    }
+    None
+}
+
 impl<W: Word> Geometry<W> {
     fn new(table: &Table) -> Geometry<W> {
         let rules = &table.rules;
@@ -207,6 +285,7 @@ impl<W: Word> Geometry<W> {
         let m = table.men();
         let last = m - 1;
         let ix = &table.index;
+        let heights = heights(table).unwrap_or_default();
         let len = ix.domain(last).len();
         let vbit: Vec<W> = (0..n as u8)
             .map(|s| ix.local_of(last, s).map_or(W::ZERO, |l| W::bit(l)))
@@ -247,11 +326,20 @@ impl<W: Word> Geometry<W> {
                         takes: path.rights & rights::CAPTURE != 0,
                         promotes: promo_of(i).may(s as u8, path.to),
                         checks: path.rights == rights::CHECK_ONLY,
+                        pushes: false,
                     };
                     if step.takes || step.promotes || step.checks {
                         hit[s].push(step);
                     }
                     if !step.moves || step.promotes {
+                        continue;
+                    }
+                    if i < heights.len() {
+                        // Out of the level: a lookup of a level solved before.
+                        hit[s].push(Step {
+                            pushes: true,
+                            ..step
+                        });
                         continue;
                     }
                     fwd[s].push(step);
@@ -377,6 +465,7 @@ impl<W: Word> Geometry<W> {
             vmap,
             vbit,
             full: W::low(len),
+            heights,
         }
     }
 
@@ -520,6 +609,25 @@ struct Outcomes<W> {
     worst: [u8; MAX_ROW],
 }
 
+impl<W: Word> Outcomes<W> {
+    /// Adds a move from position `b` to a position of code `code` (the other side to move).
+    #[inline]
+    fn add(&mut self, b: usize, code: u8) {
+        self.any |= W::bit(b);
+        if is_loss(code) {
+            let p = plies(code) + 1;
+            if !self.won.has(b) || p < self.best[b] {
+                self.best[b] = p;
+            }
+            self.won |= W::bit(b);
+        } else if is_win(code) {
+            self.worst[b] = self.worst[b].max(plies(code) + 1);
+        } else {
+            self.open |= W::bit(b);
+        }
+    }
+}
+
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance, in the lists the threads filed them in (the seed's
 /// lists are moved in whole, not copied: they hold most of a table's captures).
@@ -559,8 +667,10 @@ struct Merger<W> {
 impl<W: Word> Merger<W> {
     /// A buffer for a table of `rows` rows.
     fn new(rows: usize) -> Merger<W> {
+        // No more slots than rows (a slice of a table solved by levels may be small).
+        let slots = SLOTS[(rows <= SMALL) as usize].min(rows.next_power_of_two());
         Merger {
-            slots: vec![(usize::MAX, W::ZERO); SLOTS[(rows <= SMALL) as usize]],
+            slots: vec![(usize::MAX, W::ZERO); slots],
             batch: Vec::with_capacity(BATCH),
         }
     }
@@ -666,13 +776,8 @@ impl Rmw {
     }
 }
 
-/// The state of one solve.
-struct Solver<'a, W: Word> {
-    t: &'a Table,
-    g: Geometry<W>,
-    threads: usize,
-    rmw: Rmw,
-    rows: usize,
+/// The row state of one solve, shared by the threads.
+struct State<W: Word> {
     /// Per side, per row: decided (won, lost, illegal, or held by a capture for ever).
     done: Rows<W>,
     /// Per side, per row: won by a capture at the seed, deeper than one ply, and not reached
@@ -693,9 +798,38 @@ struct Solver<'a, W: Word> {
     news: [Rows<W>; 2],
     /// One bit per word of `news`: the words that are not zero.
     summary: [[Vec<AtomicU64>; 2]; 2],
-    later: Later<W>,
     /// Positions without a legal move, found by the seed (see [`Table::stuck`]).
     stuck: [Vec<AtomicU64>; 2],
+}
+
+/// A pair of arrays, one per side, borrowed from a [`State`].
+type Pair<'a, T> = [&'a [T]; 2];
+
+/// Both sides' arrays of `v` as slices.
+fn pair<T>(v: &[Vec<T>; 2]) -> Pair<'_, T> {
+    [&v[0], &v[1]]
+}
+
+/// One solve of some rows (the table, a level, or a slice, see [`Solver::levels`]): the
+/// shared state, and what belongs to this solve alone.
+struct Solver<'a, W: Word> {
+    t: &'a Table,
+    g: &'a Geometry<W>,
+    /// The shared state's arrays (see [`State`]), as slices: one load from here reaches a
+    /// row's word, as when the solve owned them.
+    done: Pair<'a, W::Atomic>,
+    provisional: Pair<'a, W::Atomic>,
+    settled: Pair<'a, W::Atomic>,
+    closed: Pair<'a, W::Atomic>,
+    news: [Pair<'a, W::Atomic>; 2],
+    summary: [Pair<'a, AtomicU64>; 2],
+    stuck: Pair<'a, AtomicU64>,
+    threads: usize,
+    rmw: Rmw,
+    rows: usize,
+    /// The words of `summary` the passes scan: the rows solved, in 64s.
+    words: std::ops::Range<usize>,
+    later: Later<W>,
 }
 
 /// Solves `table` with the row solver (the caller checked [`eligible`]): in 64-bit words
@@ -722,55 +856,82 @@ fn solve_in<W: Word>(
     let rows = table.index.size / g.len;
     let sides = || [row_words::<W>(rows), row_words::<W>(rows)];
     let sum = rows / 64 + 1;
-    let s = Solver {
-        t: table,
-        g,
-        threads,
-        rmw: Rmw {
-            shared: threads > 1,
-        },
-        rows,
+    let st = State::<W> {
         done: sides(),
         provisional: sides(),
         settled: sides(),
         closed: sides(),
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [words(sum), words(sum)]),
-        later: (0..=MAX_PLIES as usize + 4)
-            .map(|_| Mutex::new(Vec::new()))
-            .collect(),
         stuck: [0, 1].map(|_| words(table.index.size / 64 + 1)),
     };
+    let s = Solver {
+        t: table,
+        g: &g,
+        done: pair(&st.done),
+        provisional: pair(&st.provisional),
+        settled: pair(&st.settled),
+        closed: pair(&st.closed),
+        news: [pair(&st.news[0]), pair(&st.news[1])],
+        summary: [pair(&st.summary[0]), pair(&st.summary[1])],
+        stuck: pair(&st.stuck),
+        threads,
+        rmw: Rmw {
+            shared: threads > 1,
+        },
+        rows,
+        words: 0..sum,
+        later: later(),
+    };
     s.seed_illegal();
-    s.seed_values();
-    let stuck = s
+    if let Some((per, levels)) = s.slices() {
+        for (k, level) in levels.iter().enumerate() {
+            s.solve_slices(per, level)?;
+            progress(&format!("level {k}"));
+        }
+    } else {
+        for level in s.levels() {
+            s.seed_values(&level);
+            progress("seeded");
+            s.run(&level, progress)?;
+        }
+    }
+    let stuck = st
         .stuck
         .each_ref()
         .map(|w| w.iter().map(|x| x.load(Relaxed)).collect());
     // Set once: a table is solved once.
     let _ = table.stuck.set(stuck);
-    progress("seeded");
-    let mut p = 0u8;
-    loop {
-        let pending = s.merge_later(p);
-        if !pending && !s.any_later(p) {
-            if !table.rules.game.perpetual_check_loses || s.perpetual_losses(&mut p, progress) == 0
-            {
-                s.clear_notes();
-                return Ok(());
+    Ok(())
+}
+
+/// Empty lists of deferred positions (see [`Later`]).
+fn later<W>() -> Later<W> {
+    (0..=MAX_PLIES as usize + 4)
+        .map(|_| Mutex::new(Vec::new()))
+        .collect()
+}
+
+/// The deferred positions `all` of the slices `level` (ascending, of `per` rows each),
+/// slice by slice.
+fn split_later<W: Word>(all: Later<W>, level: &[usize], per: usize) -> Vec<Mutex<Later<W>>> {
+    let out: Vec<Later<W>> = level.iter().map(|_| later()).collect();
+    for (q, lists) in all.into_iter().enumerate() {
+        let mut mine: Vec<Vec<(usize, u8, W)>> = level.iter().map(|_| Vec::new()).collect();
+        for &(row, side, bits) in lists.into_inner().unwrap_or_default().iter().flatten() {
+            if let Ok(k) = level.binary_search(&(row / per)) {
+                mine[k].push((row, side, bits));
             }
-            continue;
         }
-        if pending {
-            if p >= MAX_PLIES {
-                return Err(SolveError::TooDeep(table.name.clone()));
+        for (k, list) in mine.into_iter().enumerate() {
+            if !list.is_empty() {
+                if let Ok(mut l) = out[k][q].lock() {
+                    l.push(list);
+                }
             }
-            s.expand(p, true);
-            s.expand(p, false);
-            progress(&format!("distance {p}"));
         }
-        p += 1;
     }
+    out.into_iter().map(Mutex::new).collect()
 }
 
 /// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
@@ -795,6 +956,138 @@ fn file_seed<W: Word>(filed: &mut Vec<Vec<(usize, u8, W)>>, q: u8, row: usize, s
 }
 
 impl<'a, W: Word> Solver<'a, W> {
+    /// The distance passes over the seeded rows `level` until nothing is left to expand;
+    /// then its undecided positions are draws.
+    fn run(&self, level: &[usize], progress: &mut dyn FnMut(&str)) -> Result<(), SolveError> {
+        let table = self.t;
+        let mut p = 0u8;
+        loop {
+            let pending = self.merge_later(p);
+            if !pending && !self.any_later(p) {
+                if !table.rules.game.perpetual_check_loses
+                    || self.perpetual_losses(&mut p, progress) == 0
+                {
+                    self.clear_notes(level);
+                    return Ok(());
+                }
+                continue;
+            }
+            if pending {
+                if p >= MAX_PLIES {
+                    return Err(SolveError::TooDeep(table.name.clone()));
+                }
+                self.expand(p, true);
+                self.expand(p, false);
+                progress(&format!("distance {p}"));
+            }
+            p += 1;
+        }
+    }
+
+    /// The rows in the order they are solved: one level of all rows, or when the pawns'
+    /// moves leave their level (see [`heights`]) the rows of each sum of the heights, the
+    /// lowest first. A level's moves reach only rows of its own or of lower levels, which
+    /// are final then: so a level's state stays small enough for the cache.
+    fn levels(&self) -> Vec<Vec<usize>> {
+        let h = &self.g.heights;
+        if h.is_empty() {
+            return vec![(0..self.rows).collect()];
+        }
+        let mut f = [0u8; MAX_MEN];
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for row in 0..self.rows {
+            self.decode(row, &mut f);
+            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            if out.len() <= sum {
+                out.resize_with(sum + 1, Vec::new);
+            }
+            out[sum].push(row);
+        }
+        out.retain(|l| !l.is_empty());
+        out
+    }
+
+    /// When the table is solved by levels (see [`heights`]) and each placement of the pawns
+    /// (a slice: the rows of one value of the pawns' factors, which lead the index) is a
+    /// whole number of `summary` words and holds no first man some symmetry keeps in place
+    /// (whose images would be another slice's rows): the rows per slice, and per level the
+    /// slices, the lowest level first. A slice's moves reach only its own rows or lower
+    /// levels', so the slices of a level are solved apart, each by one thread.
+    fn slices(&self) -> Option<(usize, Vec<Vec<usize>>)> {
+        let (h, ix) = (&self.g.heights, &self.t.index);
+        let per = ix.stride_of(h.len().checked_sub(1)?) / self.g.len;
+        if h.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
+            return None;
+        }
+        let mut f = [0u8; MAX_MEN];
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        for slice in 0..self.rows / per {
+            self.decode(slice * per, &mut f);
+            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            if out.len() <= sum {
+                out.resize_with(sum + 1, Vec::new);
+            }
+            out[sum].push(slice);
+        }
+        out.retain(|l| !l.is_empty());
+        Some((per, out))
+    }
+
+    /// Solves the slices `level` of `per` rows each: the seed of all on all threads, the
+    /// rows of one offset in every slice together (a row's promotions read the same
+    /// sub-table lines as the row of the pawn's neighbouring square, in another slice);
+    /// then the distance passes of each slice on one thread, up to `threads` slices at a
+    /// time.
+    fn solve_slices(&self, per: usize, level: &[usize]) -> Result<(), SolveError> {
+        let seed = Solver {
+            later: later(),
+            words: self.words.clone(),
+            ..*self
+        };
+        let rows: Vec<usize> = (0..per)
+            .flat_map(|o| level.iter().map(move |&slice| slice * per + o))
+            .collect();
+        seed.seed_values(&rows);
+        let lists = split_later(seed.later, level, per);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let failed = Mutex::new(None);
+        let work = || loop {
+            let k = next.fetch_add(1, Relaxed);
+            let (Some(&slice), Some(list)) = (level.get(k), lists.get(k)) else {
+                return;
+            };
+            let one = Solver {
+                threads: 1,
+                // The thread alone writes the slice's rows.
+                rmw: Rmw { shared: false },
+                words: slice * per / 64..(slice + 1) * per / 64,
+                later: list
+                    .lock()
+                    .map(|mut l| std::mem::take(&mut *l))
+                    .unwrap_or_default(),
+                ..*self
+            };
+            let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
+            if let Err(e) = one.run(&rows, &mut |_| {}) {
+                if let Ok(mut f) = failed.lock() {
+                    *f = Some(e);
+                }
+                return;
+            }
+        };
+        let helpers = self.threads.min(level.len()).max(1) - 1;
+        std::thread::scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(work);
+            }
+            work();
+        });
+        match failed.into_inner().ok().flatten() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
     fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> W {
@@ -879,7 +1172,7 @@ impl<'a, W: Word> Solver<'a, W> {
         });
         self.summary[par]
             .iter()
-            .flatten()
+            .flat_map(|side| &side[self.words.clone()])
             .any(|w| w.load(Relaxed) != 0)
     }
 
@@ -1023,6 +1316,10 @@ impl<'a, W: Word> Solver<'a, W> {
                 } else {
                     if st.takes && prey(last) {
                         takes[st.promotes as usize] |= g.vbit[st.sq as usize];
+                    }
+                    if st.pushes {
+                        // Row by row: see `push_outcomes`.
+                        continue;
                     }
                     if !(st.moves && st.promotes) {
                         continue;
@@ -1193,33 +1490,62 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         for k in 0..caps.list.len() {
             let mine = caps.list[k].bits & bits;
-            self.capture_codes(caps, k, mine, x, |b, code| {
-                out.any |= W::bit(b);
-                if is_loss(code) {
-                    let p = plies(code) + 1;
-                    if !out.won.has(b) || p < out.best[b] {
-                        out.best[b] = p;
-                    }
-                    out.won |= W::bit(b);
-                } else if is_win(code) {
-                    out.worst[b] = out.worst[b].max(plies(code) + 1);
-                } else {
-                    out.open |= W::bit(b);
-                }
-            });
+            self.capture_codes(caps, k, mine, x, |b, code| out.add(b, code));
         }
         out
     }
 
+    /// Adds to `out` what the moves of side `x` (to move) out of the level (see
+    /// [`Step::pushes`]) lead to in the positions `want` of `row` (other men on `f`,
+    /// occupying `occ`); returns the positions with such a legal move. A move carries the
+    /// row to another, final already: the codes lie together there.
+    fn push_outcomes(
+        &self,
+        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        x: usize,
+        want: W,
+        out: &mut Outcomes<W>,
+    ) -> W {
+        let (g, ix, len) = (&self.g, &self.t.index, self.g.len);
+        let mut any = W::ZERO;
+        for i in (0..g.heights.len()).filter(|&i| g.colour[i] as usize == x) {
+            let base = g.base(row, f, i);
+            for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
+                let bits = want & !st.vblock;
+                if (occ & st.block).any() || !bits.any() {
+                    continue;
+                }
+                let to = g.step_row(ix, (row, base), f, i, st);
+                let mut next = *f;
+                next[i] = st.sq;
+                for b in ones(bits) {
+                    let code = match to {
+                        Some(to) => self.t.values[1 - x][to * len + b].load(Relaxed),
+                        None => {
+                            // The first man leaves the fundamental region: mapped back.
+                            next[g.m - 1] = ix.domain(g.m - 1)[b];
+                            self.t.code(1 - x, &next[..g.m])
+                        }
+                    };
+                    if code != ILLEGAL {
+                        any |= W::bit(b);
+                        out.add(b, code);
+                    }
+                }
+            }
+        }
+        any
+    }
+
     /// The seed values: positions without quiet moves or with a capture go through the
     /// general seed; the rest are open.
-    fn seed_values(&self) {
+    fn seed_values(&self, level: &[usize]) {
         let g = &self.g;
-        parallel(self.rows, self.threads, |a, b| {
+        parallel(level.len(), self.threads, |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
             let mut list = Captures::default();
-            for row in a..b {
+            for &row in &level[a..b] {
                 let occ = self.decode(row, &mut f);
                 for x in 0..2 {
                     let legal = g.full & !self.done[x][row].load(Relaxed);
@@ -1260,7 +1586,8 @@ impl<'a, W: Word> Solver<'a, W> {
         let quiet = self.escapes(f, occ, row, x, legal);
         let capture = self.capture_list((f, occ), x, legal, list);
         let mut sq = *f;
-        let out = self.outcomes(list, capture, x);
+        let mut out = self.outcomes(list, capture, x);
+        let capture = capture | self.push_outcomes((row, f, occ), x, legal, &mut out);
         let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
         for bit in ones(legal & (!quiet | capture)) {
             // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
@@ -1496,17 +1823,20 @@ impl<'a, W: Word> Solver<'a, W> {
         if p > 0 && (p & 1 == 1) != wins {
             return;
         }
-        let sum = self.summary[(p & 1) as usize][0].len();
+        let words = self.words.clone();
         // A side at a time, one merger per thread kept over the thread's chunks: a merger
         // per chunk would cost its slots' setup and drain, and merge less.
         for side in 0..2 {
             let mover = 1 - side;
             parallel_with(
-                sum,
+                words.len(),
                 self.threads,
-                || Merger::new(self.rows),
-                |merged, a, b| self.expand_side(p, wins, side, a..b, merged),
-                |mut merged| merged.drain(&self.done[mover], &mut self.act(p, wins, mover)),
+                || Merger::new(self.rows.min(words.len() * 64)),
+                |merged, a, b| {
+                    let range = words.start + a..words.start + b;
+                    self.expand_side(p, wins, side, range, merged)
+                },
+                |mut merged| merged.drain(self.done[mover], &mut self.act(p, wins, mover)),
             );
         }
     }
@@ -1514,7 +1844,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
     /// over wins) or a win.
     fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
-        let done = &self.done[mover][..];
+        let done = self.done[mover];
         move |r: usize, bits: W| {
             if !wins {
                 self.win(p, r, mover, bits);
@@ -1542,7 +1872,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let par = (p & 1) as usize;
         let mut f = [0u8; MAX_MEN];
         let mover = 1 - side;
-        let (settled, done) = (&self.settled[mover][..], &self.done[mover][..]);
+        let (settled, done) = (self.settled[mover], self.done[mover]);
         let mut act = self.act(p, wins, mover);
         // Cleared by a load and a store, not a swap: in this pass only this thread touches
         // these words (news are filed for the next distance, in the other parity), and a
@@ -1662,11 +1992,11 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// Undecided positions are draws: their bytes lose the seed's notes of their captures.
-    fn clear_notes(&self) {
+    fn clear_notes(&self, level: &[usize]) {
         let len = self.g.len;
-        parallel(self.rows, self.threads, |a, b| {
+        parallel(level.len(), self.threads, |a, b| {
             for x in 0..2 {
-                for row in a..b {
+                for &row in &level[a..b] {
                     let open = self.g.full & !self.done[x][row].load(Relaxed);
                     for bit in ones(open) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
