@@ -66,12 +66,23 @@ impl Position {
         let Some(strike) = self.lion_strike else {
             return true;
         };
-        let to = self.lay.sq(m.to_coord());
-        let on_the_way = m.extras().filter(|_| !lt.end_square_only);
-        let victims = on_the_way.map(|c| self.lay.sq(c)).chain([to]);
-        victims
+        self.strike_squares(lt, m)
             .filter(|&sq| sq != strike)
             .all(|sq| self.enemy_lion_at(lt, sq).is_none())
+    }
+
+    /// The squares the counterstrike rule looks at in a move: its end square, then the men
+    /// it takes on the way (not under XBoard's reading).
+    fn strike_squares<'a>(
+        &'a self,
+        lt: &'a LionTrading,
+        m: &'a Move,
+    ) -> impl Iterator<Item = Sq> + 'a {
+        let on_the_way = m.extras().filter(|_| !lt.end_square_only);
+        [m.to_coord()]
+            .into_iter()
+            .chain(on_the_way)
+            .map(|c| self.lay.sq(c))
     }
 
     /// True when the move ends on an enemy lion two squares away (or more).
@@ -161,16 +172,13 @@ impl Position {
 
     /// The square where this move's non-lion takes an enemy lion (its end square first, as
     /// the last capture of the move), when the counterstrike rule is on.
-    pub(crate) fn new_lion_strike(&self, m: &Move, from: Sq, to: Sq) -> Option<Sq> {
+    pub(crate) fn new_lion_strike(&self, m: &Move, from: Sq) -> Option<Sq> {
         let lt = self.lay.variant.capture_matrix.lion.as_ref()?;
         let mover = self.man_at(from).map(|man| self.piece_of(man))?;
         if !lt.counterstrike || lt.lions.contains(&mover) {
             return None;
         }
-        let on_the_way = m.extras().filter(|_| !lt.end_square_only);
-        let extras = on_the_way.map(|c| self.lay.sq(c));
-        [to].into_iter()
-            .chain(extras)
+        self.strike_squares(lt, m)
             .find(|&sq| self.enemy_lion_at(lt, sq).is_some())
     }
 }

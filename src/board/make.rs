@@ -318,7 +318,7 @@ impl Position {
         let (from, to) = (self.sq_of(mv.from), self.sq_of(mv.to));
         let us = self.stm;
         if self.lay.variant.capture_matrix.lion.is_some() {
-            self.lion_strike = self.new_lion_strike(mv, from, to);
+            self.lion_strike = self.new_lion_strike(mv, from);
             if let Some(sq) = self.lion_strike {
                 self.key ^= self.zob.strike(sq);
             }

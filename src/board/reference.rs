@@ -1119,10 +1119,7 @@ fn lion_trade_ok(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     // Counterstrike: a non-lion takes no lion but on the square of the last strike; under
     // XBoard's reading no man ends on a lion, and what is taken on the way is not looked at.
     let struck = b.lion_strike.is_some()
-        && m.extras()
-            .filter(|_| !lt.end_square_only)
-            .chain([to])
-            .any(|c| Some(c) != b.lion_strike && enemy_lion(b, lt, c));
+        && strike_squares(lt, m).any(|c| Some(c) != b.lion_strike && enemy_lion(b, lt, c));
     if struck && (!lion || lt.end_square_only) {
         return false;
     }
@@ -1163,10 +1160,14 @@ fn lion_strike_after(b: &RefBoard, v: &Variant, man: RefMan, m: &Move) -> Option
         b.at(c)
             .is_some_and(|o| o.colour != man.colour && lt.lions.contains(&o.piece))
     };
-    [m.to_coord()]
-        .into_iter()
-        .chain(m.extras().filter(|_| !lt.end_square_only))
-        .find(|&c| taken(c))
+    strike_squares(lt, m).find(|&c| taken(c))
+}
+
+/// The squares the counterstrike rule looks at in `m`: its end square, then the men it
+/// takes on the way (not under XBoard's reading).
+fn strike_squares<'a>(lt: &'a LionTrading, m: &'a Move) -> impl Iterator<Item = Coord> + 'a {
+    let on_the_way = m.extras().filter(|_| !lt.end_square_only);
+    [m.to_coord()].into_iter().chain(on_the_way)
 }
 
 /// Shogi: a drop of a `no_drop_mate` type that gives check must leave a legal reply.
