@@ -339,14 +339,7 @@ impl Indexer {
             return Some(self.partial_first(sq));
         }
         let map = &self.maps[self.canon[sq[0] as usize] as usize];
-        let mut base = 0;
-        for (i, &s) in sq.iter().enumerate().filter(|&(i, _)| i != v) {
-            let l = self.local[i][map[s as usize] as usize];
-            if l == OUTSIDE {
-                return None;
-            }
-            base += l as usize * self.stride[i];
-        }
+        let base = self.share(map, sq, v)?;
         Some(Partial {
             map,
             local: &self.local[v],
@@ -356,20 +349,26 @@ impl Indexer {
         })
     }
 
+    /// The index share of every man but `open` under `map`; `None` when one stands outside
+    /// its domain.
+    #[inline]
+    fn share(&self, map: &[u8], sq: &[u8], open: usize) -> Option<usize> {
+        let mut sum = 0;
+        for (i, &s) in sq.iter().enumerate().filter(|&(i, _)| i != open) {
+            let l = self.local[i][map[s as usize] as usize];
+            if l == OUTSIDE {
+                return None;
+            }
+            sum += l as usize * self.stride[i];
+        }
+        Some(sum)
+    }
+
     /// [`Indexer::partial`] with the first man open.
     fn partial_first(&self, sq: &[u8]) -> Partial<'_> {
         let mut bases = [usize::MAX; MAX_MAPS];
         for (base, map) in bases.iter_mut().zip(&self.maps) {
-            let mut sum = 0;
-            for (i, &s) in sq.iter().enumerate().skip(1) {
-                let l = self.local[i][map[s as usize] as usize];
-                if l == OUTSIDE {
-                    sum = usize::MAX;
-                    break;
-                }
-                sum += l as usize * self.stride[i];
-            }
-            *base = sum;
+            *base = self.share(map, sq, 0).unwrap_or(usize::MAX);
         }
         Partial {
             map: &self.maps[0],

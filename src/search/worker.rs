@@ -774,11 +774,11 @@ impl<'a> Worker<'a> {
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut scored = false;
-        // Futility skips every quiet move (killers too) once the node has a score.
+        // Quiet moves may be pruned once the node has a score that is no mate.
+        let prunable = |best: i32| !pv_node && !in_check && best > -KNOWN_WIN;
+        // Futility skips every quiet move (killers too).
         let futile = |alpha: i32, best: i32| {
-            !pv_node
-                && !in_check
-                && best > -KNOWN_WIN
+            prunable(best)
                 && depth <= FUTILITY_DEPTH
                 && static_eval + FUTILITY_MARGIN * depth <= alpha
         };
@@ -801,9 +801,7 @@ impl<'a> Worker<'a> {
             let i = order[tried - 1];
             let m = moves[i];
             let quiet = is_quiet(keys[i]);
-            let late = !pv_node
-                && !in_check
-                && best > -KNOWN_WIN
+            let late = prunable(best)
                 && depth <= LMP_DEPTH
                 && quiets_tried >= LMP_BASE + (depth * depth) as usize;
             if quiet && (futile(alpha, best) || late) {
