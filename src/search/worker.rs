@@ -1014,6 +1014,17 @@ impl<'a> Worker<'a> {
             if !in_check && qply >= QS_RECAPTURE_PLY && last_to != Some(m.to) {
                 continue;
             }
+            // Once an evasion holds off the mate, only captures and promotions are tried:
+            // every quiet evasion of every check in a chain of checking captures (an
+            // interposer taken with check, the next one interposed) multiplied the tree
+            // to millions of nodes where the position had a few thousand.
+            if in_check
+                && best > -KNOWN_WIN
+                && m.kind != MoveKind::Promotion
+                && self.victim_value(&m) == 0
+            {
+                continue;
+            }
             if !in_check && !self.blasts {
                 // Explosions remove more than the victim: no material-based pruning then.
                 let victim = self.victim_value(&m);
