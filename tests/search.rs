@@ -216,3 +216,33 @@ fn our_own_perpetual_check_is_not_a_draw() {
     );
     assert!(cp < -300, "{cp} after {best}");
 }
+
+#[test]
+fn checking_captures_in_quiescence_stay_a_small_tree() {
+    // A chu ending from a lost game (docs/STRENGTH.md, session 26): Black's men can take
+    // White's interposers with check one after the other. When quiescence tried every quiet
+    // evasion of every such check, depth 5 took 14 thousand nodes and depth 6 more than ten
+    // million; with the quiet evasions left out once one holds, depth 6 takes about 400
+    // thousand.
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game(
+        "chu",
+        "6k5/6t+l4/12/3+I2+G5/12/3P2P+E4/5K5+h/6CSF3/3C1M6/6T5/12/12 b - - 0 282",
+    );
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let limits = Limits {
+        depth: Some(6),
+        nodes: Some(3_000_000),
+        ..Limits::default()
+    };
+    s.start(&g, limits, tx);
+    let mut deepest = 0;
+    for ev in rx {
+        match ev {
+            SearchEvent::Info(i) => deepest = deepest.max(i.depth),
+            SearchEvent::BestMove { .. } => break,
+            SearchEvent::Message(_) => {}
+        }
+    }
+    assert_eq!(deepest, 6, "depth 6 not reached within 3 million nodes");
+}
