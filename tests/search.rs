@@ -217,22 +217,14 @@ fn our_own_perpetual_check_is_not_a_draw() {
     assert!(cp < -300, "{cp} after {best}");
 }
 
-#[test]
-fn checking_captures_in_quiescence_stay_a_small_tree() {
-    // A chu ending from a lost game (docs/STRENGTH.md, session 26): Black's men can take
-    // White's interposers with check one after the other. When quiescence tried every quiet
-    // evasion of every such check, depth 5 took 14 thousand nodes and depth 6 more than ten
-    // million; with the quiet evasions left out once one holds, depth 6 takes about 400
-    // thousand.
+/// The deepest iteration a search of `fen` (chu) completes within `nodes`, to at most `depth`.
+fn chu_depth_within(fen: &str, depth: u32, nodes: u64) -> u32 {
     let mut s = Searcher::new(SearchOptions::default());
-    let g = game(
-        "chu",
-        "6k5/6t+l4/12/3+I2+G5/12/3P2P+E4/5K5+h/6CSF3/3C1M6/6T5/12/12 b - - 0 282",
-    );
+    let g = game("chu", fen);
     let (tx, rx) = crossbeam_channel::unbounded();
     let limits = Limits {
-        depth: Some(6),
-        nodes: Some(3_000_000),
+        depth: Some(depth),
+        nodes: Some(nodes),
         ..Limits::default()
     };
     s.start(&g, limits, tx);
@@ -244,5 +236,34 @@ fn checking_captures_in_quiescence_stay_a_small_tree() {
             SearchEvent::Message(_) => {}
         }
     }
-    assert_eq!(deepest, 6, "depth 6 not reached within 3 million nodes");
+    deepest
+}
+
+#[test]
+fn mutual_checks_do_not_extend_without_end() {
+    // A chu ending from a lost game (docs/STRENGTH.md, session 26) where nearly every move of
+    // either side checks (a king's step uncovers a slider): check extensions kept the draft
+    // from falling, and depth 2 alone took 660 thousand nodes (lines 89 plies long). With
+    // extensions only within twice the iteration's depth, depth 3 takes about 260 thousand.
+    let fen = "6k5/5tt+l4/4g7/6+E5/3I2N5/3P1GP5/1+h3K3+F2/7SF3/5MC5/2C3T5/12/12 w - - 72 274";
+    assert_eq!(
+        chu_depth_within(fen, 3, 1_000_000),
+        3,
+        "depth 3 not reached within a million nodes"
+    );
+}
+
+#[test]
+fn checking_captures_in_quiescence_stay_a_small_tree() {
+    // A chu ending from a lost game (docs/STRENGTH.md, session 26): Black's men can take
+    // White's interposers with check one after the other. When quiescence tried every quiet
+    // evasion of every such check, depth 5 took 14 thousand nodes and depth 6 more than ten
+    // million; with the quiet evasions left out once one holds, depth 6 takes about 400
+    // thousand.
+    let fen = "6k5/6t+l4/12/3+I2+G5/12/3P2P+E4/5K5+h/6CSF3/3C1M6/6T5/12/12 b - - 0 282";
+    assert_eq!(
+        chu_depth_within(fen, 6, 3_000_000),
+        6,
+        "depth 6 not reached within 3 million nodes"
+    );
 }
