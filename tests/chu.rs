@@ -539,3 +539,39 @@ fn a_bridge_taken_on_the_way_protects_only_under_lishogis_reading() {
     assert_eq!(moves.len(), reference.len(), "engine vs reference");
     assert!(legal(&mut g, "e4d5,d5d6"));
 }
+
+/// Game 25 of session 26's second stream against HaChu, after Locust's `j8j6`: Black's king
+/// on l7 has no move and is not in check.
+const STALEMATE_FEN: &str = "12/12/12/5+P2+S3/4+C7/5K5k/9Q2/8M3/12/6G5/3G4CSF1/6E5 b - - 2 218";
+
+#[test]
+fn a_stalemate_is_a_draw_under_xboards_chu_and_a_loss_in_lishogis() {
+    let draw = Game::from_fen(hachu_chu(), STALEMATE_FEN)
+        .unwrap()
+        .outcome()
+        .unwrap();
+    assert_eq!((draw.winner, draw.reason), (None, Termination::Stalemate));
+    let loss = Game::from_fen(variant("chu"), STALEMATE_FEN)
+        .unwrap()
+        .outcome()
+        .unwrap();
+    assert_eq!(
+        (loss.winner, loss.reason),
+        (
+            Some(locust::board::types::Colour::White),
+            Termination::Stalemate
+        )
+    );
+}
+
+#[test]
+fn xboards_chu_has_the_fifty_move_rule() {
+    // A quiet position of the same game with the reversible-move counter at 100 plies.
+    let fen = "12/12/12/5+P2+S3/4+C4Q2/5K5k/12/8M3/12/6G5/3G4CSF1/6E5 w - - 100 218";
+    let ended = Game::from_fen(hachu_chu(), fen).unwrap().outcome().unwrap();
+    assert_eq!((ended.winner, ended.reason), (None, Termination::MoveRule));
+    assert!(Game::from_fen(variant("chu"), fen)
+        .unwrap()
+        .outcome()
+        .is_none());
+}
