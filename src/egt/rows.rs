@@ -649,6 +649,10 @@ const SLOTS: [usize; 2] = [1024, 4096];
 /// threads (a shorter one costs less than starting them).
 const PARALLEL_LATER: usize = 1 << 12;
 
+/// The fewest rows with news that a distance pass spreads over threads: a shorter pass
+/// costs less than starting a thread (most of a table's distances near the end are short).
+const FEW_ROWS: usize = 64;
+
 /// The most rows of a table that gets the larger [`Merger`].
 const SMALL: usize = 1 << 17;
 
@@ -976,7 +980,17 @@ impl<'a, W: Word> Solver<'a, W> {
     /// The threads of a pass starting now; its read-modify-writes are locked when there
     /// are several (the threads are started after this, so they see the flag).
     fn pass_threads(&self) -> usize {
-        let n = self.threads.get();
+        self.threads_for(usize::MAX)
+    }
+
+    /// [`Solver::pass_threads`] for a pass over `rows` rows: one thread for fewer than
+    /// [`FEW_ROWS`].
+    fn threads_for(&self, rows: usize) -> usize {
+        let n = if rows < FEW_ROWS {
+            1
+        } else {
+            self.threads.get()
+        };
         if self.shared.load(Relaxed) != (n > 1) {
             self.shared.store(n > 1, Relaxed);
         }
@@ -1859,7 +1873,12 @@ impl<'a, W: Word> Solver<'a, W> {
             return;
         }
         let words = self.words.clone();
-        let threads = self.pass_threads();
+        let par = (p & 1) as usize;
+        let rows: usize = (self.summary[par].iter())
+            .flat_map(|side| &side[words.clone()])
+            .map(|w| w.load(Relaxed).count_ones() as usize)
+            .sum();
+        let threads = self.threads_for(rows);
         // A side at a time, one merger per thread kept over the thread's chunks: a merger
         // per chunk would cost its slots' setup and drain, and merge less.
         for side in 0..2 {
