@@ -35,7 +35,10 @@ pub fn parallel_with<S>(
     work: impl Fn(&mut S, usize, usize) + Sync,
     finish: impl Fn(S) + Sync,
 ) {
-    let threads = threads.max(1);
+    let chunk = (size / (threads.max(1) * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
+    // No more threads than chunks: a pass of one chunk (a distance with few positions) is
+    // not worth starting a thread for.
+    let threads = threads.clamp(1, size.div_ceil(chunk).max(1));
     if threads == 1 {
         // In chunks all the same: a chunk's finds are buffered until it ends.
         let mut state = init();
@@ -45,7 +48,6 @@ pub fn parallel_with<S>(
         finish(state);
         return;
     }
-    let chunk = (size / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
     let next = AtomicUsize::new(0);
     let share = || {
         let mut state = init();
@@ -58,8 +60,7 @@ pub fn parallel_with<S>(
         }
         finish(state);
     };
-    // The calling thread takes a share too: one thread fewer to start and to wait for,
-    // and a pass shorter than a thread's start is not spread at all.
+    // The calling thread takes a share too: one thread fewer to start and to wait for.
     std::thread::scope(|scope| {
         for _ in 1..threads {
             scope.spawn(share);
