@@ -10,6 +10,7 @@ use super::index::Indexer;
 use super::material::{Material, MAX_MEN};
 use super::propagate::parallel;
 use super::solve::{open_bits, Conv, SolveError, Table};
+use super::threads::Threads;
 
 /// The order of the men in the solving layout (`perm[j]`: the table's man that is man `j`
 /// there), when it differs from the table's: the men that promote (pawns) first, the rest
@@ -249,11 +250,11 @@ fn copy_stuck(table: &Table, twin: &Table, perm: &[usize]) {
 pub fn solve_twin(
     table: &Table,
     perm: &[usize],
-    threads: usize,
+    threads: &Threads,
     solve: impl FnOnce(&Table) -> Result<(), SolveError>,
 ) -> Result<(), SolveError> {
     let t = twin(table, perm);
     solve(&t)?;
-    copy_back(table, &t, perm, threads);
+    copy_back(table, &t, perm, threads.get());
     Ok(())
 }

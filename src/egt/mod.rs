@@ -22,6 +22,7 @@ pub mod rules;
 pub mod schedule;
 pub mod service;
 pub mod solve;
+pub mod threads;
 pub mod value;
 pub mod word;
 
@@ -34,6 +35,7 @@ use material::{ManSpec, Material, MaterialError};
 use mirror::Mirror;
 use rules::{Rules, RulesError};
 use solve::{Conv, Metric, SolveError, Table};
+use threads::Threads;
 
 /// Why tables could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -284,7 +286,7 @@ impl Builder {
 
     /// Fills a planned table from the cache, or solves it on `threads` threads (and caches
     /// it).
-    fn fill(&self, table: &Table, threads: usize) -> Result<(), EgtError> {
+    fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         let cache = self
             .settings
             .cache
@@ -302,13 +304,12 @@ impl Builder {
         Ok(())
     }
 
-    fn solve(&self, table: &Table, threads: usize) -> Result<(), EgtError> {
-        let start = std::time::Instant::now();
+    fn solve(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         let show = self.settings.progress;
-        let name = table.name.clone();
+        let mut shown = report::Progress::new(&table.name);
         let mut progress = |what: &str| {
             if show {
-                report::progress(&name, what, start.elapsed());
+                shown.step(what);
             }
         };
         let mut presets = Vec::new();
@@ -328,7 +329,7 @@ impl Builder {
         let twin_fits = self.used_mb + megabytes(table.index.size) <= self.settings.memory_mb;
         propagate::solve(table, threads, &presets, &mut progress, twin_fits)?;
         if show {
-            report::progress_done(&name, start.elapsed());
+            shown.done();
         }
         Ok(())
     }

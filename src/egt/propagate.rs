@@ -14,6 +14,7 @@ use super::escapes::{
 };
 use super::material::MAX_MEN;
 use super::solve::{SolveError, Table};
+use super::threads::Threads;
 use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 
 /// Most positions handed to a thread at a time.
@@ -34,7 +35,10 @@ pub fn parallel_with<S>(
     work: impl Fn(&mut S, usize, usize) + Sync,
     finish: impl Fn(S) + Sync,
 ) {
-    let threads = threads.max(1);
+    let chunk = (size / (threads.max(1) * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
+    // No more threads than chunks: a pass of one chunk (a distance with few positions) is
+    // not worth starting a thread for.
+    let threads = threads.clamp(1, size.div_ceil(chunk).max(1));
     if threads == 1 {
         // In chunks all the same: a chunk's finds are buffered until it ends.
         let mut state = init();
@@ -44,22 +48,24 @@ pub fn parallel_with<S>(
         finish(state);
         return;
     }
-    let chunk = (size / (threads * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
     let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut state = init();
-                loop {
-                    let start = next.fetch_add(chunk, Relaxed);
-                    if start >= size {
-                        break;
-                    }
-                    work(&mut state, start, (start + chunk).min(size));
-                }
-                finish(state);
-            });
+    let share = || {
+        let mut state = init();
+        loop {
+            let start = next.fetch_add(chunk, Relaxed);
+            if start >= size {
+                break;
+            }
+            work(&mut state, start, (start + chunk).min(size));
         }
+        finish(state);
+    };
+    // The calling thread takes a share too: one thread fewer to start and to wait for.
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(share);
+        }
+        share();
     });
 }
 
@@ -168,7 +174,8 @@ pub type Counters = Vec<(usize, usize, u8)>;
 /// The state of one solve shared by the passes.
 struct Solver<'a> {
     table: &'a Table,
-    threads: usize,
+    /// Read at the start of each pass (the schedule may lend the solve one).
+    threads: &'a Threads,
     buckets: Buckets,
     /// Positions whose value was given from outside: never changed.
     fixed: HashSet<Entry>,
@@ -185,7 +192,7 @@ struct Solver<'a> {
 /// position while it is solved), the rest to [`solve_general`].
 pub fn solve(
     table: &Table,
-    threads: usize,
+    threads: &Threads,
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
     twin_fits: bool,
@@ -193,12 +200,12 @@ pub fn solve(
     if presets.is_empty() && super::rows::eligible(table) {
         if let Some(perm) = super::layout::pawns_first(table).filter(|_| twin_fits) {
             return super::layout::solve_twin(table, &perm, threads, |t| {
-                super::rows::solve(t, threads, progress)
+                super::rows::solve_lent(t, threads, progress)
             });
         }
-        return super::rows::solve(table, threads, progress);
+        return super::rows::solve_lent(table, threads, progress);
     }
-    solve_general(table, threads, presets, progress)
+    run(table, threads, presets, progress, false).map(|_| ())
 }
 
 /// [`solve`] through the general driver only, whatever the pieces (the twin of the row
@@ -209,7 +216,7 @@ pub fn solve_general(
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    run(table, threads, presets, progress, false).map(|_| ())
+    run(table, &Threads::new(threads), presets, progress, false).map(|_| ())
 }
 
 /// [`solve`], returning the escape counters of the positions left undecided.
@@ -219,12 +226,12 @@ pub fn solve_counted(
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
 ) -> Result<Counters, SolveError> {
-    run(table, threads, presets, progress, true)
+    run(table, &Threads::new(threads), presets, progress, true)
 }
 
 fn run(
     table: &Table,
-    threads: usize,
+    threads: &Threads,
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
     keep_counters: bool,
@@ -243,14 +250,18 @@ fn run(
 
 impl<'a> Solver<'a> {
     /// The seed pass over both sides, then the presets.
-    fn seeded(table: &'a Table, threads: usize, presets: &[(usize, usize, u8)]) -> Solver<'a> {
+    fn seeded(
+        table: &'a Table,
+        threads: &'a Threads,
+        presets: &[(usize, usize, u8)],
+    ) -> Solver<'a> {
         let size = table.index.size;
         let m = table.men();
         let buckets = Buckets::new(size);
         let verifying = AtomicBool::new(false);
         let lazy = table.escape_bound() <= MAX_COUNT;
         for (stm, side) in table.values.iter().enumerate() {
-            parallel(size, threads, |a, b| {
+            parallel(size, threads.get(), |a, b| {
                 let mut sq = [0u8; MAX_MEN];
                 let mut found = Vec::new();
                 let mut bits = OpenBits::new(&table.open[stm], a);
@@ -430,7 +441,7 @@ impl<'a> Solver<'a> {
     fn expand_losses(&self, current: &Current, p: u8) {
         let table = self.table;
         let m = table.men();
-        parallel(current.len(), self.threads, |a, b| {
+        parallel(current.len(), self.threads.get(), |a, b| {
             let mut sq = [0u8; MAX_MEN];
             let mut found = Vec::new();
             for e in (a..b).map(|k| current.get(k)) {
@@ -474,7 +485,7 @@ impl<'a> Solver<'a> {
     fn expand_wins(&self, current: &Current, p: u8, refuted: &[Vec<AtomicU64>; 2]) {
         let table = self.table;
         let m = table.men();
-        parallel(current.len(), self.threads, |a, b| {
+        parallel(current.len(), self.threads.get(), |a, b| {
             let mut sq = [0u8; MAX_MEN];
             let mut pre = [0u8; MAX_MEN];
             let mut preds = Vec::new();

@@ -6,12 +6,50 @@
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::material::{symbol, MAX_MEN};
 use super::propagate::parallel;
 use super::solve::{Mode, Table};
 use super::value::{is_loss, is_win, loss, plies, DRAW, ILLEGAL, WON_NOW};
+
+/// The least time between two progress steps printed for a table: a step per distance
+/// was a thousand and more lines (and system calls) for a 4-man build, most of them within
+/// a millisecond of each other.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// The progress of one table's solve: prints a step when [`PROGRESS_EVERY`] has passed
+/// since the last one printed.
+pub struct Progress<'a> {
+    name: &'a str,
+    start: Instant,
+    shown: Duration,
+}
+
+impl<'a> Progress<'a> {
+    /// The progress of table `name`, starting now.
+    pub fn new(name: &'a str) -> Progress<'a> {
+        Progress {
+            name,
+            start: Instant::now(),
+            shown: Duration::ZERO,
+        }
+    }
+
+    /// A step: printed unless another was shortly before.
+    pub fn step(&mut self, what: &str) {
+        let now = self.start.elapsed();
+        if now >= self.shown + PROGRESS_EVERY {
+            self.shown = now;
+            progress(self.name, what, now);
+        }
+    }
+
+    /// The end of the solve.
+    pub fn done(&self) {
+        progress_done(self.name, self.start.elapsed());
+    }
+}
 
 /// Prints one progress step.
 pub fn progress(name: &str, what: &str, elapsed: Duration) {

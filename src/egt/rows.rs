@@ -28,8 +28,8 @@
 //! apart, each slice of a level is solved by one thread from its seed to its end, with a
 //! state small enough for the cache (see [`Solver::slices`]).
 
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Mutex;
 
 use variants::{rights, PieceId};
@@ -39,6 +39,7 @@ use super::material::MAX_MEN;
 use super::propagate::{parallel, parallel_with};
 use super::rules::Rules;
 use super::solve::{ConvPartial, SolveError, Table};
+use super::threads::Threads;
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 use super::word::{ones, AtomicWord, Word};
 
@@ -648,6 +649,10 @@ const SLOTS: [usize; 2] = [1024, 4096];
 /// threads (a shorter one costs less than starting them).
 const PARALLEL_LATER: usize = 1 << 12;
 
+/// The fewest rows with news that a distance pass spreads over threads: a shorter pass
+/// costs less than starting a thread (most of a table's distances near the end are short).
+const FEW_ROWS: usize = 64;
+
 /// The most rows of a table that gets the larger [`Merger`].
 const SMALL: usize = 1 << 17;
 
@@ -824,19 +829,37 @@ struct Solver<'a, W: Word> {
     news: [Pair<'a, W::Atomic>; 2],
     summary: [Pair<'a, AtomicU64>; 2],
     stuck: Pair<'a, AtomicU64>,
-    threads: usize,
-    rmw: Rmw,
+    /// Threads, read at the start of each pass (the schedule may lend the solve one).
+    threads: &'a Threads,
+    /// The passes' read-modify-writes are locked ones (see [`Rmw`]): set by each pass from
+    /// its thread count.
+    shared: &'a AtomicBool,
     rows: usize,
     /// The words of `summary` the passes scan: the rows solved, in 64s.
     words: std::ops::Range<usize>,
     later: Later<W>,
 }
 
-/// Solves `table` with the row solver (the caller checked [`eligible`]): in 64-bit words
-/// when the board fits them, else in 128-bit ones.
+/// A slice's solve: one thread, plain read-modify-writes (see [`Solver::solve_slices`]).
+static ONE: Threads = Threads::new(1);
+
+/// [`ONE`]'s read-modify-writes: never locked.
+static UNSHARED: AtomicBool = AtomicBool::new(false);
+
+/// Solves `table` with the row solver (the caller checked [`eligible`]) on `threads` threads.
 pub fn solve(
     table: &Table,
     threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), SolveError> {
+    solve_lent(table, &Threads::new(threads), progress)
+}
+
+/// [`solve`] with a thread count that may change between passes: in 64-bit words when the
+/// board fits them, else in 128-bit ones.
+pub fn solve_lent(
+    table: &Table,
+    threads: &Threads,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     if table.rules.board.n <= u64::BITS as usize {
@@ -849,7 +872,7 @@ pub fn solve(
 /// [`solve`] in words of `W`.
 fn solve_in<W: Word>(
     table: &Table,
-    threads: usize,
+    threads: &Threads,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     let g = Geometry::<W>::new(table);
@@ -876,9 +899,7 @@ fn solve_in<W: Word>(
         summary: [pair(&st.summary[0]), pair(&st.summary[1])],
         stuck: pair(&st.stuck),
         threads,
-        rmw: Rmw {
-            shared: threads > 1,
-        },
+        shared: &AtomicBool::new(threads.get() > 1),
         rows,
         words: 0..sum,
         later: later(),
@@ -956,6 +977,34 @@ fn file_seed<W: Word>(filed: &mut Vec<Vec<(usize, u8, W)>>, q: u8, row: usize, s
 }
 
 impl<'a, W: Word> Solver<'a, W> {
+    /// The threads of a pass starting now; its read-modify-writes are locked when there
+    /// are several (the threads are started after this, so they see the flag).
+    fn pass_threads(&self) -> usize {
+        self.threads_for(usize::MAX)
+    }
+
+    /// [`Solver::pass_threads`] for a pass over `rows` rows: one thread for fewer than
+    /// [`FEW_ROWS`].
+    fn threads_for(&self, rows: usize) -> usize {
+        let n = if rows < FEW_ROWS {
+            1
+        } else {
+            self.threads.get()
+        };
+        if self.shared.load(Relaxed) != (n > 1) {
+            self.shared.store(n > 1, Relaxed);
+        }
+        n
+    }
+
+    /// How this pass makes its read-modify-writes.
+    #[inline]
+    fn rmw(&self) -> Rmw {
+        Rmw {
+            shared: self.shared.load(Relaxed),
+        }
+    }
+
     /// The distance passes over the seeded rows `level` until nothing is left to expand;
     /// then its undecided positions are draws.
     fn run(&self, level: &[usize], progress: &mut dyn FnMut(&str)) -> Result<(), SolveError> {
@@ -1057,9 +1106,9 @@ impl<'a, W: Word> Solver<'a, W> {
                 return;
             };
             let one = Solver {
-                threads: 1,
                 // The thread alone writes the slice's rows.
-                rmw: Rmw { shared: false },
+                threads: &ONE,
+                shared: &UNSHARED,
                 words: slice * per / 64..(slice + 1) * per / 64,
                 later: list
                     .lock()
@@ -1075,7 +1124,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 return;
             }
         };
-        let helpers = self.threads.min(level.len()).max(1) - 1;
+        let helpers = self.threads.get().min(level.len()).max(1) - 1;
         std::thread::scope(|scope| {
             for _ in 0..helpers {
                 scope.spawn(work);
@@ -1114,9 +1163,9 @@ impl<'a, W: Word> Solver<'a, W> {
     fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
         if q == p + 1 {
             let par = (q & 1) as usize;
-            if self.rmw.or_first(&self.news[par][side][row], bits) {
-                self.rmw
-                    .or64(&self.summary[par][side][row / 64], 1 << (row % 64));
+            let rmw = self.rmw();
+            if rmw.or_first(&self.news[par][side][row], bits) {
+                rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
             match l.last_mut() {
@@ -1153,7 +1202,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let total: usize = lists.iter().map(Vec::len).sum();
         // The seeds' lists are long (most of a table's captures), later ones short.
         let threads = if total >= PARALLEL_LATER {
-            self.threads
+            self.pass_threads()
         } else {
             1
         };
@@ -1207,7 +1256,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let t = self.t;
         let last = g.m - 1;
-        parallel(self.rows, self.threads, |a, b| {
+        parallel(self.rows, self.pass_threads(), |a, b| {
             let mut f = [0u8; MAX_MEN];
             for row in a..b {
                 let occ = self.decode(row, &mut f);
@@ -1541,7 +1590,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// general seed; the rest are open.
     fn seed_values(&self, level: &[usize]) {
         let g = &self.g;
-        parallel(level.len(), self.threads, |a, b| {
+        parallel(level.len(), self.pass_threads(), |a, b| {
             let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
             let mut list = Captures::default();
@@ -1824,13 +1873,19 @@ impl<'a, W: Word> Solver<'a, W> {
             return;
         }
         let words = self.words.clone();
+        let par = (p & 1) as usize;
+        let rows: usize = (self.summary[par].iter())
+            .flat_map(|side| &side[words.clone()])
+            .map(|w| w.load(Relaxed).count_ones() as usize)
+            .sum();
+        let threads = self.threads_for(rows);
         // A side at a time, one merger per thread kept over the thread's chunks: a merger
         // per chunk would cost its slots' setup and drain, and merge less.
         for side in 0..2 {
             let mover = 1 - side;
             parallel_with(
                 words.len(),
-                self.threads,
+                threads,
                 || Merger::new(self.rows.min(words.len() * 64)),
                 |merged, a, b| {
                     let range = words.start + a..words.start + b;
@@ -1924,7 +1979,7 @@ impl<'a, W: Word> Solver<'a, W> {
         if !lost.any() {
             return;
         }
-        let mine = lost & !self.rmw.or(&self.done[x][row], lost);
+        let mine = lost & !self.rmw().or(&self.done[x][row], lost);
         settle(&self.settled[x][row], mine);
         // Most are lost in `p + 1`: filed together.
         let mut next = W::ZERO;
@@ -1994,7 +2049,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Undecided positions are draws: their bytes lose the seed's notes of their captures.
     fn clear_notes(&self, level: &[usize]) {
         let len = self.g.len;
-        parallel(level.len(), self.threads, |a, b| {
+        parallel(level.len(), self.pass_threads(), |a, b| {
             for x in 0..2 {
                 for &row in &level[a..b] {
                     let open = self.g.full & !self.done[x][row].load(Relaxed);
@@ -2021,16 +2076,16 @@ impl<'a, W: Word> Solver<'a, W> {
         if decided.any() {
             let quicker = decided & provisional.load(Relaxed);
             if quicker.any() {
-                new |= quicker & self.rmw.and(provisional, !quicker);
+                new |= quicker & self.rmw().and(provisional, !quicker);
             }
         }
         let fresh = bits & !done;
         if fresh.any() {
-            new |= fresh & !self.rmw.or(&self.done[y][row], fresh);
+            new |= fresh & !self.rmw().or(&self.done[y][row], fresh);
         }
         if new.any() {
             settle(&self.settled[y][row], new);
-            self.rmw.or(&self.closed[y][row], new);
+            self.rmw().or(&self.closed[y][row], new);
             self.file(p, p + 1, row, y, new);
             // The bytes last: a locked operation waits for the stores before it, and these
             // often miss the cache. Nothing reads them before the next pass.

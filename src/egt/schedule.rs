@@ -1,10 +1,13 @@
 //! The order tables are filled in: each after the tables it converts into, and tables that
 //! do not depend on each other at the same time, one thread each. Small tables gain little
 //! from a second thread (their passes are short), two of them side by side almost twice.
+//! A thread with no table ready to start is lent to a running one (see `threads`) until a
+//! table is ready for it: otherwise it would idle while the last tables of a stage run.
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::solve::Table;
+use super::threads::Threads;
 use super::EgtError;
 
 /// Where a table stands.
@@ -38,6 +41,14 @@ impl Board {
             .max_by_key(|&i| (self.rank[i], usize::MAX - i))
     }
 
+    /// A running table that can use one thread more: of those, the one with the longest
+    /// chain of work after it.
+    fn borrower(&self, lent: &[Threads], threads: usize) -> Option<usize> {
+        (0..self.stage.len())
+            .filter(|&i| self.stage[i] == Stage::Running && lent[i].get() < threads)
+            .max_by_key(|&i| (self.rank[i], usize::MAX - i))
+    }
+
     fn finished(&self) -> bool {
         self.error.is_some() || self.stage.iter().all(|&s| s == Stage::Done)
     }
@@ -60,10 +71,11 @@ impl Board {
 pub fn run(
     tables: &[Arc<Table>],
     threads: usize,
-    fill: impl Fn(&Table, usize) -> Result<(), EgtError> + Sync,
+    fill: impl Fn(&Table, &Threads) -> Result<(), EgtError> + Sync,
 ) -> Result<(), EgtError> {
     if threads <= 1 || tables.len() <= 1 {
-        return tables.iter().try_for_each(|t| fill(t, threads.max(1)));
+        let all = Threads::new(threads);
+        return tables.iter().try_for_each(|t| fill(t, &all));
     }
     let deps: Vec<Vec<usize>> = tables
         .iter()
@@ -84,9 +96,17 @@ pub fn run(
         rank: critical_paths(tables, &deps),
     });
     let changed = Condvar::new();
+    let lent: Vec<Threads> = tables.iter().map(|_| Threads::new(1)).collect();
+    let shared = Shared {
+        deps: &deps,
+        threads,
+        board: &board,
+        changed: &changed,
+        lent: &lent,
+    };
     std::thread::scope(|scope| {
         for _ in 0..threads.min(tables.len()) {
-            scope.spawn(|| worker(tables, &deps, threads, (&board, &changed), &fill));
+            scope.spawn(|| worker(tables, &shared, &fill));
         }
     });
     let board = board.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -110,32 +130,51 @@ fn critical_paths(tables: &[Arc<Table>], deps: &[Vec<usize>]) -> Vec<usize> {
     rank
 }
 
-/// One thread of [`run`]: takes ready tables until all are done.
+/// What the threads of [`run`] share.
+struct Shared<'a> {
+    deps: &'a [Vec<usize>],
+    threads: usize,
+    board: &'a Mutex<Board>,
+    changed: &'a Condvar,
+    /// Per table, the threads its solve uses now.
+    lent: &'a [Threads],
+}
+
+/// One thread of [`run`]: takes ready tables until all are done; while none is ready, its
+/// thread is lent to a running table.
 fn worker(
     tables: &[Arc<Table>],
-    deps: &[Vec<usize>],
-    threads: usize,
-    (board, changed): (&Mutex<Board>, &Condvar),
-    fill: &(impl Fn(&Table, usize) -> Result<(), EgtError> + Sync),
+    s: &Shared,
+    fill: &(impl Fn(&Table, &Threads) -> Result<(), EgtError> + Sync),
 ) {
-    let mut b = board.lock().unwrap_or_else(PoisonError::into_inner);
+    let (deps, threads) = (s.deps, s.threads);
+    let mut b = s.board.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut lent_to: Option<usize> = None;
     loop {
+        // Something changed: the thread is free again (harmless when that table is done).
+        if let Some(j) = lent_to.take() {
+            s.lent[j].take_back();
+        }
         if b.finished() {
             return;
         }
         let Some(i) = b.ready(deps) else {
-            b = changed.wait(b).unwrap_or_else(PoisonError::into_inner);
+            lent_to = b.borrower(s.lent, threads);
+            if let Some(j) = lent_to {
+                s.lent[j].lend();
+            }
+            b = s.changed.wait(b).unwrap_or_else(PoisonError::into_inner);
             continue;
         };
         b.stage[i] = Stage::Running;
-        let n = b.threads_for(i, deps, threads);
+        s.lent[i].set(b.threads_for(i, deps, threads));
         drop(b);
-        let result = fill(&tables[i], n);
-        b = board.lock().unwrap_or_else(PoisonError::into_inner);
+        let result = fill(&tables[i], &s.lent[i]);
+        b = s.board.lock().unwrap_or_else(PoisonError::into_inner);
         b.stage[i] = Stage::Done;
         if let Err(e) = result {
             b.error.get_or_insert(e);
         }
-        changed.notify_all();
+        s.changed.notify_all();
     }
 }
