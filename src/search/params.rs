@@ -13,8 +13,6 @@ pub const MAX_PLY: usize = 128;
 pub const ASPIRATION: i32 = 20;
 /// Depth from which aspiration windows are used.
 pub const ASPIRATION_DEPTH: i32 = 5;
-/// Check extensions stop at this many times the iteration's depth in plies from the root.
-pub const EXTENSION_PLY_FACTOR: usize = 2;
 /// Reverse futility: margin per ply of depth.
 pub const RFP_MARGIN: i32 = 90;
 /// Reverse futility: deepest draft it applies to.

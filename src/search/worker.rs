@@ -108,8 +108,6 @@ struct Worker<'a> {
     nodes: u64,
     flushed: u64,
     seldepth: usize,
-    /// Draft of the iteration being searched.
-    root_depth: usize,
     lists: Vec<Vec<Move>>,
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
@@ -171,7 +169,6 @@ impl<'a> Worker<'a> {
             nodes: 0,
             flushed: 0,
             seldepth: 0,
-            root_depth: 0,
             lists: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 256 * 256],
@@ -281,7 +278,6 @@ impl<'a> Worker<'a> {
             (-MATE, MATE)
         };
         loop {
-            self.root_depth = depth as usize;
             let score = self.search(depth, alpha, beta, 0, true);
             if self.aborted {
                 return score;
@@ -697,10 +693,7 @@ impl<'a> Worker<'a> {
             }
         }
         let in_check = *self.checks.last().unwrap_or(&false);
-        // Check extensions only within twice the iteration's depth: where every move checks
-        // (chu endings, a king's step uncovering a slider) they never let the draft fall,
-        // and such lines ran to MAX_PLY (660 thousand nodes for a depth-2 search).
-        let depth = if in_check && ply < EXTENSION_PLY_FACTOR * self.root_depth {
+        let depth = if in_check && ply < 2 * MAX_PLY / 3 {
             depth + 1
         } else {
             depth
