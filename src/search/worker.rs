@@ -1018,11 +1018,7 @@ impl<'a> Worker<'a> {
             // every quiet evasion of every check in a chain of checking captures (an
             // interposer taken with check, the next one interposed) multiplied the tree
             // to millions of nodes where the position had a few thousand.
-            if in_check
-                && best > -KNOWN_WIN
-                && m.kind != MoveKind::Promotion
-                && self.victim_value(&m) == 0
-            {
+            if in_check && best > -KNOWN_WIN && is_quiet(keys[i]) {
                 continue;
             }
             if !in_check && !self.blasts {
