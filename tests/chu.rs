@@ -575,3 +575,28 @@ fn xboards_chu_has_the_fifty_move_rule() {
         .outcome()
         .is_none());
 }
+
+/// A chu game against HaChu under XBoard (docs/STRENGTH.md, session 26, run 3): White's king
+/// on d3 stands in check from the knight on g2, and its drunk elephant on f8 may promote to a
+/// crown prince. Where royals are counted as the move ends (lishogi) the prince makes the
+/// king one of two, which may stand attacked; XBoard counts them as the move begins and
+/// forfeited `f8g9+`. chu-hachu.ini plays XBoard's reading.
+#[test]
+fn xboard_counts_royals_as_the_move_begins() {
+    let fen = "6k4l/5geg3a/7v4/11m/5E4p1/12/12/1+l10/3F1GG1PF2/3K8/6n5/12 w - - 2 175";
+    let texts = |v: variants::Variant| {
+        let mut g = Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+        agrees_with_reference(&mut g, &v);
+        let all: BTreeSet<String> = g
+            .legal_moves()
+            .iter()
+            .map(|m| write(g.position(), m, Dialect::Xboard))
+            .collect();
+        all
+    };
+    let king = set(&["d3d2", "d3c2", "d3c3"]);
+    assert_eq!(texts(hachu_chu()), king);
+    let crowned = set(&["f8g9+", "f8e9+", "f8f9+"]);
+    let lishogi: BTreeSet<String> = king.union(&crowned).cloned().collect();
+    assert_eq!(texts(variant("chu")), lishogi);
+}

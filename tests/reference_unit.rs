@@ -65,6 +65,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             checkmate: Outcome::Loss,
             stalemate: Outcome::Draw,
             royalty: Royalty::Absolute,
+            royals_counted_before_move: false,
             extinction_types: Vec::new(),
             bare_king_loses: false,
             n_move_rule: 100,

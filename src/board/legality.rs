@@ -177,8 +177,11 @@ impl Position {
             Reach::Nothing => Some(true),
             Reach::Threat => None,
             Reach::Capture => {
-                let adds_royal =
-                    self.lay.kinds[virt.mover.kind as usize].royal && m.kind != MoveKind::Normal;
+                // A royal the move makes shields the only one unless royals are counted as
+                // the move begins (XBoard's chu).
+                let adds_royal = self.lay.kinds[virt.mover.kind as usize].royal
+                    && m.kind != MoveKind::Normal
+                    && !self.lay.variant.end.royals_counted_before_move;
                 let fatal = match self.lay.variant.end.royalty {
                     Royalty::Absolute => true,
                     Royalty::Last => royals.is_some_and(|r| r.len() == 1) && !adds_royal,

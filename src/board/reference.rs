@@ -1080,10 +1080,18 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
         return true; // the game is won on the spot
     }
     let total = royals(&after, v, us).len();
-    let threatened = threatened_royals(&after, v, us).len();
+    let threats = threatened_royals(&after, v, us);
+    let threatened = threats.len();
     let safe = match v.end.royalty {
         Royalty::Absolute => threatened == 0,
         Royalty::Extinction => total == 0 || threatened < total,
+        Royalty::Last if v.end.royals_counted_before_move => {
+            // The royals the side had as it moved; one the move made (on its end square)
+            // neither counts nor needs guarding.
+            let had = royals(b, v, us).len();
+            let made = total > had;
+            had != 1 || threats.iter().all(|c| made && c.index() == m.to as usize)
+        }
         Royalty::Last => total != 1 || threatened == 0,
     };
     // Flying general: never leave royals facing. Bikjang: a side in it must break it or pass.

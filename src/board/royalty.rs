@@ -329,11 +329,30 @@ impl Position {
         if !self.royal_lost(us, had[0]) && self.royal_lost(us.flip(), had[1]) {
             return Some(saved); // the game is won on the spot, whatever the move leaves
         }
-        if self.royals_safe(us, facing) && self.drop_mate_ok(m, ops) {
+        if self.royals_safe(us, facing)
+            && self.kept_royal_safe(us, had[0], m)
+            && self.drop_mate_ok(m, ops)
+        {
             return Some(saved);
         }
         self.unmake(saved, ops);
         None
+    }
+
+    /// Royals counted as the move begins (XBoard's chu): a side that moved with one royal
+    /// must keep that one safe even when the move just made (`m`) promoted to a second.
+    fn kept_royal_safe(&self, us: Colour, had: usize, m: &Move) -> bool {
+        let end = &self.lay.variant.end;
+        if !end.royals_counted_before_move || end.royalty != Royalty::Last || had != 1 {
+            return true;
+        }
+        if self.royals(us).count() == had {
+            return true; // nothing made: `royals_safe` has judged the one royal
+        }
+        let made = self.lay.sq(m.to_coord());
+        self.royals(us)
+            .filter(|&sq| sq != made)
+            .all(|sq| !self.royal_attacked(us, sq))
     }
 
     /// True when `colour`, which had `had` royals before the move just made, has lost the

@@ -176,6 +176,10 @@ pub struct GameEnd {
     pub stalemate: Outcome,
     /// Royalty rule for players with several royals.
     pub royalty: Royalty,
+    /// Under [`Royalty::Last`], count a side's royals as its move begins
+    /// (`royalsCountedBeforeMove`, XBoard's chu): a promotion to a royal then does not let the
+    /// side's only royal stand attacked. False: count them as the move ends (lishogi).
+    pub royals_counted_before_move: bool,
     /// Losing all pieces of these types loses (extinction), when non-empty.
     pub extinction_types: Vec<PieceId>,
     /// A side left with only its royal loses (bare king; shatranj), unless it can bare the

@@ -396,6 +396,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         checkmate,
         stalemate,
         royalty,
+        royals_counted_before_move: b.ctx.flag("royalsCountedBeforeMove", false),
         extinction_types,
         bare_king_loses: bare_king,
         n_move_rule: 2 * n_move.unwrap_or(DEFAULT_N_MOVE_RULE),
