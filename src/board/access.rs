@@ -77,8 +77,25 @@ impl Position {
 }
 
 impl Position {
+    /// Every live man's [`Position::mobility`] at once, into `out` by slot (other slots are
+    /// left as they were): its cells associated with a square, less those on squares its own
+    /// side holds, found by walking the lists of those squares. The lists hold only the
+    /// cells that end on a man, far fewer than a walk through every man's cells reads.
+    pub fn mobilities(&self, out: &mut [u16; crate::board::types::MAX_SLOT + 1]) {
+        for (slot, _) in self.live() {
+            out[slot as usize] = self.map.linked(slot);
+        }
+        for (_, man) in self.live() {
+            for id in self.map.cells_at(man.sq, man.colour) {
+                let (slot, _) = self.map.split(id);
+                out[slot as usize] -= 1;
+            }
+        }
+    }
+
     /// Mobility of the man in `slot`: how many of its paths currently reach a square that does
     /// not hold a man of its own colour (read from the attack map's recorded cell squares).
+    /// The from-scratch twin of [`Position::mobilities`].
     pub fn mobility(&self, slot: crate::board::types::Slot) -> u32 {
         let Some(man) = self.men.get(slot as usize).copied().flatten() else {
             return 0;

@@ -64,6 +64,10 @@ pub struct AttackMap {
     /// `facing[colour][sq]`: check-only cells of that colour reaching the square (flying
     /// general, bikjang).
     facing: [Vec<u16>; 2],
+    /// `linked[slot]`: the slot's cells associated with a square, so that the evaluation can
+    /// count a man's mobility from the lists of the squares its own side holds instead of
+    /// walking all its cells ([`Position::mobilities`]).
+    linked: Vec<u16>,
     /// Every list change since the log was last cleared, oldest first: unmake takes them
     /// back in reverse order ([`AttackMap::rollback`]), which restores the lists exactly
     /// (order included) for a fraction of a re-walk's cost.
@@ -84,6 +88,7 @@ impl AttackMap {
             node_sq: vec![0; heads as usize],
             count: [vec![0; lay.size], vec![0; lay.size]],
             facing: [vec![0; lay.size], vec![0; lay.size]],
+            linked: vec![0; MAX_SLOT + 1],
             log: Vec::new(),
         }
     }
@@ -124,6 +129,12 @@ impl AttackMap {
     #[inline]
     pub fn attackers(&self, colour: Colour, sq: Sq) -> u16 {
         self.count[colour.index()][sq as usize]
+    }
+
+    /// Number of the slot's cells associated with a square.
+    #[inline]
+    pub fn linked(&self, slot: Slot) -> u16 {
+        self.linked[slot as usize]
     }
 
     /// The cells of `colour` that reach `sq`.
@@ -220,6 +231,7 @@ impl AttackMap {
 
     #[inline]
     fn insert_after(&mut self, id: NodeId, p: NodeId, sq: Sq) {
+        self.linked[(id >> self.shift) as usize] += 1;
         let n = self.next[p as usize];
         self.next[id as usize] = n;
         self.prev[id as usize] = p;
@@ -231,6 +243,7 @@ impl AttackMap {
     /// Unlinks `id` from its list; returns the square it was associated with.
     #[inline]
     fn take_out(&mut self, id: NodeId) -> Sq {
+        self.linked[(id >> self.shift) as usize] -= 1;
         let (p, n) = (self.prev[id as usize], self.next[id as usize]);
         self.next[p as usize] = n;
         self.prev[n as usize] = p;

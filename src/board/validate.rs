@@ -53,6 +53,16 @@ impl Position {
                 diff.map(|d| d.1)
             ));
         }
+        let mut all = [0; crate::board::types::MAX_SLOT + 1];
+        self.mobilities(&mut all);
+        for (slot, _) in self.live() {
+            let (fast, slow) = (all[slot as usize], self.mobility(slot) as u16);
+            if fast != slow {
+                return Some(format!(
+                    "slot {slot}: mobility {fast} from the lists, {slow} by walking its cells"
+                ));
+            }
+        }
         None
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::board::layout::Layout;
 use crate::board::position::Position;
-use crate::board::types::{Colour, Sq};
+use crate::board::types::{Colour, Sq, MAX_SLOT};
 use lion::LionTables;
 use params::*;
 
@@ -129,12 +129,14 @@ impl EvalTables {
         // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
         let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
         let mut lions: [arrayvec::ArrayVec<lion::Lion, MAX_LIONS>; 2] = Default::default();
+        let mut mobility = [0; MAX_SLOT + 1];
+        pos.mobilities(&mut mobility);
         for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
             let (wm, we) = self.mobility[k];
             if wm != 0 || we != 0 {
-                let n = pos.mobility(slot) as i32;
+                let n = mobility[slot as usize] as i32;
                 mg[c] += n * wm / 100;
                 eg[c] += n * we / 100;
             }
