@@ -11,6 +11,10 @@ usage: tools/ini-match.py [--dry-run] [--gui] xboard|cutechess ENTRY1 ENTRY2 VAR
              TC is cutechess's, default 10+0.1.
   GAMES      default 2 (both colours).
 
+XBoard matches start from the variant's start position, or with OPENINGS=FILE (a PGN of
+opening lines, such as tools/locust-openings.py writes) each line is played twice, colours
+reversed, from the OPENINGS_FROM-th line on (default 1; give two streams different ones).
+
 `/path/to/locust` in engines.ini stands for this checkout. The PGN, XBoard's debug log or
 cutechess-cli's output go to $OUT (default /tmp/locust-matches); the script prints the
 result lines and exits 1 when a game ended by forfeit (illegal move, crash, disconnect).
@@ -117,11 +121,29 @@ def xboard_command(e1, e2, variant, games, tc, gui, stamp, outdir):
             "-xponder", "-popupExitMessage", "false", "-autoCallFlag", "true",
             "-saveGameFile", os.path.join(outdir, stamp + ".pgn"),
             "-debug", "-nameOfDebugFile", os.path.join(outdir, stamp + ".debug")]
+    openings = os.environ.get("OPENINGS")
+    if openings:
+        lines = opening_lines(openings, int(os.environ.get("OPENINGS_FROM", "1")))
+        path = os.path.join(outdir, stamp + "-openings.pgn")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        # Each line twice, colours reversed; back to the first after the last.
+        cmd += ["-loadGameFile", path, "-loadGameIndex", "-2", "-rewindIndex", str(len(lines))]
     if "-testLegality" not in first + second:  # an entry may turn it off (tenjiku)
         cmd += ["-testLegality", "true"]
     if not gui:
         cmd = ["xvfb-run", "-a"] + cmd + ["-noGUI"]
     return cmd
+
+
+def opening_lines(path, first):
+    """The games of a PGN file from the `first`-th on (1-based), as texts."""
+    text = open(path, encoding="utf-8").read()
+    games = ["[" + g.strip() + "\n" for g in re.split(r"^\[Event ", text, flags=re.M)[1:]]
+    games = [g.replace("[", "[Event ", 1) for g in games]
+    if not 1 <= first <= len(games):
+        sys.exit(f"{path}: {len(games)} openings, none numbered {first}")
+    return games[first - 1:]
 
 
 def cutechess_command(e1, e2, variant, games, tc, stamp, outdir):
