@@ -550,3 +550,60 @@ fn engines_ini_entries_resolve_for_both_tools() {
     let (ok, text) = dry(&["cutechess", "locust", "nosuch", "chess"]);
     assert!(!ok && text.contains("has no entry 'nosuch'"), "{text}");
 }
+
+/// With OPENINGS, an XBoard match plays the file's lines from OPENINGS_FROM on, each twice
+/// with colours reversed, starting again after the last; a line past the file's end is refused.
+#[test]
+fn ini_match_plays_a_file_of_openings() {
+    let probe = Command::new("python3").arg("--version").output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: python3 is not installed");
+        return;
+    }
+    let out_dir = std::env::temp_dir().join(format!("locust-openings-{}", std::process::id()));
+    let openings = format!("{ROOT}/tests/data/openings/chu-locust.pgn");
+    let lines = std::fs::read_to_string(&openings)
+        .unwrap()
+        .matches("[Event ")
+        .count();
+    let dry = |from: usize| {
+        let out = Command::new("python3")
+            .arg(format!("{ROOT}/tools/ini-match.py"))
+            .args([
+                "--dry-run",
+                "xboard",
+                "Locust (chu vs HaChu)",
+                "HaChu",
+                "chu",
+                "30",
+            ])
+            .env("OUT", &out_dir)
+            .env("OPENINGS", &openings)
+            .env("OPENINGS_FROM", from.to_string())
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (ok, text) = dry(16);
+    assert!(ok, "{text}");
+    let rewind = format!("-loadGameIndex -2 -rewindIndex {}", lines - 15);
+    assert!(
+        text.contains("-loadGameFile") && text.contains(&rewind),
+        "{text}"
+    );
+    let file = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().ends_with("-openings.pgn"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .unwrap_or_default();
+    assert!(file.starts_with("[Event \"Locust opening 16\"]"), "{file}");
+    assert_eq!(file.matches("[Event ").count(), lines - 15);
+    let (ok, text) = dry(lines + 1);
+    assert!(!ok && text.contains("none numbered"), "{text}");
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
