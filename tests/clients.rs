@@ -485,13 +485,21 @@ fn xboard_plays_fairymax_maxqi_and_itself_full() {
 // ---------------------------------------------------------------------------------------------
 // engines.ini and tools/ini-match.py
 
+/// True when python3 runs (the match scripts need it); says plainly when the test skips.
+fn python3_present() -> bool {
+    let probe = Command::new("python3").arg("--version").output();
+    let present = probe.is_ok_and(|o| o.status.success());
+    if !present {
+        eprintln!("SKIPPED: python3 is not installed");
+    }
+    present
+}
+
 /// Every entry of engines.ini resolves through tools/ini-match.py into a command that starts
 /// this checkout's Locust (no `/path/to/locust` left) or an absolute peer path, for both tools.
 #[test]
 fn engines_ini_entries_resolve_for_both_tools() {
-    let probe = Command::new("python3").arg("--version").output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: python3 is not installed");
+    if !python3_present() {
         return;
     }
     let script = format!("{ROOT}/tools/ini-match.py");
@@ -555,9 +563,7 @@ fn engines_ini_entries_resolve_for_both_tools() {
 /// with colours reversed, starting again after the last; a line past the file's end is refused.
 #[test]
 fn ini_match_plays_a_file_of_openings() {
-    let probe = Command::new("python3").arg("--version").output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: python3 is not installed");
+    if !python3_present() {
         return;
     }
     let out_dir = std::env::temp_dir().join(format!("locust-openings-{}", std::process::id()));
