@@ -139,8 +139,7 @@ def xboard_command(e1, e2, variant, games, tc, gui, stamp, outdir):
 def opening_lines(path, first):
     """The games of a PGN file from the `first`-th on (1-based), as texts."""
     text = open(path, encoding="utf-8").read()
-    games = ["[" + g.strip() + "\n" for g in re.split(r"^\[Event ", text, flags=re.M)[1:]]
-    games = [g.replace("[", "[Event ", 1) for g in games]
+    games = [g.strip() + "\n" for g in re.split(r"^(?=\[Event )", text, flags=re.M) if g.strip()]
     if not 1 <= first <= len(games):
         sys.exit(f"{path}: {len(games)} openings, none numbered {first}")
     return games[first - 1:]
