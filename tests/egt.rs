@@ -854,6 +854,10 @@ fn row_solver_equals_general_solver() {
         (builtin("xiangqi"), "KRvKN", Metric::Dtm),
         (builtin("xiangqi"), "KPvKA", Metric::Dtm),
         (builtin("xiangqi"), "KNvKB", Metric::Dtc),
+        // The bare-king rule (shatranj): both sides keep a man, so it reaches the table
+        // only through captures into sub-tables; a ferz promotion.
+        (builtin("shatranj"), "KRvKN", Metric::Dtm),
+        (builtin("shatranj"), "KQvKP", Metric::Dtm),
     ];
     for (v, material, metric) in cases {
         let t = build_with(&v, material, settings(metric)).1;
@@ -877,6 +881,8 @@ fn row_solver_equals_general_solver() {
     // Hoppers and optional promotions stay on the general path.
     assert!(!eligible(&build(&builtin("xiangqi"), "KCvKA")));
     assert!(!eligible(&build(&builtin("grand"), "KPvK")));
+    // A bare king decides positions by itself: the general seed.
+    assert!(!eligible(&build(&builtin("shatranj"), "KRvK")));
 }
 
 /// A pawn table whose pawn-first twin would not fit the memory budget beside the tables

@@ -8,8 +8,8 @@
 //! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
 //! man's domain unless it ends where the man must promote (a promotion is a conversion, like
 //! a capture), or only gives check (the flying general's sight line); no optional
-//! promotions, no capture exceptions, no null move, no bare-king rule; a board of at most
-//! 128 squares. The perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops,
+//! promotions, no capture exceptions, no null move, no side left with its royal alone under
+//! a bare-king rule; a board of at most 128 squares. The perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops,
 //! as the general solver does. Everything
 //! else goes through `propagate`, which also checks this solver in the tests.
 //!
@@ -155,16 +155,25 @@ struct Digits {
 const MAX_ROW: usize = 128;
 
 /// False when the variant's rules keep every table from the row solver (a board of more
-/// than 128 squares, passing, bare-king losses).
+/// than 128 squares, passing).
 pub fn rules_allow(rules: &Rules) -> bool {
-    rules.board.n <= MAX_ROW && !rules.game.null_move && !rules.variant.end.bare_king_loses
+    rules.board.n <= MAX_ROW && !rules.game.null_move
+}
+
+/// True when the bare-king rule decides positions of the table by itself: a side holds only
+/// its royal. Where both sides keep a man besides it, the rule reaches the table only
+/// through captures into sub-tables, whose values already hold it, so the row solver's
+/// seeds are the general solver's.
+fn bare_in(table: &Table) -> bool {
+    table.rules.variant.end.bare_king_loses
+        && (0..2).any(|c| table.colour.iter().filter(|&&x| x == c).count() == 1)
 }
 
 /// True when the row solver applies to the table (see the module doc).
 pub fn eligible(table: &Table) -> bool {
     let rules = &table.rules;
     let m = table.men();
-    if m < 2 || !rules_allow(rules) || table.index.domain(m - 1).len() > MAX_ROW {
+    if m < 2 || !rules_allow(rules) || bare_in(table) || table.index.domain(m - 1).len() > MAX_ROW {
         return false;
     }
     let royals = |c: u8| {
