@@ -113,6 +113,9 @@ pub fn path_of(dir: &Path, rules: &Rules, name: &str, metric: Metric) -> PathBuf
 }
 
 /// Writes a solved table (to a temporary name, then renamed, so a crash leaves no half file).
+/// Not synced to the disk: a file the system lost part of in a power cut fails its length
+/// or checksum and is rebuilt, and a sync made each table's build wait for the disk (30-60
+/// ms of a whole KQvKP build's 0.5 s on this machine).
 pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
     std::fs::create_dir_all(dir)?;
     let path = file_of(dir, t);
@@ -126,7 +129,6 @@ pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
     data.extend_from_slice(&sum.to_le_bytes());
     let mut f = std::fs::File::create(&tmp)?;
     f.write_all(&data)?;
-    f.sync_all()?;
     std::fs::rename(&tmp, &path)?;
     Ok(path)
 }
