@@ -484,6 +484,42 @@ fn material_errors_are_clear() {
     );
 }
 
+/// Rules the generator does not play are refused with the rule named, never solved as
+/// another game: explosions, men left behind, passing; a promotion its limit forbids.
+#[test]
+fn rules_the_generator_does_not_play_are_refused() {
+    for (name, want) in [
+        ("atomic", "explosions"),
+        ("battleotk", "leave a man behind"),
+        ("janggi", "passing"),
+        ("crazyhouse", "drops"),
+    ] {
+        let e = Rules::new(&builtin(name), None, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{name}: {e}");
+    }
+    // Spartan's kings are royal by extinction: one each plays as chess's king.
+    assert!(Rules::new(&builtin("spartan"), None, false).is_ok());
+    // Grand: one queen at most; a pawn beside a queen may not promote to a second.
+    let grand = builtin("grand");
+    let mut b = Builder::new(
+        Rules::new(&grand, None, false).unwrap(),
+        settings(Metric::Dtm),
+    );
+    let kqpk = Material::parse(&grand, "KQPvK").unwrap();
+    let e = b
+        .table(&kqpk)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("promotion to queen is limited"), "{e}");
+    // A second rook is allowed (KRPvK); no limit on pawns.
+    let caps = &Rules::new(&grand, None, false).unwrap().promo_cap[0];
+    let at = |c: char| caps[grand.piece_by_letter(c).unwrap() as usize];
+    assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
+}
+
 /// Xiangqi KRvKN with and without the ban on perpetual check.
 fn krkn(ban: bool) -> Arc<Table> {
     let v = builtin("xiangqi");

@@ -49,6 +49,15 @@ pub enum EgtError {
     /// Solving failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// A man of the table may promote to a type its side already holds as many of as the
+    /// variant's promotion limit allows: the generator plays promotions without limits.
+    #[error("{name}: a promotion to {capped} is limited by the variant here (promotionLimit); such tables are not supported")]
+    PromotionLimit {
+        /// Table name.
+        name: String,
+        /// The piece type the limit holds back.
+        capped: String,
+    },
     /// The table would not fit the memory budget.
     #[error("{name}: needs {need} MB, more than the {budget} MB allowed (--memory)")]
     Memory {
@@ -338,6 +347,9 @@ impl Builder {
     fn empty_table(&mut self, material: &Material) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
+        if let Some(capped) = capped_promotion(rules, material) {
+            return Err(EgtError::PromotionLimit { name, capped });
+        }
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
@@ -474,4 +486,22 @@ impl Builder {
             },
         })
     }
+}
+
+/// The name of a type some man of `material` may promote to although its side holds as many
+/// of that type as the variant's promotion limit allows (see [`Rules::promo_cap`]), if any.
+fn capped_promotion(rules: &Rules, material: &Material) -> Option<String> {
+    let held = |c: u8, t: usize| {
+        (material.men.iter())
+            .filter(|m| m.colour == c && m.piece as usize == t)
+            .count()
+    };
+    material.men.iter().find_map(|m| {
+        let c = m.colour as usize;
+        let choices = &rules.promo[c][m.piece as usize].choices;
+        choices
+            .iter()
+            .find(|&&t| held(m.colour, t as usize) >= rules.promo_cap[c][t as usize])
+            .map(|&t| rules.variant.pieces[t as usize].name.clone())
+    })
 }

@@ -65,6 +65,10 @@ pub struct Rules {
     pub no_capture: Vec<Vec<bool>>,
     /// Game rules in force.
     pub game: GameRules,
+    /// Per colour per piece type: the most men of the type a side may have for a promotion
+    /// to it (`promotionLimit`, and the start position's count under `promotionToCaptured`);
+    /// `usize::MAX` when unlimited.
+    pub promo_cap: [Vec<usize>; 2],
     /// The board map that carries White's compiled rules onto Black's, when the colours play
     /// alike (see `mirror`): a table is then read through its colour mirror's.
     pub colour_flip: Option<std::sync::Arc<[u8]>>,
@@ -79,6 +83,50 @@ pub enum RulesError {
     /// Drops change material without captures.
     #[error("{0}: tables for variants with drops are not supported")]
     Drops(String),
+    /// A rule the generator does not play: its tables would hold another game's values.
+    #[error("{0}: tables are not supported for variants with {1}")]
+    Unsupported(String, &'static str),
+}
+
+/// Per piece type, the most men of it a side may have for a promotion to it (see
+/// [`Rules::promo_cap`]); `initial`: the side's start squares per type.
+fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
+    (0..v.pieces.len())
+        .map(|t| {
+            let limit = (v.promotion.limits.iter())
+                .find(|&&(p, _)| p as usize == t)
+                .map_or(usize::MAX, |&(_, n)| n as usize);
+            let start = initial.get(t).map_or(0, |s| s.iter().count());
+            if v.promotion.limited_to_captured {
+                limit.min(start)
+            } else {
+                limit
+            }
+        })
+        .collect()
+}
+
+/// The first rule of `v` the generator does not play, if any: explosions, men left behind
+/// or burnt, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
+/// limits are checked per material: see `Builder`.)
+fn unsupported(v: &Variant) -> Option<&'static str> {
+    let royal_extinction =
+        (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
+    if v.blast.is_some() {
+        Some("explosions (atomic)")
+    } else if v.pieces.iter().any(|p| p.leaves_behind.is_some()) {
+        Some("men that leave a man behind")
+    } else if v.pieces.iter().any(|p| p.burns) {
+        Some("burning")
+    } else if v.pass_move {
+        Some("passing")
+    } else if v.end.bikjang {
+        Some("bikjang (facing kings must be broken)")
+    } else if !royal_extinction {
+        Some("extinction of a non-royal type")
+    } else {
+        None
+    }
 }
 
 impl Rules {
@@ -92,6 +140,9 @@ impl Rules {
             Board::new(v.files, v.ranks).ok_or(RulesError::BoardTooLarge(v.name.clone()))?;
         if v.drops.enabled {
             return Err(RulesError::Drops(v.name.clone()));
+        }
+        if let Some(rule) = unsupported(v) {
+            return Err(RulesError::Unsupported(v.name.clone(), rule));
         }
         let lay = Layout::new(v.clone());
         let initial = start_squares(&lay);
@@ -111,6 +162,7 @@ impl Rules {
                 perpetual_check_loses: v.end.perpetual_check_illegal,
             },
             colour_flip: None,
+            promo_cap: [0, 1].map(|c| promotion_caps(v, &initial[c])),
         };
         for &(a, b) in &v.capture_matrix.no_capture {
             rules.no_capture[a as usize][b as usize] = true;
