@@ -894,6 +894,9 @@ fn row_solver_equals_general_solver() {
         // only through captures into sub-tables; a ferz promotion.
         (builtin("shatranj"), "KRvKN", Metric::Dtm),
         (builtin("shatranj"), "KQvKP", Metric::Dtm),
+        // Grand: promotions that may be declined on the eighth and ninth ranks.
+        (builtin("grand"), "KPvK", Metric::Dtm),
+        (builtin("grand"), "KPvKN", Metric::Dtm),
     ];
     for (v, material, metric) in cases {
         let t = build_with(&v, material, settings(metric)).1;
@@ -914,9 +917,8 @@ fn row_solver_equals_general_solver() {
             assert_eq!(stuck(&a[stm]), stuck(&b[stm]), "{material}: side {stm}");
         }
     }
-    // Hoppers and optional promotions stay on the general path.
+    // Hoppers stay on the general path.
     assert!(!eligible(&build(&builtin("xiangqi"), "KCvKA")));
-    assert!(!eligible(&build(&builtin("grand"), "KPvK")));
     // A bare king decides positions by itself: the general seed.
     assert!(!eligible(&build(&builtin("shatranj"), "KRvK")));
 }

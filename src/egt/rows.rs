@@ -213,12 +213,9 @@ pub fn eligible(table: &Table) -> bool {
                     || r == rights::MOVE | rights::CAPTURE)
                     && only_empty;
                 // A promotion leaves the table; one that may be declined stays in it too,
-                // which the row solver does not model.
-                let lands = if promo.may(s as u8, path.to) {
-                    promo.forced & (1u128 << path.to) != 0
-                } else {
-                    domain & (1u128 << path.to) != 0
-                };
+                // as a plain move or capture.
+                let lands = (promo.may(s as u8, path.to) && promo.forced & (1u128 << path.to) != 0)
+                    || domain & (1u128 << path.to) != 0;
                 if !plain || !lands {
                     return false;
                 }
@@ -256,7 +253,7 @@ fn heights(table: &Table) -> Option<Vec<Vec<u8>>> {
             let next = |s: usize| {
                 rules.moves[c][p].from[s]
                     .iter()
-                    .filter(|path| path.rights & rights::MOVE != 0 && !promo.may(s as u8, path.to))
+                    .filter(|path| path.rights & rights::MOVE != 0 && !promo.must(s as u8, path.to))
                     .map(|path| path.to as usize)
                     .collect::<Vec<_>>()
             };
@@ -327,19 +324,27 @@ impl<W: Word> Geometry<W> {
             for (s, paths) in pm.from.iter().enumerate() {
                 for path in paths {
                     let empty = path.cond.empty;
-                    let step = Step {
+                    let promo = promo_of(i);
+                    let mut step = Step {
                         sq: path.to,
                         block: W::of_set(empty | (1u128 << path.to)),
                         vblock: vbits(empty | (1u128 << path.to)),
                         share: share_of(path.to as usize),
                         moves: path.rights & rights::MOVE != 0,
                         takes: path.rights & rights::CAPTURE != 0,
-                        promotes: promo_of(i).may(s as u8, path.to),
+                        promotes: promo.may(s as u8, path.to),
                         checks: path.rights == rights::CHECK_ONLY,
                         pushes: false,
                     };
                     if step.takes || step.promotes || step.checks {
                         hit[s].push(step);
+                    }
+                    if step.promotes && !promo.must(s as u8, path.to) {
+                        // Declined: a plain move or capture as well.
+                        step.promotes = false;
+                        if step.takes {
+                            hit[s].push(step);
+                        }
                     }
                     if !step.moves || step.promotes {
                         continue;
@@ -380,15 +385,22 @@ impl<W: Word> Geometry<W> {
                     continue;
                 }
                 let promotes = promo_of(last).may(sa, path.to);
+                // A promotion that may be declined is a plain move or capture as well.
+                let declines = promotes && !promo_of(last).must(sa, path.to);
                 if path.rights & rights::CAPTURE != 0 {
                     vinto[path.to as usize].push((a as u8, W::of_set(empty), promotes));
+                    if declines {
+                        vinto[path.to as usize].push((a as u8, W::of_set(empty), false));
+                    }
                 }
                 if path.rights & rights::MOVE == 0 {
                     continue;
                 }
                 if promotes {
                     vpromote.push((a as u8, path.to, W::of_set(empty)));
-                    continue;
+                    if !declines {
+                        continue;
+                    }
                 }
                 let Some(b) = ix.local_of(last, path.to) else {
                     continue;

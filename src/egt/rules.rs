@@ -30,6 +30,12 @@ impl Promo {
         !self.choices.is_empty()
             && (self.zone & bit(t) != 0 || (self.shogi && self.zone & bit(s) != 0))
     }
+
+    /// True when a move from `s` to `t` must promote.
+    #[inline]
+    pub fn must(&self, s: u8, t: u8) -> bool {
+        self.may(s, t) && self.forced & bit(t) != 0
+    }
 }
 
 /// Options that change the game the tables solve.
