@@ -7,11 +7,12 @@
 //! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
 //! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
 //! man's domain unless it ends where the man must promote (a promotion is a conversion, like
-//! a capture), or only gives check (the flying general's sight line); no optional
-//! promotions, no capture exceptions, no null move, no side left with its royal alone under
-//! a bare-king rule; a board of at most 128 squares. The perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops,
-//! as the general solver does. Everything
-//! else goes through `propagate`, which also checks this solver in the tests.
+//! a capture; one that may be declined is a plain move or capture as well), or only gives
+//! check (the flying general's sight line); no capture exceptions, no null move, no side
+//! left with its royal alone under a bare-king rule; a board of at most 128 squares. The
+//! perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops, as the general
+//! solver does. Everything else goes through `propagate`, which also checks this solver in
+//! the tests.
 //!
 //! The method is the general one with the escape counters replaced by verification: per
 //! distance `p`, wins in `p` make their undecided predecessors candidates, and a candidate is
