@@ -212,12 +212,24 @@ fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
         let end = b.min((block + 1) * stride);
         let w = orderings * ix.orbit_len(ix.domain(0)[block]) as u64;
         let c = Count { full: w, orbits: w };
-        for (idx, value) in (start..end).zip(&table.values[stm][start..end]) {
-            let code = value.load(Relaxed);
-            hist[code as usize] += 1;
-            // Only draws and games over (zero plies) may have no move.
-            if code == DRAW || code == WON_NOW || code == loss(0) {
-                moveless(table, stm, idx, c, &mut local);
+        let values = &table.values[stm][start..end];
+        if let Some(stuck) = table.stuck.get() {
+            // The solver's record of the positions without a move: its few set bits, not
+            // every draw (most of some tables).
+            values
+                .iter()
+                .for_each(|v| hist[v.load(Relaxed) as usize] += 1);
+            for idx in set_bits(&stuck[stm], start..end) {
+                stuck_position(table, stm, idx, c, &mut local);
+            }
+        } else {
+            for (idx, value) in (start..end).zip(values) {
+                let code = value.load(Relaxed);
+                hist[code as usize] += 1;
+                // Only draws and games over (zero plies) may have no move.
+                if code == DRAW || code == WON_NOW || code == loss(0) {
+                    moveless(table, stm, idx, c, &mut local);
+                }
             }
         }
         // The block's deepest win from its counts; its first entry is looked for only when
@@ -327,23 +339,42 @@ fn classify(code: u8, c: Count, side: &mut SideStats) {
 fn moveless(table: &Table, stm: usize, idx: usize, c: Count, side: &mut SideStats) {
     let m = table.men();
     let mut sq = [0u8; MAX_MEN];
-    // Only whether there is a move: the solver's record, or a generation that reads no
-    // successor's code.
-    let stuck = match table.stuck.get() {
-        Some(bits) => bits[stm][idx / 64] >> (idx % 64) & 1 != 0,
-        None => {
-            table.index.decode(idx, &mut sq[..m]);
-            table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0
-        }
-    };
-    if stuck {
-        table.index.decode(idx, &mut sq[..m]);
-        if table.in_check(&sq[..m], stm) {
-            side.mates.add(c);
-        } else {
-            side.stalemates.add(c);
-        }
+    // Only whether there is a move: a generation that reads no successor's code.
+    table.index.decode(idx, &mut sq[..m]);
+    if table.moves_of(&sq[..m], stm, None, Mode::Any, |_| false) == 0 {
+        stuck_position(table, stm, idx, c, side);
     }
+}
+
+/// Counts position `idx` (side `stm` to move, without a legal move) as a mate or a
+/// stalemate.
+fn stuck_position(table: &Table, stm: usize, idx: usize, c: Count, side: &mut SideStats) {
+    let m = table.men();
+    let mut sq = [0u8; MAX_MEN];
+    table.index.decode(idx, &mut sq[..m]);
+    if table.in_check(&sq[..m], stm) {
+        side.mates.add(c);
+    } else {
+        side.stalemates.add(c);
+    }
+}
+
+/// The indices in `range` whose bits are set in `bits` (64 a word).
+fn set_bits(bits: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
+    let words = range.start / 64..range.end.div_ceil(64);
+    (words.clone())
+        .flat_map(move |w| {
+            let word = bits.get(w).copied().unwrap_or(0);
+            let mut x = word;
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    w * 64 + b
+                })
+            })
+        })
+        .filter(move |i| range.contains(i))
 }
 
 /// The FEN of a table position.
