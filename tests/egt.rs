@@ -528,6 +528,26 @@ fn krkn(ban: bool) -> Arc<Table> {
     b.table(&Material::parse(&v, "KRvKN").unwrap()).unwrap()
 }
 
+/// The perpetual-check ban's attractor (queue, un-moves, counters) finds the same
+/// positions as its twin of whole sweeps, for either side as the violator, on xiangqi
+/// KRvKN solved without the ban (its draws include the positions only perpetual check
+/// holds).
+#[test]
+fn perpetual_attractor_equals_the_sweeps() {
+    use locust::egt::perpetual::{losses, losses_by_sweeps};
+    let t = krkn(false);
+    let mut found = 0;
+    for violator in 0..2 {
+        let fast = losses(&t, violator);
+        assert_eq!(fast, losses_by_sweeps(&t, violator), "violator {violator}");
+        found += fast.len();
+    }
+    assert!(
+        found > 1000,
+        "{found} positions held only by perpetual check"
+    );
+}
+
 #[test]
 fn perpetual_check_does_not_hold_a_xiangqi_draw() {
     let banned = krkn(true);
