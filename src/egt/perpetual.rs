@@ -13,10 +13,14 @@
 //! per-position counts of successors (as the general solver's escape counters): the
 //! positions from which the violator cannot force a quiet move of its own while the game
 //! stays among the remaining ones are taken out, with every position the other side can
-//! force into them, until none are left to take; the rest is the violator's. Each round
-//! costs one attractor, where the nested fixed point needed a sweep per layer.
-//! [`losses_by_sweeps`] computes the fixed point directly, by whole sweeps until nothing
-//! changes: the twin of the tests (xiangqi KRPvKR: 210 s there).
+//! force into them, until none are left to take; the rest is the violator's. The attractor
+//! is kept from round to round: each position records the order it joined in, and only
+//! the positions whose support (what joined before them) was taken out are made again.
+//! A few sweeps come first: most tables lose nothing, and the fixed point's first round
+//! shows it. [`losses_by_sweeps`] computes the fixed point directly, by whole sweeps until
+//! nothing changes: the twin of the tests (xiangqi KRPvKR: 210 s there).
+
+use std::collections::VecDeque;
 
 use super::escapes::{distinct, for_predecessors_once};
 use super::material::MAX_MEN;
@@ -48,30 +52,21 @@ pub fn losses(table: &Table, violator: usize) -> Vec<usize> {
         return Vec::new();
     }
     let moves = Moves::new(table, &undecided);
-    let mut game = Game::new(&moves, violator, undecided.clone());
-    let mut queue = Vec::new();
+    let mut game = Game::new(&moves, violator, undecided.clone(), &target);
     let mut buf = Vec::new();
+    let mut joined = game.bases();
     loop {
-        let reach = game.attractor(table, &target, &mut buf);
+        game.attract(table, joined, &mut buf);
         // Where the violator cannot force a quiet move, the other side keeps it checking
         // for ever (or leaves for a win): those go, with all the other side can force
-        // into them.
-        queue.clear();
-        for (side, (z, reach)) in game.z.iter_mut().zip(&reach).enumerate() {
-            for (i, (z, _)) in z
-                .iter_mut()
-                .zip(reach)
-                .enumerate()
-                .filter(|(_, (z, r))| **z && !**r)
-            {
-                *z = false;
-                queue.push((side, i));
-            }
-        }
-        if queue.is_empty() {
+        // into them; what they held up in the attractor is made again.
+        let mut out = game.unreached();
+        if out.is_empty() {
             break;
         }
-        game.remove(table, &mut queue, &mut buf);
+        game.remove(table, &mut out, &mut buf);
+        let lost = game.unsupported(table, &out, &mut buf);
+        joined = game.rejoin(table, &lost);
     }
     (0..n)
         .filter(|&i| undecided[violator][i] && !game.z[violator][i])
@@ -146,92 +141,138 @@ impl Moves {
 
 /// The game of the undecided positions for one violator: `z`, the positions still in it (a
 /// trap for the other side: its every move stays in `z` or reaches a win of the violator),
-/// and per violator's position its successors still in `z`.
+/// and the attractor `A` of the quiet targets in it, kept from round to round. A position
+/// of `A` has a stamp, the order it joined in (0: not in `A`), and positions are worked
+/// through in that order, so a position's support is what joined before it: one successor
+/// for the violator (`sup` counts them), every successor for the other side.
 struct Game<'a> {
     moves: &'a Moves,
     violator: usize,
+    target: &'a [bool],
     z: Set,
+    /// Per violator's position: its successors still in `z`.
     in_z: Vec<u16>,
+    stamp: [Vec<u32>; 2],
+    clock: u32,
+    /// Per violator's position in `A`: its successors in `A` that joined before it.
+    sup: Vec<u16>,
+    /// Per position of the other side not in `A`: its successors not yet worked through.
+    left: Vec<u16>,
 }
 
 impl<'a> Game<'a> {
-    fn new(moves: &'a Moves, violator: usize, z: Set) -> Game<'a> {
-        let in_z = moves.open[violator].clone();
+    fn new(moves: &'a Moves, violator: usize, z: Set, target: &'a [bool]) -> Game<'a> {
+        let n = target.len();
         Game {
             moves,
             violator,
+            target,
+            in_z: moves.open[violator].clone(),
+            left: moves.open[1 - violator].clone(),
             z,
-            in_z,
+            stamp: [vec![0; n], vec![0; n]],
+            clock: 0,
+            sup: vec![0; n],
         }
     }
 
-    /// True when `side`'s position `i` holds whatever the rest of the game does: the
-    /// violator's conversion to a draw; for the other side, every move leaves for a win of
-    /// the violator.
-    fn holds(&self, side: usize, i: usize) -> bool {
+    /// True when `side`'s position `i` is in `A` whatever else is: the violator's
+    /// conversion to a draw; a quiet target; for the other side, every move leaves for a
+    /// win of the violator.
+    fn base(&self, side: usize, i: usize) -> bool {
+        let m = self.moves;
         if side == self.violator {
-            self.moves.drawn[side][i]
+            m.drawn[side][i]
         } else {
-            !self.moves.leaves[side][i] && self.moves.open[side][i] == 0
+            !m.leaves[side][i] && (self.target[i] || m.open[side][i] == 0)
         }
     }
 
-    /// The positions of `z` from which the violator can force a quiet move of its own (a
-    /// position of `target`) while the game stays in `z`: a queue from `target` and the
-    /// positions that hold, through un-moves, with per position of the other side a count
-    /// of its successors not yet reached.
-    fn attractor(&self, table: &Table, target: &[bool], buf: &mut Vec<usize>) -> Set {
-        let n = table.index.size;
-        let m = table.men();
-        let (v, other) = (self.violator, 1 - self.violator);
-        let mut reach: Set = [vec![false; n], vec![false; n]];
-        let mut left = self.moves.open[other].clone();
-        let mut queue = Vec::new();
-        for (side, (z, reach)) in self.z.iter().zip(reach.iter_mut()).enumerate() {
-            for (i, r) in reach.iter_mut().enumerate().filter(|&(i, _)| z[i]) {
-                let base = self.holds(side, i)
-                    || (side == other && target[i] && !self.moves.leaves[side][i]);
-                if base {
-                    *r = true;
-                    queue.push((side, i));
+    /// Puts position `i` of `side` into `A`.
+    fn join(&mut self, side: usize, i: usize) {
+        self.clock += 1;
+        self.stamp[side][i] = self.clock;
+    }
+
+    /// The positions of `z` in `A` by themselves, joined.
+    fn bases(&mut self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for side in 0..2 {
+            for i in 0..self.z[side].len() {
+                if self.z[side][i] && self.base(side, i) {
+                    self.join(side, i);
+                    out.push((side, i));
                 }
             }
         }
-        let mut sq = [0u8; MAX_MEN];
-        while let Some((side, j)) = queue.pop() {
-            table.index.decode(j, &mut sq[..m]);
-            let mover = 1 - side;
-            for_predecessors_once(table, (&sq[..m], side, j), buf, |x| {
-                if !self.z[mover][x] || reach[mover][x] {
-                    return;
-                }
-                let joins = if mover == v {
-                    true
-                } else {
-                    left[x] = left[x].saturating_sub(1);
-                    left[x] == 0 && !self.moves.leaves[mover][x]
-                };
-                if joins {
-                    reach[mover][x] = true;
-                    queue.push((mover, x));
-                }
-            });
-        }
-        reach
+        out
     }
 
-    /// Takes the positions of `queue` (already out of `z`) out of the game with every
-    /// position the other side can force into them: its own positions with a move there,
-    /// the violator's positions left without a successor in `z` (and no drawing
-    /// conversion).
-    fn remove(&mut self, table: &Table, queue: &mut Vec<(usize, usize)>, buf: &mut Vec<usize>) {
+    /// Works through `queue` (positions just joined, in stamp order) and every position
+    /// they attract: a violator's predecessor joins, one of the other side when its last
+    /// successor has.
+    fn attract(&mut self, table: &Table, queue: Vec<(usize, usize)>, buf: &mut Vec<usize>) {
+        let m = table.men();
+        let v = self.violator;
+        let mut queue: VecDeque<(usize, usize)> = queue.into();
+        let mut sq = [0u8; MAX_MEN];
+        let mut preds = Vec::new();
+        while let Some((side, j)) = queue.pop_front() {
+            let (mover, sj) = (1 - side, self.stamp[side][j]);
+            table.index.decode(j, &mut sq[..m]);
+            preds.clear();
+            for_predecessors_once(table, (&sq[..m], side, j), buf, |x| preds.push(x));
+            for &x in &preds {
+                if !self.z[mover][x] {
+                    continue;
+                }
+                let sx = self.stamp[mover][x];
+                if mover == v {
+                    if sx == 0 {
+                        self.join(mover, x);
+                        self.sup[x] = 1;
+                        queue.push_back((mover, x));
+                    } else if sj < sx {
+                        self.sup[x] = self.sup[x].saturating_add(1);
+                    }
+                } else if sx == 0 {
+                    self.left[x] = self.left[x].saturating_sub(1);
+                    if self.left[x] == 0 && !self.moves.leaves[mover][x] {
+                        self.join(mover, x);
+                        queue.push_back((mover, x));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The positions of `z` outside `A`, taken out of `z`.
+    fn unreached(&mut self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for side in 0..2 {
+            for i in 0..self.z[side].len() {
+                if self.z[side][i] && self.stamp[side][i] == 0 {
+                    self.z[side][i] = false;
+                    out.push((side, i));
+                }
+            }
+        }
+        out
+    }
+
+    /// Takes every position the other side can force into `out` (already out of `z`) out
+    /// of `z` too, adding them to `out`: its own positions with a move there, the
+    /// violator's positions left without a successor in `z` (and no drawing conversion).
+    fn remove(&mut self, table: &Table, out: &mut Vec<(usize, usize)>, buf: &mut Vec<usize>) {
         let m = table.men();
         let v = self.violator;
         let mut sq = [0u8; MAX_MEN];
-        while let Some((side, j)) = queue.pop() {
+        let mut k = 0;
+        while k < out.len() {
+            let (side, j) = out[k];
+            k += 1;
             table.index.decode(j, &mut sq[..m]);
             let mover = 1 - side;
-            let mut out = Vec::new();
             for_predecessors_once(table, (&sq[..m], side, j), buf, |x| {
                 if !self.z[mover][x] {
                     return;
@@ -247,8 +288,101 @@ impl<'a> Game<'a> {
                     out.push((mover, x));
                 }
             });
-            queue.extend(out);
         }
+    }
+
+    /// Takes out of `A` the positions of `gone` (out of `z` now) and every position of `A`
+    /// whose support they were: the other side's positions with a move to one, the
+    /// violator's whose last earlier successor in `A` it was. Returns those still in `z`.
+    fn unsupported(
+        &mut self,
+        table: &Table,
+        gone: &[(usize, usize)],
+        buf: &mut Vec<usize>,
+    ) -> Vec<(usize, usize)> {
+        let m = table.men();
+        let v = self.violator;
+        let mut queue: Vec<(usize, usize, u32)> = Vec::new();
+        for &(side, j) in gone {
+            let s = std::mem::take(&mut self.stamp[side][j]);
+            if s != 0 {
+                queue.push((side, j, s));
+            }
+        }
+        let mut lost = Vec::new();
+        let mut sq = [0u8; MAX_MEN];
+        let mut preds = Vec::new();
+        while let Some((side, j, sj)) = queue.pop() {
+            let mover = 1 - side;
+            table.index.decode(j, &mut sq[..m]);
+            preds.clear();
+            for_predecessors_once(table, (&sq[..m], side, j), buf, |x| preds.push(x));
+            for &x in &preds {
+                let sx = self.stamp[mover][x];
+                if !self.z[mover][x] || sx == 0 || self.base(mover, x) {
+                    continue;
+                }
+                let falls = if mover == v {
+                    if sj < sx {
+                        self.sup[x] = self.sup[x].saturating_sub(1);
+                    }
+                    self.sup[x] == 0
+                } else {
+                    true
+                };
+                if falls {
+                    self.stamp[mover][x] = 0;
+                    queue.push((mover, x, sx));
+                    lost.push((mover, x));
+                }
+            }
+        }
+        lost
+    }
+
+    /// The positions of `lost` (in `z`, out of `A`) with their counts made afresh from
+    /// their successors in `A` (all worked through): those that join at once, joined.
+    fn rejoin(&mut self, table: &Table, lost: &[(usize, usize)]) -> Vec<(usize, usize)> {
+        let m = table.men();
+        let v = self.violator;
+        let mut sq = [0u8; MAX_MEN];
+        let mut listed = Vec::new();
+        let mut counts = Vec::with_capacity(lost.len());
+        for &(side, i) in lost {
+            table.index.decode(i, &mut sq[..m]);
+            listed.clear();
+            table.successors_at(&sq[..m], side, Some(i), |s| {
+                if s.code == DRAW && s.in_table && s.index != usize::MAX {
+                    table.index.images(s.index, |j| listed.push(j));
+                }
+                true
+            });
+            listed.sort_unstable();
+            listed.dedup();
+            let next = 1 - side;
+            let reached = listed.iter().filter(|&&j| self.stamp[next][j] != 0).count();
+            let count = if side == v {
+                reached
+            } else {
+                listed.len() - reached
+            };
+            counts.push(u16::try_from(count).unwrap_or(u16::MAX));
+        }
+        let mut joined = Vec::new();
+        for (&(side, i), &count) in lost.iter().zip(&counts) {
+            let joins = if side == v {
+                self.sup[i] = count;
+                count > 0
+            } else {
+                self.left[i] = count;
+                count == 0 && !self.moves.leaves[side][i]
+            };
+            if joins {
+                self.join(side, i);
+                joined.push((side, i));
+            }
+        }
+        joined
     }
 }
 
