@@ -520,6 +520,24 @@ fn rules_the_generator_does_not_play_are_refused() {
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
 }
 
+/// The tables hold no castling or en passant: a position with a castling right, or with an
+/// en passant capture open, is not read from them (its moves are, once the right is gone).
+#[test]
+fn castling_rights_and_en_passant_are_not_read_from_tables() {
+    use locust::egt::probe::readable;
+    let chess = builtin("chess");
+    let pos = |fen: &str| locust::game::Game::from_fen(chess.clone(), fen).unwrap();
+    for (fen, want) in [
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", true),
+        ("8/8/8/8/3Pp3/8/8/K6k b - d3 0 1", false),
+        // No pawn can take en passant: the square is dropped, as in Stockfish.
+        ("8/8/8/8/3P4/8/8/K6k b - d3 0 1", true),
+    ] {
+        assert_eq!(readable(pos(fen).position()), want, "{fen}");
+    }
+}
+
 /// Xiangqi KRvKN with and without the ban on perpetual check.
 fn krkn(ban: bool) -> Arc<Table> {
     let v = builtin("xiangqi");

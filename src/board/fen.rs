@@ -744,6 +744,12 @@ impl Position {
         }
     }
 
+    /// True when some man keeps a castling right or an en passant capture is open: moves
+    /// that endgame tables leave out (their positions are read without such rights).
+    pub fn has_castling_or_ep(&self) -> bool {
+        self.ep.is_some() || self.castling_text() != "-"
+    }
+
     fn ep_text(&self) -> String {
         let Some(ep) = &self.ep else {
             return "-".into();

@@ -236,7 +236,12 @@ fn probe(builder: &mut Builder, variant: &Variant, fen: &str) -> ExitCode {
     };
     match super::probe::probe(builder, &mut game) {
         Ok((own, moves)) => {
-            println!("{}: {}", game.position().fen(), describe(own));
+            let own = if super::probe::readable(game.position()) {
+                describe(own)
+            } else {
+                "not in the tables (a castling right or an en passant capture is open)".into()
+            };
+            println!("{}: {own}", game.position().fen());
             for (text, code) in moves {
                 println!("  {text:10} {}", describe(code));
             }

@@ -10,6 +10,7 @@ use super::{Builder, EgtError};
 
 /// A position as a table sees it: its material, the men's squares in material order, and the
 /// side to move; `None` when it has no table form (hands, too many men, no royal, big board).
+/// Castling rights and en passant are not part of it: see [`readable`].
 pub fn table_form(rules: &Rules, pos: &Position) -> Option<(Material, Vec<u8>, usize)> {
     let lay = pos.layout();
     let mut men: Vec<(ManSpec, u8)> = Vec::new();
@@ -35,6 +36,12 @@ pub fn table_form(rules: &Rules, pos: &Position) -> Option<(Material, Vec<u8>, u
     }
     let squares = men.iter().map(|m| m.1).collect();
     Some((material, squares, pos.side_to_move().index()))
+}
+
+/// True when a table's value is the position's: no castling right or en passant capture,
+/// moves the tables do not hold, is open in it.
+pub fn readable(pos: &Position) -> bool {
+    !pos.has_castling_or_ep()
 }
 
 /// The code of the position after a move, seen from the side that made it.
@@ -65,7 +72,7 @@ pub fn probe(builder: &mut Builder, game: &mut Game) -> Result<(u8, Vec<(String,
 }
 
 fn value_of(builder: &mut Builder, rules: &Rules, pos: &Position) -> Result<u8, EgtError> {
-    let Some((material, squares, stm)) = table_form(rules, pos) else {
+    let Some((material, squares, stm)) = table_form(rules, pos).filter(|_| readable(pos)) else {
         return Ok(ILLEGAL);
     };
     Ok(builder.view(&material)?.code(stm, &squares))

@@ -182,6 +182,9 @@ impl TableService {
         }
         let solved = self.solved.read();
         let s = solved.get(&pos.variant().name)?;
+        if !super::probe::readable(pos) {
+            return None;
+        }
         let (material, squares, stm) = table_form(&s.rules, pos)?;
         Some(s.view(&material)?.code(stm, &squares))
     }
