@@ -571,7 +571,7 @@ fn perpetual_attractor_equals_the_sweeps() {
     for t in &tables {
         let mut found = 0;
         for violator in 0..2 {
-            let fast = losses(t, violator);
+            let fast = losses(t, violator, 2);
             assert_eq!(
                 fast,
                 losses_by_sweeps(t, violator),

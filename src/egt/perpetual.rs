@@ -21,9 +21,11 @@
 //! nothing changes: the twin of the tests (xiangqi KRPvKR: 210 s there).
 
 use std::collections::VecDeque;
+use std::sync::Mutex;
 
 use super::escapes::{distinct, for_predecessors_once};
 use super::material::MAX_MEN;
+use super::propagate::parallel;
 use super::solve::Table;
 use super::value::{is_win, DRAW};
 
@@ -35,7 +37,8 @@ type Set = [Vec<bool>; 2];
 const QUICK_SWEEPS: usize = 4;
 
 /// The undecided positions where `violator` is to move and can hold only by perpetual check.
-pub fn losses(table: &Table, violator: usize) -> Vec<usize> {
+/// `threads`: for the moves of every undecided position, made once.
+pub fn losses(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
     let n = table.index.size;
     let undecided: Set = [0, 1].map(|c| (0..n).map(|i| table.value(c, i) == DRAW).collect());
     let target = quiet_targets(table, &undecided, violator);
@@ -51,7 +54,7 @@ pub fn losses(table: &Table, violator: usize) -> Vec<usize> {
     if quick.is_some_and(|y| y == undecided) {
         return Vec::new();
     }
-    let moves = Moves::new(table, &undecided);
+    let moves = Moves::new(table, &undecided, threads);
     let mut game = Game::new(&moves, violator, undecided.clone(), &target);
     let mut buf = Vec::new();
     let mut joined = game.bases();
@@ -102,40 +105,65 @@ struct Moves {
 }
 
 impl Moves {
-    fn new(table: &Table, undecided: &Set) -> Moves {
+    /// The moves of the undecided positions, made in chunks on `threads` threads.
+    fn new(table: &Table, undecided: &Set, threads: usize) -> Moves {
         let n = table.index.size;
-        let m = table.men();
-        let mut sq = [0u8; MAX_MEN];
-        let mut open = [vec![0u16; n], vec![0u16; n]];
-        let mut drawn: Set = [vec![false; n], vec![false; n]];
-        let mut leaves: Set = [vec![false; n], vec![false; n]];
-        let mut listed = Vec::new();
-        for side in 0..2 {
-            for i in (0..n).filter(|&i| undecided[side][i]) {
-                table.index.decode(i, &mut sq[..m]);
-                listed.clear();
-                let (mut d, mut l) = (false, false);
-                table.successors_at(&sq[..m], side, Some(i), |s| {
-                    if s.code == DRAW && s.in_table && s.index != usize::MAX {
-                        table.index.images(s.index, |j| listed.push(j));
-                    } else if s.code == DRAW {
-                        d = true;
-                        l |= s.in_table;
-                    } else {
-                        l |= !is_win(s.code);
-                    }
-                    true
-                });
-                open[side][i] = u16::try_from(distinct(&mut listed, true)).unwrap_or(u16::MAX);
-                drawn[side][i] = d;
-                leaves[side][i] = l;
+        let chunks = Mutex::new(Vec::new());
+        parallel(n, threads, |a, b| {
+            let part = [0, 1].map(|side| Self::side_part(table, &undecided[side], side, a..b));
+            if let Ok(mut c) = chunks.lock() {
+                c.push((a, part));
+            }
+        });
+        let mut chunks = chunks.into_inner().unwrap_or_default();
+        chunks.sort_by_key(|c| c.0);
+        let mut moves = Moves {
+            open: [Vec::with_capacity(n), Vec::with_capacity(n)],
+            drawn: [Vec::with_capacity(n), Vec::with_capacity(n)],
+            leaves: [Vec::with_capacity(n), Vec::with_capacity(n)],
+        };
+        for (_, part) in chunks {
+            for (side, (open, drawn, leaves)) in part.into_iter().enumerate() {
+                moves.open[side].extend(open);
+                moves.drawn[side].extend(drawn);
+                moves.leaves[side].extend(leaves);
             }
         }
-        Moves {
-            open,
-            drawn,
-            leaves,
+        moves
+    }
+
+    /// [`Moves::new`] for the positions `range` of `side`: their counts and flags.
+    fn side_part(
+        table: &Table,
+        undecided: &[bool],
+        side: usize,
+        range: std::ops::Range<usize>,
+    ) -> (Vec<u16>, Vec<bool>, Vec<bool>) {
+        let m = table.men();
+        let mut sq = [0u8; MAX_MEN];
+        let mut listed = Vec::new();
+        let len = range.len();
+        let (mut open, mut drawn, mut leaves) = (vec![0; len], vec![false; len], vec![false; len]);
+        for (k, i) in range.enumerate().filter(|&(_, i)| undecided[i]) {
+            table.index.decode(i, &mut sq[..m]);
+            listed.clear();
+            let (mut d, mut l) = (false, false);
+            table.successors_at(&sq[..m], side, Some(i), |s| {
+                if s.code == DRAW && s.in_table && s.index != usize::MAX {
+                    table.index.images(s.index, |j| listed.push(j));
+                } else if s.code == DRAW {
+                    d = true;
+                    l |= s.in_table;
+                } else {
+                    l |= !is_win(s.code);
+                }
+                true
+            });
+            open[k] = u16::try_from(distinct(&mut listed, true)).unwrap_or(u16::MAX);
+            drawn[k] = d;
+            leaves[k] = l;
         }
+        (open, drawn, leaves)
     }
 }
 

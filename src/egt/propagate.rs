@@ -331,7 +331,7 @@ impl<'a> Solver<'a> {
         let q = *at + (*at & 1);
         let mut found = 0;
         for violator in 0..2 {
-            let mut lost = super::perpetual::losses(self.table, violator);
+            let mut lost = super::perpetual::losses(self.table, violator, self.threads.get());
             lost.retain(|&i| !self.fixed.contains(&entry(i, violator)));
             let mut entries: Vec<(u8, Entry)> = lost
                 .into_iter()

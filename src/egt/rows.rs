@@ -2046,7 +2046,7 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let mut found = 0;
         for violator in 0..2 {
-            for idx in super::perpetual::losses(self.t, violator) {
+            for idx in super::perpetual::losses(self.t, violator, self.threads.get()) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
                 self.done[violator][row].fetch_or(b, Relaxed);
