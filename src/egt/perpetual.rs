@@ -33,7 +33,7 @@ use super::value::{is_win, DRAW};
 type Set = [Vec<bool>; 2];
 
 /// The sweeps [`losses`] gives the fixed point's first round before it turns to attractors:
-/// enough for tables where the ban takes nothing (xiangqi KRvKR, KNvKN: two or three).
+/// enough for tables where the ban takes nothing (xiangqi KRvKR, KNvKN: four and three).
 const QUICK_SWEEPS: usize = 4;
 
 /// The undecided positions where `violator` is to move and can hold only by perpetual check.
