@@ -340,6 +340,21 @@ fn small_board_tables_equal_minimax() {
     oracle_agrees(&p, "KPvKP");
 }
 
+/// A side with two royals, under each royalty the variant may name: absolute (neither may
+/// stand attacked), extinction (spartan's duple check: not both; one may be taken) and last
+/// (only a last royal must be safe). Every value equals minimax with the engine's rules.
+#[test]
+fn two_royals_equal_minimax_under_each_royalty() {
+    for royalty in ["absolute", "extinction", "last"] {
+        let text = format!(
+            "[r4{royalty}:chess]\nmaxFile = 4\nmaxRank = 4\ncastling = false\ndoubleStep = false\nroyalty = {royalty}\nstartFen = kk2/4/4/K3 w - - 0 1\n"
+        );
+        let v = variants::load_str(&text, "test.ini").unwrap().remove(0);
+        oracle_agrees(&v, "KQvKK");
+        oracle_agrees(&v, "KRvKK");
+    }
+}
+
 #[test]
 fn tables_agree_with_one_ply_of_minimax() {
     for (variant, material) in [
@@ -469,7 +484,7 @@ fn material_errors_are_clear() {
         ("KQK", "expected"),
         ("KXvK", "not a piece"),
         ("QvK", "royal"),
-        ("KKvK", "royal"),
+        ("KvQ", "royal"),
     ] {
         let e = Material::parse(&chess, text).unwrap_err().to_string();
         assert!(e.contains(want), "{text}: {e}");
@@ -748,6 +763,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         colour: t.colour.clone(),
         piece: t.piece.clone(),
         royal: t.royal,
+        royals: t.royals,
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),
@@ -878,6 +894,7 @@ fn unsolved_copy(t: &Table) -> Table {
         colour: t.colour.clone(),
         piece: t.piece.clone(),
         royal: t.royal,
+        royals: t.royals,
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),

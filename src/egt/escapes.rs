@@ -273,7 +273,7 @@ impl Table {
                     let alive = victim.map_or(all, |j| all & !(1 << j));
                     let after = (occ & !bit(s)) | tb;
                     let theirs = occ & !own & !tb;
-                    !self.attacked_in(&next[..m], alive, 1 - stm, self.royal[stm], after, theirs)
+                    !self.exposed(&next[..m], alive, stm, after, theirs)
                 };
                 if legal {
                     let man = (victim, domain, promotes);

@@ -64,6 +64,11 @@ pub fn twin(table: &Table, perm: &[usize]) -> Table {
         colour: perm.iter().map(|&i| table.colour[i]).collect(),
         piece: perm.iter().map(|&i| table.piece[i]).collect(),
         royal: table.royal.map(|r| inv[r]),
+        royals: table.royals.map(|bits| {
+            (0..perm.len())
+                .filter(|&j| bits & (1 << j) != 0)
+                .fold(0, |acc, j| acc | 1 << inv[j])
+        }),
         convs: Vec::new(),
         rules: rules.clone(),
         index,

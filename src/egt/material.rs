@@ -40,8 +40,8 @@ pub enum MaterialError {
         /// The variant.
         variant: String,
     },
-    /// A side without exactly one royal man.
-    #[error("material `{0}`: each side needs exactly one royal man (the generator's rule)")]
+    /// A side without a royal man.
+    #[error("material `{0}`: each side needs a royal man")]
     Royals(String),
     /// Too many men.
     #[error("material `{0}`: at most {MAX_MEN} men")]
@@ -87,21 +87,15 @@ impl Material {
         if m.men.len() > MAX_MEN {
             return Err(MaterialError::TooMany(t.to_string()));
         }
-        if !m.one_royal_each() {
+        if !m.royal_each() {
             return Err(MaterialError::Royals(t.to_string()));
         }
         Ok(m)
     }
 
-    /// True when each side has exactly one royal man (the generator's rule).
-    pub fn one_royal_each(&self) -> bool {
-        (0..2).all(|colour| {
-            self.men
-                .iter()
-                .filter(|s| s.colour == colour && !s.not_royal)
-                .count()
-                == 1
-        })
+    /// True when each side has a royal man (a table ends with the loss of the last).
+    pub fn royal_each(&self) -> bool {
+        (0..2).all(|colour| self.men.iter().any(|s| s.colour == colour && !s.not_royal))
     }
 
     /// A material from men in any order.

@@ -395,6 +395,11 @@ impl Builder {
                 .position(|m| m.colour == c && !m.not_royal)
                 .unwrap_or(0)
         };
+        let royals_of = |c: u8| {
+            (material.men.iter().enumerate())
+                .filter(|(_, m)| m.colour == c && !m.not_royal)
+                .fold(0u32, |acc, (i, _)| acc | 1 << i)
+        };
         Ok(Table {
             name,
             values: [fresh(), fresh()],
@@ -402,6 +407,7 @@ impl Builder {
             metric: self.settings.metric,
             piece: material.men.iter().map(|m| m.piece).collect(),
             royal: [royal_of(0), royal_of(1)],
+            royals: [royals_of(0), royals_of(1)],
             colour,
             convs: Vec::new(),
             rules: rules.clone(),
@@ -421,7 +427,7 @@ impl Builder {
         let np = self.rules.variant.pieces.len();
         let mut convs: Vec<Option<Conv>> = (0..(m + 1) * (m * np + 1)).map(|_| None).collect();
         for victim in (0..m).map(Some).chain([None]) {
-            if victim.is_some_and(|v| !table.material.men[v].not_royal) {
+            if victim.is_some_and(|v| table.protected(v)) {
                 continue;
             }
             let rules = self.rules.clone();

@@ -31,7 +31,7 @@ pub fn table_form(rules: &Rules, pos: &Position) -> Option<(Material, Vec<u8>, u
     }
     men.sort();
     let material = Material::new(men.iter().map(|m| m.0).collect());
-    if !material.one_royal_each() {
+    if !material.royal_each() {
         return None;
     }
     let squares = men.iter().map(|m| m.1).collect();

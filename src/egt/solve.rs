@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
+use variants::rules::Royalty;
 use variants::PieceId;
 
 use super::board::{bit, Bits, MAX_MAPS};
@@ -125,8 +126,11 @@ pub struct Table {
     pub colour: Vec<u8>,
     /// Piece type of each man.
     pub piece: Vec<PieceId>,
-    /// Index of each side's royal man.
+    /// Index of each side's royal man (its first, where it has several).
     pub royal: [usize; 2],
+    /// Each side's royal men as bits (one bit per man): more than one where the variant
+    /// lets a side keep several (spartan's two kings).
+    pub royals: [u32; 2],
     /// Conversion targets by [`Table::conv_key`].
     pub convs: Vec<Option<Conv>>,
     /// The rules.
@@ -288,6 +292,10 @@ impl Table {
     /// attacked. `occ`: all men, `own`: `stm`'s.
     #[inline]
     pub(super) fn guard(&self, sq: &[u8], stm: usize, occ: Bits, own: Bits) -> Bits {
+        if self.several(stm) {
+            // Every move is tested (see `Table::exposed`).
+            return Bits::MAX;
+        }
         let n = self.rules.board.n;
         let target = self.royal[stm];
         let victim = self.piece[target] as usize;
@@ -328,7 +336,7 @@ impl Table {
             }
             let pm = &self.rules.moves[stm][p];
             for (j, &t) in sq.iter().enumerate() {
-                if self.colour[j] as usize == stm || j == self.royal[1 - stm] {
+                if self.colour[j] as usize == stm || self.protected(j) {
                     continue;
                 }
                 if pm.captures(n, s, t).iter().any(|c| c.open(occ, own)) {
@@ -369,13 +377,53 @@ impl Table {
             }
         }
         let all = (1u32 << self.men()) - 1;
-        self.attacked_in(sq, all, stm, self.royal[1 - stm], occ, mine)
+        self.exposed(sq, all, 1 - stm, occ, mine)
     }
 
-    /// True when `stm`'s royal is attacked.
+    /// True when one of `stm`'s royals is attacked (the engine's check).
     pub fn in_check(&self, sq: &[u8], stm: usize) -> bool {
         let all = (1u32 << self.men()) - 1;
-        self.attacked(sq, all, 1 - stm, self.royal[stm])
+        (0..sq.len())
+            .filter(|&r| self.royals[stm] & (1 << r) != 0)
+            .any(|r| self.attacked(sq, all, 1 - stm, r))
+    }
+
+    /// True when side `c` keeps more than one royal man.
+    #[inline]
+    pub(super) fn several(&self, c: usize) -> bool {
+        self.royals[c].count_ones() > 1
+    }
+
+    /// True when man `j` may not be taken: a royal whose loss would end the game (its
+    /// side's only one, or any under absolute royalty, where none may stand attacked).
+    #[inline]
+    pub(super) fn protected(&self, j: usize) -> bool {
+        let c = self.colour[j] as usize;
+        self.royals[c] & (1 << j) != 0
+            && (!self.several(c) || self.rules.variant.end.royalty == Royalty::Absolute)
+    }
+
+    /// True when side `c`'s royals among the men `alive` stand attacked as the variant does
+    /// not allow after `c`'s own move (so a move of `c` leading there is illegal, and the
+    /// position with the other side to move is broken): one royal attacked when it has one;
+    /// with several, any of them under absolute royalty, all of them under extinction
+    /// royalty (spartan's duple check), none under last-royal royalty. `occ`: all men,
+    /// `theirs`: the attackers'.
+    #[inline]
+    pub(super) fn exposed(&self, sq: &[u8], alive: u32, c: usize, occ: Bits, theirs: Bits) -> bool {
+        let mine = self.royals[c] & alive;
+        if mine.count_ones() <= 1 {
+            let r = mine.trailing_zeros() as usize;
+            return r < sq.len() && self.attacked_in(sq, alive, 1 - c, r, occ, theirs);
+        }
+        let mut hit = (0..sq.len())
+            .filter(|&r| mine & (1 << r) != 0)
+            .map(|r| self.attacked_in(sq, alive, 1 - c, r, occ, theirs));
+        match self.rules.variant.end.royalty {
+            Royalty::Absolute => hit.any(|a| a),
+            Royalty::Extinction => hit.all(|a| a),
+            Royalty::Last => false,
+        }
     }
 
     /// Calls `f` with the successor of every legal move of `stm`; stops when `f` returns
@@ -449,15 +497,7 @@ impl Table {
                 let occ_after = (occ & !bit(s)) | bit(t);
                 let theirs = occ & !own & !bit(t);
                 let safe = guarded & (bit(s) | bit(t)) == 0;
-                if (safe
-                    || !self.attacked_in(
-                        &next[..m],
-                        alive,
-                        opp,
-                        self.royal[stm],
-                        occ_after,
-                        theirs,
-                    ))
+                if (safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs))
                     && !self.emit(
                         &next,
                         stm,
@@ -509,7 +549,8 @@ impl Table {
     }
 
     /// The man man `i` would capture on the occupied square `t` by a path with `rights`:
-    /// `None` for a friend, a path that cannot capture, a protected man or the royal.
+    /// `None` for a friend, a path that cannot capture, a protected man or a royal whose
+    /// loss would end the game (see [`Table::protected`]).
     #[inline]
     pub(super) fn victim(
         &self,
@@ -524,8 +565,7 @@ impl Table {
         }
         let j = sq.iter().position(|&x| x == t)?;
         let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
-        let opp = 1 - self.colour[i] as usize;
-        (!self.rules.no_capture[p][vp] && j != self.royal[opp]).then_some(j)
+        (!self.rules.no_capture[p][vp] && !self.protected(j)).then_some(j)
     }
 
     /// Reports one legal move (each promotion choice separately); false to stop.
