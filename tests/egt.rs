@@ -500,7 +500,7 @@ fn material_errors_are_clear() {
 }
 
 /// Rules the generator does not play are refused with the rule named, never solved as
-/// another game: explosions, men left behind, passing; a promotion its limit forbids.
+/// another game: explosions, men left behind, passing, drops.
 #[test]
 fn rules_the_generator_does_not_play_are_refused() {
     for (name, want) in [
@@ -516,23 +516,26 @@ fn rules_the_generator_does_not_play_are_refused() {
     }
     // Spartan's kings are royal by extinction: one each plays as chess's king.
     assert!(Rules::new(&builtin("spartan"), None, false).is_ok());
-    // Grand: one queen at most; a pawn beside a queen may not promote to a second.
+    // Grand: one queen at most, two rooks; no limit on pawns.
     let grand = builtin("grand");
-    let mut b = Builder::new(
-        Rules::new(&grand, None, false).unwrap(),
-        settings(Metric::Dtm),
-    );
-    let kqpk = Material::parse(&grand, "KQPvK").unwrap();
-    let e = b
-        .table(&kqpk)
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
-    assert!(e.contains("promotion to queen is limited"), "{e}");
-    // A second rook is allowed (KRPvK); no limit on pawns.
     let caps = &Rules::new(&grand, None, false).unwrap().promo_cap[0];
     let at = |c: char| caps[grand.piece_by_letter(c).unwrap() as usize];
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
+}
+
+/// Promotion limits (`promotionLimit`, grand's one queen): a pawn beside a queen may not
+/// become a second one, and where no choice is left it may not step onto the last rank.
+/// Every value equals minimax with the engine's rules.
+#[test]
+fn promotion_limits_equal_minimax() {
+    for types in ["q", "qr"] {
+        let text = format!(
+            "[lim4{types}:chess]\nmaxFile = 4\nmaxRank = 4\ncastling = false\ndoubleStep = false\npromotionPieceTypes = {types}\npromotionLimit = q:1\nstartFen = k3/3p/P3/3K w - - 0 1\n"
+        );
+        let v = variants::load_str(&text, "test.ini").unwrap().remove(0);
+        oracle_agrees(&v, "KQPvK");
+        oracle_agrees(&v, "KPvKQ");
+    }
 }
 
 /// The tables hold no castling or en passant: a position with a castling right, or with an
@@ -764,6 +767,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         piece: t.piece.clone(),
         royal: t.royal,
         royals: t.royals,
+        promos: t.promos.clone(),
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),
@@ -895,6 +899,7 @@ fn unsolved_copy(t: &Table) -> Table {
         piece: t.piece.clone(),
         royal: t.royal,
         royals: t.royals,
+        promos: t.promos.clone(),
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),

@@ -358,7 +358,7 @@ impl Table {
     ) {
         let promo = &self.rules.promo[stm][self.piece[i] as usize];
         if promotes && promo.may(s, t) {
-            for &c in &promo.choices {
+            for &c in &self.promos[i] {
                 scan.moves += 1;
                 scan.conversion(self.conv_code(next, 1 - stm, victim, Some((i, c))));
             }

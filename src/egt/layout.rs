@@ -64,6 +64,7 @@ pub fn twin(table: &Table, perm: &[usize]) -> Table {
         colour: perm.iter().map(|&i| table.colour[i]).collect(),
         piece: perm.iter().map(|&i| table.piece[i]).collect(),
         royal: table.royal.map(|r| inv[r]),
+        promos: perm.iter().map(|&i| table.promos[i].clone()).collect(),
         royals: table.royals.map(|bits| {
             (0..perm.len())
                 .filter(|&j| bits & (1 << j) != 0)

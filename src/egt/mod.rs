@@ -49,15 +49,6 @@ pub enum EgtError {
     /// Solving failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// A man of the table may promote to a type its side already holds as many of as the
-    /// variant's promotion limit allows: the generator plays promotions without limits.
-    #[error("{name}: a promotion to {capped} is limited by the variant here (promotionLimit); such tables are not supported")]
-    PromotionLimit {
-        /// Table name.
-        name: String,
-        /// The piece type the limit holds back.
-        capped: String,
-    },
     /// The table would not fit the memory budget.
     #[error("{name}: needs {need} MB, more than the {budget} MB allowed (--memory)")]
     Memory {
@@ -347,9 +338,6 @@ impl Builder {
     fn empty_table(&mut self, material: &Material) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
-        if let Some(capped) = capped_promotion(rules, material) {
-            return Err(EgtError::PromotionLimit { name, capped });
-        }
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
@@ -408,6 +396,7 @@ impl Builder {
             piece: material.men.iter().map(|m| m.piece).collect(),
             royal: [royal_of(0), royal_of(1)],
             royals: [royals_of(0), royals_of(1)],
+            promos: allowed_promotions(rules, material),
             colour,
             convs: Vec::new(),
             rules: rules.clone(),
@@ -430,15 +419,7 @@ impl Builder {
             if victim.is_some_and(|v| table.protected(v)) {
                 continue;
             }
-            let rules = self.rules.clone();
-            let promos = (0..m).flat_map(|i| {
-                let c = table.colour[i] as usize;
-                let p = table.piece[i] as usize;
-                rules.promo[c][p]
-                    .choices
-                    .iter()
-                    .map(move |&pc| Some((i, pc)))
-            });
+            let promos = (0..m).flat_map(|i| table.promos[i].iter().map(move |&pc| Some((i, pc))));
             for promo in promos.chain([None]) {
                 if victim.is_none() && promo.is_none() {
                     continue;
@@ -494,20 +475,21 @@ impl Builder {
     }
 }
 
-/// The name of a type some man of `material` may promote to although its side holds as many
-/// of that type as the variant's promotion limit allows (see [`Rules::promo_cap`]), if any.
-fn capped_promotion(rules: &Rules, material: &Material) -> Option<String> {
-    let held = |c: u8, t: usize| {
+/// Per man of `material`, the types it may promote to: its piece's choices less those its
+/// side holds as many of as the variant's promotion limit allows (see [`Rules::promo_cap`]).
+fn allowed_promotions(rules: &Rules, material: &Material) -> Vec<Vec<variants::PieceId>> {
+    let held = |c: u8, t: variants::PieceId| {
         (material.men.iter())
-            .filter(|m| m.colour == c && m.piece as usize == t)
+            .filter(|m| m.colour == c && m.piece == t)
             .count()
     };
-    material.men.iter().find_map(|m| {
-        let c = m.colour as usize;
-        let choices = &rules.promo[c][m.piece as usize].choices;
-        choices
-            .iter()
-            .find(|&&t| held(m.colour, t as usize) >= rules.promo_cap[c][t as usize])
-            .map(|&t| rules.variant.pieces[t as usize].name.clone())
-    })
+    (material.men.iter())
+        .map(|m| {
+            let c = m.colour as usize;
+            (rules.promo[c][m.piece as usize].choices.iter())
+                .copied()
+                .filter(|&t| held(m.colour, t) < rules.promo_cap[c][t as usize])
+                .collect()
+        })
+        .collect()
 }

@@ -1470,8 +1470,7 @@ impl<'a, W: Word> Solver<'a, W> {
             add(None);
             return;
         }
-        let promo = &t.rules.promo[t.colour[i] as usize][t.piece[i] as usize];
-        for &c in &promo.choices {
+        for &c in &t.promos[i] {
             add(Some((i, c)));
         }
     }

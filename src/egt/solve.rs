@@ -131,6 +131,9 @@ pub struct Table {
     /// Each side's royal men as bits (one bit per man): more than one where the variant
     /// lets a side keep several (spartan's two kings).
     pub royals: [u32; 2],
+    /// Per man, the types it may promote to here: its piece's choices less those its side
+    /// holds as many of as the variant's promotion limit allows (see `Rules::promo_cap`).
+    pub promos: Vec<Vec<PieceId>>,
     /// Conversion targets by [`Table::conv_key`].
     pub convs: Vec<Option<Conv>>,
     /// The rules.
@@ -583,7 +586,7 @@ impl Table {
         let opp = 1 - stm;
         let m = self.men();
         if promo.may(s, t) && !mode.quiet() {
-            for &c in &promo.choices {
+            for &c in &self.promos[i] {
                 *count += 1;
                 let code = if mode == Mode::Any {
                     DRAW
