@@ -19,8 +19,13 @@ use locust::egt::{report, Builder, Settings};
 use variants::Variant;
 
 fn chess_like(name: &str, n: u8, fen: &str) -> Variant {
+    chess_with(name, n, fen, "")
+}
+
+/// [`chess_like`] with more keys (`keys`: whole lines).
+fn chess_with(name: &str, n: u8, fen: &str, keys: &str) -> Variant {
     let text = format!(
-        "[{name}:chess]\nmaxFile = {n}\nmaxRank = {n}\ncastling = false\ndoubleStep = false\nstartFen = {fen}\n"
+        "[{name}:chess]\nmaxFile = {n}\nmaxRank = {n}\ncastling = false\ndoubleStep = false\n{keys}startFen = {fen}\n"
     );
     variants::load_str(&text, "test.ini").unwrap().remove(0)
 }
@@ -346,12 +351,16 @@ fn small_board_tables_equal_minimax() {
 #[test]
 fn two_royals_equal_minimax_under_each_royalty() {
     for royalty in ["absolute", "extinction", "last"] {
-        let text = format!(
-            "[r4{royalty}:chess]\nmaxFile = 4\nmaxRank = 4\ncastling = false\ndoubleStep = false\nroyalty = {royalty}\nstartFen = kk2/4/4/K3 w - - 0 1\n"
-        );
-        let v = variants::load_str(&text, "test.ini").unwrap().remove(0);
-        oracle_agrees(&v, "KQvKK");
-        oracle_agrees(&v, "KRvKK");
+        let keys = format!("royalty = {royalty}\n");
+        oracle_on_4x4(&keys, "kk2/4/4/K3 w - - 0 1", &["KQvKK", "KRvKK"]);
+    }
+}
+
+/// [`oracle_agrees`] for `materials` on a 4x4 board with the variant keys `keys`.
+fn oracle_on_4x4(keys: &str, fen: &str, materials: &[&str]) {
+    let v = chess_with("b4keys", 4, fen, keys);
+    for material in materials {
+        oracle_agrees(&v, material);
     }
 }
 
@@ -529,12 +538,8 @@ fn rules_the_generator_does_not_play_are_refused() {
 #[test]
 fn promotion_limits_equal_minimax() {
     for types in ["q", "qr"] {
-        let text = format!(
-            "[lim4{types}:chess]\nmaxFile = 4\nmaxRank = 4\ncastling = false\ndoubleStep = false\npromotionPieceTypes = {types}\npromotionLimit = q:1\nstartFen = k3/3p/P3/3K w - - 0 1\n"
-        );
-        let v = variants::load_str(&text, "test.ini").unwrap().remove(0);
-        oracle_agrees(&v, "KQPvK");
-        oracle_agrees(&v, "KPvKQ");
+        let keys = format!("promotionPieceTypes = {types}\npromotionLimit = q:1\n");
+        oracle_on_4x4(&keys, "k3/3p/P3/3K w - - 0 1", &["KQPvK", "KPvKQ"]);
     }
 }
 
