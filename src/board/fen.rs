@@ -671,25 +671,12 @@ impl Position {
     }
 
     fn castling_text(&self) -> String {
-        let Some(c) = &self.lay.variant.castling else {
-            return "-".into();
-        };
         let mut s = String::new();
         for colour in [Colour::White, Colour::Black] {
-            let king = self
-                .live()
-                .find(|(_, m)| m.colour == colour && self.lay.kinds[m.kind as usize].castles);
-            let Some((_, k)) = king else { continue };
-            let kc = self.lay.coord(k.sq).unwrap_or(Coord::new(0, 0));
-            let mut rooks: Vec<Coord> = self
-                .live()
-                .filter(|(_, m)| {
-                    let kind = &self.lay.kinds[m.kind as usize];
-                    m.colour == colour && kind.virgin && c.rook_types.contains(&kind.piece)
-                })
-                .filter_map(|(_, m)| self.lay.coord(m.sq))
-                .filter(|rc| rc.rank == kc.rank)
-                .collect();
+            let Some((kc, rooks)) = self.castling_partners(colour) else {
+                continue;
+            };
+            let mut rooks: Vec<Coord> = rooks.collect();
             rooks.sort_by_key(|rc| std::cmp::Reverse(rc.file));
             for rc in rooks {
                 let ch = self.castling_letter(colour, kc, rc);
@@ -704,6 +691,29 @@ impl Position {
             s.push('-');
         }
         s
+    }
+
+    /// The square of `colour`'s castling king and the squares of the virgin rooks on its
+    /// rank (the men that keep a castling right), when the variant castles and the king is
+    /// on the board.
+    fn castling_partners(
+        &self,
+        colour: Colour,
+    ) -> Option<(Coord, impl Iterator<Item = Coord> + '_)> {
+        let c = self.lay.variant.castling.as_ref()?;
+        let (_, k) = self
+            .live()
+            .find(|(_, m)| m.colour == colour && self.lay.kinds[m.kind as usize].castles)?;
+        let kc = self.lay.coord(k.sq).unwrap_or(Coord::new(0, 0));
+        let rooks = self
+            .live()
+            .filter(move |(_, m)| {
+                let kind = &self.lay.kinds[m.kind as usize];
+                m.colour == colour && kind.virgin && c.rook_types.contains(&kind.piece)
+            })
+            .filter_map(|(_, m)| self.lay.coord(m.sq))
+            .filter(move |rc| rc.rank == kc.rank);
+        Some((kc, rooks))
     }
 
     /// `K`/`Q` for the outermost rook on a side, the rook's file letter otherwise.
@@ -747,7 +757,11 @@ impl Position {
     /// True when some man keeps a castling right or an en passant capture is open: moves
     /// that endgame tables leave out (their positions are read without such rights).
     pub fn has_castling_or_ep(&self) -> bool {
-        self.ep.is_some() || self.castling_text() != "-"
+        self.ep.is_some()
+            || [Colour::White, Colour::Black].into_iter().any(|c| {
+                self.castling_partners(c)
+                    .is_some_and(|(_, mut rooks)| rooks.next().is_some())
+            })
     }
 
     fn ep_text(&self) -> String {
