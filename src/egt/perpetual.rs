@@ -23,7 +23,7 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use super::escapes::{distinct, for_predecessors_once};
+use super::escapes::for_predecessors_once;
 use super::material::MAX_MEN;
 use super::propagate::parallel;
 use super::solve::Table;
@@ -40,7 +40,7 @@ const QUICK_SWEEPS: usize = 4;
 /// `threads`: for the moves of every undecided position, made once.
 pub fn losses(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
     let n = table.index.size;
-    let undecided: Set = [0, 1].map(|c| (0..n).map(|i| table.value(c, i) == DRAW).collect());
+    let undecided = undecided(table);
     let target = quiet_targets(table, &undecided, violator);
     // Most tables lose nothing to the ban, and a few sweeps show it: the first round of
     // the fixed point, when it ends quickly and keeps every position.
@@ -74,6 +74,46 @@ pub fn losses(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
     (0..n)
         .filter(|&i| undecided[violator][i] && !game.z[violator][i])
         .collect()
+}
+
+/// The positions still open (drawn so far), per side to move.
+fn undecided(table: &Table) -> Set {
+    [0, 1].map(|c| {
+        (0..table.index.size)
+            .map(|i| table.value(c, i) == DRAW)
+            .collect()
+    })
+}
+
+/// The distinct undecided successors inside the table of position `i` (`side` to move),
+/// each stored image apart, into `listed` (sorted); returns whether some other move is a
+/// drawing conversion (or a move out of the index), and whether some other move reaches a
+/// decided position the side after the move does not win (or leaves the index).
+fn listed_successors(
+    table: &Table,
+    side: usize,
+    i: usize,
+    listed: &mut Vec<usize>,
+) -> (bool, bool) {
+    let m = table.men();
+    let mut sq = [0u8; MAX_MEN];
+    table.index.decode(i, &mut sq[..m]);
+    listed.clear();
+    let (mut drawn, mut leaves) = (false, false);
+    table.successors_at(&sq[..m], side, Some(i), |s| {
+        if s.code == DRAW && s.in_table && s.index != usize::MAX {
+            table.index.images(s.index, |j| listed.push(j));
+        } else if s.code == DRAW {
+            drawn = true;
+            leaves |= s.in_table;
+        } else {
+            leaves |= !is_win(s.code);
+        }
+        true
+    });
+    listed.sort_unstable();
+    listed.dedup();
+    (drawn, leaves)
 }
 
 /// T: the undecided positions with the other side to move, not in check (the violator's
@@ -139,29 +179,12 @@ impl Moves {
         side: usize,
         range: std::ops::Range<usize>,
     ) -> (Vec<u16>, Vec<bool>, Vec<bool>) {
-        let m = table.men();
-        let mut sq = [0u8; MAX_MEN];
         let mut listed = Vec::new();
         let len = range.len();
         let (mut open, mut drawn, mut leaves) = (vec![0; len], vec![false; len], vec![false; len]);
         for (k, i) in range.enumerate().filter(|&(_, i)| undecided[i]) {
-            table.index.decode(i, &mut sq[..m]);
-            listed.clear();
-            let (mut d, mut l) = (false, false);
-            table.successors_at(&sq[..m], side, Some(i), |s| {
-                if s.code == DRAW && s.in_table && s.index != usize::MAX {
-                    table.index.images(s.index, |j| listed.push(j));
-                } else if s.code == DRAW {
-                    d = true;
-                    l |= s.in_table;
-                } else {
-                    l |= !is_win(s.code);
-                }
-                true
-            });
-            open[k] = u16::try_from(distinct(&mut listed, true)).unwrap_or(u16::MAX);
-            drawn[k] = d;
-            leaves[k] = l;
+            (drawn[k], leaves[k]) = listed_successors(table, side, i, &mut listed);
+            open[k] = u16::try_from(listed.len()).unwrap_or(u16::MAX);
         }
         (open, drawn, leaves)
     }
@@ -371,22 +394,11 @@ impl<'a> Game<'a> {
     /// The positions of `lost` (in `z`, out of `A`) with their counts made afresh from
     /// their successors in `A` (all worked through): those that join at once, joined.
     fn rejoin(&mut self, table: &Table, lost: &[(usize, usize)]) -> Vec<(usize, usize)> {
-        let m = table.men();
         let v = self.violator;
-        let mut sq = [0u8; MAX_MEN];
         let mut listed = Vec::new();
         let mut counts = Vec::with_capacity(lost.len());
         for &(side, i) in lost {
-            table.index.decode(i, &mut sq[..m]);
-            listed.clear();
-            table.successors_at(&sq[..m], side, Some(i), |s| {
-                if s.code == DRAW && s.in_table && s.index != usize::MAX {
-                    table.index.images(s.index, |j| listed.push(j));
-                }
-                true
-            });
-            listed.sort_unstable();
-            listed.dedup();
+            listed_successors(table, side, i, &mut listed);
             let next = 1 - side;
             let reached = listed.iter().filter(|&&j| self.stamp[next][j] != 0).count();
             let count = if side == v {
@@ -417,7 +429,7 @@ impl<'a> Game<'a> {
 /// [`losses`] by whole sweeps over the table until nothing changes (its twin).
 pub fn losses_by_sweeps(table: &Table, violator: usize) -> Vec<usize> {
     let n = table.index.size;
-    let undecided: Set = [0, 1].map(|c| (0..n).map(|i| table.value(c, i) == DRAW).collect());
+    let undecided = undecided(table);
     let target = quiet_targets(table, &undecided, violator);
     let mut z = undecided.clone();
     // Sweeps without a limit always end.
