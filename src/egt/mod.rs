@@ -376,26 +376,26 @@ impl Builder {
                 .collect::<Vec<_>>()
         };
         let colour: Vec<u8> = material.men.iter().map(|m| m.colour).collect();
-        let royal_of = |c: u8| {
-            material
-                .men
-                .iter()
-                .position(|m| m.colour == c && !m.not_royal)
-                .unwrap_or(0)
-        };
-        let royals_of = |c: u8| {
+        let royals = [0, 1].map(|c| {
             (material.men.iter().enumerate())
                 .filter(|(_, m)| m.colour == c && !m.not_royal)
                 .fold(0u32, |acc, (i, _)| acc | 1 << i)
-        };
+        });
         Ok(Table {
             name,
             values: [fresh(), fresh()],
             open: solve::open_bits(index.size),
             metric: self.settings.metric,
             piece: material.men.iter().map(|m| m.piece).collect(),
-            royal: [royal_of(0), royal_of(1)],
-            royals: [royals_of(0), royals_of(1)],
+            // The first royal of each side (a material has one: see `Material::royal_each`).
+            royal: royals.map(|bits| {
+                if bits == 0 {
+                    0
+                } else {
+                    bits.trailing_zeros() as usize
+                }
+            }),
+            royals,
             promos: allowed_promotions(rules, material),
             colour,
             convs: Vec::new(),

@@ -361,11 +361,9 @@ fn stuck_position(table: &Table, stm: usize, idx: usize, c: Count, side: &mut Si
 
 /// The indices in `range` whose bits are set in `bits` (64 a word).
 fn set_bits(bits: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
-    let words = range.start / 64..range.end.div_ceil(64);
-    (words.clone())
+    (range.start / 64..range.end.div_ceil(64))
         .flat_map(move |w| {
-            let word = bits.get(w).copied().unwrap_or(0);
-            let mut x = word;
+            let mut x = bits.get(w).copied().unwrap_or(0);
             std::iter::from_fn(move || {
                 (x != 0).then(|| {
                     let b = x.trailing_zeros() as usize;

@@ -215,8 +215,7 @@ pub fn eligible(table: &Table) -> bool {
                     && only_empty;
                 // A promotion leaves the table; one that may be declined stays in it too,
                 // as a plain move or capture.
-                let lands = (promo.may(s as u8, path.to) && promo.forced & (1u128 << path.to) != 0)
-                    || domain & (1u128 << path.to) != 0;
+                let lands = promo.must(s as u8, path.to) || domain & (1u128 << path.to) != 0;
                 if !plain || !lands {
                     return false;
                 }

@@ -114,7 +114,7 @@ fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
 
 /// The first rule of `v` the generator does not play, if any: explosions, men left behind
 /// or burnt, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
-/// limits are checked per material: see `Builder`.)
+/// limits are played: see `Table::promos`.)
 fn unsupported(v: &Variant) -> Option<&'static str> {
     let royal_extinction =
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));

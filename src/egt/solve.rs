@@ -711,7 +711,7 @@ impl Table {
                 if (occ | seen) & bit(s) != 0 || !cond.open(occ, own) {
                     continue;
                 }
-                if promotes && promo.may(s, t) && promo.forced & bit(t) != 0 {
+                if promotes && promo.must(s, t) {
                     continue;
                 }
                 seen |= bit(s);
