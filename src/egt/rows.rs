@@ -680,6 +680,10 @@ const SMALL: usize = 1 << 17;
 /// Rows a [`Merger`] acts on together.
 const BATCH: usize = 16;
 
+/// Slots of a [`Merger`] per row of news in its pass (at most): a row's predecessors lie in
+/// a few dozen rows.
+const NEWS_SLOTS: usize = 32;
+
 /// A small direct-mapped buffer that merges the bits emitted for one row several times
 /// (neighbouring rows share predecessors) before they are acted on: fewer verifications and
 /// fewer random accesses. Evicted rows are acted on in batches whose state lines are all
@@ -687,16 +691,24 @@ const BATCH: usize = 16;
 /// what a pass reads of the rows it acts on changes only by its own actions.
 struct Merger<W> {
     slots: Vec<(usize, W)>,
+    /// The slots in use, so that a drain visits only those: most passes fill few of them.
+    used: Vec<u32>,
     batch: Vec<(usize, W)>,
 }
 
 impl<W: Word> Merger<W> {
-    /// A buffer for a table of `rows` rows.
-    fn new(rows: usize) -> Merger<W> {
-        // No more slots than rows (a slice of a table solved by levels may be small).
-        let slots = SLOTS[(rows <= SMALL) as usize].min(rows.next_power_of_two());
+    /// A buffer for a table of `rows` rows, in a pass over `news` rows of news.
+    fn new(rows: usize, news: usize) -> Merger<W> {
+        // No more slots than rows (a slice of a table solved by levels may be small), nor
+        // than the pass can fill: a slice's passes are many and short, and a buffer is set
+        // up for each.
+        let fill = news.saturating_mul(NEWS_SLOTS).max(BATCH);
+        let slots = SLOTS[(rows <= SMALL) as usize]
+            .min(rows.next_power_of_two())
+            .min(fill.next_power_of_two());
         Merger {
             slots: vec![(usize::MAX, W::ZERO); slots],
+            used: Vec::new(),
             batch: Vec::with_capacity(BATCH),
         }
     }
@@ -712,7 +724,9 @@ impl<W: Word> Merger<W> {
             return;
         }
         let old = std::mem::replace(slot, (row, bits));
-        if old.0 != usize::MAX {
+        if old.0 == usize::MAX {
+            self.used.push((row & mask) as u32);
+        } else {
             self.batch.push(old);
             if self.batch.len() == BATCH {
                 self.flush(done, act);
@@ -736,13 +750,12 @@ impl<W: Word> Merger<W> {
 
     /// Acts on every row held.
     fn drain(&mut self, done: &[W::Atomic], act: &mut impl FnMut(usize, W)) {
-        for k in 0..self.slots.len() {
-            let slot = std::mem::replace(&mut self.slots[k], (usize::MAX, W::ZERO));
-            if slot.0 != usize::MAX {
-                self.batch.push(slot);
-                if self.batch.len() == BATCH {
-                    self.flush(done, act);
-                }
+        let used = std::mem::take(&mut self.used);
+        for &k in &used {
+            let slot = std::mem::replace(&mut self.slots[k as usize], (usize::MAX, W::ZERO));
+            self.batch.push(slot);
+            if self.batch.len() == BATCH {
+                self.flush(done, act);
             }
         }
         self.flush(done, act);
@@ -1906,7 +1919,7 @@ impl<'a, W: Word> Solver<'a, W> {
             parallel_with(
                 words.len(),
                 threads,
-                || Merger::new(self.rows.min(words.len() * 64)),
+                || Merger::new(self.rows.min(words.len() * 64), rows),
                 |merged, a, b| {
                     let range = words.start + a..words.start + b;
                     self.expand_side(p, wins, side, range, merged)
