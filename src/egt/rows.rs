@@ -94,11 +94,16 @@ struct Geometry<W> {
     /// Per man but the last, per square: the paths that end there (un-moves); none of a
     /// pawn's when solved by levels (they come from a level solved later).
     unmoves: Vec<Vec<Vec<Step<W>>>>,
-    /// The last man's forward paths by local index.
+    /// The last man's forward paths by local index (but those of `vleaps`).
     vmoves: Vec<Vec<VStep<W>>>,
     /// Per local index: the other ends of its `vmoves`, as row bits, and the board squares
-    /// any of them needs empty.
+    /// any of them needs empty (the paths of `vleaps` left out).
     vtargets: Vec<(W, W)>,
+    /// The last man's one-square paths (nothing crossed) by their offset in the row, with the
+    /// row bits they start from, when the row is the board itself (local index = square):
+    /// verification tests them for the whole row by shifts of the open squares. Those paths
+    /// are then left out of `vmoves`.
+    vleaps: Vec<(i32, W)>,
     /// Per local index: the other ends of its `vunmoves`, as row bits, and the board
     /// squares any of them needs empty.
     vsources: Vec<(W, W)>,
@@ -464,9 +469,11 @@ impl<W: Word> Geometry<W> {
                 .map(|v| v.iter().fold((W::ZERO, W::ZERO), both))
                 .collect()
         };
+        let vleaps = leaps(&mut vmoves, ix.domain(last));
         let (vtargets, vsources) = (ends(&vmoves), ends(&vunmoves));
         Geometry {
             vtargets,
+            vleaps,
             vsources,
             digits,
             m,
@@ -551,6 +558,30 @@ impl<W: Word> Geometry<W> {
 /// The image of an 8x8 bit board (bit `8 * rank + file`) under a transpose, then a mirror
 /// of the files, then of the ranks (the order of `board::MAPS`).
 #[inline]
+/// Takes the one-square paths out of `vmoves` (by local index) as (offset, origins) when the
+/// last man's domain is the board in order, so that a local index is a square: see
+/// [`Geometry::vleaps`]. Nothing otherwise.
+fn leaps<W: Word>(vmoves: &mut [Vec<VStep<W>>], domain: &[u8]) -> Vec<(i32, W)> {
+    if domain.iter().enumerate().any(|(b, &s)| b != s as usize) {
+        return Vec::new();
+    }
+    let mut out: Vec<(i32, W)> = Vec::new();
+    for (a, steps) in vmoves.iter_mut().enumerate() {
+        steps.retain(|vs| {
+            if vs.block != W::bit(vs.local as usize) {
+                return true;
+            }
+            let d = vs.local as i32 - a as i32;
+            match out.iter_mut().find(|(e, _)| *e == d) {
+                Some((_, origins)) => *origins |= W::bit(a),
+                None => out.push((d, W::bit(a))),
+            }
+            false
+        });
+    }
+    out
+}
+
 fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
     if transpose {
         // Swaps file and rank: three exchanges of bit blocks across the a1-h8 diagonal.
@@ -1771,6 +1802,16 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         if g.colour[last] as usize == x {
             let w = closed[row].load(Relaxed);
+            if !g.vleaps.is_empty() {
+                // Local indices are squares here: the open squares are those neither closed
+                // nor holding a man.
+                let open = g.full & !w & !occ;
+                let reach = g
+                    .vleaps
+                    .iter()
+                    .fold(W::ZERO, |r, &(d, from)| r | (from & open.offset_by(d)));
+                esc |= cand & reach;
+            }
             for a in ones(cand & !esc) {
                 // Most often every target is closed, or no path is blocked: no path to
                 // look at.
