@@ -151,6 +151,10 @@ struct Geometry<W> {
 struct Digits {
     /// Per man: its factor's size.
     size: [u32; MAX_MEN],
+    /// Per man: `u64::MAX / size + 1`, to divide a 32-bit row number by a multiplication
+    /// (see [`div_rem`]): a decode made a hardware divide per man, the slowest step of
+    /// expanding a row.
+    magic: [u64; MAX_MEN],
     /// Per man: its squares by local index (a row solver's board has at most `MAX_ROW`).
     squares: [[u8; MAX_ROW]; MAX_MEN],
     /// The last man's first square (the decoded squares hold a full position).
@@ -452,11 +456,13 @@ impl<W: Word> Geometry<W> {
         let digits = (!ix.grouped() && ix.size / len <= u32::MAX as usize).then(|| {
             let mut d = Box::new(Digits {
                 size: [1; MAX_MEN],
+                magic: [0; MAX_MEN],
                 squares: [[0; MAX_ROW]; MAX_MEN],
                 last: ix.domain(last)[0],
             });
             for i in 0..last {
                 d.size[i] = ix.domain(i).len() as u32;
+                d.magic[i] = (u64::MAX / u64::from(d.size[i].max(1))).wrapping_add(1);
                 d.squares[i][..ix.domain(i).len()].copy_from_slice(ix.domain(i));
             }
             d
@@ -580,6 +586,18 @@ fn leaps<W: Word>(vmoves: &mut [Vec<VStep<W>>], domain: &[u8]) -> Vec<(i32, W)> 
         });
     }
     out
+}
+
+/// `(r / n, r % n)` for a divisor `n` of at least 2 with `magic = u64::MAX / n + 1`
+/// (Lemire, Kaser and Kurz's division by a 64-bit reciprocal, exact for 32-bit operands);
+/// `n = 1` (magic 0) gives `(r, 0)`.
+#[inline]
+fn div_rem(r: u32, n: u32, magic: u64) -> (u32, u32) {
+    if magic == 0 {
+        return (r, 0);
+    }
+    let q = ((u128::from(magic) * u128::from(r)) >> 64) as u32;
+    (q, r - q * n)
 }
 
 fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
@@ -1211,9 +1229,9 @@ impl<'a, W: Word> Solver<'a, W> {
             let mut r = row as u32;
             let last = (m - 1).min(MAX_MEN - 1);
             for i in (0..last).rev() {
-                let n = d.size[i];
-                f[i] = d.squares[i][(r % n) as usize % MAX_ROW];
-                r /= n;
+                let (q, rem) = div_rem(r, d.size[i], d.magic[i]);
+                f[i] = d.squares[i][rem as usize % MAX_ROW];
+                r = q;
             }
             f[last] = d.last;
         } else {
@@ -2172,7 +2190,19 @@ impl<'a, W: Word> Solver<'a, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::flip_word;
+    use super::{div_rem, flip_word};
+
+    /// The reciprocal division against the hardware's, for the divisors of a row number.
+    #[test]
+    fn reciprocal_division_is_exact() {
+        for n in (1u32..=130).chain([2016, 10_416, 65_536, 1 << 20]) {
+            let magic = (u64::MAX / u64::from(n)).wrapping_add(1);
+            let samples = (0u32..5000).chain([u32::MAX, u32::MAX - 1, n * 1000 - 1, n * 1000]);
+            for r in samples.chain((0u32..2000).map(|k| k.wrapping_mul(2_654_435_761))) {
+                assert_eq!(div_rem(r, n, magic), (r / n, r % n), "{r} / {n}");
+            }
+        }
+    }
 
     /// The word operations against the square maps they stand for, square by square.
     #[test]
