@@ -984,6 +984,10 @@ fn row_solver_equals_general_solver() {
         // Grand: promotions that may be declined on the eighth and ninth ranks.
         (builtin("grand"), "KPvK", Metric::Dtm),
         (builtin("grand"), "KPvKN", Metric::Dtm),
+        // Spartan: Black's two kings under duple check (either may be taken, not both left
+        // attacked), a pawn that promotes beside them.
+        (builtin("spartan"), "KQvKK", Metric::Dtm),
+        (builtin("spartan"), "KPvKK", Metric::Dtm),
     ];
     for (v, material, metric) in cases {
         let t = build_with(&v, material, settings(metric)).1;

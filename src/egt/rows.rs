@@ -9,7 +9,8 @@
 //! man's domain unless it ends where the man must promote (a promotion is a conversion, like
 //! a capture; one that may be declined is a plain move or capture as well), or only gives
 //! check (the flying general's sight line); no capture exceptions, no null move, no side
-//! left with its royal alone under a bare-king rule; a board of at most 128 squares. The
+//! left with its royal alone under a bare-king rule; a board of at most 128 squares. A
+//! side may keep several royals (spartan's two kings): see [`Solver::attacks_royal`]. The
 //! perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops, as the general
 //! solver does. Everything else goes through `propagate`, which also checks this solver in
 //! the tests.
@@ -33,6 +34,7 @@ use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Mutex;
 
+use variants::rules::Royalty;
 use variants::{rights, PieceId};
 
 use super::index::Indexer;
@@ -194,7 +196,7 @@ pub fn eligible(table: &Table) -> bool {
             .filter(|s| s.colour == c && !s.not_royal)
             .count()
     };
-    if royals(0) != 1 || royals(1) != 1 {
+    if royals(0) == 0 || royals(1) == 0 {
         return false;
     }
     for i in 0..m {
@@ -1333,8 +1335,8 @@ impl<'a, W: Word> Solver<'a, W> {
         }
     }
 
-    /// Illegal positions (men sharing a square, or the side to move can take the other
-    /// royal) of both sides.
+    /// Illegal positions (men sharing a square, or the other side's royals stand attacked
+    /// as its royalty forbids) of both sides.
     fn seed_illegal(&self) {
         let g = &self.g;
         let t = self.t;
@@ -1366,11 +1368,28 @@ impl<'a, W: Word> Solver<'a, W> {
         });
     }
 
-    /// The row's bits where side `x` (to move) can take the other side's royal.
+    /// The row's bits where the other side's royals stand attacked by side `x` (to move)
+    /// as its royalty does not allow (see [`Table::exposed`]): the position is broken.
     fn attacks_royal(&self, f: &[u8; MAX_MEN], occ: W, x: usize) -> W {
+        let t = self.t;
+        let royals = t.royals[1 - x];
+        if !t.several(1 - x) {
+            return self.attacks_one(f, occ, x, t.royal[1 - x]);
+        }
+        let hits = (0..self.g.m)
+            .filter(|&r| royals & (1 << r) != 0)
+            .map(|r| self.attacks_one(f, occ, x, r));
+        match t.rules.variant.end.royalty {
+            Royalty::Absolute => hits.fold(W::ZERO, |acc, h| acc | h),
+            Royalty::Extinction => hits.fold(self.g.full, |acc, h| acc & h),
+            Royalty::Last => W::ZERO,
+        }
+    }
+
+    /// The row's bits where side `x` (to move) attacks the other side's royal man `ry`.
+    fn attacks_one(&self, f: &[u8; MAX_MEN], occ: W, x: usize, ry: usize) -> W {
         let g = &self.g;
         let last = g.m - 1;
-        let ry = self.t.royal[1 - x];
         let mut bad = W::ZERO;
         if ry == last {
             for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -1420,8 +1439,9 @@ impl<'a, W: Word> Solver<'a, W> {
     ) -> W {
         let g = &self.g;
         let last = g.m - 1;
-        let ry = self.t.royal[1 - x];
-        let prey = |j: usize| g.colour[j] as usize != x && j != ry;
+        // A royal may be taken where its side keeps another, unless under absolute royalty
+        // (see `Table::protected`): a conversion like any capture.
+        let prey = |j: usize| g.colour[j] as usize != x && !self.t.protected(j);
         caps.looks.clear();
         let out = &mut caps.list;
         out.clear();

@@ -286,7 +286,9 @@ mod tests {
     #[test]
     fn offsets_read_the_bit_that_many_places_up() {
         let w: u128 = 0x8000_0000_0000_0001_8000_0000_0000_0001 | 0x0f0 << 60;
-        for d in [-200i32, -128, -127, -65, -64, -9, -1, 0, 1, 8, 63, 64, 100, 128, 300] {
+        for d in [
+            -200i32, -128, -127, -65, -64, -9, -1, 0, 1, 8, 63, 64, 100, 128, 300,
+        ] {
             for i in 0..128i32 {
                 let want = (0..128).contains(&(i + d)) && w.has((i + d) as usize);
                 assert_eq!(w.offset_by(d).has(i as usize), want, "u128 d {d} i {i}");
