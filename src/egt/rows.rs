@@ -8,9 +8,10 @@
 //! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
 //! man's domain unless it ends where the man must promote (a promotion is a conversion, like
 //! a capture; one that may be declined is a plain move or capture as well), or only gives
-//! check (the flying general's sight line); no capture exceptions, no null move, no side
-//! left with its royal alone under a bare-king rule; a board of at most 128 squares. A
-//! side may keep several royals (spartan's two kings): see [`Solver::attacks_royal`]. The
+//! check (the flying general's sight line); no capture exceptions, no null move; a board of
+//! at most 128 squares. A side may keep several royals (spartan's two kings): see
+//! [`Solver::attacks_royal`]. Where a bare-king rule meets a side holding its royal alone,
+//! the rule decides every position at the seed (see [`Bare`]). The
 //! perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops, as the general
 //! solver does. Everything else goes through `propagate`, which also checks this solver in
 //! the tests.
@@ -142,6 +143,9 @@ struct Geometry<W> {
     /// promotes; a level holds the rows of one sum of these over the men (see
     /// [`Solver::levels`]). Empty otherwise.
     heights: Vec<Vec<u8>>,
+    /// Per side to move: what the bare-king rule makes of every position, when it decides
+    /// them by itself (a side holds its royal alone).
+    bare: [Option<Bare>; 2],
     /// Per man but the last, when each has a factor of its own and row numbers fit 32 bits:
     /// the factor's size and the man's squares by local index, the digits of a row number
     /// (see [`Solver::decode`]).
@@ -166,26 +170,48 @@ struct Digits {
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;
 
+/// What the bare-king rule makes of a position with a side to move, in a table where it
+/// decides positions by itself (as `Table::bare_king`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Bare {
+    /// The other side holds its royal alone: won at once.
+    Won,
+    /// The side to move holds its royal alone and the other more than one man besides its
+    /// own: lost at once.
+    Lost,
+    /// As `Lost`, but the other side has one man besides its royal: a draw where the side
+    /// to move can take it (and bare the other), else lost.
+    LostUnlessBares,
+    /// Both sides hold their royals alone.
+    Drawn,
+}
+
+/// [`Bare`] for side `x` to move in `table`, when the rule decides its positions.
+fn bare_rule(table: &Table, x: usize) -> Option<Bare> {
+    if !table.rules.variant.end.bare_king_loses {
+        return None;
+    }
+    let count = |c: usize| table.colour.iter().filter(|&&k| k as usize == c).count();
+    match (count(x) == 1, count(1 - x)) {
+        (true, 1) => Some(Bare::Drawn),
+        (false, 1) => Some(Bare::Won),
+        (true, 2) => Some(Bare::LostUnlessBares),
+        (true, _) => Some(Bare::Lost),
+        (false, _) => None,
+    }
+}
+
 /// False when the variant's rules keep every table from the row solver (a board of more
 /// than 128 squares, passing).
 pub fn rules_allow(rules: &Rules) -> bool {
     rules.board.n <= MAX_ROW && !rules.game.null_move
 }
 
-/// True when the bare-king rule decides positions of the table by itself: a side holds only
-/// its royal. Where both sides keep a man besides it, the rule reaches the table only
-/// through captures into sub-tables, whose values already hold it, so the row solver's
-/// seeds are the general solver's.
-fn bare_in(table: &Table) -> bool {
-    table.rules.variant.end.bare_king_loses
-        && (0..2).any(|c| table.colour.iter().filter(|&&x| x == c).count() == 1)
-}
-
 /// True when the row solver applies to the table (see the module doc).
 pub fn eligible(table: &Table) -> bool {
     let rules = &table.rules;
     let m = table.men();
-    if m < 2 || !rules_allow(rules) || bare_in(table) || table.index.domain(m - 1).len() > MAX_ROW {
+    if m < 2 || !rules_allow(rules) || table.index.domain(m - 1).len() > MAX_ROW {
         return false;
     }
     let royals = |c: u8| {
@@ -503,6 +529,7 @@ impl<W: Word> Geometry<W> {
             vbit,
             full: W::low(len),
             heights,
+            bare: [0, 1].map(|x| bare_rule(table, x)),
         }
     }
 
@@ -1739,6 +1766,9 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut sq = *f;
         let mut out = self.outcomes(list, capture, x);
         let capture = capture | self.push_outcomes((row, f, occ), x, legal, &mut out);
+        if let Some(rule) = g.bare[x] {
+            return (self.seed_bare((row, x, legal), quiet, &out, rule), W::ZERO);
+        }
         let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
         for bit in ones(legal & (!quiet | capture)) {
             // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
@@ -1771,6 +1801,37 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         (decided, provisional)
+    }
+
+    /// Seeds the positions `legal` of `row`, side `x` to move, where the bare-king rule
+    /// decides them all (`quiet`: those with a quiet move, `out`: their captures): writes
+    /// their bytes and returns those decided; the draws stay open (and end as draws). Nothing
+    /// is filed: every position of such a table is decided here, so no pass has anything
+    /// to change.
+    fn seed_bare(
+        &self,
+        (row, x, legal): (usize, usize, W),
+        quiet: W,
+        out: &Outcomes<W>,
+        rule: Bare,
+    ) -> W {
+        let len = self.g.len;
+        let mut decided = W::ZERO;
+        for bit in ones(legal) {
+            let idx = row * len + bit;
+            if !quiet.has(bit) && !out.any.has(bit) {
+                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+            }
+            let code = match rule {
+                Bare::Won => win(0),
+                Bare::Lost => loss(0),
+                Bare::LostUnlessBares if !out.any.has(bit) => loss(0),
+                Bare::LostUnlessBares | Bare::Drawn => continue,
+            };
+            self.t.values[x][idx].store(code, Relaxed);
+            decided |= W::bit(bit);
+        }
+        decided
     }
 
     /// Hands a thread's seeds (per distance: `(row, side, bits)`) to the shared lists, one
