@@ -10,8 +10,8 @@
 //! a capture; one that may be declined is a plain move or capture as well), or only gives
 //! check (the flying general's sight line); no capture exceptions, no null move; a board of
 //! at most 128 squares. A side may keep several royals (spartan's two kings): see
-//! [`Solver::attacks_royal`]. Where a bare-king rule meets a side holding its royal alone,
-//! the rule decides every position at the seed (see [`Bare`]). The
+//! `Solver::attacks_royal`. Where a bare-king rule meets a side holding its royal alone,
+//! the rule decides every position at the seed (see `Bare`). The
 //! perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops, as the general
 //! solver does. Everything else goes through `propagate`, which also checks this solver in
 //! the tests.
