@@ -55,6 +55,9 @@ struct Step<W> {
     sq: u8,
     block: W,
     vblock: W,
+    /// Board squares that must hold a man (hop screens): another man, or the last one
+    /// (see [`Geometry::screened`]).
+    screen: W,
     /// The man's share of the row number at the other end (see `Geometry::share`;
     /// `usize::MAX` outside its domain or for alike men).
     share: usize,
@@ -78,6 +81,24 @@ struct Step<W> {
 struct VStep<W> {
     local: u8,
     block: W,
+    /// Board squares that must hold one of the other men (hop screens).
+    screen: W,
+}
+
+/// What a path of the last man needs of the other men: board squares empty, and board
+/// squares occupied (hop screens).
+#[derive(Clone, Copy, Debug)]
+struct Need<W> {
+    empty: W,
+    screen: W,
+}
+
+impl<W: Word> Need<W> {
+    /// True when the other men (on `occ`) leave the path open.
+    #[inline]
+    fn open(self, occ: W) -> bool {
+        !(occ & self.empty).any() && occ & self.screen == self.screen
+    }
 }
 
 /// The moves of the table's men in row form.
@@ -114,13 +135,13 @@ struct Geometry<W> {
     vunmoves: Vec<Vec<VStep<W>>>,
     /// Per board square: the last man's paths that take there, as (origin local index,
     /// squares that must be empty, promotes).
-    vinto: Vec<Vec<(u8, W, bool)>>,
+    vinto: Vec<Vec<(u8, Need<W>, bool)>>,
     /// The last man's paths that promote on an empty square: (origin local index,
     /// destination, squares that must be empty).
-    vpromote: Vec<(u8, u8, W)>,
+    vpromote: Vec<(u8, u8, Need<W>)>,
     /// Per board square: the last man's check-only paths that end there, as (origin local
     /// index, squares that must be empty).
-    vcheck: Vec<Vec<(u8, W)>>,
+    vcheck: Vec<Vec<(u8, Need<W>)>>,
     /// Per symmetry map: the last man's local index to that of its image.
     vmap: Vec<Vec<u8>>,
     /// Per symmetry map: the same as whole-word bit operations (transpose, mirror files,
@@ -241,7 +262,8 @@ pub fn eligible(table: &Table) -> bool {
         for s in (0..rules.board.n).filter(|&s| domain & (1u128 << s) != 0) {
             for path in &pm.from[s] {
                 let r = path.rights;
-                let only_empty = path.cond.occ == 0 && path.cond.friend == 0 && path.cond.foe == 0;
+                // Hop screens may hold any man (no friend or foe conditions).
+                let only_empty = path.cond.friend == 0 && path.cond.foe == 0;
                 if r == rights::CHECK_ONLY && only_empty {
                     // A sight line: it ends on the other royal, wherever that stands.
                     continue;
@@ -366,6 +388,7 @@ impl<W: Word> Geometry<W> {
                         sq: path.to,
                         block: W::of_set(empty | (1u128 << path.to)),
                         vblock: vbits(empty | (1u128 << path.to)),
+                        screen: W::of_set(path.cond.occ),
                         share: share_of(path.to as usize),
                         moves: path.rights & rights::MOVE != 0,
                         takes: path.rights & rights::CAPTURE != 0,
@@ -417,24 +440,29 @@ impl<W: Word> Geometry<W> {
         for (a, &sa) in ix.domain(last).iter().enumerate() {
             for path in &vpm.from[sa as usize] {
                 let empty = path.cond.empty;
+                let screen = W::of_set(path.cond.occ);
+                let need = Need {
+                    empty: W::of_set(empty),
+                    screen,
+                };
                 if path.rights == rights::CHECK_ONLY {
-                    vcheck[path.to as usize].push((a as u8, W::of_set(empty)));
+                    vcheck[path.to as usize].push((a as u8, need));
                     continue;
                 }
                 let promotes = promo_of(last).may(sa, path.to);
                 // A promotion that may be declined is a plain move or capture as well.
                 let declines = promotes && !promo_of(last).must(sa, path.to);
                 if path.rights & rights::CAPTURE != 0 {
-                    vinto[path.to as usize].push((a as u8, W::of_set(empty), promotes));
+                    vinto[path.to as usize].push((a as u8, need, promotes));
                     if declines {
-                        vinto[path.to as usize].push((a as u8, W::of_set(empty), false));
+                        vinto[path.to as usize].push((a as u8, need, false));
                     }
                 }
                 if path.rights & rights::MOVE == 0 {
                     continue;
                 }
                 if promotes {
-                    vpromote.push((a as u8, path.to, W::of_set(empty)));
+                    vpromote.push((a as u8, path.to, need));
                     if !declines {
                         continue;
                     }
@@ -445,10 +473,12 @@ impl<W: Word> Geometry<W> {
                 vmoves[a].push(VStep {
                     local: b as u8,
                     block: W::of_set(empty | (1u128 << path.to)),
+                    screen,
                 });
                 vunmoves[b].push(VStep {
                     local: a as u8,
                     block: W::of_set(empty | (1u128 << sa)),
+                    screen,
                 });
             }
         }
@@ -496,8 +526,12 @@ impl<W: Word> Geometry<W> {
             d
         });
         let ends = |steps: &Vec<Vec<VStep<W>>>| {
-            let both =
-                |(l, b): (W, W), vs: &VStep<W>| (l | W::bit(vs.local as usize), b | vs.block);
+            // A path with a hop screen needs a man where the others need none: every square
+            // counts as a block, so that such ends are always looked at path by path.
+            let both = |(l, b): (W, W), vs: &VStep<W>| {
+                let block = if vs.screen.any() { !W::ZERO } else { vs.block };
+                (l | W::bit(vs.local as usize), b | block)
+            };
             steps
                 .iter()
                 .map(|v| v.iter().fold((W::ZERO, W::ZERO), both))
@@ -563,6 +597,21 @@ impl<W: Word> Geometry<W> {
         (st.share != usize::MAX).then(|| base + st.share)
     }
 
+    /// The row's bits where a path whose hop screens are `screen` finds them occupied, the
+    /// other men standing on `occ`: all when they fill them, the last man's bit for a
+    /// screen it alone can fill, none when more are missing.
+    #[inline]
+    fn screened(&self, occ: W, screen: W) -> W {
+        let missing = screen & !occ;
+        if !missing.any() {
+            self.full
+        } else if !missing.drop_lowest().any() {
+            self.vbit[missing.lowest()]
+        } else {
+            W::ZERO
+        }
+    }
+
     /// The row less man `i`'s share (see [`Geometry::step_row`]).
     #[inline]
     fn base(&self, row: usize, f: &[u8], i: usize) -> usize {
@@ -603,7 +652,7 @@ fn leaps<W: Word>(vmoves: &mut [Vec<VStep<W>>], domain: &[u8]) -> Vec<(i32, W)> 
     let mut out: Vec<(i32, W)> = Vec::new();
     for (a, steps) in vmoves.iter_mut().enumerate() {
         steps.retain(|vs| {
-            if vs.block != W::bit(vs.local as usize) {
+            if vs.block != W::bit(vs.local as usize) || vs.screen.any() {
                 return true;
             }
             let d = vs.local as i32 - a as i32;
@@ -1424,7 +1473,8 @@ impl<'a, W: Word> Solver<'a, W> {
                     .iter()
                     .filter(|st| st.takes || st.checks)
                 {
-                    if !(occ & st.block).any() {
+                    // The royal on the path's end can be no screen of it.
+                    if !(occ & st.block).any() && occ & st.screen == st.screen {
                         bad |= g.vbit[st.sq as usize];
                     }
                 }
@@ -1438,14 +1488,14 @@ impl<'a, W: Word> Solver<'a, W> {
                 .filter(|st| (st.takes || st.checks) && st.sq == r)
             {
                 if occ & st.block & !W::bit(r as usize) == W::ZERO {
-                    bad |= !st.vblock;
+                    bad |= !st.vblock & g.screened(occ, st.screen);
                 }
             }
         }
         if g.colour[last] as usize == x {
-            let takes = g.vinto[r as usize].iter().map(|&(a, empty, _)| (a, empty));
-            for (a, empty) in takes.chain(g.vcheck[r as usize].iter().copied()) {
-                if !(occ & empty).any() {
+            let takes = g.vinto[r as usize].iter().map(|&(a, need, _)| (a, need));
+            for (a, need) in takes.chain(g.vcheck[r as usize].iter().copied()) {
+                if need.open(occ) {
                     bad |= W::bit(a as usize);
                 }
             }
@@ -1489,11 +1539,13 @@ impl<'a, W: Word> Solver<'a, W> {
                     if !st.takes {
                         continue;
                     }
-                    // Open unless the last man stands on a square the path crosses.
+                    // Open unless the last man stands on a square the path crosses (or
+                    // screens it where no other man does).
                     let crossed = st.vblock & !g.vbit[st.sq as usize];
-                    (Some(j), g.full & !crossed)
+                    (Some(j), g.full & !crossed & g.screened(occ, st.screen))
                 } else {
-                    if st.takes && prey(last) {
+                    // The last man taken on the path's end screens nothing of it.
+                    if st.takes && prey(last) && occ & st.screen == st.screen {
                         takes[st.promotes as usize] |= g.vbit[st.sq as usize];
                     }
                     if st.pushes {
@@ -1504,7 +1556,7 @@ impl<'a, W: Word> Solver<'a, W> {
                         continue;
                     }
                     // A promotion on the empty square, unless the last man is in the way.
-                    (None, g.full & !st.vblock)
+                    (None, g.full & !st.vblock & g.screened(occ, st.screen))
                 };
                 self.push_capture(out, (next, victim, bits, last), st.promotes, i);
             }
@@ -1518,8 +1570,8 @@ impl<'a, W: Word> Solver<'a, W> {
             for j in (0..last).filter(|&j| prey(j)) {
                 // The origins from which the last man takes man `j`: one position after.
                 let mut takes = [W::ZERO; 2];
-                for &(from, empty, promotes) in &g.vinto[f[j] as usize] {
-                    if !(occ & empty).any() {
+                for &(from, need, promotes) in &g.vinto[f[j] as usize] {
+                    if need.open(occ) {
                         takes[promotes as usize] |= W::bit(from as usize);
                     }
                 }
@@ -1531,8 +1583,8 @@ impl<'a, W: Word> Solver<'a, W> {
                     }
                 }
             }
-            for &(from, to, empty) in &g.vpromote {
-                if !(occ & (empty | W::bit(to as usize))).any() && want.has(from as usize) {
+            for &(from, to, need) in &g.vpromote {
+                if need.open(occ) && !occ.has(to as usize) && want.has(from as usize) {
                     let mut next = *f;
                     next[last] = to;
                     self.push_capture(
@@ -1689,7 +1741,7 @@ impl<'a, W: Word> Solver<'a, W> {
         for i in (0..g.heights.len()).filter(|&i| g.colour[i] as usize == x) {
             let base = g.base(row, f, i);
             for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
-                let bits = want & !st.vblock;
+                let bits = want & !st.vblock & g.screened(occ, st.screen);
                 if (occ & st.block).any() || !bits.any() {
                     continue;
                 }
@@ -1863,7 +1915,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 if (occ & st.block).any() {
                     continue;
                 }
-                let c = cand & !esc & !st.vblock;
+                let c = cand & !esc & !st.vblock & g.screened(occ, st.screen);
                 if !c.any() {
                     continue;
                 }
@@ -1919,7 +1971,11 @@ impl<'a, W: Word> Solver<'a, W> {
                     && (!(occ & block).any()
                         || g.vmoves[a]
                             .iter()
-                            .any(|vs| !(occ & vs.block).any() && !w.has(vs.local as usize)))
+                            .any(|vs| {
+                                !(occ & vs.block).any()
+                                    && occ & vs.screen == vs.screen
+                                    && !w.has(vs.local as usize)
+                            }))
                 {
                     esc |= W::bit(a);
                 }
@@ -1955,7 +2011,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 if (occ & st.block).any() {
                     continue;
                 }
-                let b = bits & !st.vblock;
+                let b = bits & !st.vblock & g.screened(occ, st.screen);
                 if !b.any() {
                     continue;
                 }
@@ -1992,7 +2048,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     continue;
                 }
                 for vs in &g.vunmoves[b] {
-                    if !(occ & vs.block).any() {
+                    if !(occ & vs.block).any() && occ & vs.screen == vs.screen {
                         before |= W::bit(vs.local as usize);
                     }
                 }
