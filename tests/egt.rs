@@ -45,12 +45,7 @@ fn board(n: u8) -> Variant {
 /// A 5x5 board with a grasshopper (`gQ`: over one man, of either side, to the square just
 /// beyond), a piece that only hops.
 fn grasshoppers() -> Variant {
-    chess_with(
-        "hop5",
-        5,
-        "k4/5/5/5/4K w - - 0 1",
-        "customPiece1 = g:gQ\n",
-    )
+    chess_with("hop5", 5, "k4/5/5/5/4K w - - 0 1", "customPiece1 = g:gQ\n")
 }
 
 fn builtin(name: &str) -> Variant {

@@ -1902,10 +1902,22 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
     /// has a legal quiet move to a position not in `closed` of the other side.
     fn escapes(&self, f: &[u8; MAX_MEN], occ: W, row: usize, x: usize, cand: W) -> W {
+        self.escapes_from(f, occ, row, x, cand, self.closed[1 - x])
+    }
+
+    /// [`Solver::escapes`] with `closed` for the other side's positions that are no escape.
+    fn escapes_from(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: W,
+        row: usize,
+        x: usize,
+        cand: W,
+        closed: &[W::Atomic],
+    ) -> W {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
-        let closed = &self.closed[1 - x];
         let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
@@ -1969,13 +1981,11 @@ impl<'a, W: Word> Solver<'a, W> {
                 let (targets, block) = g.vtargets[a];
                 if (targets & !w).any()
                     && (!(occ & block).any()
-                        || g.vmoves[a]
-                            .iter()
-                            .any(|vs| {
-                                !(occ & vs.block).any()
-                                    && occ & vs.screen == vs.screen
-                                    && !w.has(vs.local as usize)
-                            }))
+                        || g.vmoves[a].iter().any(|vs| {
+                            !(occ & vs.block).any()
+                                && occ & vs.screen == vs.screen
+                                && !w.has(vs.local as usize)
+                        }))
                 {
                     esc |= W::bit(a);
                 }
@@ -2235,12 +2245,51 @@ impl<'a, W: Word> Solver<'a, W> {
         }
     }
 
+    /// False when no undecided position of `violator` (to move) can be lost to the
+    /// perpetual-check ban: each has a quiet move to an undecided position of the other side
+    /// that is not in check, or a capture to a draw (its seed's note). Then the violator can
+    /// always play a quiet move, the ban's game keeps every position (see `perpetual`), and
+    /// it need not be played. True for tables solved by levels (whose other levels' draws
+    /// are in that game too).
+    fn may_lose_to_ban(&self, violator: usize) -> bool {
+        let (g, x, y) = (&self.g, violator, 1 - violator);
+        if !g.heights.is_empty() {
+            return true;
+        }
+        let royals = self.t.royals[y];
+        // The other side's positions that are no quiet target: decided, or in check.
+        let no_target: Vec<W::Atomic> = (0..self.rows)
+            .map(|row| {
+                let mut f = [0u8; MAX_MEN];
+                let occ = self.decode(row, &mut f);
+                let check = (0..g.m)
+                    .filter(|&r| royals & (1 << r) != 0)
+                    .fold(W::ZERO, |acc, r| acc | self.attacks_one(&f, occ, x, r));
+                let word = W::Atomic::default();
+                word.store(self.done[y][row].load(Relaxed) | check, Relaxed);
+                word
+            })
+            .collect();
+        let mut f = [0u8; MAX_MEN];
+        (0..self.rows).any(|row| {
+            let open = g.full & !self.done[x][row].load(Relaxed);
+            if !open.any() {
+                return false;
+            }
+            let occ = self.decode(row, &mut f);
+            let quiet = self.escapes_from(&f, occ, row, x, open, &no_target);
+            ones(open & !quiet).any(|bit| self.t.values[x][row * g.len + bit].load(Relaxed) != HELD)
+        })
+    }
+
     /// Where the solve stopped (`at`): the undecided positions that only perpetual check
     /// holds become losses at the next even distance (`at` moves there), filed for it;
     /// returns how many (see `perpetual`, which reads undecided positions as draws).
     fn perpetual_losses(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> usize {
         let q = *at + (*at & 1);
         let len = self.g.len;
+        // Before the notes are taken out of the bytes: the check reads them.
+        let suspects: Vec<bool> = (0..2).map(|v| self.may_lose_to_ban(v)).collect();
         let mut notes = Vec::new();
         for x in 0..2 {
             for row in 0..self.rows {
@@ -2252,7 +2301,7 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         let mut found = 0;
-        for violator in 0..2 {
+        for violator in (0..2).filter(|&v| suspects[v]) {
             for idx in super::perpetual::losses(self.t, violator, self.threads.get()) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
