@@ -2246,40 +2246,74 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// False when no undecided position of `violator` (to move) can be lost to the
-    /// perpetual-check ban: each has a quiet move to an undecided position of the other side
-    /// that is not in check, or a capture to a draw (its seed's note). Then the violator can
-    /// always play a quiet move, the ban's game keeps every position (see `perpetual`), and
-    /// it need not be played. True for tables solved by levels (whose other levels' draws
-    /// are in that game too).
+    /// perpetual-check ban: the first round of the ban's game (see `perpetual`), played on
+    /// rows, keeps them all. That round is the least set `Y` holding the other side's
+    /// undecided positions not in check (a quiet move of the violator led there), the
+    /// violator's positions with a quiet move into `Y` or a capture to a draw (its seed's
+    /// note), and the other side's positions whose every quiet move leads into `Y` or to a
+    /// decided position. Decided draws are left out of `Y` here, so it may fall short of
+    /// the game's own: then the game is played. True for tables solved by levels (whose
+    /// other levels' draws are in that game too).
     fn may_lose_to_ban(&self, violator: usize) -> bool {
         let (g, x, y) = (&self.g, violator, 1 - violator);
         if !g.heights.is_empty() {
             return true;
         }
-        let royals = self.t.royals[y];
-        // The other side's positions that are no quiet target: decided, or in check.
-        let no_target: Vec<W::Atomic> = (0..self.rows)
-            .map(|row| {
-                let mut f = [0u8; MAX_MEN];
-                let occ = self.decode(row, &mut f);
-                let check = (0..g.m)
-                    .filter(|&r| royals & (1 << r) != 0)
-                    .fold(W::ZERO, |acc, r| acc | self.attacks_one(&f, occ, x, r));
-                let word = W::Atomic::default();
-                word.store(self.done[y][row].load(Relaxed) | check, Relaxed);
-                word
-            })
-            .collect();
+        let rows = self.rows;
         let mut f = [0u8; MAX_MEN];
-        (0..self.rows).any(|row| {
-            let open = g.full & !self.done[x][row].load(Relaxed);
-            if !open.any() {
-                return false;
-            }
+        let open = |side: usize, row: usize| g.full & !self.done[side][row].load(Relaxed);
+        // The other side's undecided positions in check, and the violator's with a capture
+        // to a draw.
+        let mut check = vec![W::ZERO; rows];
+        let mut yx = vec![W::ZERO; rows];
+        for row in 0..rows {
             let occ = self.decode(row, &mut f);
-            let quiet = self.escapes_from(&f, occ, row, x, open, &no_target);
-            ones(open & !quiet).any(|bit| self.t.values[x][row * g.len + bit].load(Relaxed) != HELD)
-        })
+            check[row] = open(y, row)
+                & (0..g.m)
+                    .filter(|&r| self.t.royals[y] & (1 << r) != 0)
+                    .fold(W::ZERO, |acc, r| acc | self.attacks_one(&f, occ, x, r));
+            for bit in ones(open(x, row)) {
+                if self.t.values[x][row * g.len + bit].load(Relaxed) == HELD {
+                    yx[row] |= W::bit(bit);
+                }
+            }
+        }
+        let mut yy: Vec<W> = (0..rows).map(|r| open(y, r) & !check[r]).collect();
+        let words = |w: &dyn Fn(usize) -> W| -> Vec<W::Atomic> {
+            (0..rows)
+                .map(|r| {
+                    let a = W::Atomic::default();
+                    a.store(w(r), Relaxed);
+                    a
+                })
+                .collect()
+        };
+        loop {
+            let mut changed = false;
+            let not_y = words(&|r| !yy[r]);
+            for (row, in_y) in yx.iter_mut().enumerate() {
+                let cand = open(x, row) & !*in_y;
+                if cand.any() {
+                    let occ = self.decode(row, &mut f);
+                    let into = self.escapes_from(&f, occ, row, x, cand, &not_y);
+                    changed |= into.any();
+                    *in_y |= into;
+                }
+            }
+            let not_bad = words(&|r| !(open(x, r) & !yx[r]));
+            for row in 0..rows {
+                let cand = check[row] & !yy[row];
+                if cand.any() {
+                    let occ = self.decode(row, &mut f);
+                    let kept = cand & !self.escapes_from(&f, occ, row, y, cand, &not_bad);
+                    changed |= kept.any();
+                    yy[row] |= kept;
+                }
+            }
+            if !changed {
+                return (0..rows).any(|r| open(x, r) & !yx[r] != W::ZERO);
+            }
+        }
     }
 
     /// Where the solve stopped (`at`): the undecided positions that only perpetual check
