@@ -965,6 +965,48 @@ fn pawn_tables_by_levels_equal_the_plain_row_solve() {
     }
 }
 
+/// [`row_solver_equals_general_solver`] over a wider sweep of the tables session 29 moved
+/// to the row solver: spartan's two kings, a bare side in shatranj, xiangqi's cannons and
+/// its perpetual-check ban skipped by the first round on rows (KRvKR, KNvKN), with pawns
+/// (about 15 s on two threads).
+#[test]
+fn row_solver_equals_general_solver_across_variants() {
+    use locust::egt::rows::eligible;
+    let cases = [
+        ("spartan", "KRvKK"),
+        ("spartan", "KNvKK"),
+        ("spartan", "KvKKH"),
+        ("spartan", "KvKKL"),
+        ("spartan", "KvKKW"),
+        ("shatranj", "KQQvK"),
+        ("shatranj", "KBNvK"),
+        ("shatranj", "KNvKP"),
+        ("shatranj", "KRvKQ"),
+        ("xiangqi", "KCvKC"),
+        ("xiangqi", "KCvKP"),
+        ("xiangqi", "KCCvK"),
+        ("xiangqi", "KCPvK"),
+        ("xiangqi", "KRCvK"),
+        ("xiangqi", "KRvKR"),
+        ("xiangqi", "KNvKN"),
+        ("xiangqi", "KNvKP"),
+        ("makruk", "KMvKP"),
+        ("berolina", "KPvKN"),
+        ("knightmate", "KRvKP"),
+    ];
+    for (variant, material) in cases {
+        let t = build(&builtin(variant), material);
+        assert!(eligible(&t), "{variant} {material} goes to the row solver");
+        let twin = general_twin(&t);
+        for stm in 0..2 {
+            let differ = (0..t.index.size)
+                .filter(|&i| t.values[stm][i].load(Relaxed) != twin.values[stm][i].load(Relaxed))
+                .count();
+            assert_eq!(differ, 0, "{variant} {material}: side {stm}");
+        }
+    }
+}
+
 #[test]
 fn row_solver_equals_general_solver() {
     use locust::egt::rows::eligible;
