@@ -39,18 +39,29 @@ const QUICK_SWEEPS: usize = 4;
 /// The undecided positions where `violator` is to move and can hold only by perpetual check.
 /// `threads`: for the moves of every undecided position, made once.
 pub fn losses(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
+    losses_after(table, violator, threads, false)
+}
+
+/// [`losses`]; `shown`: the caller has shown that the fixed point's first round does not
+/// keep every position (the row solver plays it on rows), so the quick sweeps would find
+/// nothing to stop at.
+pub fn losses_after(table: &Table, violator: usize, threads: usize, shown: bool) -> Vec<usize> {
     let n = table.index.size;
     let undecided = undecided(table);
     let target = quiet_targets(table, &undecided, violator);
     // Most tables lose nothing to the ban, and a few sweeps show it: the first round of
     // the fixed point, when it ends quickly and keeps every position.
-    let quick = sweeps(
-        table,
-        (&undecided, &target),
-        &undecided,
-        violator,
-        QUICK_SWEEPS,
-    );
+    let quick = (!shown)
+        .then(|| {
+            sweeps(
+                table,
+                (&undecided, &target),
+                &undecided,
+                violator,
+                QUICK_SWEEPS,
+            )
+        })
+        .flatten();
     if quick.is_some_and(|y| y == undecided) {
         return Vec::new();
     }

@@ -2248,12 +2248,15 @@ impl<'a, W: Word> Solver<'a, W> {
     /// False when no undecided position of `violator` (to move) can be lost to the
     /// perpetual-check ban: the first round of the ban's game (see `perpetual`), played on
     /// rows, keeps them all. That round is the least set `Y` holding the other side's
-    /// undecided positions not in check (a quiet move of the violator led there), the
+    /// undrawn positions not in check (a quiet move of the violator led there), the
     /// violator's positions with a quiet move into `Y` or a capture to a draw (its seed's
     /// note), and the other side's positions whose every quiet move leads into `Y` or to a
-    /// decided position. Decided draws are left out of `Y` here, so it may fall short of
-    /// the game's own: then the game is played. True for tables solved by levels (whose
-    /// other levels' draws are in that game too).
+    /// decided position. The positions decided as draws are in `Y` whatever it is (every
+    /// move of one leads to a draw by capture or to the other side's win), but a violator's
+    /// stalemate: then, as for tables solved by levels (whose other levels' draws are in
+    /// that game too), true without a look. Otherwise the answer is the game's first
+    /// round's: when true, the game's own quick sweeps would find the same and can be
+    /// skipped.
     fn may_lose_to_ban(&self, violator: usize) -> bool {
         let (g, x, y) = (&self.g, violator, 1 - violator);
         if !g.heights.is_empty() {
@@ -2262,6 +2265,22 @@ impl<'a, W: Word> Solver<'a, W> {
         let rows = self.rows;
         let mut f = [0u8; MAX_MEN];
         let open = |side: usize, row: usize| g.full & !self.done[side][row].load(Relaxed);
+        // The other side's positions decided as draws (quiet targets as good as those of
+        // `Y`); a violator's stalemate drawn would be a position the game may take.
+        let drawn = |side: usize, row: usize| {
+            let decided = g.full & self.done[side][row].load(Relaxed);
+            ones(decided)
+                .filter(|&b| self.t.values[side][row * g.len + b].load(Relaxed) == DRAW)
+                .fold(W::ZERO, |acc, b| acc | W::bit(b))
+        };
+        let stuck = |row: usize, b: usize| {
+            let idx = row * g.len + b;
+            self.stuck[x][idx / 64].load(Relaxed) & (1 << (idx % 64)) != 0
+        };
+        if (0..rows).any(|row| ones(drawn(x, row)).any(|b| stuck(row, b))) {
+            return true;
+        }
+        let drawn_y: Vec<W> = (0..rows).map(|r| drawn(y, r)).collect();
         // The other side's undecided positions in check, and the violator's with a capture
         // to a draw.
         let mut check = vec![W::ZERO; rows];
@@ -2290,7 +2309,7 @@ impl<'a, W: Word> Solver<'a, W> {
         };
         loop {
             let mut changed = false;
-            let not_y = words(&|r| !yy[r]);
+            let not_y = words(&|r| !(yy[r] | drawn_y[r]));
             for (row, in_y) in yx.iter_mut().enumerate() {
                 let cand = open(x, row) & !*in_y;
                 if cand.any() {
@@ -2336,7 +2355,10 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let mut found = 0;
         for violator in (0..2).filter(|&v| suspects[v]) {
-            for idx in super::perpetual::losses(self.t, violator, self.threads.get()) {
+            // A table solved by levels is a suspect without the first round played.
+            let shown = self.g.heights.is_empty();
+            let threads = self.threads.get();
+            for idx in super::perpetual::losses_after(self.t, violator, threads, shown) {
                 let (row, b) = (idx / len, W::bit(idx % len));
                 self.t.values[violator][idx].store(loss(q), Relaxed);
                 self.done[violator][row].fetch_or(b, Relaxed);
