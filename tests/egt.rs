@@ -997,14 +997,20 @@ fn row_solver_equals_general_solver_across_variants() {
     for (variant, material) in cases {
         let t = build(&builtin(variant), material);
         assert!(eligible(&t), "{variant} {material} goes to the row solver");
-        let twin = general_twin(&t);
-        for stm in 0..2 {
-            let differ = (0..t.index.size)
-                .filter(|&i| t.values[stm][i].load(Relaxed) != twin.values[stm][i].load(Relaxed))
-                .count();
-            assert_eq!(differ, 0, "{variant} {material}: side {stm}");
-        }
+        same_as_general(&t, &format!("{variant} {material}"));
     }
+}
+
+/// The general solver's twin of the row solver's table `t`, checked equal byte for byte.
+fn same_as_general(t: &Table, what: &str) -> Table {
+    let twin = general_twin(t);
+    for stm in 0..2 {
+        let differ = (0..t.index.size)
+            .filter(|&i| t.values[stm][i].load(Relaxed) != twin.values[stm][i].load(Relaxed))
+            .count();
+        assert_eq!(differ, 0, "{what}: side {stm}");
+    }
+    twin
 }
 
 #[test]
@@ -1066,13 +1072,7 @@ fn row_solver_equals_general_solver() {
     for (v, material, metric) in cases {
         let t = build_with(&v, material, settings(metric)).1;
         assert!(eligible(&t), "{material} goes to the row solver");
-        let twin = general_twin(&t);
-        for stm in 0..2 {
-            let differ = (0..t.index.size)
-                .filter(|&i| t.values[stm][i].load(Relaxed) != twin.values[stm][i].load(Relaxed))
-                .count();
-            assert_eq!(differ, 0, "{material} {metric:?}: side {stm}");
-        }
+        let twin = same_as_general(&t, &format!("{material} {metric:?}"));
         // The row solver records the positions without a move; the statistics of the twin,
         // which has no record, look for moves: the same mates and stalemates.
         assert!(t.stuck.get().is_some() && twin.stuck.get().is_none());
