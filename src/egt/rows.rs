@@ -639,9 +639,6 @@ impl<W: Word> Geometry<W> {
     }
 }
 
-/// The image of an 8x8 bit board (bit `8 * rank + file`) under a transpose, then a mirror
-/// of the files, then of the ranks (the order of `board::MAPS`).
-#[inline]
 /// Takes the one-square paths out of `vmoves` (by local index) as (offset, origins) when the
 /// last man's domain is the board in order, so that a local index is a square: see
 /// [`Geometry::vleaps`]. Nothing otherwise.
@@ -678,6 +675,9 @@ fn div_rem(r: u32, n: u32, magic: u64) -> (u32, u32) {
     (q, r - q * n)
 }
 
+/// The image of an 8x8 bit board (bit `8 * rank + file`) under a transpose, then a mirror
+/// of the files, then of the ranks (the order of `board::MAPS`).
+#[inline]
 fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
     if transpose {
         // Swaps file and rank: three exchanges of bit blocks across the a1-h8 diagonal.
