@@ -42,7 +42,7 @@ use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::propagate::{parallel, parallel_with};
 use super::rules::Rules;
-use super::solve::{ConvPartial, SolveError, Table};
+use super::solve::{Bare, ConvPartial, SolveError, Table};
 use super::threads::Threads;
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 use super::word::{ones, AtomicWord, Word};
@@ -190,37 +190,6 @@ struct Digits {
 
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;
-
-/// What the bare-king rule makes of a position with a side to move, in a table where it
-/// decides positions by itself (as `Table::bare_king`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Bare {
-    /// The other side holds its royal alone: won at once.
-    Won,
-    /// The side to move holds its royal alone and the other more than one man besides its
-    /// own: lost at once.
-    Lost,
-    /// As `Lost`, but the other side has one man besides its royal: a draw where the side
-    /// to move can take it (and bare the other), else lost.
-    LostUnlessBares,
-    /// Both sides hold their royals alone.
-    Drawn,
-}
-
-/// [`Bare`] for side `x` to move in `table`, when the rule decides its positions.
-fn bare_rule(table: &Table, x: usize) -> Option<Bare> {
-    if !table.rules.variant.end.bare_king_loses {
-        return None;
-    }
-    let count = |c: usize| table.colour.iter().filter(|&&k| k as usize == c).count();
-    match (count(x) == 1, count(1 - x)) {
-        (true, 1) => Some(Bare::Drawn),
-        (false, 1) => Some(Bare::Won),
-        (true, 2) => Some(Bare::LostUnlessBares),
-        (true, _) => Some(Bare::Lost),
-        (false, _) => None,
-    }
-}
 
 /// False when the variant's rules keep every table from the row solver (a board of more
 /// than 128 squares, passing).
@@ -563,7 +532,7 @@ impl<W: Word> Geometry<W> {
             vbit,
             full: W::low(len),
             heights,
-            bare: [0, 1].map(|x| bare_rule(table, x)),
+            bare: [0, 1].map(|x| table.bare(x)),
         }
     }
 

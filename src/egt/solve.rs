@@ -104,6 +104,22 @@ fn through(metric: Metric, code: u8) -> u8 {
     }
 }
 
+/// What the bare-king rule makes of a position with a side to move, in a table where it
+/// decides positions by itself (see [`Table::bare`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Bare {
+    /// The other side holds its royal alone: won at once.
+    Won,
+    /// The side to move holds its royal alone and the other more than one man besides its
+    /// own: lost at once.
+    Lost,
+    /// As `Lost`, but the other side has one man besides its royal: a draw where the side
+    /// to move can take it (and bare the other), else lost.
+    LostUnlessBares,
+    /// Both sides hold their royals alone.
+    Drawn,
+}
+
 /// A solved (or solving) table.
 #[derive(Debug)]
 pub struct Table {
@@ -796,25 +812,38 @@ impl Table {
     /// Shatranj's bare king: a side left with only its royal loses unless it can bare the
     /// other at once.
     pub(super) fn bare_king(&self, sq: &[u8], stm: usize) -> Option<u8> {
+        Some(match self.bare(stm)? {
+            Bare::Drawn => DRAW,
+            Bare::Won => win(0),
+            Bare::Lost => loss(0),
+            Bare::LostUnlessBares => {
+                let mut bares = false;
+                self.successors(sq, stm, |s| {
+                    bares |= !s.in_table;
+                    !bares
+                });
+                if bares {
+                    DRAW
+                } else {
+                    loss(0)
+                }
+            }
+        })
+    }
+
+    /// What the bare-king rule makes of every position of this table with `stm` to move,
+    /// when it decides them by itself (a side holds its royal alone).
+    pub(super) fn bare(&self, stm: usize) -> Option<Bare> {
         if !self.rules.variant.end.bare_king_loses {
             return None;
         }
         let count = |c: usize| self.colour.iter().filter(|&&x| x as usize == c).count();
-        let (mine, theirs) = (count(stm), count(1 - stm));
-        match (mine == 1, theirs == 1) {
-            (true, true) => Some(DRAW),
-            (false, true) => Some(win(0)),
-            (true, false) => {
-                let mut bares = false;
-                if theirs == 2 {
-                    self.successors(sq, stm, |s| {
-                        bares |= !s.in_table;
-                        !bares
-                    });
-                }
-                Some(if bares { DRAW } else { loss(0) })
-            }
-            (false, false) => None,
+        match (count(stm) == 1, count(1 - stm)) {
+            (true, 1) => Some(Bare::Drawn),
+            (false, 1) => Some(Bare::Won),
+            (true, 2) => Some(Bare::LostUnlessBares),
+            (true, _) => Some(Bare::Lost),
+            (false, _) => None,
         }
     }
 
