@@ -75,14 +75,12 @@ struct Step<W> {
     pushes: bool,
 }
 
-/// One path of the last man inside its row: its other end (local index) and the board
-/// squares that must hold none of the other men (the squares it crosses and its other end).
+/// One path of the last man inside its row: its other end (local index) and what it needs
+/// of the other men (`need.empty`: the squares it crosses and its other end).
 #[derive(Clone, Copy, Debug)]
 struct VStep<W> {
     local: u8,
-    block: W,
-    /// Board squares that must hold one of the other men (hop screens).
-    screen: W,
+    need: Need<W>,
 }
 
 /// What a path of the last man needs of the other men: board squares empty, and board
@@ -439,15 +437,17 @@ impl<W: Word> Geometry<W> {
                 let Some(b) = ix.local_of(last, path.to) else {
                     continue;
                 };
+                let need_to = |end: u8| Need {
+                    empty: W::of_set(empty | (1u128 << end)),
+                    screen,
+                };
                 vmoves[a].push(VStep {
                     local: b as u8,
-                    block: W::of_set(empty | (1u128 << path.to)),
-                    screen,
+                    need: need_to(path.to),
                 });
                 vunmoves[b].push(VStep {
                     local: a as u8,
-                    block: W::of_set(empty | (1u128 << sa)),
-                    screen,
+                    need: need_to(sa),
                 });
             }
         }
@@ -498,7 +498,12 @@ impl<W: Word> Geometry<W> {
             // A path with a hop screen needs a man where the others need none: every square
             // counts as a block, so that such ends are always looked at path by path.
             let both = |(l, b): (W, W), vs: &VStep<W>| {
-                let block = if vs.screen.any() { !W::ZERO } else { vs.block };
+                let need = vs.need;
+                let block = if need.screen.any() {
+                    !W::ZERO
+                } else {
+                    need.empty
+                };
                 (l | W::bit(vs.local as usize), b | block)
             };
             steps
@@ -618,7 +623,7 @@ fn leaps<W: Word>(vmoves: &mut [Vec<VStep<W>>], domain: &[u8]) -> Vec<(i32, W)> 
     let mut out: Vec<(i32, W)> = Vec::new();
     for (a, steps) in vmoves.iter_mut().enumerate() {
         steps.retain(|vs| {
-            if vs.block != W::bit(vs.local as usize) || vs.screen.any() {
+            if vs.need.empty != W::bit(vs.local as usize) || vs.need.screen.any() {
                 return true;
             }
             let d = vs.local as i32 - a as i32;
@@ -1417,18 +1422,24 @@ impl<'a, W: Word> Solver<'a, W> {
     /// as its royalty does not allow (see [`Table::exposed`]): the position is broken.
     fn attacks_royal(&self, f: &[u8; MAX_MEN], occ: W, x: usize) -> W {
         let t = self.t;
-        let royals = t.royals[1 - x];
         if !t.several(1 - x) {
             return self.attacks_one(f, occ, x, t.royal[1 - x]);
         }
-        let hits = (0..self.g.m)
-            .filter(|&r| royals & (1 << r) != 0)
-            .map(|r| self.attacks_one(f, occ, x, r));
         match t.rules.variant.end.royalty {
-            Royalty::Absolute => hits.fold(W::ZERO, |acc, h| acc | h),
-            Royalty::Extinction => hits.fold(self.g.full, |acc, h| acc & h),
+            Royalty::Absolute => self.checks(f, occ, x),
+            Royalty::Extinction => (0..self.g.m)
+                .filter(|&r| t.royals[1 - x] & (1 << r) != 0)
+                .fold(self.g.full, |acc, r| acc & self.attacks_one(f, occ, x, r)),
             Royalty::Last => W::ZERO,
         }
+    }
+
+    /// The row's bits where side `x` (to move) attacks some royal of the other side: the
+    /// other side, to move there, would be in check (as `Table::in_check`).
+    fn checks(&self, f: &[u8; MAX_MEN], occ: W, x: usize) -> W {
+        (0..self.g.m)
+            .filter(|&r| self.t.royals[1 - x] & (1 << r) != 0)
+            .fold(W::ZERO, |acc, r| acc | self.attacks_one(f, occ, x, r))
     }
 
     /// The row's bits where side `x` (to move) attacks the other side's royal man `ry`.
@@ -1950,11 +1961,9 @@ impl<'a, W: Word> Solver<'a, W> {
                 let (targets, block) = g.vtargets[a];
                 if (targets & !w).any()
                     && (!(occ & block).any()
-                        || g.vmoves[a].iter().any(|vs| {
-                            !(occ & vs.block).any()
-                                && occ & vs.screen == vs.screen
-                                && !w.has(vs.local as usize)
-                        }))
+                        || g.vmoves[a]
+                            .iter()
+                            .any(|vs| vs.need.open(occ) && !w.has(vs.local as usize)))
                 {
                     esc |= W::bit(a);
                 }
@@ -2027,7 +2036,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     continue;
                 }
                 for vs in &g.vunmoves[b] {
-                    if !(occ & vs.block).any() && occ & vs.screen == vs.screen {
+                    if vs.need.open(occ) {
                         before |= W::bit(vs.local as usize);
                     }
                 }
@@ -2222,44 +2231,38 @@ impl<'a, W: Word> Solver<'a, W> {
     /// note), and the other side's positions whose every quiet move leads into `Y` or to a
     /// decided position. The positions decided as draws are in `Y` whatever it is (every
     /// move of one leads to a draw by capture or to the other side's win), but a violator's
-    /// stalemate: then, as for tables solved by levels (whose other levels' draws are in
-    /// that game too), true without a look. Otherwise the answer is the game's first
-    /// round's: when true, the game's own quick sweeps would find the same and can be
-    /// skipped.
-    fn may_lose_to_ban(&self, violator: usize) -> bool {
+    /// stalemate. `None` when it cannot tell: a violator's stalemate scored as a draw, or a
+    /// table solved by levels (whose other levels' draws are in that game too). Otherwise
+    /// the answer is the game's first round's: when it is `Some(true)`, the game's own
+    /// quick sweeps would find the same and can be skipped.
+    fn may_lose_to_ban(&self, violator: usize) -> Option<bool> {
         let (g, x, y) = (&self.g, violator, 1 - violator);
-        if !g.heights.is_empty() {
-            return true;
+        let stalemate_drawn = (self.stuck[x].iter().enumerate())
+            .flat_map(|(k, w)| ones(w.load(Relaxed)).map(move |b| k * 64 + b))
+            .any(|idx| self.t.values[x][idx].load(Relaxed) == DRAW);
+        if !g.heights.is_empty() || stalemate_drawn {
+            return None;
         }
         let rows = self.rows;
         let mut f = [0u8; MAX_MEN];
         let open = |side: usize, row: usize| g.full & !self.done[side][row].load(Relaxed);
-        // The other side's positions decided as draws (quiet targets as good as those of
-        // `Y`); a violator's stalemate drawn would be a position the game may take.
-        let drawn = |side: usize, row: usize| {
-            let decided = g.full & self.done[side][row].load(Relaxed);
-            ones(decided)
-                .filter(|&b| self.t.values[side][row * g.len + b].load(Relaxed) == DRAW)
-                .fold(W::ZERO, |acc, b| acc | W::bit(b))
-        };
-        let stuck = |row: usize, b: usize| {
-            let idx = row * g.len + b;
-            self.stuck[x][idx / 64].load(Relaxed) & (1 << (idx % 64)) != 0
-        };
-        if (0..rows).any(|row| ones(drawn(x, row)).any(|b| stuck(row, b))) {
-            return true;
-        }
-        let drawn_y: Vec<W> = (0..rows).map(|r| drawn(y, r)).collect();
+        // The other side's positions decided as draws: quiet targets as good as those of
+        // `Y`.
+        let drawn_y: Vec<W> = (0..rows)
+            .map(|row| {
+                let decided = g.full & self.done[y][row].load(Relaxed);
+                ones(decided)
+                    .filter(|&b| self.t.values[y][row * g.len + b].load(Relaxed) == DRAW)
+                    .fold(W::ZERO, |acc, b| acc | W::bit(b))
+            })
+            .collect();
         // The other side's undecided positions in check, and the violator's with a capture
         // to a draw.
         let mut check = vec![W::ZERO; rows];
         let mut yx = vec![W::ZERO; rows];
         for row in 0..rows {
             let occ = self.decode(row, &mut f);
-            check[row] = open(y, row)
-                & (0..g.m)
-                    .filter(|&r| self.t.royals[y] & (1 << r) != 0)
-                    .fold(W::ZERO, |acc, r| acc | self.attacks_one(&f, occ, x, r));
+            check[row] = open(y, row) & self.checks(&f, occ, x);
             for bit in ones(open(x, row)) {
                 if self.t.values[x][row * g.len + bit].load(Relaxed) == HELD {
                     yx[row] |= W::bit(bit);
@@ -2299,7 +2302,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
             }
             if !changed {
-                return (0..rows).any(|r| open(x, r) & !yx[r] != W::ZERO);
+                return Some((0..rows).any(|r| open(x, r) & !yx[r] != W::ZERO));
             }
         }
     }
@@ -2311,7 +2314,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let q = *at + (*at & 1);
         let len = self.g.len;
         // Before the notes are taken out of the bytes: the check reads them.
-        let suspects: Vec<bool> = (0..2).map(|v| self.may_lose_to_ban(v)).collect();
+        let suspects: Vec<Option<bool>> = (0..2).map(|v| self.may_lose_to_ban(v)).collect();
         let mut notes = Vec::new();
         for x in 0..2 {
             for row in 0..self.rows {
@@ -2323,9 +2326,10 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         let mut found = 0;
-        for violator in (0..2).filter(|&v| suspects[v]) {
-            // A table solved by levels is a suspect without the first round played.
-            let shown = self.g.heights.is_empty();
+        for violator in (0..2).filter(|&v| suspects[v] != Some(false)) {
+            // The first round, played on rows, shown to take positions: the game need not
+            // play it again.
+            let shown = suspects[violator].is_some();
             let threads = self.threads.get();
             for idx in super::perpetual::losses_after(self.t, violator, threads, shown) {
                 let (row, b) = (idx / len, W::bit(idx % len));
