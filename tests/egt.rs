@@ -68,6 +68,13 @@ fn build_with(v: &Variant, material: &str, s: Settings) -> (Builder, Arc<Table>)
     (b, t)
 }
 
+/// True when two tables hold the same values.
+fn same_values(a: &Table, b: &Table) -> bool {
+    (0..2).all(|s| {
+        (a.values[s].iter().zip(&b.values[s])).all(|(x, y)| x.load(Relaxed) == y.load(Relaxed))
+    })
+}
+
 fn build(v: &Variant, material: &str) -> Arc<Table> {
     build_with(v, material, settings(Metric::Dtm)).1
 }
@@ -442,6 +449,48 @@ fn capablanca_pawn_promotes_to_any_piece() {
     }
 }
 
+/// A table built on cached sub-tables reads only those its moves reach, and a damaged one
+/// of them is solved again, not trusted.
+#[test]
+fn cached_sub_tables_are_read_as_needed() {
+    let dir = std::env::temp_dir().join(format!("locust-egt-sub-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let chess = builtin("chess");
+    let s = Settings {
+        cache: Some(dir.clone()),
+        ..settings(Metric::Dtm)
+    };
+    let names = |b: &Builder| {
+        let mut n: Vec<String> = b.tables().map(|t| t.name.clone()).collect();
+        n.sort();
+        n
+    };
+    let (deep, first) = build_with(&chess, "KQvKR", s.clone());
+    assert!(
+        names(&deep).contains(&"KQvK".to_string()),
+        "{:?}",
+        names(&deep)
+    );
+    // KQvKR cached: nothing below it is read.
+    let (b, again) = build_with(&chess, "KQvKR", s.clone());
+    assert_eq!(names(&b), ["KQvKR"]);
+    assert!(same_values(&first, &again));
+    // KQvKR solved again: its conversions are read (KRvK's colour mirror stands for KvKR),
+    // and a damaged KQvK is solved again (reading KvK), giving the same table.
+    std::fs::remove_file(locust::egt::cache::file_of(&dir, &first)).unwrap();
+    let kqk = deep.tables().find(|t| t.name == "KQvK").unwrap().clone();
+    let file = locust::egt::cache::file_of(&dir, &kqk);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let (b, rebuilt) = build_with(&chess, "KQvKR", s.clone());
+    assert_eq!(names(&b), ["KQvK", "KQvKR", "KRvK", "KvK"]);
+    assert!(same_values(&first, &rebuilt));
+    assert!(locust::egt::cache::check(&dir, &kqk).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn cache_files_are_checked() {
     let dir = std::env::temp_dir().join(format!("locust-egt-test-{}", std::process::id()));
@@ -456,28 +505,20 @@ fn cache_files_are_checked() {
     assert!(file.exists());
     // Loaded back whole.
     let (_, second) = build_with(&chess, "KRvK", s.clone());
-    assert!(locust::egt::cache::load(&dir, &second).is_ok());
-    let same = |a: &Table, b: &Table| {
-        (0..2).all(|s| {
-            a.values[s]
-                .iter()
-                .zip(&b.values[s])
-                .all(|(x, y)| x.load(Relaxed) == y.load(Relaxed))
-        })
-    };
-    assert!(same(&first, &second));
+    assert!(locust::egt::cache::check(&dir, &second).is_ok());
+    assert!(same_values(&first, &second));
     // A flipped bit and a truncated file are refused, and the build replaces them.
     let mut bytes = std::fs::read(&file).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x10;
     std::fs::write(&file, &bytes).unwrap();
-    assert!(locust::egt::cache::load(&dir, &second).is_err());
+    assert!(locust::egt::cache::check(&dir, &second).is_err());
     let (_, rebuilt) = build_with(&chess, "KRvK", s.clone());
-    assert!(same(&first, &rebuilt));
-    assert!(locust::egt::cache::load(&dir, &rebuilt).is_ok());
+    assert!(same_values(&first, &rebuilt));
+    assert!(locust::egt::cache::check(&dir, &rebuilt).is_ok());
     let bytes = std::fs::read(&file).unwrap();
     std::fs::write(&file, &bytes[..bytes.len() - 100]).unwrap();
-    assert!(locust::egt::cache::load(&dir, &rebuilt).is_err());
+    assert!(locust::egt::cache::check(&dir, &rebuilt).is_err());
     // A table of another variant with the same material never reads this file.
     let other = chess_like("other", 8, "k7/8/8/8/8/8/8/7K w - - 0 1");
     let (_, t) = build_with(

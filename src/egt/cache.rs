@@ -2,7 +2,7 @@
 //! size), the values of both sides, and a checksum over all of it. A file that is short,
 //! damaged or made for something else is refused, and the caller rebuilds.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -39,31 +39,86 @@ const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV's 64-bit prime.
 const FNV_PRIME: u64 = 0x100_0000_01b3;
 
-/// Words [`checksum`] hashes side by side.
+/// Words [`Checksum`] hashes side by side.
 const LANES: usize = 4;
 
-/// Bytes per word of [`checksum`].
+/// Bytes per word of [`Checksum`].
 const WORD: usize = 8;
 
-/// The file's checksum: FNV-1a's step on 8-byte words in [`LANES`] independent chains (the
-/// byte-by-byte chain waits on one multiply per byte: 40 ms for the 30 MB of KRvKP's
-/// sub-tables), the lanes and the bytes left over then folded by [`fnv`]. Each step is a
-/// bijection of the lane's state for a given word, so a changed word changes its lane.
-fn checksum(data: &[u8]) -> u64 {
-    let mut lanes: [u64; LANES] = std::array::from_fn(|k| FNV_START ^ k as u64);
-    let mut blocks = data.chunks_exact(WORD * LANES);
-    for block in &mut blocks {
-        for (h, w) in lanes.iter_mut().zip(block.chunks_exact(WORD)) {
-            let mut word = [0u8; WORD];
-            word.copy_from_slice(w);
-            *h = (*h ^ u64::from_le_bytes(word)).wrapping_mul(FNV_PRIME);
+/// Bytes [`Checksum`] takes at a time: one word per lane.
+const BLOCK: usize = WORD * LANES;
+
+/// Bytes a table file is read or written by at a time: a buffer that stays in the cache
+/// while it is checked and copied, in place of a second copy of the whole file.
+const CHUNK: usize = 1 << 16;
+
+/// The file's checksum, fed in pieces: FNV-1a's step on 8-byte words in [`LANES`]
+/// independent chains (the byte-by-byte chain waits on one multiply per byte: 40 ms for
+/// the 30 MB of KRvKP's sub-tables), the lanes and the bytes left over then folded by
+/// [`fnv`]. Each step is a bijection of the lane's state for a given word, so a changed
+/// word changes its lane. The sum depends on the bytes only, not on how they were cut.
+struct Checksum {
+    lanes: [u64; LANES],
+    /// Bytes of an unfinished block.
+    tail: [u8; BLOCK],
+    filled: usize,
+}
+
+impl Checksum {
+    fn new() -> Checksum {
+        Checksum {
+            lanes: std::array::from_fn(|k| FNV_START ^ k as u64),
+            tail: [0; BLOCK],
+            filled: 0,
         }
     }
-    let mut h = fnv(blocks.remainder(), FNV_START);
-    for lane in lanes {
-        h = fnv(&lane.to_le_bytes(), h);
+
+    fn update(&mut self, mut data: &[u8]) {
+        if self.filled > 0 {
+            let take = data.len().min(BLOCK - self.filled);
+            self.tail[self.filled..self.filled + take].copy_from_slice(&data[..take]);
+            self.filled += take;
+            data = &data[take..];
+            if self.filled < BLOCK {
+                return;
+            }
+            let block = self.tail;
+            self.blocks(&block);
+            self.filled = 0;
+        }
+        let whole = data.len() - data.len() % BLOCK;
+        self.blocks(&data[..whole]);
+        let rest = &data[whole..];
+        self.tail[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
     }
-    h
+
+    /// Steps the lanes over `data`, whole blocks.
+    fn blocks(&mut self, data: &[u8]) {
+        for block in data.chunks_exact(BLOCK) {
+            for (h, w) in self.lanes.iter_mut().zip(block.chunks_exact(WORD)) {
+                let mut word = [0u8; WORD];
+                word.copy_from_slice(w);
+                *h = (*h ^ u64::from_le_bytes(word)).wrapping_mul(FNV_PRIME);
+            }
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        let mut h = fnv(&self.tail[..self.filled], FNV_START);
+        for lane in self.lanes {
+            h = fnv(&lane.to_le_bytes(), h);
+        }
+        h
+    }
+}
+
+/// The checksum of `data` in one piece.
+#[cfg(test)]
+fn checksum(data: &[u8]) -> u64 {
+    let mut sum = Checksum::new();
+    sum.update(data);
+    sum.finish()
 }
 
 /// The header: everything that must match for a file to be this table.
@@ -120,49 +175,88 @@ pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
     std::fs::create_dir_all(dir)?;
     let path = file_of(dir, t);
     let tmp = path.with_extension("tmp");
-    let mut data = header(t);
-    data.reserve(2 * t.index.size + 8);
+    let mut f = std::io::BufWriter::with_capacity(CHUNK, std::fs::File::create(&tmp)?);
+    let head = header(t);
+    let mut sum = Checksum::new();
+    sum.update(&head);
+    f.write_all(&head)?;
+    let mut buf = vec![0u8; CHUNK];
     for side in &t.values {
-        data.extend(side.iter().map(|v| v.load(Relaxed)));
+        for part in side.chunks(CHUNK) {
+            let bytes = &mut buf[..part.len()];
+            for (b, v) in bytes.iter_mut().zip(part) {
+                *b = v.load(Relaxed);
+            }
+            sum.update(bytes);
+            f.write_all(bytes)?;
+        }
     }
-    let sum = checksum(&data);
-    data.extend_from_slice(&sum.to_le_bytes());
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(&data)?;
+    f.write_all(&sum.finish().to_le_bytes())?;
+    f.into_inner().map_err(|e| e.into_error())?;
     std::fs::rename(&tmp, &path)?;
     Ok(path)
 }
 
-/// Fills a table from its cache file, if the file is whole and is this table.
-pub fn load(dir: &Path, t: &Table) -> Result<(), CacheError> {
-    let path = file_of(dir, t);
-    // Read whole at its size: no regrowing of the buffer.
-    let data = std::fs::read(&path)?;
-    let head = header(t);
-    let expect = head.len() + 2 * t.index.size + 8;
-    if data.len() != expect {
-        return Err(CacheError::Refused(
-            path,
-            "wrong length (truncated or foreign)",
-        ));
-    }
-    if data[..head.len()] != head[..] {
-        return Err(CacheError::Refused(
-            path,
-            "header does not match this table",
-        ));
-    }
-    let (body, sum) = data.split_at(expect - 8);
-    let mut stored = [0u8; 8];
-    stored.copy_from_slice(sum);
-    if checksum(body) != u64::from_le_bytes(stored) {
-        return Err(CacheError::Refused(path, "checksum mismatch (damaged)"));
-    }
-    let values = &body[head.len()..];
-    for (side, chunk) in t.values.iter().zip(values.chunks(t.index.size)) {
-        for (v, &b) in side.iter().zip(chunk) {
-            v.store(b, Relaxed);
+/// Fills a table from its cache file, if the file is whole and is this table. Read in
+/// chunks straight into the table (the table is the caller's alone, so plain byte copies);
+/// a file refused part way leaves every entry zero, as a new table's are (the solver
+/// relies on that).
+pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
+    let (path, head, size) = (file_of(dir, t), header(t), t.index.size);
+    let [white, black] = &mut t.values;
+    let read = read(&path, &head, size, |side, at, bytes| {
+        let values = if side == 0 { &mut *white } else { &mut *black };
+        for (v, &b) in values[at..at + bytes.len()].iter_mut().zip(bytes) {
+            *v.get_mut() = b;
         }
+    });
+    if read.is_err() {
+        for v in t.values.iter_mut().flatten() {
+            *v.get_mut() = 0;
+        }
+    }
+    read
+}
+
+/// Checks a table's cache file as [`load`] does, without reading its values into the
+/// table.
+pub fn check(dir: &Path, t: &Table) -> Result<(), CacheError> {
+    read(&file_of(dir, t), &header(t), t.index.size, |_, _, _| {})
+}
+
+/// Reads the file at `path`, made for the table with header `head` and `size` entries per
+/// side: `body(side, first entry, bytes)` receives its values a chunk at a time, and the
+/// file is refused unless its length, header and checksum are right.
+fn read(
+    path: &Path,
+    head: &[u8],
+    size: usize,
+    mut body: impl FnMut(usize, usize, &[u8]),
+) -> Result<(), CacheError> {
+    let refused = |why| Err(CacheError::Refused(path.to_path_buf(), why));
+    let mut f = std::fs::File::open(path)?;
+    if f.metadata()?.len() != (head.len() + 2 * size + 8) as u64 {
+        return refused("wrong length (truncated or foreign)");
+    }
+    let mut buf = vec![0u8; CHUNK.max(head.len())];
+    f.read_exact(&mut buf[..head.len()])?;
+    if buf[..head.len()] != *head {
+        return refused("header does not match this table");
+    }
+    let mut sum = Checksum::new();
+    sum.update(head);
+    for side in 0..2 {
+        for at in (0..size).step_by(CHUNK) {
+            let bytes = &mut buf[..CHUNK.min(size - at)];
+            f.read_exact(bytes)?;
+            sum.update(bytes);
+            body(side, at, bytes);
+        }
+    }
+    let mut stored = [0u8; 8];
+    f.read_exact(&mut stored)?;
+    if sum.finish() != u64::from_le_bytes(stored) {
+        return refused("checksum mismatch (damaged)");
     }
     Ok(())
 }
@@ -173,4 +267,27 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
     Some(base.join("locust").join("tables"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sum of bytes fed in pieces of every size is the sum of the bytes in one piece,
+    /// and any changed byte changes it.
+    #[test]
+    fn checksum_ignores_how_the_bytes_are_cut() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let whole = checksum(&data);
+        for piece in [1, 3, 31, 32, 33, 100, 999] {
+            let mut sum = Checksum::new();
+            data.chunks(piece).for_each(|p| sum.update(p));
+            assert_eq!(sum.finish(), whole, "pieces of {piece}");
+        }
+        for at in [0, 31, 32, 500, 998, 999] {
+            let mut changed = data.clone();
+            changed[at] ^= 1;
+            assert_ne!(checksum(&changed), whole, "byte {at}");
+        }
+    }
 }

@@ -277,26 +277,33 @@ impl Builder {
             return Ok(t.clone());
         }
         let mut table = self.empty_table(material)?;
-        table.convs = self.conversions(&table, pending)?;
+        // A cached table is read now, without the tables it converts into: only a solve
+        // reads those (a probe of a conversion asks for its table by material), so a build
+        // from cached sub-tables reads the ones a move reaches, not all below them.
+        let loaded = self
+            .cache_dir()
+            .is_some_and(|dir| cache::load(dir, &mut table).is_ok());
+        if !loaded {
+            table.convs = self.conversions(&table, pending)?;
+        }
         let table = Arc::new(table);
         self.tables.insert(material.clone(), table.clone());
-        pending.push(table.clone());
+        if !loaded {
+            pending.push(table.clone());
+        }
         Ok(table)
     }
 
-    /// Fills a planned table from the cache, or solves it on `threads` threads (and caches
-    /// it).
+    /// The cache folder tables are read from and written to: none with presets (a preset
+    /// table is not the table its name says).
+    fn cache_dir(&self) -> Option<&std::path::Path> {
+        (self.settings.cache.as_deref()).filter(|_| self.settings.presets.is_empty())
+    }
+
+    /// Solves a planned table on `threads` threads (and caches it).
     fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
-        let cache = self
-            .settings
-            .cache
-            .as_ref()
-            .filter(|_| self.settings.presets.is_empty());
-        if cache.is_some_and(|dir| cache::load(dir, table).is_ok()) {
-            return Ok(());
-        }
         self.solve(table, threads)?;
-        if let Some(dir) = cache {
+        if let Some(dir) = self.cache_dir() {
             if let Err(e) = cache::save(dir, table) {
                 log::warn!("{}: not cached: {e}", table.name);
             }

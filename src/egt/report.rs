@@ -4,7 +4,7 @@
 //! stalemates, draws, and the longest win with a FEN.
 
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -213,19 +213,16 @@ fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
         let w = orderings * ix.orbit_len(ix.domain(0)[block]) as u64;
         let c = Count { full: w, orbits: w };
         let values = &table.values[stm][start..end];
+        count_values(values, &mut hist);
         if let Some(stuck) = table.stuck.get() {
             // The solver's record of the positions without a move: its few set bits, not
             // every draw (most of some tables).
-            values
-                .iter()
-                .for_each(|v| hist[v.load(Relaxed) as usize] += 1);
             for idx in set_bits(&stuck[stm], start..end) {
                 stuck_position(table, stm, idx, c, &mut local);
             }
         } else {
             for (idx, value) in (start..end).zip(values) {
                 let code = value.load(Relaxed);
-                hist[code as usize] += 1;
                 // Only draws and games over (zero plies) may have no move.
                 if code == DRAW || code == WON_NOW || code == loss(0) {
                     moveless(table, stm, idx, c, &mut local);
@@ -255,6 +252,30 @@ fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
         start = end;
     }
     local
+}
+
+/// Adds the number of times each code occurs in `values` to `hist`. In four histograms
+/// side by side: runs of one code (most of a table) would otherwise make each count wait
+/// for the one before it.
+fn count_values(values: &[AtomicU8], hist: &mut [u64; 256]) {
+    let mut part = [[0u32; 256]; 4];
+    // Chunks short enough that no count of a part overflows.
+    for chunk in values.chunks(1 << 20) {
+        let mut quads = chunk.chunks_exact(4);
+        for q in &mut quads {
+            for (h, v) in part.iter_mut().zip(q) {
+                h[v.load(Relaxed) as usize] += 1;
+            }
+        }
+        for v in quads.remainder() {
+            part[0][v.load(Relaxed) as usize] += 1;
+        }
+        for h in &mut part {
+            for (total, n) in hist.iter_mut().zip(h.iter_mut()) {
+                *total += u64::from(std::mem::take(n));
+            }
+        }
+    }
 }
 
 /// Adds the placements of side `stm` that a map other than the identity leaves in place to

@@ -150,7 +150,8 @@ pub struct Table {
     /// Per man, the types it may promote to here: its piece's choices less those its side
     /// holds as many of as the variant's promotion limit allows (see `Rules::promo_cap`).
     pub promos: Vec<Vec<PieceId>>,
-    /// Conversion targets by [`Table::conv_key`].
+    /// Conversion targets by [`Table::conv_key`]; empty in a table read from the cache
+    /// (only a solve reads them).
     pub convs: Vec<Option<Conv>>,
     /// The rules.
     pub rules: Arc<Rules>,
@@ -661,7 +662,9 @@ impl Table {
         victim: Option<usize>,
         promo: Option<(usize, PieceId)>,
     ) -> u8 {
-        let Some(conv) = &self.convs[self.conv_key(victim, promo)] else {
+        // No conversions in a table read from the cache (see `Builder::plan`): none is
+        // read then, but a missing one must not panic.
+        let Some(Some(conv)) = self.convs.get(self.conv_key(victim, promo)) else {
             return DRAW;
         };
         let sub = conv.squares(next);
@@ -679,7 +682,7 @@ impl Table {
         promo: Option<(usize, PieceId)>,
         v: usize,
     ) -> Option<ConvPartial<'_>> {
-        let conv = self.convs[self.conv_key(victim, promo)].as_ref()?;
+        let conv = self.convs.get(self.conv_key(victim, promo))?.as_ref()?;
         let open = conv.order.iter().position(|&o| o as usize == v)?;
         let sub = conv.squares(next);
         let at = conv.table.index.partial(&sub[..conv.order.len()], open)?;
