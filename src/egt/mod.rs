@@ -28,8 +28,10 @@ pub mod word;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU8;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use material::{ManSpec, Material, MaterialError};
 use mirror::Mirror;
@@ -422,31 +424,64 @@ impl Builder {
         let m = table.men();
         let np = self.rules.variant.pieces.len();
         let mut convs: Vec<Option<Conv>> = (0..(m + 1) * (m * np + 1)).map(|_| None).collect();
-        for victim in (0..m).map(Some).chain([None]) {
-            if victim.is_some_and(|v| table.protected(v)) {
-                continue;
-            }
-            let promos = (0..m).flat_map(|i| table.promos[i].iter().map(move |&pc| Some((i, pc))));
-            for promo in promos.chain([None]) {
-                if victim.is_none() && promo.is_none() {
-                    continue;
-                }
-                if victim.is_some_and(|v| promo.is_some_and(|(i, _)| i == v)) {
-                    continue;
-                }
-                let conv = self.conversion(table, (victim, promo), pending)?;
-                convs[table.conv_key(victim, promo)] = Some(conv);
-            }
+        self.preload(table);
+        for key in conversion_keys(table) {
+            let conv = self.conversion(table, key, pending)?;
+            convs[table.conv_key(key.0, key.1)] = Some(conv);
         }
         Ok(convs)
     }
 
-    fn conversion(
-        &mut self,
-        table: &Table,
-        (victim, promo): (Option<usize>, Option<(usize, variants::PieceId)>),
-        pending: &mut Vec<Arc<Table>>,
-    ) -> Result<Conv, EgtError> {
+    /// Reads the cached tables that `table`'s conversions lead to, side by side on the
+    /// build's threads (a pawn table's are several megabytes each, and were the most of
+    /// its start). A table that cannot be read is left for [`Builder::plan`].
+    fn preload(&mut self, table: &Table) {
+        let Some(dir) = self.cache_dir().map(|d| d.to_path_buf()) else {
+            return;
+        };
+        let mut wanted: Vec<Material> = Vec::new();
+        for key in conversion_keys(table) {
+            let (sub, _) = self.sub_material(table, key);
+            let sub = self.source(&sub).map_or(sub, |(solved, _)| solved);
+            let name = sub.name(&self.rules.variant);
+            let file = cache::path_of(&dir, &self.rules, &name, self.settings.metric);
+            if !self.tables.contains_key(&sub) && !wanted.contains(&sub) && file.is_file() {
+                wanted.push(sub);
+            }
+        }
+        let mut empty: Vec<Table> = wanted
+            .iter()
+            .filter_map(|m| self.empty_table(m).ok())
+            .collect();
+        // Taken in turn by the threads: the tables differ in size (KPvK beside KQvKP).
+        let next = AtomicUsize::new(0);
+        let slots: Vec<Mutex<(&mut Table, bool)>> =
+            empty.iter_mut().map(|t| Mutex::new((t, false))).collect();
+        let work = || {
+            while let Some(slot) = slots.get(next.fetch_add(1, Relaxed)) {
+                let mut slot = slot.lock();
+                slot.1 = cache::load(&dir, slot.0).is_ok();
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..self.settings.threads.min(slots.len()) {
+                scope.spawn(work);
+            }
+            work();
+        });
+        let loaded: Vec<bool> = slots.into_iter().map(|s| s.into_inner().1).collect();
+        for (t, ok) in empty.into_iter().zip(loaded) {
+            if ok {
+                self.tables.insert(t.material.clone(), Arc::new(t));
+            } else {
+                self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
+            }
+        }
+    }
+
+    /// The material `table` converts into by `(victim, promo)`, its men in order, with
+    /// the man of `table` each of them was.
+    fn sub_material(&self, table: &Table, (victim, promo): ConvKey) -> (Material, Vec<u8>) {
         let v = &self.rules.variant;
         let mut men: Vec<(ManSpec, u8)> = table
             .material
@@ -464,7 +499,16 @@ impl Builder {
         }
         men.sort();
         let sub = Material::new(men.iter().map(|(m, _)| *m).collect());
-        let order: Vec<u8> = men.iter().map(|(_, i)| *i).collect();
+        (sub, men.iter().map(|(_, i)| *i).collect())
+    }
+
+    fn conversion(
+        &mut self,
+        table: &Table,
+        key: ConvKey,
+        pending: &mut Vec<Arc<Table>>,
+    ) -> Result<Conv, EgtError> {
+        let (sub, order) = self.sub_material(table, key);
         let view = self.plan_view(&sub, pending)?;
         Ok(match view.mirror {
             // The mirror's man `j` is the sub-material's man `mirror.order[j]`.
@@ -480,6 +524,27 @@ impl Builder {
             },
         })
     }
+}
+
+/// A conversion: the man captured, and the man promoted with its new piece.
+type ConvKey = (Option<usize>, Option<(usize, variants::PieceId)>);
+
+/// Every conversion a position of `table` may make: a capture of any man its side may lose,
+/// a promotion of any man to any of its choices, or both (a capture of another man).
+fn conversion_keys(table: &Table) -> impl Iterator<Item = ConvKey> + '_ {
+    let m = table.men();
+    let victims = (0..m)
+        .filter(|&v| !table.protected(v))
+        .map(Some)
+        .chain([None]);
+    victims.flat_map(move |victim| {
+        let promos = (0..m).flat_map(|i| table.promos[i].iter().map(move |&pc| Some((i, pc))));
+        promos
+            .chain([None])
+            .filter(move |promo| victim.is_some() || promo.is_some())
+            .filter(move |promo| !victim.is_some_and(|v| promo.is_some_and(|(i, _)| i == v)))
+            .map(move |promo| (victim, promo))
+    })
 }
 
 /// Per man of `material`, the types it may promote to: its piece's choices less those its
