@@ -326,13 +326,14 @@ impl Indexer {
     }
 
     /// The index of the position `sq` with man `v` left open (its square in `sq` is ignored).
-    /// `None` when it cannot be done by one addition per square: men share a factor; and
-    /// when another man stands outside its domain (`encode` fails for every square of the
-    /// open man). When the open man is the first, its square picks the symmetry map: the
-    /// others' share is made once per map.
+    /// `None` when it cannot be done by one addition per square: the open man shares its
+    /// factor with alike men; and when another man stands outside its domain, or alike men
+    /// share a square (`encode` fails for every square of the open man). When the open man
+    /// is the first, its square picks the symmetry map: the others' share is made once per
+    /// map.
     #[inline]
     pub fn partial(&self, sq: &[u8], v: usize) -> Option<Partial<'_>> {
-        if self.grouped {
+        if self.alike(v) {
             return None;
         }
         if v == 0 {
@@ -353,6 +354,9 @@ impl Indexer {
     /// its domain.
     #[inline]
     fn share(&self, map: &[u8], sq: &[u8], open: usize) -> Option<usize> {
+        if self.grouped {
+            return self.share_sets(map, sq, open);
+        }
         let mut sum = 0;
         for (i, &s) in sq.iter().enumerate().filter(|&(i, _)| i != open) {
             let l = self.local[i][map[s as usize] as usize];
@@ -360,6 +364,26 @@ impl Indexer {
                 return None;
             }
             sum += l as usize * self.stride[i];
+        }
+        Some(sum)
+    }
+
+    /// [`Indexer::share`] with alike men: a share per factor but the open man's (alone in
+    /// its factor), a run's share by the rank of its set.
+    fn share_sets(&self, map: &[u8], sq: &[u8], open: usize) -> Option<usize> {
+        let mut sum = 0;
+        for f in self.factors.iter().filter(|f| f.first != open) {
+            let i = f.first;
+            let mut l = [0usize; MAX_MEN];
+            for (d, &s) in l.iter_mut().zip(&sq[i..i + f.men]) {
+                *d = self.local[i][map[s as usize] as usize] as usize;
+            }
+            let v = if f.men == 1 {
+                (l[0] != OUTSIDE as usize).then_some(l[0])?
+            } else {
+                self.rank(f, &mut l[..f.men])?
+            };
+            sum += v * self.stride[i];
         }
         Some(sum)
     }
@@ -877,6 +901,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// With alike men (1-2 a pair), so does the partial index of a man alone in its
+    /// factor; a man of the pair has none.
+    #[test]
+    fn partial_with_alike_men_completes_to_the_encoded_index() {
+        let (ix, _) = indexers(&[0, 1, 1, 2, 2]);
+        let mut tried = 0;
+        for sq in [
+            [0u8, 6, 12, 3, 9],
+            [12, 24, 3, 7, 1],
+            [4, 20, 7, 7, 2],
+            [18, 11, 2, 5, 6],
+        ] {
+            assert!(ix.partial(&sq, 1).is_none() && ix.partial(&sq, 2).is_none());
+            for v in [0, 3, 4] {
+                let part = ix.partial(&sq, v).unwrap_or_else(|| unreachable!());
+                for s in 0..25u8 {
+                    let mut whole = sq;
+                    whole[v] = s;
+                    assert_eq!(part.complete(s), ix.encode(&whole), "{sq:?} man {v} on {s}");
+                    tried += usize::from(part.complete(s).is_some());
+                }
+            }
+        }
+        assert!(tried > 200, "{tried} squares encoded");
+        // The pair on one square: no index for any square of the open man.
+        assert!(ix.partial(&[0, 6, 6, 3, 9], 3).is_none());
     }
 
     /// The orderings of an entry are its placements with the alike men told apart.

@@ -52,15 +52,28 @@ pub enum EgtError {
     #[error(transparent)]
     Solve(#[from] SolveError),
     /// The table would not fit the memory budget.
-    #[error("{name}: needs {need} MB, more than the {budget} MB allowed (--memory)")]
+    #[error(
+        "{name}: needs {need} MB{}, more than the {budget} MB allowed (--memory)",
+        beside(.held)
+    )]
     Memory {
         /// Table name.
         name: String,
         /// Megabytes needed.
         need: usize,
+        /// Megabytes held by the tables planned before it (its sub-tables among them).
+        held: usize,
         /// Budget in megabytes.
         budget: usize,
     },
+}
+
+/// The part of [`EgtError::Memory`]'s message on the tables planned before.
+fn beside(held: &usize) -> String {
+    match held {
+        0 => String::new(),
+        h => format!(" beside the {h} MB of the tables planned before it"),
+    }
 }
 
 /// Build settings.
@@ -375,6 +388,7 @@ impl Builder {
             return Err(EgtError::Memory {
                 name,
                 need,
+                held: self.used_mb,
                 budget: self.settings.memory_mb,
             });
         }
