@@ -135,3 +135,51 @@ fn a_reader_that_stops_early_gets_no_panic() {
     assert!(out.status.success(), "{:?} {err}", out.status);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `egt` with the WDL metric reports and probes win, draw or loss without distances; with
+/// DTM, the depths and the longest win.
+#[test]
+fn egt_wdl_reports_no_distances() {
+    let build = |metric: &str| {
+        let out = locust(&[
+            "egt",
+            "build",
+            "chess",
+            "KQvK",
+            "--no-cache",
+            "--metric",
+            metric,
+        ]);
+        assert!(out.status.success(), "{metric}: {}", stdout(&out));
+        stdout(&out)
+    };
+    let dtm = build("dtm");
+    assert!(
+        dtm.contains(", Dtm, ") && dtm.contains("Longest win: 10 moves"),
+        "{dtm}"
+    );
+    let wdl = build("wdl");
+    assert!(
+        wdl.contains(", Wdl, ") && wdl.contains("win 144508 / draw 0 / loss 0"),
+        "{wdl}"
+    );
+    assert!(!wdl.contains("Longest") && !wdl.contains("moves "), "{wdl}");
+    let fen = "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1";
+    let probe = |metric: &str| {
+        let out = locust(&[
+            "egt",
+            "probe",
+            "chess",
+            fen,
+            "--no-cache",
+            "--metric",
+            metric,
+        ]);
+        assert!(out.status.success(), "{metric}: {}", stdout(&out));
+        stdout(&out)
+    };
+    assert!(probe("dtm").contains(": win in 10\n"), "{}", probe("dtm"));
+    let wdl = probe("wdl");
+    assert!(wdl.contains(": win\n") && wdl.contains(" draw\n"), "{wdl}");
+    assert!(!wdl.contains(" in "), "{wdl}");
+}

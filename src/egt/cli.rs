@@ -10,7 +10,7 @@ use variants::Variant;
 use super::material::Material;
 use super::rules::Rules;
 use super::solve::Metric;
-use super::value::describe;
+use super::value::{describe, describe_wdl};
 use super::{report, Builder, Settings};
 use crate::game::Game;
 
@@ -52,11 +52,11 @@ pub enum EgtCommand {
 /// Options shared by build and probe.
 #[derive(Debug, clap::Args)]
 pub struct Opts {
-    /// Distance metric (wdl is dtm reported without distances).
+    /// Distance metric (wdl: solved as dtm, reported and probed as win, draw or loss).
     #[arg(long, value_enum, default_value = "dtm")]
     metric: MetricArg,
-    /// Worker threads.
-    #[arg(long, default_value_t = 2)]
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = cores())]
     threads: usize,
     /// Cache folder (default: ~/.cache/locust/tables).
     #[arg(long, value_name = "DIR")]
@@ -80,6 +80,11 @@ pub struct Opts {
     /// Refuse to build tables needing more than this many megabytes.
     #[arg(long, value_name = "MB", default_value_t = 16384)]
     memory: usize,
+}
+
+/// The cores this process may use (1 when the system cannot tell).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Metric names.
@@ -150,6 +155,7 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
         }
     }
     let threads = settings.threads;
+    let distances = !matches!(opts.metric, MetricArg::Wdl);
     let mut builder = Builder::new(rules, settings);
     match cmd {
         EgtCommand::Build {
@@ -162,10 +168,10 @@ pub fn run(all: &[Variant], cmd: EgtCommand) -> ExitCode {
             &mut builder,
             variant,
             &material,
-            threads,
+            (threads, distances),
             (verify, examples, draw_examples),
         ),
-        EgtCommand::Probe { fen, .. } => probe(&mut builder, variant, &fen),
+        EgtCommand::Probe { fen, .. } => probe(&mut builder, variant, &fen, distances),
     }
 }
 
@@ -173,7 +179,7 @@ fn build(
     builder: &mut Builder,
     variant: &Variant,
     text: &str,
-    threads: usize,
+    (threads, distances): (usize, bool),
     (verify, examples, draws): (bool, usize, usize),
 ) -> ExitCode {
     let material = match Material::parse(variant, text) {
@@ -188,7 +194,7 @@ fn build(
         Ok(table) => {
             let secs = start.elapsed().as_secs_f64();
             let stats = report::stats(&table, threads);
-            print!("{}", report::render(&table, &stats));
+            print!("{}", report::render(&table, &stats, distances));
             println!("Built in {secs:.2} s ({} tables)", builder.tables().count());
             let samples = report::examples(&table, examples);
             for (fen, moves) in samples
@@ -226,7 +232,8 @@ fn build(
     }
 }
 
-fn probe(builder: &mut Builder, variant: &Variant, fen: &str) -> ExitCode {
+fn probe(builder: &mut Builder, variant: &Variant, fen: &str, distances: bool) -> ExitCode {
+    let describe = if distances { describe } else { describe_wdl };
     let mut game = match Game::from_fen(variant.clone(), fen) {
         Ok(g) => g,
         Err(e) => {

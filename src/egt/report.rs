@@ -434,15 +434,19 @@ pub fn fen(table: &Table, sq: &[u8], stm: usize) -> String {
     out
 }
 
-/// The statistics report as text.
-pub fn render(table: &Table, stats: &[SideStats; 2]) -> String {
+/// The statistics report as text; without `distances` (the WDL metric), the counts of
+/// wins, draws and losses only.
+pub fn render(table: &Table, stats: &[SideStats; 2], distances: bool) -> String {
     let mut s = String::new();
     let side_name = ["White", "Black"];
+    let metric = match distances {
+        true => format!("{:?}", table.metric),
+        false => "Wdl".to_string(),
+    };
     s.push_str(&format!(
-        "{} ({}), {:?}, {} symmetry map(s), {} positions per side\n",
+        "{} ({}), {metric}, {} symmetry map(s), {} positions per side\n",
         table.name,
         table.rules.variant.name,
-        table.metric,
         table.index.maps.len(),
         table.index.size
     ));
@@ -453,6 +457,9 @@ pub fn render(table: &Table, stats: &[SideStats; 2]) -> String {
             side_name[stm], st.legal.full, st.legal.orbits, w.full, d.full, l.full, w.orbits,
             d.orbits, l.orbits, st.mates.full, st.mates.orbits, st.stalemates.full, st.stalemates.orbits
         ));
+        if !distances {
+            continue;
+        }
         s.push_str("  moves      wins (full)    wins (orbits)    losses (full)  losses (orbits)\n");
         for depth in 0..st.wins.len().max(st.losses.len()) {
             let w = st.wins.get(depth).copied().unwrap_or_default();
@@ -469,6 +476,9 @@ pub fn render(table: &Table, stats: &[SideStats; 2]) -> String {
     let best = (0..2)
         .filter_map(|stm| stats[stm].longest.map(|l| (l, stm)))
         .max_by_key(|((p, _), _)| *p);
+    if !distances {
+        return s;
+    }
     match best {
         Some(((p, idx), stm)) => {
             let mut sq = [0u8; MAX_MEN];

@@ -66,6 +66,18 @@ pub fn describe(code: u8) -> String {
     }
 }
 
+/// [`describe`] without the distance: win, loss or draw (the WDL metric's answer).
+pub fn describe_wdl(code: u8) -> String {
+    match code {
+        ILLEGAL => "illegal".to_string(),
+        DRAW => "draw".to_string(),
+        c if is_loss(c) && plies(c) == 0 => "lost (game over)".to_string(),
+        c if is_win(c) && plies(c) == 0 => "won (game over)".to_string(),
+        c if is_win(c) => "win".to_string(),
+        _ => "loss".to_string(),
+    }
+}
+
 /// Orders codes by how good they are for the side to move: higher is better.
 pub fn goodness(code: u8) -> i32 {
     match code {
