@@ -491,6 +491,38 @@ fn cached_sub_tables_are_read_as_needed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A table read back from the cache reports what it reported when solved: from the file's
+/// record of the positions without a move where the row solver made one (KQvKR), by
+/// looking for moves where the general solver did not (null move).
+#[test]
+fn cached_tables_report_as_solved() {
+    let dir = std::env::temp_dir().join(format!("locust-egt-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let chess = builtin("chess");
+    let s = Settings {
+        cache: Some(dir.clone()),
+        ..settings(Metric::Dtm)
+    };
+    for (material, null_move) in [("KQvKR", false), ("KRvK", true)] {
+        let build = || {
+            let rules = Rules::new(&chess, None, null_move).unwrap();
+            let mut b = Builder::new(rules, s.clone());
+            let t = b
+                .table(&Material::parse(&chess, material).unwrap())
+                .unwrap();
+            (b.tables().count(), t)
+        };
+        let report = |t: &Table| report::render(t, &report::stats(t, 2), true);
+        let (_, solved) = build();
+        let (count, read) = build();
+        assert_eq!(count, 1, "{material}: read from the cache alone");
+        assert!(same_values(&solved, &read));
+        assert_eq!(read.stuck.get().is_some(), !null_move, "{material}");
+        assert_eq!(report(&solved), report(&read), "{material}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn cache_files_are_checked() {
     let dir = std::env::temp_dir().join(format!("locust-egt-test-{}", std::process::id()));
@@ -517,6 +549,11 @@ fn cache_files_are_checked() {
     assert!(same_values(&first, &rebuilt));
     assert!(locust::egt::cache::check(&dir, &rebuilt).is_ok());
     let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, [&bytes[..], &[0]].concat()).unwrap();
+    assert!(
+        locust::egt::cache::check(&dir, &rebuilt).is_err(),
+        "a byte too many"
+    );
     std::fs::write(&file, &bytes[..bytes.len() - 100]).unwrap();
     assert!(locust::egt::cache::check(&dir, &rebuilt).is_err());
     // A table of another variant with the same material never reads this file.
