@@ -541,32 +541,22 @@ impl<W: Word> Geometry<W> {
         }
     }
 
-    /// The row after man `i` (not the last) of `row`, whose men stand on `f`, moves to
-    /// `to`, when no symmetry map is needed; `None` outside the man's domain.
-    #[inline]
-    fn shift(&self, ix: &Indexer, row: usize, f: &[u8], i: usize, to: u8) -> Option<usize> {
-        if let Some(st) = self.set_stride[i] {
-            let before = ix.factor_value(i, f, f[i])?;
-            let after = ix.factor_value(i, f, to)?;
-            return Some(row - before * st + after * st);
-        }
-        let t = self.share[i][to as usize];
-        (t != usize::MAX).then(|| row - self.share[i][f[i] as usize] + t)
-    }
-
-    /// As [`Geometry::shift`] for man `i` taking step `st`, with `base` the row less the
-    /// man's share (any value for alike men).
+    /// The row after man `i` (not the last) takes step `st`, with `base` the row less the
+    /// man's share ([`Geometry::base`]), when no symmetry map is needed; `None` outside the
+    /// man's domain, or where alike men would share a square.
     #[inline]
     fn step_row(
         &self,
         ix: &Indexer,
-        (row, base): (usize, usize),
+        base: usize,
         f: &[u8],
         i: usize,
         st: &Step<W>,
     ) -> Option<usize> {
-        if self.set_stride[i].is_some() {
-            return self.shift(ix, row, f, i, st.sq);
+        if let Some(stride) = self.set_stride[i] {
+            // Alike men: the set's rank with the man on its new square.
+            let after = ix.factor_value(i, f, st.sq)?;
+            return (base != usize::MAX).then(|| base + after * stride);
         }
         (st.share != usize::MAX).then(|| base + st.share)
     }
@@ -586,11 +576,15 @@ impl<W: Word> Geometry<W> {
         }
     }
 
-    /// The row less man `i`'s share (see [`Geometry::step_row`]).
+    /// The row less man `i`'s share (see [`Geometry::step_row`]): for alike men, their
+    /// set's rank, once per row rather than once per step (`usize::MAX` should the row's
+    /// set have none).
     #[inline]
-    fn base(&self, row: usize, f: &[u8], i: usize) -> usize {
+    fn base(&self, ix: &Indexer, row: usize, f: &[u8], i: usize) -> usize {
         match self.set_stride[i] {
-            Some(_) => row,
+            Some(stride) => ix
+                .factor_value(i, f, f[i])
+                .map_or(usize::MAX, |before| row - before * stride),
             None => row - self.share[i][f[i] as usize],
         }
     }
@@ -1719,13 +1713,13 @@ impl<'a, W: Word> Solver<'a, W> {
         let (g, ix, len) = (&self.g, &self.t.index, self.g.len);
         let mut any = W::ZERO;
         for i in (0..g.heights.len()).filter(|&i| g.colour[i] as usize == x) {
-            let base = g.base(row, f, i);
+            let base = g.base(ix, row, f, i);
             for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
                 let bits = want & !st.vblock & g.screened(occ, st.screen);
                 if (occ & st.block).any() || !bits.any() {
                     continue;
                 }
-                let to = g.step_row(ix, (row, base), f, i, st);
+                let to = g.step_row(ix, base, f, i, st);
                 let mut next = *f;
                 next[i] = st.sq;
                 for b in ones(bits) {
@@ -1901,7 +1895,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut esc = W::ZERO;
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
-            let base = g.base(row, f, i);
+            let base = g.base(ix, row, f, i);
             let alike = g.set_stride[i].is_some();
             for st in &g.moves[i][f[i] as usize] {
                 if (occ & st.block).any() {
@@ -1915,7 +1909,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 let row2 = if k == 0 && !alike {
                     (st.share != usize::MAX).then(|| base + st.share)
                 } else if k == 0 {
-                    g.step_row(ix, (row, base), f, i, st)
+                    g.step_row(ix, base, f, i, st)
                 } else {
                     next[i] = st.sq;
                     let r = ix.encode_mapped(&next[..last], k);
@@ -1993,7 +1987,7 @@ impl<'a, W: Word> Solver<'a, W> {
         // first man.
         let keeps = ix.stabilizer(f[0]);
         for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
-            let base = g.base(row, f, i);
+            let base = g.base(ix, row, f, i);
             let alike = g.set_stride[i].is_some();
             for st in &g.unmoves[i][f[i] as usize] {
                 if (occ & st.block).any() {
@@ -2006,7 +2000,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 if i != 0 {
                     // The symmetry map stays the identity.
                     let r = if alike {
-                        g.step_row(ix, (row, base), f, i, st)
+                        g.step_row(ix, base, f, i, st)
                     } else {
                         (st.share != usize::MAX).then(|| base + st.share)
                     };
@@ -2019,7 +2013,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 prev[0] = st.sq;
                 if ix.canon_of(st.sq) != 0 {
                     self.stored(&prev, b, emit);
-                } else if let Some(r) = g.step_row(ix, (row, base), f, i, st) {
+                } else if let Some(r) = g.step_row(ix, base, f, i, st) {
                     emit(r, b);
                     if !ix.stabilizer(st.sq).iter().all(|h| keeps.contains(h)) {
                         self.images(&prev, b, emit);
