@@ -600,6 +600,23 @@ impl Indexer {
         Some(r)
     }
 
+    /// The factors, first to last: each one's first man, its number of men and of values.
+    pub fn factor_spans(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        self.factors.iter().map(|f| (f.first, f.men, f.size))
+    }
+
+    /// The men of the factor whose first man is `first`, for its value `v`, into `out`
+    /// (one man: its square by local index; a run of alike men: the set of rank `v`).
+    #[inline]
+    pub fn unrank_factor(&self, first: usize, v: usize, out: &mut [u8]) {
+        let f = &self.factors[self.factor_of[first]];
+        if f.men == 1 {
+            out[first] = self.squares[first][v];
+        } else {
+            self.unrank_into(f, v, out);
+        }
+    }
+
     /// The men of a run of alike men for rank `v` of its factor `f`, into `out`.
     #[inline]
     fn unrank_into(&self, f: &Factor, v: usize, out: &mut [u8]) {

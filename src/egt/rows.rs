@@ -165,26 +165,40 @@ struct Geometry<W> {
     /// Per side to move: what the bare-king rule makes of every position, when it decides
     /// them by itself (a side holds its royal alone).
     bare: [Option<Bare>; 2],
-    /// Per man but the last, when each has a factor of its own and row numbers fit 32 bits:
-    /// the factor's size and the man's squares by local index, the digits of a row number
-    /// (see [`Solver::decode`]).
+    /// Per factor of the men but the last, when row numbers fit 32 bits: its size and the
+    /// squares of its man by local index, the digits of a row number (see
+    /// [`Solver::decode`]).
     digits: Option<Box<Digits>>,
 }
 
-/// The digits of a row number, man by man but the last (see [`Geometry::digits`]): fixed
-/// arrays, so that decoding follows no pointers.
+/// The digits of a row number, factor by factor of the men but the last (see
+/// [`Geometry::digits`]): fixed arrays, so that a decode reads no heap but the squares.
 struct Digits {
-    /// Per man: its factor's size.
+    /// Per factor: its size.
     size: [u32; MAX_MEN],
-    /// Per man: `u64::MAX / size + 1`, to divide a 32-bit row number by a multiplication
+    /// Per factor: `u64::MAX / size + 1`, to divide a 32-bit row number by a multiplication
     /// (see [`div_rem`]): a decode made a hardware divide per man, the slowest step of
     /// expanding a row.
     magic: [u64; MAX_MEN],
-    /// Per man: its squares by local index (a row solver's board has at most `MAX_ROW`).
+    /// Per factor: its first man, or `ALIKE` added for a run of alike men (their set's rank
+    /// is unranked by the indexer).
+    first: [u8; MAX_MEN],
+    /// Per factor: its number of men.
+    men: [u8; MAX_MEN],
+    /// The number of factors.
+    factors: usize,
+    /// Per man alone in its factor: its squares by local index (a row solver's board has
+    /// at most `MAX_ROW`).
     squares: [[u8; MAX_ROW]; MAX_MEN],
+    /// Per factor of alike men: their squares for each rank, one after the other (one
+    /// read, where the indexer's unrank reads local indices and then their squares).
+    sets: [Vec<u8>; MAX_MEN],
     /// The last man's first square (the decoded squares hold a full position).
     last: u8,
 }
+
+/// Marks a [`Digits`] factor of alike men.
+const ALIKE: u8 = 0x80;
 
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;
@@ -480,17 +494,32 @@ impl<W: Word> Geometry<W> {
         let vunflip = (0..ix.maps.len())
             .map(|k| inverse(k).and_then(|u| vflip[u]))
             .collect();
-        let digits = (!ix.grouped() && ix.size / len <= u32::MAX as usize).then(|| {
+        let digits = (ix.size / len <= u32::MAX as usize).then(|| {
             let mut d = Box::new(Digits {
                 size: [1; MAX_MEN],
                 magic: [0; MAX_MEN],
+                first: [0; MAX_MEN],
+                men: [1; MAX_MEN],
+                factors: 0,
                 squares: [[0; MAX_ROW]; MAX_MEN],
+                sets: std::array::from_fn(|_| Vec::new()),
                 last: ix.domain(last)[0],
             });
-            for i in 0..last {
-                d.size[i] = ix.domain(i).len() as u32;
-                d.magic[i] = (u64::MAX / u64::from(d.size[i].max(1))).wrapping_add(1);
-                d.squares[i][..ix.domain(i).len()].copy_from_slice(ix.domain(i));
+            for (j, (first, men, size)) in ix.factor_spans().filter(|f| f.0 < last).enumerate() {
+                d.factors = j + 1;
+                d.size[j] = size as u32;
+                d.magic[j] = (u64::MAX / u64::from(d.size[j].max(1))).wrapping_add(1);
+                d.first[j] = first as u8 | if men > 1 { ALIKE } else { 0 };
+                d.men[j] = men as u8;
+                if men == 1 {
+                    d.squares[first][..ix.domain(first).len()].copy_from_slice(ix.domain(first));
+                    continue;
+                }
+                let mut sq = [0u8; MAX_MEN];
+                for v in 0..size {
+                    ix.unrank_factor(first, v, &mut sq);
+                    d.sets[j].extend_from_slice(&sq[first..first + men]);
+                }
             }
             d
         });
@@ -587,6 +616,34 @@ impl<W: Word> Geometry<W> {
                 .map_or(usize::MAX, |before| row - before * stride),
             None => row - self.share[i][f[i] as usize],
         }
+    }
+
+    /// The squares of the men but the last for a row (the last on its first square), and
+    /// their occupancy.
+    #[inline]
+    fn decode(&self, ix: &Indexer, row: usize, f: &mut [u8; MAX_MEN]) -> W {
+        let m = self.m;
+        if let Some(d) = &self.digits {
+            // The indexer's decode less the last man's digit, in 32 bits (a quicker divide).
+            let mut r = row as u32;
+            for j in (0..d.factors.min(MAX_MEN)).rev() {
+                let (q, rem) = div_rem(r, d.size[j], d.magic[j]);
+                let i = (d.first[j] & !ALIKE) as usize % MAX_MEN;
+                if d.first[j] & ALIKE == 0 {
+                    f[i] = d.squares[i][rem as usize % MAX_ROW];
+                } else {
+                    let (men, at) = (d.men[j] as usize, rem as usize * d.men[j] as usize);
+                    f[i..i + men].copy_from_slice(&d.sets[j][at..at + men]);
+                }
+                r = q;
+            }
+            f[(m - 1).min(MAX_MEN - 1)] = d.last;
+        } else {
+            ix.decode(row * self.len, &mut f[..m]);
+        }
+        f[..m - 1]
+            .iter()
+            .fold(W::ZERO, |acc, &s| acc | W::bit(s as usize))
     }
 
     /// The image of a row's bits under map `k`.
@@ -1269,23 +1326,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
     fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> W {
-        let m = self.g.m;
-        if let Some(d) = &self.g.digits {
-            // The indexer's decode less the last man's digit, in 32 bits (a quicker divide).
-            let mut r = row as u32;
-            let last = (m - 1).min(MAX_MEN - 1);
-            for i in (0..last).rev() {
-                let (q, rem) = div_rem(r, d.size[i], d.magic[i]);
-                f[i] = d.squares[i][rem as usize % MAX_ROW];
-                r = q;
-            }
-            f[last] = d.last;
-        } else {
-            self.t.index.decode(row * self.g.len, &mut f[..m]);
-        }
-        f[..m - 1]
-            .iter()
-            .fold(W::ZERO, |acc, &s| acc | W::bit(s as usize))
+        self.g.decode(&self.t.index, row, f)
     }
 
     /// Files decided bits of `side` in `row` for distance `q` (`p`: the distance expanded).
@@ -2399,7 +2440,42 @@ impl<'a, W: Word> Solver<'a, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::{div_rem, flip_word};
+    use super::{div_rem, flip_word, Geometry, Word, MAX_MEN};
+    use crate::egt::material::Material;
+    use crate::egt::rules::Rules;
+    use crate::egt::{Builder, Settings};
+
+    /// A row's digits give the indexer's decode of the row's first entry, row by row, with
+    /// men alone in their factors and with alike men (a pair, a triple), on 64 squares
+    /// and on 80.
+    #[test]
+    fn row_digits_decode_as_the_indexer() {
+        fn check<W: Word>(variant: &str, material: &str) {
+            let all = variants::builtins().unwrap_or_else(|_| unreachable!());
+            let v = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
+            let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
+            let mut b = Builder::new(rules, Settings::default());
+            let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
+            let t = b.empty_table(&m).unwrap_or_else(|_| unreachable!());
+            let g = Geometry::<W>::new(&t);
+            assert!(g.digits.is_some(), "{material}: row numbers fit 32 bits");
+            let (ix, men) = (&t.index, t.men());
+            let (mut f, mut want) = ([0u8; MAX_MEN], [0u8; MAX_MEN]);
+            for row in 0..ix.size / g.len {
+                let occ = g.decode(ix, row, &mut f);
+                ix.decode(row * g.len, &mut want[..men]);
+                assert_eq!(f[..men], want[..men], "{material} row {row}");
+                let others = (0..men - 1).fold(W::ZERO, |o, i| o | W::bit(f[i] as usize));
+                assert!(occ == others, "{material} row {row}: occupancy");
+            }
+        }
+        check::<u64>("chess", "KQvKR");
+        check::<u64>("chess", "KBBvK");
+        check::<u64>("chess", "KPPvKP");
+        check::<u64>("spartan", "KvKKH");
+        check::<u64>("chess", "KNNNvK");
+        check::<u128>("capablanca", "KAAvK");
+    }
 
     /// The reciprocal division against the hardware's, for the divisors of a row number.
     #[test]
