@@ -449,17 +449,23 @@ fn capablanca_pawn_promotes_to_any_piece() {
     }
 }
 
-/// A table built on cached sub-tables reads only those its moves reach, and a damaged one
-/// of them is solved again, not trusted.
-#[test]
-fn cached_sub_tables_are_read_as_needed() {
-    let dir = std::env::temp_dir().join(format!("locust-egt-sub-{}", std::process::id()));
+/// A fresh cache folder named for `tag` and this process, with build settings using it.
+fn cache_settings(tag: &str) -> (std::path::PathBuf, Settings) {
+    let dir = std::env::temp_dir().join(format!("locust-egt-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let chess = builtin("chess");
     let s = Settings {
         cache: Some(dir.clone()),
         ..settings(Metric::Dtm)
     };
+    (dir, s)
+}
+
+/// A table built on cached sub-tables reads only those its moves reach, and a damaged one
+/// of them is solved again, not trusted.
+#[test]
+fn cached_sub_tables_are_read_as_needed() {
+    let (dir, s) = cache_settings("sub");
+    let chess = builtin("chess");
     let names = |b: &Builder| {
         let mut n: Vec<String> = b.tables().map(|t| t.name.clone()).collect();
         n.sort();
@@ -496,13 +502,8 @@ fn cached_sub_tables_are_read_as_needed() {
 /// looking for moves where the general solver did not (null move).
 #[test]
 fn cached_tables_report_as_solved() {
-    let dir = std::env::temp_dir().join(format!("locust-egt-report-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let (dir, s) = cache_settings("report");
     let chess = builtin("chess");
-    let s = Settings {
-        cache: Some(dir.clone()),
-        ..settings(Metric::Dtm)
-    };
     for (material, null_move) in [("KQvKR", false), ("KRvK", true)] {
         let build = || {
             let rules = Rules::new(&chess, None, null_move).unwrap();
@@ -525,13 +526,8 @@ fn cached_tables_report_as_solved() {
 
 #[test]
 fn cache_files_are_checked() {
-    let dir = std::env::temp_dir().join(format!("locust-egt-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let (dir, s) = cache_settings("test");
     let chess = builtin("chess");
-    let s = Settings {
-        cache: Some(dir.clone()),
-        ..settings(Metric::Dtm)
-    };
     let (_, first) = build_with(&chess, "KRvK", s.clone());
     let file = locust::egt::cache::file_of(&dir, &first);
     assert!(file.exists());

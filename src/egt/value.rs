@@ -69,10 +69,8 @@ pub fn describe(code: u8) -> String {
 /// [`describe`] without the distance: win, loss or draw (the WDL metric's answer).
 pub fn describe_wdl(code: u8) -> String {
     match code {
-        ILLEGAL => "illegal".to_string(),
-        DRAW => "draw".to_string(),
-        c if is_loss(c) && plies(c) == 0 => "lost (game over)".to_string(),
-        c if is_win(c) && plies(c) == 0 => "won (game over)".to_string(),
+        ILLEGAL | DRAW => describe(code),
+        c if plies(c) == 0 => describe(code),
         c if is_win(c) => "win".to_string(),
         _ => "loss".to_string(),
     }
