@@ -467,23 +467,7 @@ impl Builder {
             .iter()
             .filter_map(|m| self.empty_table(m).ok())
             .collect();
-        // Taken in turn by the threads: the tables differ in size (KPvK beside KQvKP).
-        let next = AtomicUsize::new(0);
-        let slots: Vec<Mutex<(&mut Table, bool)>> =
-            empty.iter_mut().map(|t| Mutex::new((t, false))).collect();
-        let work = || {
-            while let Some(slot) = slots.get(next.fetch_add(1, Relaxed)) {
-                let mut slot = slot.lock();
-                slot.1 = cache::load(&dir, slot.0).is_ok();
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..self.settings.threads.min(slots.len()) {
-                scope.spawn(work);
-            }
-            work();
-        });
-        let loaded: Vec<bool> = slots.into_iter().map(|s| s.into_inner().1).collect();
+        let loaded = load_all(&dir, self.settings.threads, &mut empty);
         for (t, ok) in empty.into_iter().zip(loaded) {
             if ok {
                 self.tables.insert(t.material.clone(), Arc::new(t));
@@ -538,6 +522,28 @@ impl Builder {
             },
         })
     }
+}
+
+/// Fills `tables` from their files in `dir` on up to `threads` threads; per table, whether
+/// it was read.
+fn load_all(dir: &std::path::Path, threads: usize, tables: &mut [Table]) -> Vec<bool> {
+    // Taken in turn by the threads: the tables differ in size (KPvK beside KQvKP).
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<(&mut Table, bool)>> =
+        tables.iter_mut().map(|t| Mutex::new((t, false))).collect();
+    let work = || {
+        while let Some(slot) = slots.get(next.fetch_add(1, Relaxed)) {
+            let mut slot = slot.lock();
+            slot.1 = cache::load(dir, slot.0).is_ok();
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads.min(slots.len()) {
+            scope.spawn(work);
+        }
+        work();
+    });
+    slots.into_iter().map(|s| s.into_inner().1).collect()
 }
 
 /// A conversion: the man captured, and the man promoted with its new piece.
