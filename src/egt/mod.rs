@@ -160,6 +160,10 @@ pub struct Builder {
     pub settings: Settings,
     tables: HashMap<Material, Arc<Table>>,
     used_mb: usize,
+    /// The tables the current build solves, and how many of them are solved (the
+    /// progress bar's).
+    planned: usize,
+    solved: AtomicUsize,
 }
 
 impl Builder {
@@ -170,6 +174,8 @@ impl Builder {
             settings,
             tables: HashMap::new(),
             used_mb: 0,
+            planned: 0,
+            solved: AtomicUsize::new(0),
         }
     }
 
@@ -249,6 +255,8 @@ impl Builder {
     ) -> Result<T, EgtError> {
         let mut pending = Vec::new();
         let out = plan(self, &mut pending).and_then(|out| {
+            self.planned = pending.len();
+            self.solved.store(0, Relaxed);
             schedule::run(&pending, self.settings.threads, |t, threads| {
                 self.fill(t, threads)
             })?;
@@ -328,7 +336,7 @@ impl Builder {
 
     fn solve(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         let show = self.settings.progress;
-        let mut shown = report::Progress::new(&table.name);
+        let mut shown = report::Progress::new(&table.name, Some((&self.solved, self.planned)));
         let mut progress = |what: &str| {
             if show {
                 shown.step(what);
@@ -350,6 +358,7 @@ impl Builder {
         // planned; otherwise the plain solve, which makes the same table.
         let twin_fits = self.used_mb + megabytes(table.index.size) <= self.settings.memory_mb;
         propagate::solve(table, threads, &presets, &mut progress, twin_fits)?;
+        self.solved.fetch_add(1, Relaxed);
         if show {
             shown.done();
         }

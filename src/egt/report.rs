@@ -1,10 +1,10 @@
-//! What a build prints: progress on stderr (one updating line on a terminal, plain lines
-//! otherwise) and the statistics of a table: per side to move, wins and losses per depth in
+//! What a build prints: progress on stderr (on a terminal one updating line with a bar of
+//! the build's tables solved, plain lines otherwise) and the statistics of a table: per side to move, wins and losses per depth in
 //! orbits (positions counted once per symmetry class) and on the full board, mates,
 //! stalemates, draws, and the longest win with a FEN.
 
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -24,15 +24,19 @@ pub struct Progress<'a> {
     name: &'a str,
     start: Instant,
     shown: Duration,
+    /// The build's tables solved so far, and how many it solves.
+    tables: Option<(&'a AtomicUsize, usize)>,
 }
 
 impl<'a> Progress<'a> {
-    /// The progress of table `name`, starting now.
-    pub fn new(name: &'a str) -> Progress<'a> {
+    /// The progress of table `name`, starting now; `tables`: the build's count of tables
+    /// solved and their number, for the bar.
+    pub fn new(name: &'a str, tables: Option<(&'a AtomicUsize, usize)>) -> Progress<'a> {
         Progress {
             name,
             start: Instant::now(),
             shown: Duration::ZERO,
+            tables,
         }
     }
 
@@ -41,7 +45,8 @@ impl<'a> Progress<'a> {
         let now = self.start.elapsed();
         if now >= self.shown + PROGRESS_EVERY {
             self.shown = now;
-            progress(self.name, what, now);
+            let tables = self.tables.map(|(done, all)| (done.load(Relaxed), all));
+            progress(self.name, what, now, tables);
         }
     }
 
@@ -51,17 +56,36 @@ impl<'a> Progress<'a> {
     }
 }
 
-/// Prints one progress step.
-pub fn progress(name: &str, what: &str, elapsed: Duration) {
+/// Characters of the bar of tables solved.
+const BAR: usize = 20;
+
+/// Prints one progress step: on a terminal one line, rewritten in place, with a bar of the
+/// build's tables solved (`tables`: solved, of how many) when it has more than one; else a
+/// plain line.
+pub fn progress(name: &str, what: &str, elapsed: Duration, tables: Option<(usize, usize)>) {
     let mut err = std::io::stderr();
-    if err.is_terminal() {
-        let _ = write!(
-            err,
-            "\r{name}: {what} ({:.1} s)\x1b[K",
-            elapsed.as_secs_f64()
-        );
-    } else {
-        let _ = writeln!(err, "{name}: {what} ({:.1} s)", elapsed.as_secs_f64());
+    let secs = elapsed.as_secs_f64();
+    if !err.is_terminal() {
+        let _ = writeln!(err, "{name}: {what} ({secs:.1} s)");
+        return;
+    }
+    let bar = tables_bar(tables);
+    let _ = write!(err, "\r{bar}{name}: {what} ({secs:.1} s)\x1b[K");
+}
+
+/// The bar of a build's tables solved (`tables`: solved, of how many), or nothing for a
+/// build of one table.
+fn tables_bar(tables: Option<(usize, usize)>) -> String {
+    match tables {
+        Some((done, all)) if all > 1 => {
+            let full = (done * BAR / all).min(BAR);
+            format!(
+                "[{}{}] {done}/{all} tables  ",
+                "#".repeat(full),
+                "-".repeat(BAR - full)
+            )
+        }
+        _ => String::new(),
     }
 }
 
@@ -543,4 +567,28 @@ pub fn examples(table: &Table, count: usize) -> Vec<(String, usize)> {
             (fen(table, &sq[..table.men()], 0), m)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tables_bar;
+
+    /// The bar fills with the tables solved, and is left out for a build of one table.
+    #[test]
+    fn the_bar_counts_the_tables_solved() {
+        assert_eq!(
+            tables_bar(Some((0, 4))),
+            "[--------------------] 0/4 tables  "
+        );
+        assert_eq!(
+            tables_bar(Some((1, 4))),
+            "[#####---------------] 1/4 tables  "
+        );
+        assert_eq!(
+            tables_bar(Some((21, 21))),
+            "[####################] 21/21 tables  "
+        );
+        assert_eq!(tables_bar(Some((0, 1))), "");
+        assert_eq!(tables_bar(None), "");
+    }
 }

@@ -1094,7 +1094,7 @@ fn solve_in<W: Word>(
     if let Some((per, levels)) = s.slices() {
         for (k, level) in levels.iter().enumerate() {
             s.solve_slices(per, level)?;
-            progress(&format!("level {k}"));
+            progress(&format!("level {} of {}", k + 1, levels.len()));
         }
     } else {
         for level in s.levels() {
