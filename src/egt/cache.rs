@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
+use super::report::set_bits;
 use super::rules::Rules;
 use super::solve::{Metric, Table};
 
@@ -205,9 +206,10 @@ pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
             f.write(&NOT_RECORDED.to_le_bytes())?;
             continue;
         };
-        let count: u32 = stuck[side].iter().map(|w| w.count_ones()).sum();
-        f.write(&u64::from(count).to_le_bytes())?;
-        for idx in set_bits(&stuck[side]) {
+        // Counted in 64 bits: a table of more than 2^32 entries may have as many.
+        let count: u64 = stuck[side].iter().map(|w| u64::from(w.count_ones())).sum();
+        f.write(&count.to_le_bytes())?;
+        for idx in set_bits(&stuck[side], 0..t.index.size) {
             f.write(&(idx as u64).to_le_bytes())?;
         }
     }
@@ -229,20 +231,6 @@ impl<W: Write> Summed<W> {
         self.sum.update(bytes);
         self.out.write_all(bytes)
     }
-}
-
-/// The indices of the set bits of `bits` (64 a word), ascending.
-fn set_bits(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    bits.iter().enumerate().flat_map(|(w, &word)| {
-        let mut x = word;
-        std::iter::from_fn(move || {
-            (x != 0).then(|| {
-                let b = x.trailing_zeros() as usize;
-                x &= x - 1;
-                w * 64 + b
-            })
-        })
-    })
 }
 
 /// Fills a table from its cache file, if the file is whole and is this table. Read in

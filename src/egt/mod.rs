@@ -465,11 +465,12 @@ impl Builder {
         let mut wanted: Vec<Material> = Vec::new();
         for key in conversion_keys(table) {
             let (sub, _) = self.sub_material(table, key);
-            let sub = self.source(&sub).map_or(sub, |(solved, _)| solved);
-            let name = sub.name(&self.rules.variant);
-            let file = cache::path_of(&dir, &self.rules, &name, self.settings.metric);
-            if !self.tables.contains_key(&sub) && !wanted.contains(&sub) && file.is_file() {
-                wanted.push(sub);
+            if !self.cached(&sub) {
+                continue;
+            }
+            let solved = self.source(&sub).map_or(sub, |(solved, _)| solved);
+            if !self.tables.contains_key(&solved) && !wanted.contains(&solved) {
+                wanted.push(solved);
             }
         }
         let mut empty: Vec<Table> = wanted

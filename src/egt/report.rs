@@ -1,7 +1,7 @@
 //! What a build prints: progress on stderr (on a terminal one updating line with a bar of
-//! the build's tables solved, plain lines otherwise) and the statistics of a table: per side to move, wins and losses per depth in
-//! orbits (positions counted once per symmetry class) and on the full board, mates,
-//! stalemates, draws, and the longest win with a FEN.
+//! the build's tables solved, plain lines otherwise) and the statistics of a table: per
+//! side to move, wins and losses per depth in orbits (positions counted once per symmetry
+//! class) and on the full board, mates, stalemates, draws, and the longest win with a FEN.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
@@ -405,7 +405,10 @@ fn stuck_position(table: &Table, stm: usize, idx: usize, c: Count, side: &mut Si
 }
 
 /// The indices in `range` whose bits are set in `bits` (64 a word).
-fn set_bits(bits: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
+pub(super) fn set_bits(
+    bits: &[u64],
+    range: std::ops::Range<usize>,
+) -> impl Iterator<Item = usize> + '_ {
     (range.start / 64..range.end.div_ceil(64))
         .flat_map(move |w| {
             let mut x = bits.get(w).copied().unwrap_or(0);
@@ -497,12 +500,12 @@ pub fn render(table: &Table, stats: &[SideStats; 2], distances: bool) -> String 
             ));
         }
     }
-    let best = (0..2)
-        .filter_map(|stm| stats[stm].longest.map(|l| (l, stm)))
-        .max_by_key(|((p, _), _)| *p);
     if !distances {
         return s;
     }
+    let best = (0..2)
+        .filter_map(|stm| stats[stm].longest.map(|l| (l, stm)))
+        .max_by_key(|((p, _), _)| *p);
     match best {
         Some(((p, idx), stm)) => {
             let mut sq = [0u8; MAX_MEN];

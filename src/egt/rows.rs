@@ -166,8 +166,7 @@ struct Geometry<W> {
     /// them by itself (a side holds its royal alone).
     bare: [Option<Bare>; 2],
     /// Per factor of the men but the last, when row numbers fit 32 bits: its size and the
-    /// squares of its man by local index, the digits of a row number (see
-    /// [`Solver::decode`]).
+    /// squares of its men per value, the digits of a row number (see [`Geometry::decode`]).
     digits: Option<Box<Digits>>,
 }
 
@@ -180,10 +179,9 @@ struct Digits {
     /// (see [`div_rem`]): a decode made a hardware divide per man, the slowest step of
     /// expanding a row.
     magic: [u64; MAX_MEN],
-    /// Per factor: its first man, or `ALIKE` added for a run of alike men (their set's rank
-    /// is unranked by the indexer).
+    /// Per factor: its first man.
     first: [u8; MAX_MEN],
-    /// Per factor: its number of men.
+    /// Per factor: its number of men (more than one: a run of alike men, see `sets`).
     men: [u8; MAX_MEN],
     /// The number of factors.
     factors: usize,
@@ -196,9 +194,6 @@ struct Digits {
     /// The last man's first square (the decoded squares hold a full position).
     last: u8,
 }
-
-/// Marks a [`Digits`] factor of alike men.
-const ALIKE: u8 = 0x80;
 
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;
@@ -509,7 +504,7 @@ impl<W: Word> Geometry<W> {
                 d.factors = j + 1;
                 d.size[j] = size as u32;
                 d.magic[j] = (u64::MAX / u64::from(d.size[j].max(1))).wrapping_add(1);
-                d.first[j] = first as u8 | if men > 1 { ALIKE } else { 0 };
+                d.first[j] = first as u8;
                 d.men[j] = men as u8;
                 if men == 1 {
                     d.squares[first][..ix.domain(first).len()].copy_from_slice(ix.domain(first));
@@ -628,11 +623,11 @@ impl<W: Word> Geometry<W> {
             let mut r = row as u32;
             for j in (0..d.factors.min(MAX_MEN)).rev() {
                 let (q, rem) = div_rem(r, d.size[j], d.magic[j]);
-                let i = (d.first[j] & !ALIKE) as usize % MAX_MEN;
-                if d.first[j] & ALIKE == 0 {
+                let (i, men) = (d.first[j] as usize % MAX_MEN, d.men[j] as usize);
+                if men == 1 {
                     f[i] = d.squares[i][rem as usize % MAX_ROW];
                 } else {
-                    let (men, at) = (d.men[j] as usize, rem as usize * d.men[j] as usize);
+                    let at = rem as usize * men;
                     f[i..i + men].copy_from_slice(&d.sets[j][at..at + men]);
                 }
                 r = q;
