@@ -612,6 +612,35 @@ fn rules_the_generator_does_not_play_are_refused() {
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
 }
 
+/// A man with moves the generator does not model (a lion's capture on the way) is refused by
+/// name, also as a promotion's sub-table; the variant's other tables still build. Before, the
+/// lion's tables were solved without its locust captures.
+#[test]
+fn men_with_moves_the_generator_does_not_model_are_refused() {
+    let v = chess_with(
+        "lion6",
+        6,
+        "k5/6/6/6/6/5K w - - 0 1",
+        "customPiece1 = l:KNADcaKmcabK\npromotionPieceTypes = ql\n",
+    );
+    let mut b = Builder::new(Rules::new(&v, None, false).unwrap(), settings(Metric::Dtm));
+    for (text, table) in [("KLvKR", "KLvKR"), ("KPvK", "KLvK")] {
+        let m = Material::parse(&v, text).unwrap();
+        let e = b.table(&m).unwrap_err().to_string();
+        assert!(
+            e.starts_with(table) && e.contains("locust captures"),
+            "{text}: {e}"
+        );
+    }
+    let t = b.table(&Material::parse(&v, "KRvK").unwrap()).unwrap();
+    let [w, _] = report::stats(&t, 2);
+    assert_eq!(
+        longest(&w).0,
+        12,
+        "KRvK's longest mate on 6x6 (OEIS A225552)"
+    );
+}
+
 /// Promotion limits (`promotionLimit`, grand's one queen): a pawn beside a queen may not
 /// become a second one, and where no choice is left it may not step onto the last rank.
 /// Every value equals minimax with the engine's rules.

@@ -51,6 +51,17 @@ pub enum EgtError {
     /// Solving failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// A man whose moves the generator does not model (a locust capture, a capture of its
+    /// own men): its table would miss those moves.
+    #[error("{name}: tables are not supported for the {piece}, which has {why}")]
+    Piece {
+        /// Table name.
+        name: String,
+        /// The piece type's name.
+        piece: String,
+        /// What the generator does not model.
+        why: &'static str,
+    },
     /// The table would not fit the memory budget.
     #[error(
         "{name}: needs {need} MB{}, more than the {budget} MB allowed (--memory)",
@@ -369,6 +380,13 @@ impl Builder {
     fn empty_table(&mut self, material: &Material) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
+        for m in &material.men {
+            let (c, p) = (m.colour as usize, m.piece as usize);
+            if let Some(why) = rules.moves[c][p].unsupported {
+                let piece = rules.variant.pieces[p].name.clone();
+                return Err(EgtError::Piece { name, piece, why });
+            }
+        }
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
