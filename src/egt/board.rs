@@ -1,13 +1,138 @@
-//! The table generator's board: dense square numbers (`rank * files + file`), 128-bit
-//! occupancy sets and the board's symmetries (the dihedral maps that carry it onto itself).
+//! The table generator's board: dense square numbers (`rank * files + file`), 256-bit
+//! square sets and the board's symmetries (the dihedral maps that carry it onto itself).
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use variants::Coord;
 
-/// A set of squares on a board of at most [`MAX_SQUARES`] squares.
-pub type Bits = u128;
+/// Largest board the generator indexes (16x16 and smaller: a square is a byte).
+pub const MAX_SQUARES: usize = 256;
 
-/// Largest board the generator indexes (12x10, 11x11 and smaller).
-pub const MAX_SQUARES: usize = 128;
+/// 64-bit words in a [`Bits`].
+const WORDS: usize = MAX_SQUARES / 64;
+
+/// A set of squares on a board of at most [`MAX_SQUARES`] squares: bit `s` for square `s`.
+/// (The row solver keeps its own words of 64 or 128 bits: see `word`.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bits([u64; WORDS]);
+
+impl Bits {
+    /// No square.
+    pub const EMPTY: Bits = Bits([0; WORDS]);
+    /// Every square (and the bits past the board).
+    pub const ALL: Bits = Bits([u64::MAX; WORDS]);
+
+    /// True when square `sq` is in the set.
+    #[inline]
+    pub fn has(self, sq: u8) -> bool {
+        self.0[sq as usize / 64] >> (sq % 64) & 1 != 0
+    }
+
+    /// True when the set holds no square.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self == Bits::EMPTY
+    }
+
+    /// True when the set holds some square.
+    #[inline]
+    pub fn any(self) -> bool {
+        !self.is_empty()
+    }
+
+    /// True when the sets share a square.
+    #[inline]
+    pub fn meets(self, other: Bits) -> bool {
+        (self & other).any()
+    }
+
+    /// The first `n` squares.
+    pub fn first(n: usize) -> Bits {
+        let mut out = Bits::EMPTY;
+        for (k, w) in out.0.iter_mut().enumerate() {
+            let below = n.saturating_sub(k * 64).min(64);
+            *w = if below == 64 {
+                u64::MAX
+            } else {
+                (1u64 << below) - 1
+            };
+        }
+        out
+    }
+
+    /// The squares of the set, lowest first.
+    pub fn squares(self) -> impl Iterator<Item = u8> {
+        (0..WORDS).flat_map(move |k| {
+            let mut w = self.0[k];
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let s = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    (k * 64 + s) as u8
+                })
+            })
+        })
+    }
+
+    /// The number of squares.
+    pub fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The squares below 128 (the row solver's boards have no others).
+    #[inline]
+    pub fn low128(self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    }
+}
+
+impl BitAnd for Bits {
+    type Output = Bits;
+    #[inline]
+    fn bitand(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|k| self.0[k] & o.0[k]))
+    }
+}
+
+impl BitOr for Bits {
+    type Output = Bits;
+    #[inline]
+    fn bitor(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|k| self.0[k] | o.0[k]))
+    }
+}
+
+impl Not for Bits {
+    type Output = Bits;
+    #[inline]
+    fn not(self) -> Bits {
+        Bits(self.0.map(|w| !w))
+    }
+}
+
+impl BitAndAssign for Bits {
+    #[inline]
+    fn bitand_assign(&mut self, o: Bits) {
+        *self = *self & o;
+    }
+}
+
+impl BitOrAssign for Bits {
+    #[inline]
+    fn bitor_assign(&mut self, o: Bits) {
+        *self = *self | o;
+    }
+}
+
+impl FromIterator<u8> for Bits {
+    fn from_iter<I: IntoIterator<Item = u8>>(squares: I) -> Bits {
+        let mut out = Bits::EMPTY;
+        for s in squares {
+            out.0[s as usize / 64] |= 1 << (s % 64);
+        }
+        out
+    }
+}
 
 /// The most symmetry maps a board has.
 pub const MAX_MAPS: usize = 8;
@@ -55,8 +180,9 @@ impl Board {
             if transpose && files != ranks {
                 continue;
             }
-            let map = (0..n as u8)
+            let map = (0..n)
                 .map(|sq| {
+                    let sq = sq as u8;
                     let (mut f, mut r) = (sq % files, sq / files);
                     if transpose {
                         std::mem::swap(&mut f, &mut r);
@@ -93,19 +219,14 @@ impl Board {
 
     /// The image of a square set under map `k`.
     pub fn map_bits(&self, k: usize, bits: Bits) -> Bits {
-        let mut out = 0;
-        let mut rest = bits;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            out |= bit(self.maps[k][sq]);
-        }
-        out
+        bits.squares().map(|sq| self.maps[k][sq as usize]).collect()
     }
 }
 
 /// The set holding one square.
 #[inline]
 pub fn bit(sq: u8) -> Bits {
-    1u128 << sq
+    let mut out = Bits::EMPTY;
+    out.0[sq as usize / 64] = 1 << (sq % 64);
+    out
 }

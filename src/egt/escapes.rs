@@ -155,8 +155,8 @@ impl Table {
     /// A bound on the escapes a position of this table can have (its distinct successors
     /// with their images, plus one): when it fits a counter, counts can wait until needed.
     pub fn escape_bound(&self) -> usize {
-        let images = (0..self.rules.board.n as u8)
-            .map(|s| self.index.first_images(s))
+        let images = (0..self.rules.board.n)
+            .map(|s| self.index.first_images(s as u8))
             .max()
             .unwrap_or(1);
         (0..2)
@@ -254,14 +254,14 @@ impl Table {
             let promotes = !self.rules.promo[stm][p].choices.is_empty();
             // Moves of other men that touch no attack line to the royal are legal.
             let guarded = if i == self.royal[stm] {
-                Bits::MAX
+                Bits::ALL
             } else {
                 guard
             };
-            let mut seen: Bits = 0;
+            let mut seen = Bits::EMPTY;
             for path in &self.rules.moves[stm][p].from[s as usize] {
                 let (t, tb) = (path.to, bit(path.to));
-                if seen & tb != 0 || !path.cond.open(occ, own) {
+                if seen.has(t) || !path.cond.open(occ, own) {
                     continue;
                 }
                 let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
@@ -269,7 +269,7 @@ impl Table {
                 };
                 seen |= tb;
                 next[i] = t;
-                let legal = guarded & (bit(s) | tb) == 0 || {
+                let legal = !guarded.meets(bit(s) | tb) || {
                     let alive = victim.map_or(all, |j| all & !(1 << j));
                     let after = (occ & !bit(s)) | tb;
                     let theirs = occ & !own & !tb;
@@ -282,7 +282,7 @@ impl Table {
                 next[i] = s;
             }
         }
-        let null_move = stm == 1 && self.rules.game.null_move && guard != Bits::MAX;
+        let null_move = stm == 1 && self.rules.game.null_move && guard != Bits::ALL;
         if null_move {
             scan.moves += 1;
             scan.distinct += self.index.first_images(sq[0]);
@@ -309,27 +309,27 @@ impl Table {
             // A map may keep a position by swapping alike men: not worth telling apart.
             return true;
         }
-        let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
+        let occ: Bits = sq.iter().copied().collect();
         let mine = |i: usize| self.colour[i] as usize == mover;
         // Can man `i` go from its square to its image under `m` (or come from there)?
         let reaches = |i: usize, m: &[u8]| {
             let reach = &self.rules.reach[mover][self.piece[i] as usize];
             let (here, there) = (sq[i], m[sq[i] as usize]);
             if back {
-                reach[there as usize] & bit(here) != 0
+                reach[there as usize].has(here)
             } else {
-                reach[here as usize] & bit(there) != 0
+                reach[here as usize].has(there)
             }
         };
         self.index.fixed_maps().any(|(fixed, map, undo)| {
-            let loose = sq.len() - (occ & fixed).count_ones() as usize;
+            let loose = sq.len() - (occ & fixed).count() as usize;
             if loose > 2 {
                 return false;
             }
             if loose == 0 {
                 return true;
             }
-            let mut movers = (0..sq.len()).filter(|&i| fixed & bit(sq[i]) == 0);
+            let mut movers = (0..sq.len()).filter(|&i| !fixed.has(sq[i]));
             let (Some(i), j) = (movers.next(), movers.next()) else {
                 return false;
             };
@@ -357,19 +357,19 @@ impl Table {
         scan: &mut Scan,
     ) {
         let promo = &self.rules.promo[stm][self.piece[i] as usize];
-        if promotes && promo.may(s, t) {
+        if promotes && promo.may(s, t, victim.is_some()) {
             for &c in &self.promos[i] {
                 scan.moves += 1;
                 scan.conversion(self.conv_code(next, 1 - stm, victim, Some((i, c))));
             }
-            if promo.forced & bit(t) != 0 {
+            if promo.forced.has(t) {
                 return;
             }
         }
         scan.moves += 1;
         if victim.is_some() {
             scan.conversion(self.conv_code(next, 1 - stm, victim, None));
-        } else if domain & bit(t) == 0 {
+        } else if !domain.has(t) {
             scan.open = 1;
         } else {
             scan.distinct += self.index.first_images(next[0]);

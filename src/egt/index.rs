@@ -4,7 +4,7 @@
 //! piece of one side, neither the first man nor the last) share one factor over the sets of
 //! distinct squares they can stand on, so that swapping them gives the same entry.
 
-use super::board::{bit, Bits, Board, MAX_MAPS};
+use super::board::{Bits, Board, MAX_MAPS};
 use super::material::MAX_MEN;
 
 /// Local index of a square outside a man's domain.
@@ -262,7 +262,8 @@ impl Indexer {
             .map(|m| {
                 (0..board.n)
                     .filter(|&sq| m[sq] as usize == sq)
-                    .fold(0, |acc, sq| acc | bit(sq as u8))
+                    .map(|sq| sq as u8)
+                    .collect()
             })
             .collect();
         let first_images = (0..board.n)
@@ -295,7 +296,7 @@ impl Indexer {
         let fixing = fixed
             .iter()
             .enumerate()
-            .filter(|(_, &f)| f != 0)
+            .filter(|(_, f)| f.any())
             .map(|(k, &f)| (f, k as u8 + 1, inverse(k + 1)))
             .collect();
         Indexer {
@@ -454,10 +455,10 @@ impl Indexer {
         if sq.len() <= 2 || self.grouped() {
             return true;
         }
-        let occ = sq.iter().fold(0, |acc: Bits, &s| acc | bit(s));
+        let occ: Bits = sq.iter().copied().collect();
         self.fixed
             .iter()
-            .any(|&f| (occ & f).count_ones() as usize + 2 >= sq.len())
+            .any(|&f| (occ & f).count() as usize + 2 >= sq.len())
     }
 
     /// The number of indices storing a position after the first man moves to `sq`, when the

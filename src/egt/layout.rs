@@ -42,9 +42,7 @@ pub fn twin(table: &Table, perm: &[usize]) -> Table {
         .iter()
         .map(|&i| {
             let d = rules.domain[table.colour[i] as usize][table.piece[i] as usize];
-            (0..board.n as u8)
-                .filter(|&s| d & (1u128 << s) != 0)
-                .collect()
+            d.squares().collect()
         })
         .collect();
     let index = Indexer::new(board, &domains, None, group);

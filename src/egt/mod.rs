@@ -1,5 +1,5 @@
 //! Endgame tables: a retrograde generator for any material of any variant whose board has at
-//! most 128 squares (`locust egt build`), their statistics, a cache on disk, and probing.
+//! most 256 squares (`locust egt build`), their statistics, a cache on disk, and probing.
 //!
 //! The tables use the variant's compiled pieces (the same trajectories as the engine), laid
 //! out as path lists with occupancy conditions on a small board (`paths`).
@@ -204,7 +204,7 @@ impl Builder {
         for (i, m) in men.iter().enumerate() {
             let (c, p) = (m.colour as usize, m.piece as usize);
             group &= rules.symmetric[c][p];
-            let n = rules.domain[c][p].count_ones() as usize;
+            let n = rules.domain[c][p].count() as usize;
             // The k-th alike man of a run (see `index`) multiplies by (n - k) / (k + 1).
             let k = (1..i)
                 .rev()
@@ -398,11 +398,7 @@ impl Builder {
             let (c, p) = (m.colour as usize, m.piece as usize);
             group &= rules.symmetric[c][p];
             let d = rules.domain[c][p];
-            domains.push(
-                (0..rules.board.n as u8)
-                    .filter(|&s| d & board::bit(s) != 0)
-                    .collect(),
-            );
+            domains.push(d.squares().collect());
         }
         let index = index::Indexer::new(
             &rules.board,

@@ -25,10 +25,10 @@ impl Cond {
     /// True when the path is open on a board with `occ` occupied, `own` the mover's men.
     #[inline]
     pub fn open(&self, occ: Bits, own: Bits) -> bool {
-        occ & self.empty == 0
+        !occ.meets(self.empty)
             && occ & self.occ == self.occ
             && own & self.friend == self.friend
-            && own & self.foe == 0
+            && !own.meets(self.foe)
     }
 }
 
@@ -94,7 +94,7 @@ impl PieceMoves {
     /// The attack conditions from `from` on `to` on a board of `n` squares.
     #[inline]
     pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {
-        if self.attackers_of[to as usize] & bit(from) == 0 {
+        if !self.attackers_of[to as usize].has(from) {
             return &[];
         }
         let k = from as usize * n + to as usize;
@@ -110,7 +110,8 @@ impl PieceMoves {
                 paths
                     .iter()
                     .filter(|p| p.rights & ends != 0)
-                    .fold(0, |acc, p| acc | bit(p.to))
+                    .map(|p| p.to)
+                    .collect()
             })
             .collect()
     }
@@ -145,7 +146,7 @@ impl PieceMoves {
             confined: piece.confined,
             zones,
         };
-        for s in 0..n as u8 {
+        for s in (0..n).map(|s| s as u8) {
             let c = board.coord(s);
             let mut out = Vec::new();
             for &root in &piece.moves.roots {
@@ -178,7 +179,7 @@ impl PieceMoves {
                 }
             }
         }
-        pm.attackers_of = vec![0; n];
+        pm.attackers_of = vec![Bits::EMPTY; n];
         for (k, list) in attacks.iter().enumerate() {
             if !list.is_empty() {
                 pm.attackers_of[k % n] |= bit((k / n) as u8);

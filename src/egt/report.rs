@@ -308,7 +308,8 @@ fn count_fixed(table: &Table, stm: usize, side: &mut SideStats) {
     let ix = &table.index;
     let m = table.men();
     for map in &ix.maps[1..] {
-        let fixed: Vec<u8> = (0..map.len() as u8)
+        let fixed: Vec<u8> = (0..map.len())
+            .map(|s| s as u8)
             .filter(|&s| map[s as usize] == s)
             .collect();
         let allowed = |i: usize, s: u8| {

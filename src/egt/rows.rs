@@ -38,6 +38,7 @@ use std::sync::Mutex;
 use variants::rules::Royalty;
 use variants::{rights, PieceId};
 
+use super::board::{bit, Bits};
 use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::propagate::{parallel, parallel_with};
@@ -235,11 +236,15 @@ pub fn eligible(table: &Table) -> bool {
         }
         let domain = rules.domain[c][p];
         let promo = &rules.promo[c][p];
-        for s in (0..rules.board.n).filter(|&s| domain & (1u128 << s) != 0) {
+        if promo.on_entry && !promo.choices.is_empty() {
+            // Whether a move may promote depends on its capture: the general solver's.
+            return false;
+        }
+        for s in domain.squares().map(usize::from) {
             for path in &pm.from[s] {
                 let r = path.rights;
                 // Hop screens may hold any man (no friend or foe conditions).
-                let only_empty = path.cond.friend == 0 && path.cond.foe == 0;
+                let only_empty = path.cond.friend.is_empty() && path.cond.foe.is_empty();
                 if r == rights::CHECK_ONLY && only_empty {
                     // A sight line: it ends on the other royal, wherever that stands.
                     continue;
@@ -250,7 +255,7 @@ pub fn eligible(table: &Table) -> bool {
                     && only_empty;
                 // A promotion leaves the table; one that may be declined stays in it too,
                 // as a plain move or capture.
-                let lands = promo.must(s as u8, path.to) || domain & (1u128 << path.to) != 0;
+                let lands = promo.must(s as u8, path.to) || domain.has(path.to);
                 if !plain || !lands {
                     return false;
                 }
@@ -329,14 +334,10 @@ impl<W: Word> Geometry<W> {
         let ix = &table.index;
         let heights = heights(table).unwrap_or_default();
         let len = ix.domain(last).len();
-        let vbit: Vec<W> = (0..n as u8)
-            .map(|s| ix.local_of(last, s).map_or(W::ZERO, |l| W::bit(l)))
+        let vbit: Vec<W> = (0..n)
+            .map(|s| ix.local_of(last, s as u8).map_or(W::ZERO, |l| W::bit(l)))
             .collect();
-        let vbits = |set: u128| {
-            (0..n)
-                .filter(|&s| set & (1u128 << s) != 0)
-                .fold(W::ZERO, |acc, s| acc | vbit[s])
-        };
+        let vbits = |set: Bits| set.squares().fold(W::ZERO, |acc, s| acc | vbit[s as usize]);
         let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
         let mut share = vec![vec![usize::MAX; n]; last];
         for (i, sh) in share.iter_mut().enumerate() {
@@ -362,13 +363,13 @@ impl<W: Word> Geometry<W> {
                     let promo = promo_of(i);
                     let mut step = Step {
                         sq: path.to,
-                        block: W::of_set(empty | (1u128 << path.to)),
-                        vblock: vbits(empty | (1u128 << path.to)),
+                        block: W::of_set(empty | bit(path.to)),
+                        vblock: vbits(empty | bit(path.to)),
                         screen: W::of_set(path.cond.occ),
                         share: share_of(path.to as usize),
                         moves: path.rights & rights::MOVE != 0,
                         takes: path.rights & rights::CAPTURE != 0,
-                        promotes: promo.may(s as u8, path.to),
+                        promotes: promo.may(s as u8, path.to, path.rights & rights::CAPTURE != 0),
                         checks: path.rights == rights::CHECK_ONLY,
                         pushes: false,
                     };
@@ -396,8 +397,8 @@ impl<W: Word> Geometry<W> {
                     fwd[s].push(step);
                     back[path.to as usize].push(Step {
                         sq: s as u8,
-                        block: W::of_set(empty | (1u128 << s)),
-                        vblock: vbits(empty | (1u128 << s)),
+                        block: W::of_set(empty | bit(s as u8)),
+                        vblock: vbits(empty | bit(s as u8)),
                         share: share_of(s),
                         ..step
                     });
@@ -425,7 +426,7 @@ impl<W: Word> Geometry<W> {
                     vcheck[path.to as usize].push((a as u8, need));
                     continue;
                 }
-                let promotes = promo_of(last).may(sa, path.to);
+                let promotes = promo_of(last).may(sa, path.to, path.rights & rights::CAPTURE != 0);
                 // A promotion that may be declined is a plain move or capture as well.
                 let declines = promotes && !promo_of(last).must(sa, path.to);
                 if path.rights & rights::CAPTURE != 0 {
@@ -447,7 +448,7 @@ impl<W: Word> Geometry<W> {
                     continue;
                 };
                 let need_to = |end: u8| Need {
-                    empty: W::of_set(empty | (1u128 << end)),
+                    empty: W::of_set(empty | bit(end)),
                     screen,
                 };
                 vmoves[a].push(VStep {

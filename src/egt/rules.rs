@@ -5,7 +5,7 @@
 use variants::rules::Outcome;
 use variants::{PieceId, SquareSet, Variant};
 
-use super::board::{bit, Bits, Board};
+use super::board::{bit, Bits, Board, MAX_SQUARES};
 use super::paths::{zones_for, PieceMoves};
 use crate::board::fen::start_squares;
 use crate::board::layout::Layout;
@@ -17,6 +17,11 @@ pub struct Promo {
     pub zone: Bits,
     /// Shogi style: a move leaving the zone promotes too.
     pub shogi: bool,
+    /// Chu's rule (`promotionOnEntry`, shogi-style pieces): a move may promote when it
+    /// enters the zone, when it captures from inside it, or onto a square in `stuck`.
+    pub on_entry: bool,
+    /// Where the man could never move again (pawns and lances on the last rank).
+    pub stuck: Bits,
     /// The types it may become (empty: it does not promote).
     pub choices: Vec<PieceId>,
     /// Destinations where promotion is forced.
@@ -24,17 +29,24 @@ pub struct Promo {
 }
 
 impl Promo {
-    /// True when a move from `s` to `t` may promote.
+    /// True when a move from `s` to `t` may promote (`captures`: it takes a man).
     #[inline]
-    pub fn may(&self, s: u8, t: u8) -> bool {
-        !self.choices.is_empty()
-            && (self.zone & bit(t) != 0 || (self.shogi && self.zone & bit(s) != 0))
+    pub fn may(&self, s: u8, t: u8, captures: bool) -> bool {
+        if self.choices.is_empty() {
+            return false;
+        }
+        let (was_in, is_in) = (self.zone.has(s), self.zone.has(t));
+        if self.on_entry {
+            return !was_in && is_in || was_in && captures || self.stuck.has(t);
+        }
+        is_in || (self.shogi && was_in)
     }
 
-    /// True when a move from `s` to `t` must promote.
+    /// True when a move from `s` to `t` must promote (never under `on_entry`: see
+    /// [`Rules::promotion`]).
     #[inline]
     pub fn must(&self, s: u8, t: u8) -> bool {
-        self.may(s, t) && self.forced & bit(t) != 0
+        self.may(s, t, true) && self.forced.has(t)
     }
 }
 
@@ -84,7 +96,7 @@ pub struct Rules {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RulesError {
     /// The board is too large to index.
-    #[error("{0}: the table generator indexes boards of at most 128 squares")]
+    #[error("{0}: the table generator indexes boards of at most {MAX_SQUARES} squares")]
     BoardTooLarge(String),
     /// Drops change material without captures.
     #[error("{0}: tables for variants with drops are not supported")]
@@ -196,9 +208,10 @@ impl Rules {
     }
 
     fn bits(&self, set: &SquareSet) -> Bits {
-        (0..self.board.n as u8)
+        (0..self.board.n)
+            .map(|s| s as u8)
             .filter(|&s| set.contains(self.board.coord(s)))
-            .fold(0, |acc, s| acc | bit(s))
+            .collect()
     }
 
     fn promotion(&self, colour: usize, p: PieceId) -> Promo {
@@ -220,10 +233,21 @@ impl Rules {
         } else {
             piece.dead_squares.flip_ranks(v.ranks)
         };
-        let forced = if piece.mandatory_promotion { zone } else { 0 } | self.bits(&dead);
+        let stuck = if colour == 0 {
+            piece.stuck_squares
+        } else {
+            piece.stuck_squares.flip_ranks(v.ranks)
+        };
+        let forced = if piece.mandatory_promotion {
+            zone
+        } else {
+            Bits::EMPTY
+        } | self.bits(&dead);
         Promo {
             zone,
             shogi: v.promotion.shogi_style,
+            on_entry: v.promotion.on_entry && piece.promotions.is_empty(),
+            stuck: self.bits(&stuck),
             choices,
             forced,
         }
@@ -237,37 +261,35 @@ impl Rules {
         let promo = &self.promo[colour][p];
         let allowed_zone = piece.confined.map(|z| {
             let zones = zones_for(&self.variant, colour);
-            zones.get(z as usize).map(|s| self.bits(s)).unwrap_or(0)
+            zones
+                .get(z as usize)
+                .map(|s| self.bits(s))
+                .unwrap_or_default()
         });
-        let all = if self.board.n == 128 {
-            u128::MAX
-        } else {
-            (1u128 << self.board.n) - 1
-        };
+        let all = Bits::first(self.board.n);
         let mut open = allowed_zone.unwrap_or(all) & !promo.forced;
         let seeds = self.bits(start) & open;
         // A piece that some promotion makes can appear wherever promotions land.
         let promoted_to = self.promo[colour]
             .iter()
             .any(|q| q.choices.contains(&(p as PieceId)));
-        if seeds == 0 || promoted_to {
+        if seeds.is_empty() || promoted_to {
             return open;
         }
         // Closure over the piece's moves on an empty board (hop screens ignored: a superset).
         let pm = &self.moves[colour][p];
         let mut reached = seeds;
         let mut frontier = seeds;
-        while frontier != 0 {
-            let s = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            for path in &pm.from[s] {
-                let t = bit(path.to);
+        while let Some(s) = frontier.squares().next() {
+            frontier &= !bit(s);
+            for path in &pm.from[s as usize] {
+                let t = path.to;
                 if path.rights & (variants::rights::MOVE | variants::rights::CAPTURE) != 0
-                    && open & t != 0
-                    && reached & t == 0
+                    && open.has(t)
+                    && !reached.has(t)
                 {
-                    reached |= t;
-                    frontier |= t;
+                    reached |= bit(t);
+                    frontier |= bit(t);
                 }
             }
         }

@@ -314,14 +314,14 @@ impl Table {
     pub(super) fn guard(&self, sq: &[u8], stm: usize, occ: Bits, own: Bits) -> Bits {
         if self.several(stm) {
             // Every move is tested (see `Table::exposed`).
-            return Bits::MAX;
+            return Bits::ALL;
         }
         let n = self.rules.board.n;
         let target = self.royal[stm];
         let victim = self.piece[target] as usize;
         let ts = sq[target];
         let theirs = occ & !own;
-        let mut lines = 0;
+        let mut lines = Bits::EMPTY;
         for (e, &es) in sq.iter().enumerate() {
             if self.colour[e] as usize == stm {
                 continue;
@@ -332,7 +332,7 @@ impl Table {
             }
             for c in self.rules.moves[1 - stm][p].attacks(n, es, ts) {
                 if c.open(occ, theirs) {
-                    return Bits::MAX;
+                    return Bits::ALL;
                 }
                 lines |= c.empty | c.occ;
             }
@@ -370,8 +370,8 @@ impl Table {
     /// All men's squares and those of colour `c`.
     #[inline]
     pub(super) fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
-        let mut occ = 0;
-        let mut own = 0;
+        let mut occ = Bits::EMPTY;
+        let mut own = Bits::EMPTY;
         for (i, &s) in sq.iter().enumerate() {
             if alive & (1 << i) != 0 {
                 occ |= bit(s);
@@ -386,9 +386,9 @@ impl Table {
     /// True when the position is broken: two men share a square, or `stm` can capture the
     /// opponent's royal.
     pub fn broken(&self, sq: &[u8], stm: usize) -> bool {
-        let (mut occ, mut mine): (Bits, Bits) = (0, 0);
+        let (mut occ, mut mine) = (Bits::EMPTY, Bits::EMPTY);
         for (i, &s) in sq.iter().enumerate() {
-            if occ & bit(s) != 0 {
+            if occ.has(s) {
                 return true;
             }
             occ |= bit(s);
@@ -492,20 +492,20 @@ impl Table {
             let s = sq[i];
             // Moves that touch no line to the royal, when it is not in check, are legal.
             let guarded = if i == self.royal[stm] {
-                Bits::MAX
+                Bits::ALL
             } else {
                 guard
             };
-            let mut seen: Bits = 0;
+            let mut seen = Bits::EMPTY;
             for path in &pm.from[s as usize] {
                 let t = path.to;
-                if seen & bit(t) != 0 || !path.cond.open(occ, own) {
+                if seen.has(t) || !path.cond.open(occ, own) {
                     continue;
                 }
                 let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
                     continue;
                 };
-                let converts = victim.is_some() || promo.may(s, t);
+                let converts = victim.is_some() || promo.may(s, t, false);
                 match mode {
                     _ if mode.quiet() && victim.is_some() => continue,
                     Mode::Conversions if !converts => continue,
@@ -516,7 +516,7 @@ impl Table {
                 let alive = victim.map_or(all, |j| all & !(1 << j));
                 let occ_after = (occ & !bit(s)) | bit(t);
                 let theirs = occ & !own & !bit(t);
-                let safe = guarded & (bit(s) | bit(t)) == 0;
+                let safe = !guarded.meets(bit(s) | bit(t));
                 if (safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs))
                     && !self.emit(
                         &next,
@@ -561,7 +561,7 @@ impl Table {
         own: Bits,
         rights: u16,
     ) -> Option<Option<usize>> {
-        if occ & bit(t) == 0 {
+        if !occ.has(t) {
             (rights & variants::rights::MOVE != 0).then_some(None)
         } else {
             self.victim(sq, i, t, own, rights).map(Some)
@@ -580,7 +580,7 @@ impl Table {
         own: Bits,
         rights: u16,
     ) -> Option<usize> {
-        if own & bit(t) != 0 || rights & variants::rights::CAPTURE == 0 {
+        if own.has(t) || rights & variants::rights::CAPTURE == 0 {
             return None;
         }
         let j = sq.iter().position(|&x| x == t)?;
@@ -602,7 +602,8 @@ impl Table {
     ) -> bool {
         let opp = 1 - stm;
         let m = self.men();
-        if promo.may(s, t) && !mode.quiet() {
+        let promotes = promo.may(s, t, victim.is_some());
+        if promotes && !mode.quiet() {
             for &c in &self.promos[i] {
                 *count += 1;
                 let code = if mode == Mode::Any {
@@ -619,9 +620,7 @@ impl Table {
                 }
             }
         }
-        if promo.may(s, t)
-            && (promo.forced & bit(t) != 0 || (mode == Mode::Conversions && victim.is_none()))
-        {
+        if promotes && (promo.forced.has(t) || (mode == Mode::Conversions && victim.is_none())) {
             return true;
         }
         *count += 1;
@@ -725,9 +724,9 @@ impl Table {
             let promo = &self.rules.promo[mover][p];
             let promotes = !promo.choices.is_empty();
             let t = sq[i];
-            let mut seen: Bits = 0;
+            let mut seen = Bits::EMPTY;
             for &(s, cond) in &pm.into[t as usize] {
-                if (occ | seen) & bit(s) != 0 || !cond.open(occ, own) {
+                if (occ | seen).has(s) || !cond.open(occ, own) {
                     continue;
                 }
                 if promotes && promo.must(s, t) {

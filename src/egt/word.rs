@@ -7,6 +7,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{self, Relaxed};
 
+use super::board::Bits;
+
 /// A set of squares or row positions, as many as the integer has bits.
 pub trait Word:
     Copy
@@ -30,7 +32,7 @@ pub trait Word:
     /// Bit `i` alone.
     fn bit(i: usize) -> Self;
     /// The low bits of a board set (the caller knows the board fits).
-    fn of_set(set: u128) -> Self;
+    fn of_set(set: Bits) -> Self;
     /// The low 64 bits (the whole-word flips of an 8x8 row act on them).
     fn low64(self) -> u64;
     /// A word holding `low` in its low 64 bits.
@@ -92,8 +94,8 @@ macro_rules! word_impl {
                 $bit(i)
             }
             #[inline]
-            fn of_set(set: u128) -> $t {
-                set as $t
+            fn of_set(set: Bits) -> $t {
+                set.low128() as $t
             }
             #[inline]
             fn low64(self) -> u64 {
