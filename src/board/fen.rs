@@ -757,11 +757,15 @@ impl Position {
     /// True when some man keeps a castling right or an en passant capture is open: moves
     /// that endgame tables leave out (their positions are read without such rights).
     pub fn has_castling_or_ep(&self) -> bool {
-        self.ep.is_some()
-            || [Colour::White, Colour::Black].into_iter().any(|c| {
-                self.castling_partners(c)
-                    .is_some_and(|(_, mut rooks)| rooks.next().is_some())
-            })
+        self.ep.is_some() || self.has_castling()
+    }
+
+    /// True when some man keeps a castling right.
+    pub fn has_castling(&self) -> bool {
+        [Colour::White, Colour::Black].into_iter().any(|c| {
+            self.castling_partners(c)
+                .is_some_and(|(_, mut rooks)| rooks.next().is_some())
+        })
     }
 
     fn ep_text(&self) -> String {

@@ -217,6 +217,17 @@ impl Board {
             .then(|| (r * self.files as i32 + f) as u8)
     }
 
+    /// The squares a move from `a` to `b` passes on a straight or diagonal line (none for a
+    /// step or a leap): where a man that passed may be taken en passant.
+    pub fn passed(&self, a: u8, b: u8) -> impl Iterator<Item = u8> + '_ {
+        let (fa, ra) = ((a % self.files) as i32, (a / self.files) as i32);
+        let (df, dr) = ((b % self.files) as i32 - fa, (b / self.files) as i32 - ra);
+        let n = df.abs().max(dr.abs());
+        let line = n >= 2 && (df == 0 || dr == 0 || df.abs() == dr.abs());
+        let (sf, sr) = if line { (df / n, dr / n) } else { (0, 0) };
+        (1..if line { n } else { 1 }).filter_map(move |k| self.at(fa + sf * k, ra + sr * k))
+    }
+
     /// The image of a square set under map `k`.
     pub fn map_bits(&self, k: usize, bits: Bits) -> Bits {
         bits.squares().map(|sq| self.maps[k][sq as usize]).collect()

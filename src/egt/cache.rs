@@ -15,7 +15,9 @@ const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 3: alike men indexed as a set (a pair of bishops: one entry for both orders).
 /// 4: the body's checksum by [`checksum`] (word lanes), not byte by byte.
 /// 5: the positions without a legal move after the values (see [`save`]).
-const VERSION: u32 = 5;
+/// 6: en passant played (a table of version 5 with a double step against an enemy pawn
+/// held values without it) and chu's promotion on entering the zone.
+const VERSION: u32 = 6;
 
 /// The count of a side's positions without a legal move when the solver did not record
 /// them (the statistics then look for a move in every draw).

@@ -41,7 +41,15 @@ pub struct Path {
     pub rights: u16,
     /// Conditions on the squares crossed.
     pub cond: Cond,
+    /// En passant: [`SETS_EP`] when the move lets the squares it passes be taken on en
+    /// passant, [`TAKES_EP`] when its end may take a man that passed it.
+    pub ep: u8,
 }
+
+/// [`Path::ep`]: a double step.
+pub const SETS_EP: u8 = 1;
+/// [`Path::ep`]: a capture en passant.
+pub const TAKES_EP: u8 = 2;
 
 /// The rights a table path keeps; everything else is either a condition or unsupported.
 const KEPT: u16 = rights::MOVE | rights::CAPTURE | rights::CHECK_ONLY | rights::TAME;
@@ -65,6 +73,8 @@ pub struct PieceMoves {
     pub capture_at: Vec<u32>,
     /// The conditions of the captures.
     pub capture_conds: Vec<Cond>,
+    /// Captures en passant by target square: (origin, conditions).
+    pub ep_into: Vec<Vec<(u8, Cond)>>,
     /// The piece can capture by passing over a man (locust), or capture a friend, or capture
     /// en passant: moves the generator does not model.
     pub unsupported: Option<&'static str>,
@@ -165,8 +175,12 @@ impl PieceMoves {
         }
         let mut attacks: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
         let mut captures: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
+        pm.ep_into = vec![Vec::new(); n];
         for s in 0..n {
             for p in &pm.from[s] {
+                if p.ep & TAKES_EP != 0 {
+                    pm.ep_into[p.to as usize].push((s as u8, p.cond));
+                }
                 if p.rights & rights::MOVE != 0 {
                     pm.into[p.to as usize].push((s as u8, p.cond));
                 }
@@ -249,10 +263,13 @@ impl Walker<'_> {
         }
         let ends = node.rights & KEPT;
         if ends & (rights::MOVE | rights::CAPTURE | rights::CHECK_ONLY) != 0 {
+            let ep = (node.rights & rights::SETS_EP != 0) as u8 * SETS_EP
+                | (node.rights & rights::EN_PASSANT != 0) as u8 * TAKES_EP;
             out.push(Path {
                 to: sq,
                 rights: ends,
                 cond,
+                ep,
             });
         }
         let mut next = cond;

@@ -58,22 +58,57 @@ pub fn from_mover(code: u8) -> u8 {
 /// first, with the move texts.
 pub fn probe(builder: &mut Builder, game: &mut Game) -> Result<(u8, Vec<(String, u8)>), EgtError> {
     let rules = builder.rules.clone();
-    let own = value_of(builder, &rules, game.position())?;
+    let own = value_in(builder, &rules, game, EP_PLIES)?;
     let mut moves = Vec::new();
     for mv in game.legal_moves() {
         let text = game.move_text(&mv);
         game.play(mv);
-        let after = value_of(builder, &rules, game.position())?;
+        let after = value_in(builder, &rules, game, EP_PLIES);
         game.undo();
-        moves.push((text, from_mover(after)));
+        moves.push((text, from_mover(after?)));
     }
     moves.sort_by_key(|(t, c)| (std::cmp::Reverse(goodness(*c)), t.clone()));
     Ok((own, moves))
 }
 
-fn value_of(builder: &mut Builder, rules: &Rules, pos: &Position) -> Result<u8, EgtError> {
-    let Some((material, squares, stm)) = table_form(rules, pos).filter(|_| readable(pos)) else {
+/// How many plies of en passant rights [`value_in`] looks through (a double step answered
+/// by a double step is two).
+const EP_PLIES: u8 = 2;
+
+/// The value of the game's position: the table's, or with an en passant capture open, the
+/// best of its moves (the tables hold the positions after them); `ILLEGAL` when unknown.
+fn value_in(
+    builder: &mut Builder,
+    rules: &Rules,
+    game: &mut Game,
+    plies: u8,
+) -> Result<u8, EgtError> {
+    let pos = game.position();
+    let Some((material, squares, stm)) = table_form(rules, pos) else {
         return Ok(ILLEGAL);
     };
-    Ok(builder.view(&material)?.code(stm, &squares))
+    if readable(pos) {
+        return Ok(builder.view(&material)?.code(stm, &squares));
+    }
+    if pos.has_castling() || plies == 0 {
+        return Ok(ILLEGAL);
+    }
+    let mut best: Option<u8> = None;
+    for mv in game.legal_moves() {
+        game.play(mv);
+        let after = value_in(builder, rules, game, plies - 1);
+        game.undo();
+        let code = from_mover(after?);
+        if code == ILLEGAL {
+            return Ok(ILLEGAL);
+        }
+        best = best
+            .filter(|&b| goodness(b) >= goodness(code))
+            .or(Some(code));
+    }
+    // No legal move: the capture en passant is not one, and the table's value stands.
+    match best {
+        Some(code) => Ok(code),
+        None => Ok(builder.view(&material)?.code(stm, &squares)),
+    }
 }

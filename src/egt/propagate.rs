@@ -236,6 +236,9 @@ fn run(
     progress: &mut dyn FnMut(&str),
     keep_counters: bool,
 ) -> Result<Counters, SolveError> {
+    if table.en_passant() {
+        return Err(SolveError::EnPassant(table.name.clone()));
+    }
     let solver = Solver::seeded(table, threads, presets);
     progress("seeded");
     let mut p: u8 = 0;

@@ -41,6 +41,7 @@ use variants::{rights, PieceId};
 use super::board::{bit, Bits};
 use super::index::Indexer;
 use super::material::MAX_MEN;
+use super::paths::SETS_EP;
 use super::propagate::{parallel, parallel_with};
 use super::rules::Rules;
 use super::solve::{Bare, ConvPartial, SolveError, Table};
@@ -74,6 +75,8 @@ struct Step<W> {
     /// A pawn's move to an empty square when the table is solved by levels (see
     /// [`Geometry::heights`]): it leaves the level, and is looked up like a conversion.
     pushes: bool,
+    /// The path passes squares where a man of the other side may take it en passant.
+    sets_ep: bool,
 }
 
 /// One path of the last man inside its row: its other end (local index) and what it needs
@@ -333,6 +336,7 @@ impl<W: Word> Geometry<W> {
         let last = m - 1;
         let ix = &table.index;
         let heights = heights(table).unwrap_or_default();
+        let en_passant = table.en_passant();
         let len = ix.domain(last).len();
         let vbit: Vec<W> = (0..n)
             .map(|s| ix.local_of(last, s as u8).map_or(W::ZERO, |l| W::bit(l)))
@@ -372,6 +376,7 @@ impl<W: Word> Geometry<W> {
                         promotes: promo.may(s as u8, path.to, path.rights & rights::CAPTURE != 0),
                         checks: path.rights == rights::CHECK_ONLY,
                         pushes: false,
+                        sets_ep: en_passant && path.ep & SETS_EP != 0,
                     };
                     if step.takes || step.promotes || step.checks {
                         hit[s].push(step);
@@ -1058,6 +1063,9 @@ fn solve_in<W: Word>(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     let g = Geometry::<W>::new(table);
+    if g.heights.is_empty() && table.en_passant() {
+        return Err(SolveError::EnPassant(table.name.clone()));
+    }
     let rows = table.index.size / g.len;
     let sides = || [row_words::<W>(rows), row_words::<W>(rows)];
     let sum = rows / 64 + 1;
@@ -1757,10 +1765,11 @@ impl<'a, W: Word> Solver<'a, W> {
                     continue;
                 }
                 let to = g.step_row(ix, base, f, i, st);
+                let ep = st.sets_ep && self.t.may_take_en_passant(f, (i, f[i], st.sq));
                 let mut next = *f;
                 next[i] = st.sq;
                 for b in ones(bits) {
-                    let code = match to {
+                    let mut code = match to {
                         Some(to) => self.t.values[1 - x][to * len + b].load(Relaxed),
                         None => {
                             // The first man leaves the fundamental region: mapped back.
@@ -1768,6 +1777,14 @@ impl<'a, W: Word> Solver<'a, W> {
                             self.t.code(1 - x, &next[..g.m])
                         }
                     };
+                    if ep && code != ILLEGAL {
+                        next[g.m - 1] = ix.domain(g.m - 1)[b];
+                        let at = to.map(|to| to * len + b);
+                        let stuck = at.or_else(|| ix.encode(&next[..g.m])).is_some_and(|k| {
+                            self.stuck[1 - x][k / 64].load(Relaxed) >> (k % 64) & 1 != 0
+                        });
+                        code = self.t.with_en_passant(&next, (i, f[i]), code, stuck);
+                    }
                     if code != ILLEGAL {
                         any |= W::bit(b);
                         out.add(b, code);

@@ -11,8 +11,10 @@ use variants::PieceId;
 use super::board::{bit, Bits, MAX_MAPS};
 use super::index::{Indexer, Partial};
 use super::material::{Material, MAX_MEN};
+use super::paths::SETS_EP;
+use super::probe::from_mover;
 use super::rules::Rules;
-use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::value::{goodness, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 
 /// Distance metric of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -222,6 +224,12 @@ pub enum SolveError {
     /// A distance beyond one byte.
     #[error("{0}: a distance exceeds {MAX_PLIES} plies")]
     TooDeep(String),
+    /// En passant outside the pawn-level solver (see [`Table::en_passant`]).
+    #[error(
+        "{0}: en passant is solved by pawn levels only: not with --seed or --null-move, nor \
+         without memory for the table's pawn-first copy (--memory)"
+    )]
+    EnPassant(String),
 }
 
 impl Table {
@@ -651,6 +659,94 @@ impl Table {
             },
         };
         f(succ)
+    }
+
+    /// True when a man of one side may step past a square where a man of the other side
+    /// could take it en passant: the table's values then depend on the moves before, which
+    /// only the pawn-level row solver looks at (see [`Table::with_en_passant`]).
+    pub fn en_passant(&self) -> bool {
+        let m = self.men();
+        let sets = |i: usize| {
+            let pm = &self.rules.moves[self.colour[i] as usize][self.piece[i] as usize];
+            pm.from.iter().flatten().any(|p| p.ep & SETS_EP != 0)
+        };
+        let takes = |j: usize| {
+            let pm = &self.rules.moves[self.colour[j] as usize][self.piece[j] as usize];
+            pm.ep_into.iter().any(|l| !l.is_empty())
+        };
+        (0..m).any(|i| sets(i) && (0..m).any(|j| self.colour[j] != self.colour[i] && takes(j)))
+    }
+
+    /// False when no man of the other side but the last (whose square `sq` need not hold)
+    /// stands where it could take man `i` en passant after its step from `from` to `to`: a
+    /// quick test before [`Table::with_en_passant`].
+    pub(super) fn may_take_en_passant(&self, sq: &[u8], (i, from, to): (usize, u8, u8)) -> bool {
+        let m = self.men();
+        let y = 1 - self.colour[i] as usize;
+        let takes = |j: usize, e: u8| {
+            let into = &self.rules.moves[y][self.piece[j] as usize].ep_into[e as usize];
+            j == m - 1 && !into.is_empty() || into.iter().any(|&(s, _)| s == sq[j])
+        };
+        self.rules
+            .board
+            .passed(from, to)
+            .any(|e| (0..m).any(|j| self.colour[j] as usize == y && j != i && takes(j, e)))
+    }
+
+    /// The code, for the side to move, of the position `next` that man `i` reached by a
+    /// step past squares from `from`: the table's `code` (`stuck`: that side has no move
+    /// there), or better for the side to move by a capture of man `i` en passant, a right
+    /// it keeps for this move only.
+    pub(super) fn with_en_passant(
+        &self,
+        next: &[u8; MAX_MEN],
+        (i, from): (usize, u8),
+        code: u8,
+        stuck: bool,
+    ) -> u8 {
+        let m = self.men();
+        let y = 1 - self.colour[i] as usize;
+        let all = (1u32 << m) - 1;
+        let alive = all & !(1 << i);
+        let (occ, own) = self.occupancy(&next[..m], all, y);
+        let mut best = (!stuck).then_some(code);
+        for e in self
+            .rules
+            .board
+            .passed(from, next[i])
+            .filter(|&e| !occ.has(e))
+        {
+            for j in (0..m).filter(|&j| self.colour[j] as usize == y) {
+                let p = self.piece[j] as usize;
+                if self.rules.no_capture[p][self.piece[i] as usize] {
+                    continue;
+                }
+                let reach = &self.rules.moves[y][p].ep_into[e as usize];
+                if !reach.iter().any(|&(s, c)| s == next[j] && c.open(occ, own)) {
+                    continue;
+                }
+                let mut after = *next;
+                after[j] = e;
+                let (occ_after, mine) = self.occupancy(&after[..m], alive, y);
+                if self.exposed(&after[..m], alive, y, occ_after, occ_after & !mine) {
+                    continue;
+                }
+                let promo = &self.rules.promo[y][p];
+                let mut take = |pr| {
+                    let c = from_mover(self.conv_code(&after, 1 - y, Some(i), pr));
+                    best = Some(best.map_or(c, |b| if goodness(c) > goodness(b) { c } else { b }));
+                };
+                if promo.may(next[j], e, true) {
+                    for &c in &self.promos[j] {
+                        take(Some((j, c)));
+                    }
+                }
+                if !promo.must(next[j], e) {
+                    take(None);
+                }
+            }
+        }
+        best.unwrap_or(code)
     }
 
     /// The code, for `opp` to move, of the position after a conversion.
