@@ -263,8 +263,8 @@ impl Walker<'_> {
         }
         let ends = node.rights & KEPT;
         if ends & (rights::MOVE | rights::CAPTURE | rights::CHECK_ONLY) != 0 {
-            let ep = (node.rights & rights::SETS_EP != 0) as u8 * SETS_EP
-                | (node.rights & rights::EN_PASSANT != 0) as u8 * TAKES_EP;
+            let flag = |right: u16, ep: u8| if node.rights & right != 0 { ep } else { 0 };
+            let ep = flag(rights::SETS_EP, SETS_EP) | flag(rights::EN_PASSANT, TAKES_EP);
             out.push(Path {
                 to: sq,
                 rights: ends,
