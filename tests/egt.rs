@@ -766,7 +766,7 @@ fn perpetual_attractor_equals_the_sweeps() {
             let fast = losses(t, violator, 2);
             assert_eq!(
                 fast,
-                losses_by_sweeps(t, violator),
+                losses_by_sweeps(t, violator, 2),
                 "{} violator {violator}",
                 t.name
             );

@@ -8,117 +8,135 @@ use variants::Coord;
 /// Largest board the generator indexes (16x16 and smaller: a square is a byte).
 pub const MAX_SQUARES: usize = 256;
 
-/// 64-bit words in a [`Bits`].
-const WORDS: usize = MAX_SQUARES / 64;
-
-/// A set of squares on a board of at most [`MAX_SQUARES`] squares: bit `s` for square `s`.
-/// (The row solver keeps its own words of 64 or 128 bits: see `word`.)
+/// A set of squares on a board of at most [`MAX_SQUARES`] squares: bit `s` for square `s`,
+/// squares 0..128 in the low half. The halves are tested by a branch on the square, not by
+/// indexing, so sets stay in registers, and on boards of up to 128 squares the branch always
+/// goes the same way. (The row solver keeps its own words of 64 or 128 bits: see `word`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Bits([u64; WORDS]);
+pub struct Bits {
+    low: u128,
+    high: u128,
+}
 
 impl Bits {
     /// No square.
-    pub const EMPTY: Bits = Bits([0; WORDS]);
+    pub const EMPTY: Bits = Bits { low: 0, high: 0 };
     /// Every square (and the bits past the board).
-    pub const ALL: Bits = Bits([u64::MAX; WORDS]);
+    pub const ALL: Bits = Bits {
+        low: u128::MAX,
+        high: u128::MAX,
+    };
 
     /// True when square `sq` is in the set.
-    #[inline]
+    #[inline(always)]
     pub fn has(self, sq: u8) -> bool {
-        self.0[sq as usize / 64] >> (sq % 64) & 1 != 0
+        if sq < 128 {
+            self.low >> sq & 1 != 0
+        } else {
+            self.high >> (sq - 128) & 1 != 0
+        }
     }
 
     /// True when the set holds no square.
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(self) -> bool {
-        self == Bits::EMPTY
+        self.low | self.high == 0
     }
 
     /// True when the set holds some square.
-    #[inline]
+    #[inline(always)]
     pub fn any(self) -> bool {
         !self.is_empty()
     }
 
     /// True when the sets share a square.
-    #[inline]
+    #[inline(always)]
     pub fn meets(self, other: Bits) -> bool {
         (self & other).any()
     }
 
     /// The first `n` squares.
     pub fn first(n: usize) -> Bits {
-        let mut out = Bits::EMPTY;
-        for (k, w) in out.0.iter_mut().enumerate() {
-            let below = n.saturating_sub(k * 64).min(64);
-            *w = if below == 64 {
-                u64::MAX
-            } else {
-                (1u64 << below) - 1
-            };
+        let ones = |k: usize| match k {
+            0 => 0,
+            k if k >= 128 => u128::MAX,
+            k => u128::MAX >> (128 - k),
+        };
+        Bits {
+            low: ones(n.min(128)),
+            high: ones(n.saturating_sub(128)),
         }
-        out
     }
 
     /// The squares of the set, lowest first.
     pub fn squares(self) -> impl Iterator<Item = u8> {
-        (0..WORDS).flat_map(move |k| {
-            let mut w = self.0[k];
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let s = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    (k * 64 + s) as u8
+        [(self.low, 0u8), (self.high, 128)]
+            .into_iter()
+            .flat_map(|(mut w, base)| {
+                std::iter::from_fn(move || {
+                    (w != 0).then(|| {
+                        let s = w.trailing_zeros() as u8;
+                        w &= w - 1;
+                        base + s
+                    })
                 })
             })
-        })
     }
 
     /// The number of squares.
     pub fn count(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        self.low.count_ones() + self.high.count_ones()
     }
 
     /// The squares below 128 (the row solver's boards have no others).
-    #[inline]
+    #[inline(always)]
     pub fn low128(self) -> u128 {
-        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+        self.low
     }
 }
 
 impl BitAnd for Bits {
     type Output = Bits;
-    #[inline]
+    #[inline(always)]
     fn bitand(self, o: Bits) -> Bits {
-        Bits(std::array::from_fn(|k| self.0[k] & o.0[k]))
+        Bits {
+            low: self.low & o.low,
+            high: self.high & o.high,
+        }
     }
 }
 
 impl BitOr for Bits {
     type Output = Bits;
-    #[inline]
+    #[inline(always)]
     fn bitor(self, o: Bits) -> Bits {
-        Bits(std::array::from_fn(|k| self.0[k] | o.0[k]))
+        Bits {
+            low: self.low | o.low,
+            high: self.high | o.high,
+        }
     }
 }
 
 impl Not for Bits {
     type Output = Bits;
-    #[inline]
+    #[inline(always)]
     fn not(self) -> Bits {
-        Bits(self.0.map(|w| !w))
+        Bits {
+            low: !self.low,
+            high: !self.high,
+        }
     }
 }
 
 impl BitAndAssign for Bits {
-    #[inline]
+    #[inline(always)]
     fn bitand_assign(&mut self, o: Bits) {
         *self = *self & o;
     }
 }
 
 impl BitOrAssign for Bits {
-    #[inline]
+    #[inline(always)]
     fn bitor_assign(&mut self, o: Bits) {
         *self = *self | o;
     }
@@ -126,11 +144,7 @@ impl BitOrAssign for Bits {
 
 impl FromIterator<u8> for Bits {
     fn from_iter<I: IntoIterator<Item = u8>>(squares: I) -> Bits {
-        let mut out = Bits::EMPTY;
-        for s in squares {
-            out.0[s as usize / 64] |= 1 << (s % 64);
-        }
-        out
+        squares.into_iter().fold(Bits::EMPTY, |acc, s| acc | bit(s))
     }
 }
 
@@ -235,9 +249,17 @@ impl Board {
 }
 
 /// The set holding one square.
-#[inline]
+#[inline(always)]
 pub fn bit(sq: u8) -> Bits {
-    let mut out = Bits::EMPTY;
-    out.0[sq as usize / 64] = 1 << (sq % 64);
-    out
+    if sq < 128 {
+        Bits {
+            low: 1 << sq,
+            high: 0,
+        }
+    } else {
+        Bits {
+            low: 0,
+            high: 1 << (sq - 128),
+        }
+    }
 }

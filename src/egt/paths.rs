@@ -8,27 +8,55 @@ use variants::{rights, SquareSet, Trajectories, Variant};
 
 use super::board::{bit, Bits, Board};
 
-/// What the squares a path crosses must hold for the path to be open.
+/// The most hop screens one path may cross (more is refused as unsupported).
+pub const MAX_SCREENS: usize = 4;
+
+/// What the squares a path crosses must hold for the path to be open: squares that must be
+/// empty, and the hop screens, listed in path order (a path has few, and a set of them
+/// would double the size of every path on boards of more than 128 squares).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cond {
     /// Squares that must be empty.
     pub empty: Bits,
-    /// Squares that must be occupied (hop screens).
-    pub occ: Bits,
-    /// Of those, squares that must hold a man of the mover's side.
-    pub friend: Bits,
-    /// Of those, squares that must hold an enemy man.
-    pub foe: Bits,
+    /// Squares that must be occupied, the first `screens` of them.
+    pub screen: [u8; MAX_SCREENS],
+    /// How many screens.
+    pub screens: u8,
+    /// Per screen (bit `k` for `screen[k]`): it must hold a man of the mover's side.
+    pub friend: u8,
+    /// Per screen: it must hold an enemy man.
+    pub foe: u8,
 }
 
 impl Cond {
     /// True when the path is open on a board with `occ` occupied, `own` the mover's men.
-    #[inline]
+    #[inline(always)]
     pub fn open(&self, occ: Bits, own: Bits) -> bool {
         !occ.meets(self.empty)
-            && occ & self.occ == self.occ
-            && own & self.friend == self.friend
-            && !own.meets(self.foe)
+            && (0..self.screens as usize).all(|k| {
+                let s = self.screen[k];
+                occ.has(s)
+                    && (self.friend >> k & 1 == 0 || own.has(s))
+                    && (self.foe >> k & 1 == 0 || !own.has(s))
+            })
+    }
+
+    /// The screens as a set.
+    pub fn screen_bits(&self) -> Bits {
+        self.screen[..self.screens as usize]
+            .iter()
+            .copied()
+            .collect()
+    }
+
+    /// The path with its squares carried by `map` (board map `k` of `b`).
+    fn mapped(&self, b: &Board, k: usize) -> Cond {
+        let mut c = *self;
+        c.empty = b.map_bits(k, self.empty);
+        for s in &mut c.screen[..self.screens as usize] {
+            *s = b.maps[k][*s as usize];
+        }
+        c
     }
 }
 
@@ -90,10 +118,7 @@ impl PieceMoves {
             .map(|path| {
                 let mut q = *path;
                 q.to = map[path.to as usize];
-                q.cond.empty = b.map_bits(k, path.cond.empty);
-                q.cond.occ = b.map_bits(k, path.cond.occ);
-                q.cond.friend = b.map_bits(k, path.cond.friend);
-                q.cond.foe = b.map_bits(k, path.cond.foe);
+                q.cond = path.cond.mapped(b, k);
                 q
             })
             .collect();
@@ -102,7 +127,7 @@ impl PieceMoves {
     }
 
     /// The attack conditions from `from` on `to` on a board of `n` squares.
-    #[inline]
+    #[inline(always)]
     pub fn attacks(&self, n: usize, from: u8, to: u8) -> &[Cond] {
         if !self.attackers_of[to as usize].has(from) {
             return &[];
@@ -284,11 +309,17 @@ impl Walker<'_> {
                 return;
             }
             let mut hop = cond;
-            hop.occ |= bit(sq);
+            let k = hop.screens as usize;
+            if k == MAX_SCREENS {
+                *unsupported = Some("paths over more than four screens");
+                return;
+            }
+            hop.screen[k] = sq;
+            hop.screens += 1;
             if pass == rights::PASS_FRIEND {
-                hop.friend |= bit(sq);
+                hop.friend |= 1 << k;
             } else if pass == rights::PASS_FOE {
-                hop.foe |= bit(sq);
+                hop.foe |= 1 << k;
             }
             for &child in &node.on_occupied {
                 self.walk(child, sq, hop, out, unsupported);

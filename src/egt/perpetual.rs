@@ -21,6 +21,8 @@
 //! nothing changes: the twin of the tests (xiangqi KRPvKR: 210 s there).
 
 use std::collections::VecDeque;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 
 use super::escapes::for_predecessors_once;
@@ -57,7 +59,7 @@ pub fn losses_after(table: &Table, violator: usize, threads: usize, shown: bool)
                 table,
                 (&undecided, &target),
                 &undecided,
-                violator,
+                (violator, threads),
                 QUICK_SWEEPS,
             )
         })
@@ -438,13 +440,19 @@ impl<'a> Game<'a> {
 }
 
 /// [`losses`] by whole sweeps over the table until nothing changes (its twin).
-pub fn losses_by_sweeps(table: &Table, violator: usize) -> Vec<usize> {
+pub fn losses_by_sweeps(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
     let n = table.index.size;
     let undecided = undecided(table);
     let target = quiet_targets(table, &undecided, violator);
     let mut z = undecided.clone();
     // Sweeps without a limit always end.
-    while let Some(y) = sweeps(table, (&undecided, &target), &z, violator, usize::MAX) {
+    while let Some(y) = sweeps(
+        table,
+        (&undecided, &target),
+        &z,
+        (violator, threads),
+        usize::MAX,
+    ) {
         if y == z {
             break;
         }
@@ -456,51 +464,64 @@ pub fn losses_by_sweeps(table: &Table, violator: usize) -> Vec<usize> {
 }
 
 /// The inner fixed point `mu Y. (T and CPre(z)) or CPre(Y)` by sweeps over the table in
-/// index order (a position joins `Y` as soon as a sweep finds it, so a sweep may add
-/// several layers), at most `most` of them: `None` when that was not enough.
+/// index order on `threads` threads (a position joins `Y` as soon as a sweep finds it, so a
+/// sweep may add several layers; `Y` only grows, so the threads' order changes how many
+/// sweeps it takes, not the fixed point), at most `most` of them: `None` when that was not
+/// enough.
 fn sweeps(
     table: &Table,
     (undecided, target): (&Set, &[bool]),
     z: &Set,
-    violator: usize,
+    (violator, threads): (usize, usize),
     most: usize,
 ) -> Option<Set> {
     let n = table.index.size;
     let other = 1 - violator;
-    let mut y: Set = [vec![false; n], vec![false; n]];
+    let y: [Vec<AtomicBool>; 2] = [0, 1].map(|_| (0..n).map(|_| AtomicBool::new(false)).collect());
+    let in_z = |side: usize, j: usize| z[side][j];
+    let in_y = |side: usize, j: usize| y[side][j].load(Relaxed);
     for _ in 0..most {
-        let mut changed = false;
-        for side in 0..2 {
-            for i in 0..n {
-                if !undecided[side][i] || y[side][i] {
-                    continue;
-                }
-                let into_z = side == other && target[i] && cpre(table, z, violator, side, i);
-                if into_z || cpre(table, &y, violator, side, i) {
-                    y[side][i] = true;
-                    changed = true;
+        let changed = AtomicBool::new(false);
+        parallel(n, threads, |a, b| {
+            for side in 0..2 {
+                for i in a..b {
+                    if !undecided[side][i] || in_y(side, i) {
+                        continue;
+                    }
+                    let into_z =
+                        side == other && target[i] && cpre(table, &in_z, violator, side, i);
+                    if into_z || cpre(table, &in_y, violator, side, i) {
+                        y[side][i].store(true, Relaxed);
+                        changed.store(true, Relaxed);
+                    }
                 }
             }
-        }
-        if !changed {
-            return Some(y);
+        });
+        if !changed.load(Relaxed) {
+            return Some(y.map(|v| v.into_iter().map(AtomicBool::into_inner).collect()));
         }
     }
     None
 }
 
-/// Can the violator force the position after the next move into `a`? At its own move it
-/// needs one such move (or one that converts into a draw); at the other side's move every
-/// move must lead into `a`, to a decided position the other side would not choose (a
-/// violator's win), or to a draw by conversion.
-fn cpre(table: &Table, a: &Set, violator: usize, side: usize, idx: usize) -> bool {
+/// Can the violator force the position after the next move into `a` (by side to move and
+/// index)? At its own move it needs one such move (or one that converts into a draw); at the
+/// other side's move every move must lead into `a`, to a decided position the other side
+/// would not choose (a violator's win), or to a draw by conversion.
+fn cpre(
+    table: &Table,
+    a: &dyn Fn(usize, usize) -> bool,
+    violator: usize,
+    side: usize,
+    idx: usize,
+) -> bool {
     let m = table.men();
     let mut sq = [0u8; MAX_MEN];
     table.index.decode(idx, &mut sq[..m]);
     let next = 1 - side;
     let good = |code: u8, in_table: bool, j: usize| -> bool {
         if code == DRAW {
-            !in_table || a[next][j]
+            !in_table || a(next, j)
         } else if side == violator {
             false
         } else {

@@ -247,7 +247,7 @@ pub fn eligible(table: &Table) -> bool {
             for path in &pm.from[s] {
                 let r = path.rights;
                 // Hop screens may hold any man (no friend or foe conditions).
-                let only_empty = path.cond.friend.is_empty() && path.cond.foe.is_empty();
+                let only_empty = path.cond.friend == 0 && path.cond.foe == 0;
                 if r == rights::CHECK_ONLY && only_empty {
                     // A sight line: it ends on the other royal, wherever that stands.
                     continue;
@@ -369,7 +369,7 @@ impl<W: Word> Geometry<W> {
                         sq: path.to,
                         block: W::of_set(empty | bit(path.to)),
                         vblock: vbits(empty | bit(path.to)),
-                        screen: W::of_set(path.cond.occ),
+                        screen: W::of_set(path.cond.screen_bits()),
                         share: share_of(path.to as usize),
                         moves: path.rights & rights::MOVE != 0,
                         takes: path.rights & rights::CAPTURE != 0,
@@ -422,7 +422,7 @@ impl<W: Word> Geometry<W> {
         for (a, &sa) in ix.domain(last).iter().enumerate() {
             for path in &vpm.from[sa as usize] {
                 let empty = path.cond.empty;
-                let screen = W::of_set(path.cond.occ);
+                let screen = W::of_set(path.cond.screen_bits());
                 let need = Need {
                     empty: W::of_set(empty),
                     screen,

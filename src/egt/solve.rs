@@ -342,7 +342,7 @@ impl Table {
                 if c.open(occ, theirs) {
                     return Bits::ALL;
                 }
-                lines |= c.empty | c.occ;
+                lines |= c.empty | c.screen_bits();
             }
         }
         lines
