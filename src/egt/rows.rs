@@ -1063,7 +1063,9 @@ fn solve_in<W: Word>(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     let g = Geometry::<W>::new(table);
-    if g.heights.is_empty() && table.en_passant() {
+    // Only a pawn of the levels looks at the captures en passant its step allows (see
+    // `push_outcomes`): a double step by another man would be an ordinary move.
+    if table.en_passant() && (table.sets_en_passant()).any(|i| i >= g.heights.len()) {
         return Err(SolveError::EnPassant(table.name.clone()));
     }
     let rows = table.index.size / g.len;

@@ -666,15 +666,20 @@ impl Table {
     /// only the pawn-level row solver looks at (see [`Table::with_en_passant`]).
     pub fn en_passant(&self) -> bool {
         let m = self.men();
-        let sets = |i: usize| {
-            let pm = &self.rules.moves[self.colour[i] as usize][self.piece[i] as usize];
-            pm.from.iter().flatten().any(|p| p.ep & SETS_EP != 0)
-        };
         let takes = |j: usize| {
             let pm = &self.rules.moves[self.colour[j] as usize][self.piece[j] as usize];
             pm.ep_into.iter().any(|l| !l.is_empty())
         };
-        (0..m).any(|i| sets(i) && (0..m).any(|j| self.colour[j] != self.colour[i] && takes(j)))
+        self.sets_en_passant()
+            .any(|i| (0..m).any(|j| self.colour[j] != self.colour[i] && takes(j)))
+    }
+
+    /// The men with a step past squares that lets them be taken en passant.
+    pub fn sets_en_passant(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.men()).filter(|&i| {
+            let pm = &self.rules.moves[self.colour[i] as usize][self.piece[i] as usize];
+            pm.from.iter().flatten().any(|p| p.ep & SETS_EP != 0)
+        })
     }
 
     /// False when no man of the other side but the last (whose square `sq` need not hold)
