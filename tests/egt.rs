@@ -459,6 +459,15 @@ fn chu_tables_agree_with_the_engine() {
     }
 }
 
+/// The largest board, 16x16: 256 squares, every square number a byte. KQvK agrees with the
+/// engine's moves.
+#[test]
+fn a_sixteen_by_sixteen_board_agrees_with_the_engine() {
+    let v = board(16);
+    let n = engine_agrees(&v, "KQvK", &|idx, _| idx % 997 == 0);
+    assert!(n > 2000, "only {n} positions");
+}
+
 #[test]
 fn fairy_pieces_mate_the_bare_king() {
     let capa = builtin("capablanca");
