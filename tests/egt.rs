@@ -1462,4 +1462,11 @@ fn en_passant_is_played() {
             assert!(e.unwrap_err().to_string().contains("en passant"), "{name}");
         }
     }
+    // Alike pawns (a set in the index elsewhere) are told apart where en passant is played,
+    // so the pawn levels take them: 5x5 with double steps from rank 2 and from rank 4.
+    let text = "[ep5:chess]\nmaxFile = 5\nmaxRank = 5\ncastling = false\n\
+                startFen = k4/ppppp/5/PPPPP/4K w - - 0 1\n";
+    let v = variants::load_str(text, "ep5.ini").unwrap().remove(0);
+    let n = engine_agrees(&v, "KPPvKP", &|idx, _| idx % 97 == 0);
+    assert!(n > 5_000, "KPPvKP: only {n} positions");
 }

@@ -158,9 +158,13 @@ impl View {
     }
 }
 
-/// The megabytes counted against the budget for a table of `size` entries per side.
+/// The megabytes counted against the budget for a table of `size` entries per side: a value
+/// byte per side, and the table's two bit arrays per side (undecided positions, positions
+/// without a move), a quarter byte. (Counting the values alone let a build near the budget
+/// hold a quarter more, with the solver's own arrays on top: a six-man pawn build on a 5x5
+/// board was killed at 24 GB under the 16 GB default.)
 fn megabytes(size: usize) -> usize {
-    (2 * size) >> 20
+    (5 * size / 2) >> 20
 }
 
 /// Builds tables and their sub-tables, once each.
@@ -400,10 +404,13 @@ impl Builder {
             let d = rules.domain[c][p];
             domains.push(d.squares().collect());
         }
+        // En passant is played by the pawn levels, which need the men told apart (see
+        // `layout::pawns_first`): alike pawns then take their places twice.
+        let alike = self.settings.alike_men && !rules.en_passant_among(material);
         let index = index::Indexer::new(
             &rules.board,
             &domains,
-            self.settings.alike_men.then_some(kinds.as_slice()),
+            alike.then_some(kinds.as_slice()),
             group,
         );
         let need = megabytes(index.size);

@@ -6,7 +6,8 @@ use variants::rules::Outcome;
 use variants::{PieceId, SquareSet, Variant};
 
 use super::board::{bit, Bits, Board, MAX_SQUARES};
-use super::paths::{zones_for, PieceMoves};
+use super::material::Material;
+use super::paths::{zones_for, PieceMoves, SETS_EP};
 use crate::board::fen::start_squares;
 use crate::board::layout::Layout;
 
@@ -205,6 +206,29 @@ impl Rules {
         }
         rules.colour_flip = super::mirror::colour_map(&rules);
         Ok(rules)
+    }
+
+    /// True when a man of type `p` of colour `c` has a step past squares that lets it be
+    /// taken en passant.
+    pub fn sets_en_passant(&self, c: u8, p: PieceId) -> bool {
+        let pm = &self.moves[c as usize][p as usize];
+        pm.from.iter().flatten().any(|path| path.ep & SETS_EP != 0)
+    }
+
+    /// True when a man of `material` may step past a square where a man of the other side
+    /// could take it en passant.
+    pub fn en_passant_among(&self, material: &Material) -> bool {
+        let men = &material.men;
+        let takes = |c: u8, p: PieceId| {
+            let pm = &self.moves[c as usize][p as usize];
+            pm.ep_into.iter().any(|l| !l.is_empty())
+        };
+        men.iter().any(|a| {
+            self.sets_en_passant(a.colour, a.piece)
+                && men
+                    .iter()
+                    .any(|b| b.colour != a.colour && takes(b.colour, b.piece))
+        })
     }
 
     fn bits(&self, set: &SquareSet) -> Bits {

@@ -11,7 +11,6 @@ use variants::PieceId;
 use super::board::{bit, Bits, MAX_MAPS};
 use super::index::{Indexer, Partial};
 use super::material::{Material, MAX_MEN};
-use super::paths::SETS_EP;
 use super::probe::from_mover;
 use super::rules::Rules;
 use super::value::{goodness, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
@@ -665,21 +664,12 @@ impl Table {
     /// could take it en passant: the table's values then depend on the moves before, which
     /// only the pawn-level row solver looks at (see [`Table::with_en_passant`]).
     pub fn en_passant(&self) -> bool {
-        let m = self.men();
-        let takes = |j: usize| {
-            let pm = &self.rules.moves[self.colour[j] as usize][self.piece[j] as usize];
-            pm.ep_into.iter().any(|l| !l.is_empty())
-        };
-        self.sets_en_passant()
-            .any(|i| (0..m).any(|j| self.colour[j] != self.colour[i] && takes(j)))
+        self.rules.en_passant_among(&self.material)
     }
 
     /// The men with a step past squares that lets them be taken en passant.
     pub fn sets_en_passant(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.men()).filter(|&i| {
-            let pm = &self.rules.moves[self.colour[i] as usize][self.piece[i] as usize];
-            pm.from.iter().flatten().any(|p| p.ep & SETS_EP != 0)
-        })
+        (0..self.men()).filter(|&i| self.rules.sets_en_passant(self.colour[i], self.piece[i]))
     }
 
     /// False when no man of the other side but the last (whose square `sq` need not hold)
