@@ -318,33 +318,33 @@ fn oracle_agrees(v: &Variant, material: &str) {
     let mut oracle = Oracle {
         memo: HashMap::new(),
     };
-    let mut sq = [0u8; MAX_MEN];
     let mut checked = 0;
+    for_each_legal(&t, |stm, _, code, sq| {
+        let fen = report::fen(&t, sq, stm);
+        let mut pos = start
+            .with_fen(&fen)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let colour = [Colour::White, Colour::Black][stm];
+        assert_eq!(pos.side_to_move(), colour);
+        let want = oracle.code(&mut pos, horizon);
+        assert_eq!(code, want, "{material} {fen}");
+        checked += 1;
+    });
+    assert!(checked > 100, "{material}: only {checked} positions");
+}
+
+/// Calls `f` with every legal position of `t`: side to move, index, code and squares.
+fn for_each_legal(t: &Table, mut f: impl FnMut(usize, usize, u8, &[u8])) {
+    let mut sq = [0u8; MAX_MEN];
     for stm in 0..2 {
         for idx in 0..t.index.size {
             let code = t.values[stm][idx].load(Relaxed);
-            if code == ILLEGAL {
-                continue;
+            if code != ILLEGAL {
+                t.index.decode(idx, &mut sq[..t.men()]);
+                f(stm, idx, code, &sq[..t.men()]);
             }
-            t.index.decode(idx, &mut sq[..t.men()]);
-            let fen = report::fen(&t, &sq[..t.men()], stm);
-            let mut pos = start
-                .with_fen(&fen)
-                .unwrap_or_else(|e| panic!("{fen}: {e}"));
-            assert_eq!(
-                pos.side_to_move(),
-                if stm == 0 {
-                    Colour::White
-                } else {
-                    Colour::Black
-                }
-            );
-            let want = oracle.code(&mut pos, horizon);
-            assert_eq!(code, want, "{material} {fen}");
-            checked += 1;
         }
     }
-    assert!(checked > 100, "{material}: only {checked} positions");
 }
 
 #[test]
@@ -416,34 +416,26 @@ fn tables_agree_with_one_ply_of_minimax() {
 /// table's rules are the engine's. Returns how many were compared.
 fn engine_agrees(v: &Variant, material: &str, pick: &dyn Fn(usize, &[u8]) -> bool) -> usize {
     let (mut b, t) = build_with(v, material, settings(Metric::Dtm));
-    let mut sq = [0u8; MAX_MEN];
     let mut checked = 0;
-    for stm in 0..2 {
-        for idx in 0..t.index.size {
-            let code = t.values[stm][idx].load(Relaxed);
-            if code == ILLEGAL {
-                continue;
-            }
-            t.index.decode(idx, &mut sq[..t.men()]);
-            if !pick(idx, &sq[..t.men()]) {
-                continue;
-            }
-            let fen = report::fen(&t, &sq[..t.men()], stm);
-            let mut game = locust::game::Game::from_fen(v.clone(), &fen).unwrap();
-            let (own, moves) = locust::egt::probe::probe(&mut b, &mut game).unwrap();
-            assert_eq!(own, code, "{material} {fen}");
-            // A bare king's side to move is decided by the rule in the table (lost unless
-            // it bares the other at once), where the game lets it make that move first.
-            if t.bare_king_applies(&sq[..t.men()], stm) {
-                continue;
-            }
-            // No move: mated or stalemated, which the table's own value says.
-            if let Some((text, best)) = moves.first() {
-                assert_eq!(code, *best, "{material} {fen}: best {text}");
-            }
-            checked += 1;
+    for_each_legal(&t, |stm, idx, code, sq| {
+        if !pick(idx, sq) {
+            return;
         }
-    }
+        let fen = report::fen(&t, sq, stm);
+        let mut game = locust::game::Game::from_fen(v.clone(), &fen).unwrap();
+        let (own, moves) = locust::egt::probe::probe(&mut b, &mut game).unwrap();
+        assert_eq!(own, code, "{material} {fen}");
+        // A bare king's side to move is decided by the rule in the table (lost unless it
+        // bares the other at once), where the game lets it make that move first.
+        if t.bare_king_applies(sq, stm) {
+            return;
+        }
+        // No move: mated or stalemated, which the table's own value says.
+        if let Some((text, best)) = moves.first() {
+            assert_eq!(code, *best, "{material} {fen}: best {text}");
+        }
+        checked += 1;
+    });
     checked
 }
 
