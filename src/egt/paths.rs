@@ -103,8 +103,9 @@ pub struct PieceMoves {
     pub capture_conds: Vec<Cond>,
     /// Captures en passant by target square: (origin, conditions).
     pub ep_into: Vec<Vec<(u8, Cond)>>,
-    /// The piece can capture by passing over a man (locust), or capture a friend, or capture
-    /// en passant: moves the generator does not model.
+    /// The piece can capture by passing over a man (locust), capture a friend, or cross more
+    /// than [`MAX_SCREENS`] screens: moves the generator does not model (its tables are
+    /// refused).
     pub unsupported: Option<&'static str>,
 }
 
@@ -280,11 +281,10 @@ impl Walker<'_> {
         if zone.is_some_and(|z| !self.in_zone(z, sq)) {
             return;
         }
-        if node.rights & (rights::DESTROY | rights::EN_PASSANT) != 0 {
-            // En passant needs the previous move; a friend capture is out of scope.
-            if node.rights & rights::DESTROY != 0 {
-                *unsupported = Some("captures of its own men");
-            }
+        // En passant is kept in the path's flags (see `Path::ep`); a friend capture is out
+        // of scope.
+        if node.rights & rights::DESTROY != 0 {
+            *unsupported = Some("captures of its own men");
         }
         let ends = node.rights & KEPT;
         if ends & (rights::MOVE | rights::CAPTURE | rights::CHECK_ONLY) != 0 {

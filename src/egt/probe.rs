@@ -5,7 +5,7 @@ use crate::game::Game;
 
 use super::material::{ManSpec, Material, MAX_MEN};
 use super::rules::Rules;
-use super::value::{goodness, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL};
+use super::value::{better, from_mover, goodness, ILLEGAL};
 use super::{Builder, EgtError};
 
 /// A position as a table sees it: its material, the men's squares in material order, and the
@@ -42,16 +42,6 @@ pub fn table_form(rules: &Rules, pos: &Position) -> Option<(Material, Vec<u8>, u
 /// moves the tables do not hold, is open in it.
 pub fn readable(pos: &Position) -> bool {
     !pos.has_castling_or_ep()
-}
-
-/// The code of the position after a move, seen from the side that made it.
-pub fn from_mover(code: u8) -> u8 {
-    match code {
-        c if is_loss(c) => win(plies(c) + 1),
-        c if is_win(c) => loss(plies(c) + 1),
-        ILLEGAL => ILLEGAL,
-        _ => DRAW,
-    }
 }
 
 /// The value of the game's position and of each legal move (from the mover's side), best
@@ -102,9 +92,7 @@ fn value_in(
         if code == ILLEGAL {
             return Ok(ILLEGAL);
         }
-        best = best
-            .filter(|&b| goodness(b) >= goodness(code))
-            .or(Some(code));
+        best = Some(best.map_or(code, |b| better(b, code)));
     }
     // No legal move: the capture en passant is not one, and the table's value stands.
     match best {

@@ -252,26 +252,25 @@ impl Rules {
         } else {
             piece.promoted.into_iter().collect()
         };
-        let dead = if colour == 0 {
-            piece.dead_squares
-        } else {
-            piece.dead_squares.flip_ranks(v.ranks)
-        };
-        let stuck = if colour == 0 {
-            piece.stuck_squares
-        } else {
-            piece.stuck_squares.flip_ranks(v.ranks)
+        // Dead and stuck squares are given for White.
+        let own = |set: SquareSet| {
+            let set = if colour == 0 {
+                set
+            } else {
+                set.flip_ranks(v.ranks)
+            };
+            self.bits(&set)
         };
         let forced = if piece.mandatory_promotion {
             zone
         } else {
             Bits::EMPTY
-        } | self.bits(&dead);
+        } | own(piece.dead_squares);
         Promo {
             zone,
             shogi: v.promotion.shogi_style,
             on_entry: v.promotion.on_entry && piece.promotions.is_empty(),
-            stuck: self.bits(&stuck),
+            stuck: own(piece.stuck_squares),
             choices,
             forced,
         }

@@ -11,9 +11,10 @@ use variants::PieceId;
 use super::board::{bit, Bits, MAX_MAPS};
 use super::index::{Indexer, Partial};
 use super::material::{Material, MAX_MEN};
-use super::probe::from_mover;
 use super::rules::Rules;
-use super::value::{goodness, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::value::{
+    better, from_mover, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES,
+};
 
 /// Distance metric of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -729,7 +730,7 @@ impl Table {
                 let promo = &self.rules.promo[y][p];
                 let mut take = |pr| {
                     let c = from_mover(self.conv_code(&after, 1 - y, Some(i), pr));
-                    best = Some(best.map_or(c, |b| if goodness(c) > goodness(b) { c } else { b }));
+                    best = Some(best.map_or(c, |b| better(b, c)));
                 };
                 if promo.may(next[j], e, true) {
                     for &c in &self.promos[j] {

@@ -76,6 +76,25 @@ pub fn describe_wdl(code: u8) -> String {
     }
 }
 
+/// The code of the position after a move, seen from the side that made it.
+pub fn from_mover(code: u8) -> u8 {
+    match code {
+        c if is_loss(c) => win(plies(c) + 1),
+        c if is_win(c) => loss(plies(c) + 1),
+        ILLEGAL => ILLEGAL,
+        _ => DRAW,
+    }
+}
+
+/// The better of two codes for the side to move (`a` when they are as good).
+pub fn better(a: u8, b: u8) -> u8 {
+    if goodness(b) > goodness(a) {
+        b
+    } else {
+        a
+    }
+}
+
 /// Orders codes by how good they are for the side to move: higher is better.
 pub fn goodness(code: u8) -> i32 {
     match code {

@@ -592,7 +592,7 @@ impl<'a> Worker<'a> {
             let saved = self.make(&m);
             let code = service.probe(&self.pos);
             self.unmake(saved);
-            scored.push((m, code.map(crate::egt::probe::from_mover)?));
+            scored.push((m, code.map(crate::egt::value::from_mover)?));
         }
         let best = scored
             .iter()
