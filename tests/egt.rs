@@ -661,23 +661,22 @@ fn rules_the_generator_does_not_play_are_refused() {
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
 }
 
-/// A man with moves the generator does not model (a lion's capture on the way) is refused by
-/// name, also as a promotion's sub-table; the variant's other tables still build. Before, the
-/// lion's tables were solved without its locust captures.
+/// A man with moves the generator does not model (a capture of its own men) is refused by
+/// name, also as a promotion's sub-table; the variant's other tables still build.
 #[test]
 fn men_with_moves_the_generator_does_not_model_are_refused() {
     let v = chess_with(
-        "lion6",
+        "friend6",
         6,
         "k5/6/6/6/6/5K w - - 0 1",
-        "customPiece1 = l:KNADcaKmcabK\npromotionPieceTypes = ql\n",
+        "customPiece1 = d:mcdK\npromotionPieceTypes = qd\n",
     );
     let mut b = Builder::new(Rules::new(&v, None, false).unwrap(), settings(Metric::Dtm));
-    for (text, table) in [("KLvKR", "KLvKR"), ("KPvK", "KLvK")] {
+    for (text, table) in [("KDvKR", "KDvKR"), ("KPvK", "KDvK")] {
         let m = Material::parse(&v, text).unwrap();
         let e = b.table(&m).unwrap_err().to_string();
         assert!(
-            e.starts_with(table) && e.contains("locust captures"),
+            e.starts_with(table) && e.contains("captures of its own men"),
             "{text}: {e}"
         );
     }
@@ -688,6 +687,54 @@ fn men_with_moves_the_generator_does_not_model_are_refused() {
         12,
         "KRvK's longest mate on 6x6 (OEIS A225552)"
     );
+}
+
+/// Chu's lion (`KNADcaKmcabK`): it takes a man beside it without moving (igui), two men in
+/// one move, or one on its way to a square beyond, and it may pass (out to an empty square
+/// and back). Every value equals minimax with the engine's rules on 4x4 and 5x5 boards, with the
+/// lion on either side and two men beside it to take at once.
+#[test]
+fn lions_equal_minimax() {
+    oracle_on_4x4(
+        "customPiece1 = l:KNADcaKmcabK\n",
+        "k3/4/4/3K w - - 0 1",
+        &["KLvK", "KRvKL", "KLvKNN"],
+    );
+    let v = chess_with(
+        "lion5",
+        5,
+        "k4/5/5/5/4K w - - 0 1",
+        "customPiece1 = l:KNADcaKmcabK\n",
+    );
+    oracle_agrees(&v, "KLvKR");
+}
+
+/// Lions on bigger boards agree with the engine's moves: 8x8 (against a rook), 6x6 (two
+/// knights to take at once) and chu itself (12x12). Lions on both sides are refused where
+/// the lion-trading rules hold (they depend on the move before).
+#[test]
+fn lion_tables_agree_with_the_engine() {
+    let lion = "customPiece1 = l:KNADcaKmcabK\n";
+    let v8 = chess_with("lion8", 8, "k7/8/8/8/8/8/8/7K w - - 0 1", lion);
+    let v6 = chess_with("lion6", 6, "k5/6/6/6/6/5K w - - 0 1", lion);
+    let chu = builtin("chu");
+    for (v, material, step) in [
+        (&v8, "KLvKR", 1499),
+        (&v6, "KLvKNN", 1499),
+        (&chu, "KNvK", 211),
+    ] {
+        let n = engine_agrees(v, material, &|idx, _| idx % step == 0);
+        assert!(n > 2000, "{material}: only {n} positions");
+    }
+    let mut b = Builder::new(
+        Rules::new(&chu, None, false).unwrap(),
+        settings(Metric::Dtm),
+    );
+    let e = b
+        .table(&Material::parse(&chu, "KNvKN").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("lions on both sides"), "{e}");
 }
 
 /// Promotion limits (`promotionLimit`, grand's one queen): a pawn beside a queen may not

@@ -305,6 +305,10 @@ impl Table {
     /// squares.
     #[inline]
     pub fn neighbours_may_repeat(&self, sq: &[u8], mover: usize, back: bool) -> bool {
+        if self.locust(mover) {
+            // A pass leaves every man where it stood: not worth telling apart.
+            return true;
+        }
         if self.index.grouped() && self.index.fixed_maps().next().is_some() {
             // A map may keep a position by swapping alike men: not worth telling apart.
             return true;

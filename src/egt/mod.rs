@@ -51,8 +51,8 @@ pub enum EgtError {
     /// Solving failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// A man whose moves the generator does not model (a locust capture, a capture of its
-    /// own men): its table would miss those moves.
+    /// A man whose moves the generator does not model (a capture of its own men): its
+    /// table would miss those moves.
     #[error("{name}: tables are not supported for the {piece}, which has {why}")]
     Piece {
         /// Table name.
@@ -61,6 +61,16 @@ pub enum EgtError {
         piece: String,
         /// What the generator does not model.
         why: &'static str,
+    },
+    /// Lions on both sides where the variant's lion-trading rules hold: whether a lion may
+    /// be taken depends on the move before, which a table does not know.
+    #[error(
+        "{name}: tables with lions on both sides are not supported (the lion-trading rules \
+         depend on the move before)"
+    )]
+    LionTrading {
+        /// Table name.
+        name: String,
     },
     /// The table would not fit the memory budget.
     #[error(
@@ -391,6 +401,9 @@ impl Builder {
                 return Err(EgtError::Piece { name, piece, why });
             }
         }
+        if lions_on_both_sides(rules, material) {
+            return Err(EgtError::LionTrading { name });
+        }
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
@@ -467,11 +480,13 @@ impl Builder {
     ) -> Result<Vec<Option<Conv>>, EgtError> {
         let m = table.men();
         let np = self.rules.variant.pieces.len();
-        let mut convs: Vec<Option<Conv>> = (0..(m + 1) * (m * np + 1)).map(|_| None).collect();
+        let mut convs: Vec<Option<Conv>> = (0..conv_slots(table) * (m * np + 1))
+            .map(|_| None)
+            .collect();
         self.preload(table);
         for key in conversion_keys(table) {
             let conv = self.conversion(table, key, pending)?;
-            convs[table.conv_key(key.0, key.1)] = Some(conv);
+            convs[table.conv_key_of(key.0, key.1)] = Some(conv);
         }
         Ok(convs)
     }
@@ -510,7 +525,7 @@ impl Builder {
 
     /// The material `table` converts into by `(victim, promo)`, its men in order, with
     /// the man of `table` each of them was.
-    fn sub_material(&self, table: &Table, (victim, promo): ConvKey) -> (Material, Vec<u8>) {
+    fn sub_material(&self, table: &Table, (victims, promo): ConvKey) -> (Material, Vec<u8>) {
         let v = &self.rules.variant;
         let mut men: Vec<(ManSpec, u8)> = table
             .material
@@ -523,7 +538,8 @@ impl Builder {
             men[i].0.piece = pc;
             men[i].0.not_royal = !v.pieces[pc as usize].royal;
         }
-        if let Some(j) = victim {
+        // Highest first, so the others keep their places.
+        for j in (0..men.len()).rev().filter(|&j| victims >> j & 1 != 0) {
             men.remove(j);
         }
         men.sort();
@@ -577,25 +593,81 @@ fn load_all(dir: &std::path::Path, threads: usize, tables: &mut [Table]) -> Vec<
     slots.into_iter().map(|s| s.into_inner().1).collect()
 }
 
-/// A conversion: the man captured, and the man promoted with its new piece.
-type ConvKey = (Option<usize>, Option<(usize, variants::PieceId)>);
+/// A conversion: the men captured (bit `i` for man `i`), and the man promoted with its new
+/// piece.
+type ConvKey = (u32, Option<(usize, variants::PieceId)>);
+
+/// How many victim sets `table`'s conversion keys range over (see [`Table::conv_key_of`]):
+/// none or one man, and any set of men where a locust takes several at once.
+fn conv_slots(table: &Table) -> usize {
+    let m = table.men();
+    if (0..2).any(|c| table.locust(c)) {
+        m + (1 << m)
+    } else {
+        m + 1
+    }
+}
 
 /// Every conversion a position of `table` may make: a capture of any man its side may lose,
-/// a promotion of any man to any of its choices, or both (a capture of another man).
+/// a promotion of any man to any of its choices, or both (a capture of another man); and
+/// where a man takes several at once (a locust), every such set of the other side's men,
+/// with or without that man's promotion.
 fn conversion_keys(table: &Table) -> impl Iterator<Item = ConvKey> + '_ {
     let m = table.men();
     let victims = (0..m)
         .filter(|&v| !table.protected(v))
-        .map(Some)
-        .chain([None]);
-    victims.flat_map(move |victim| {
+        .map(|v| 1u32 << v)
+        .chain([0]);
+    let single = victims.flat_map(move |victims| {
         let promos = (0..m).flat_map(|i| table.promos[i].iter().map(move |&pc| Some((i, pc))));
         promos
             .chain([None])
-            .filter(move |promo| victim.is_some() || promo.is_some())
-            .filter(move |promo| !victim.is_some_and(|v| promo.is_some_and(|(i, _)| i == v)))
-            .map(move |promo| (victim, promo))
-    })
+            .filter(move |promo| victims != 0 || promo.is_some())
+            .filter(move |promo| !promo.is_some_and(|(i, _)| victims >> i & 1 != 0))
+            .map(move |promo| (victims, promo))
+    });
+    single.chain(several_taken(table))
+}
+
+/// The conversions of [`conversion_keys`] that take two men or more: per man whose paths
+/// take up to `k` at once, every set of 2 to `k` unprotected men of the other side.
+fn several_taken(table: &Table) -> Vec<ConvKey> {
+    let m = table.men();
+    let mut keys = Vec::new();
+    for i in 0..m {
+        let c = table.colour[i] as usize;
+        let most = table.rules.moves[c][table.piece[i] as usize].max_victims;
+        if most < 2 {
+            continue;
+        }
+        let theirs = (0..m)
+            .filter(|&j| table.colour[j] as usize != c && !table.protected(j))
+            .fold(0u32, |acc, j| acc | 1 << j);
+        let promos = table.promos[i].iter().map(|&pc| Some((i, pc)));
+        for set in (1..=theirs).filter(|&s| s & !theirs == 0) {
+            if (2..=most).contains(&(set.count_ones() as usize)) {
+                keys.extend(promos.clone().chain([None]).map(|p| (set, p)));
+            }
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// True when the variant has lion-trading rules and both sides of `material` hold a lion or
+/// a man that may become one. (With lions on one side only, the rules never apply: they
+/// limit the captures of lions by the other side's lions, or its replies to a lion's loss.)
+fn lions_on_both_sides(rules: &Rules, material: &Material) -> bool {
+    let Some(trading) = &rules.variant.capture_matrix.lion else {
+        return false;
+    };
+    let promos = allowed_promotions(rules, material);
+    let lion = |i: usize| {
+        let man = &material.men[i];
+        trading.lions.contains(&man.piece) || promos[i].iter().any(|p| trading.lions.contains(p))
+    };
+    (0..2u8).all(|c| (0..material.men.len()).any(|i| material.men[i].colour == c && lion(i)))
 }
 
 /// Per man of `material`, the types it may promote to: its piece's choices less those its

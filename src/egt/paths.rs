@@ -26,6 +26,9 @@ pub struct Cond {
     pub friend: u8,
     /// Per screen: it must hold an enemy man.
     pub foe: u8,
+    /// Per screen: the enemy man there is captured on the way (a locust capture; its bit in
+    /// `foe` is set too).
+    pub locust: u8,
 }
 
 impl Cond {
@@ -39,6 +42,29 @@ impl Cond {
                     && (self.friend >> k & 1 == 0 || own.has(s))
                     && (self.foe >> k & 1 == 0 || !own.has(s))
             })
+    }
+
+    /// The squares of the men taken on the way (locust captures).
+    pub fn victims(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.screens as usize)
+            .filter(|&k| self.locust >> k & 1 != 0)
+            .map(|k| self.screen[k])
+    }
+
+    /// The condition with one more screen on `sq` (`friend`, `foe`, `locust`: its flags);
+    /// `None` when the path already crosses [`MAX_SCREENS`].
+    fn with_screen(&self, sq: u8, friend: bool, foe: bool, locust: bool) -> Option<Cond> {
+        let k = self.screens as usize;
+        if k == MAX_SCREENS {
+            return None;
+        }
+        let mut c = *self;
+        c.screen[k] = sq;
+        c.screens += 1;
+        c.friend |= u8::from(friend) << k;
+        c.foe |= u8::from(foe) << k;
+        c.locust |= u8::from(locust) << k;
+        Some(c)
     }
 
     /// The screens as a set.
@@ -103,9 +129,13 @@ pub struct PieceMoves {
     pub capture_conds: Vec<Cond>,
     /// Captures en passant by target square: (origin, conditions).
     pub ep_into: Vec<Vec<(u8, Cond)>>,
-    /// The piece can capture by passing over a man (locust), capture a friend, or cross more
-    /// than [`MAX_SCREENS`] screens: moves the generator does not model (its tables are
-    /// refused).
+    /// Some path takes men on its way (a locust capture: a lion's igui or double capture),
+    /// or returns to its origin (a lion's pass): moves the row solver does not model.
+    pub locust: bool,
+    /// The most men one path takes (the end's victim and those on the way).
+    pub max_victims: usize,
+    /// The piece can capture a friend or cross more than [`MAX_SCREENS`] screens: moves the
+    /// generator does not model (its tables are refused).
     pub unsupported: Option<&'static str>,
 }
 
@@ -195,6 +225,13 @@ impl PieceMoves {
                 }
                 walker.walk(root, s, Cond::default(), &mut out, &mut pm.unsupported);
             }
+            // The man leaves its square as it sets out: a path crossing it finds it empty
+            // (a hop over it is no path), and one ending there moves (a lion's igui, or its
+            // pass).
+            out.retain_mut(|p| {
+                p.cond.empty &= !bit(s);
+                !p.cond.screen_bits().has(s)
+            });
             out.sort();
             out.dedup();
             pm.from[s as usize] = out;
@@ -204,11 +241,19 @@ impl PieceMoves {
         pm.ep_into = vec![Vec::new(); n];
         for s in 0..n {
             for p in &pm.from[s] {
+                let on_the_way = p.cond.victims().count();
+                let ends = usize::from(p.rights & rights::CAPTURE != 0);
+                pm.max_victims = pm.max_victims.max(on_the_way + ends);
+                pm.locust |= on_the_way > 0 || p.to as usize == s;
                 if p.ep & TAKES_EP != 0 {
                     pm.ep_into[p.to as usize].push((s as u8, p.cond));
                 }
-                if p.rights & rights::MOVE != 0 {
+                // A locust move converts: it is no un-move.
+                if p.rights & rights::MOVE != 0 && on_the_way == 0 {
                     pm.into[p.to as usize].push((s as u8, p.cond));
+                }
+                for v in p.cond.victims() {
+                    attacks[s * n + v as usize].extend(landing_conds(p, s as u8));
                 }
                 let hits = p.rights & (rights::CAPTURE | rights::CHECK_ONLY) != 0;
                 if hits && p.rights & rights::TAME == 0 {
@@ -237,6 +282,29 @@ impl PieceMoves {
         }
         pm
     }
+}
+
+/// The conditions under which path `p` from `s` may end at all, whatever it takes on its
+/// way: its end empty (or its own origin, which it left) for a move, an enemy there for a
+/// capture. A man it would take on the way is attacked under any of them.
+fn landing_conds(p: &Path, s: u8) -> Vec<Cond> {
+    if p.to == s {
+        return if p.rights & rights::MOVE != 0 {
+            vec![p.cond]
+        } else {
+            Vec::new()
+        };
+    }
+    let mut out = Vec::new();
+    if p.rights & rights::MOVE != 0 {
+        let mut c = p.cond;
+        c.empty |= bit(p.to);
+        out.push(c);
+    }
+    if p.rights & rights::CAPTURE != 0 {
+        out.extend(p.cond.with_screen(p.to, false, true, false));
+    }
+    out
 }
 
 /// Walks one piece's trajectory tree over the table board.
@@ -304,25 +372,31 @@ impl Walker<'_> {
         }
         let pass = node.rights & (rights::PASS_FRIEND | rights::PASS_FOE);
         if pass != 0 && !node.on_occupied.is_empty() {
-            if node.rights & (rights::LOCUST_FOE | rights::LOCUST_FRIEND) != 0 {
-                *unsupported = Some("locust captures");
+            if node.rights & rights::LOCUST_FRIEND != 0 {
+                *unsupported = Some("captures of its own men on the way");
                 return;
             }
-            let mut hop = cond;
-            let k = hop.screens as usize;
-            if k == MAX_SCREENS {
-                *unsupported = Some("paths over more than four screens");
-                return;
-            }
-            hop.screen[k] = sq;
-            hop.screens += 1;
-            if pass == rights::PASS_FRIEND {
-                hop.friend |= 1 << k;
-            } else if pass == rights::PASS_FOE {
-                hop.foe |= 1 << k;
-            }
-            for &child in &node.on_occupied {
-                self.walk(child, sq, hop, out, unsupported);
+            // A locust capture takes the foe it passes: a screen that must hold one, beside
+            // a hop over a friend where the path may pass one too.
+            let hops = if node.rights & rights::LOCUST_FOE == 0 {
+                let friend = pass == rights::PASS_FRIEND;
+                vec![cond.with_screen(sq, friend, pass == rights::PASS_FOE, false)]
+            } else if pass & rights::PASS_FRIEND != 0 {
+                vec![
+                    cond.with_screen(sq, false, true, true),
+                    cond.with_screen(sq, true, false, false),
+                ]
+            } else {
+                vec![cond.with_screen(sq, false, true, true)]
+            };
+            for hop in hops {
+                let Some(hop) = hop else {
+                    *unsupported = Some("paths over more than four screens");
+                    return;
+                };
+                for &child in &node.on_occupied {
+                    self.walk(child, sq, hop, out, unsupported);
+                }
             }
         }
     }

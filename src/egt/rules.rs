@@ -88,6 +88,9 @@ pub struct Rules {
     /// to it (`promotionLimit`, and the start position's count under `promotionToCaptured`);
     /// `usize::MAX` when unlimited.
     pub promo_cap: [Vec<usize>; 2],
+    /// Per colour: some piece type takes men on its way or passes (see
+    /// [`PieceMoves::locust`]).
+    pub locust: [bool; 2],
     /// The board map that carries White's compiled rules onto Black's, when the colours play
     /// alike (see `mirror`): a table is then read through its colour mirror's.
     pub colour_flip: Option<std::sync::Arc<[u8]>>,
@@ -181,6 +184,7 @@ impl Rules {
                 perpetual_check_loses: v.end.perpetual_check_illegal,
             },
             colour_flip: None,
+            locust: [false; 2],
             promo_cap: [0, 1].map(|c| promotion_caps(v, &initial[c])),
         };
         for &(a, b) in &v.capture_matrix.no_capture {
@@ -195,6 +199,7 @@ impl Rules {
             }
             let reach = rules.moves[colour].iter().map(PieceMoves::reach).collect();
             rules.reach[colour] = reach;
+            rules.locust[colour] = rules.moves[colour].iter().any(|pm| pm.locust);
             for (p, init) in start.iter().enumerate() {
                 let d = rules.domain_of(colour, p, init);
                 rules.domain[colour].push(d);

@@ -211,6 +211,28 @@ pub fn open_bits(size: usize) -> [Vec<AtomicU64>; 2] {
     [0, 1].map(|_| (0..size / 64 + 1).map(|_| AtomicU64::new(0)).collect())
 }
 
+/// The locust moves of one man already reported, by the men they take and their end: a
+/// lion reaches one igui by two paths.
+#[derive(Default)]
+struct Taken {
+    seen: [(u32, u8); 16],
+    len: usize,
+}
+
+impl Taken {
+    /// True the first time `(victims, t)` is offered (always, once the list is full).
+    fn first(&mut self, victims: u32, t: u8) -> bool {
+        if self.seen[..self.len].contains(&(victims, t)) {
+            return false;
+        }
+        if self.len < self.seen.len() {
+            self.seen[self.len] = (victims, t);
+            self.len += 1;
+        }
+        true
+    }
+}
+
 /// The indices storing one position, by map (see [`Table::stored_images`]).
 struct Images {
     maps: [u8; MAX_MAPS],
@@ -240,11 +262,32 @@ impl Table {
 
     /// The key of a conversion: a victim (or none) and a promotion (man, piece) or none.
     pub fn conv_key(&self, victim: Option<usize>, promo: Option<(usize, PieceId)>) -> usize {
+        self.conv_key_of(victim.map_or(0, |i| 1 << i), promo)
+    }
+
+    /// [`Table::conv_key`] for any men taken (bit `i` for man `i`): keys of one victim or
+    /// none come first; several (a locust's double capture) follow, in tables that have
+    /// room for them (see [`conv_slots`]).
+    pub fn conv_key_of(&self, victims: u32, promo: Option<(usize, PieceId)>) -> usize {
         let m = self.men();
         let np = self.rules.variant.pieces.len();
-        let v = victim.map_or(0, |i| i + 1);
+        let v = match victims.count_ones() {
+            0 => 0,
+            1 => victims.trailing_zeros() as usize + 1,
+            _ => m + victims as usize,
+        };
         let p = promo.map_or(0, |(i, pc)| 1 + i * np + pc as usize);
         v * (m * np + 1) + p
+    }
+
+    /// True when some man of `stm` has a locust capture or a pass (see
+    /// [`PieceMoves::locust`](super::paths::PieceMoves::locust)).
+    pub fn locust(&self, stm: usize) -> bool {
+        self.rules.locust[stm]
+            && (0..self.men()).any(|i| {
+                self.colour[i] as usize == stm
+                    && self.rules.moves[stm][self.piece[i] as usize].locust
+            })
     }
 
     /// The code of a position of this table (squares in material order).
@@ -359,10 +402,10 @@ impl Table {
                 continue;
             }
             let p = self.piece[i] as usize;
-            if !self.rules.promo[stm][p].choices.is_empty() {
+            let pm = &self.rules.moves[stm][p];
+            if !self.rules.promo[stm][p].choices.is_empty() || pm.locust {
                 return true;
             }
-            let pm = &self.rules.moves[stm][p];
             for (j, &t) in sq.iter().enumerate() {
                 if self.colour[j] as usize == stm || self.protected(j) {
                     continue;
@@ -505,32 +548,49 @@ impl Table {
                 guard
             };
             let mut seen = Bits::EMPTY;
+            let mut taken_before = Taken::default();
             for path in &pm.from[s as usize] {
                 let t = path.to;
-                if seen.has(t) || !path.cond.open(occ, own) {
+                let locust = path.cond.locust != 0;
+                if (seen.has(t) && !locust) || !path.cond.open(occ, own) {
                     continue;
                 }
                 let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
                     continue;
                 };
-                let converts = victim.is_some() || promo.may(s, t, false);
+                let (mut victims, mut gone) = match victim {
+                    Some(j) => (1u32 << j, bit(t)),
+                    None => (0, Bits::EMPTY),
+                };
+                if locust {
+                    let Some((more, squares)) = self.on_the_way(sq, i, &path.cond) else {
+                        continue;
+                    };
+                    (victims, gone) = (victims | more, gone | squares);
+                    if !taken_before.first(victims, t) {
+                        continue;
+                    }
+                }
+                let converts = victims != 0 || promo.may(s, t, false);
                 match mode {
-                    _ if mode.quiet() && victim.is_some() => continue,
+                    _ if mode.quiet() && victims != 0 => continue,
                     Mode::Conversions if !converts => continue,
                     _ => {}
                 }
-                seen |= bit(t);
+                if !locust {
+                    seen |= bit(t);
+                }
                 next[i] = t;
-                let alive = victim.map_or(all, |j| all & !(1 << j));
-                let occ_after = (occ & !bit(s)) | bit(t);
-                let theirs = occ & !own & !bit(t);
-                let safe = !guarded.meets(bit(s) | bit(t));
+                let alive = all & !victims;
+                let occ_after = (occ & !bit(s) & !gone) | bit(t);
+                let theirs = occ & !own & !gone & !bit(t);
+                let safe = !guarded.meets(bit(s) | bit(t) | gone);
                 if (safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs))
                     && !self.emit(
                         &next,
                         stm,
                         (i, s, t),
-                        (victim, base, mode),
+                        (victims, base, mode),
                         promo,
                         &mut count,
                         &mut f,
@@ -558,7 +618,8 @@ impl Table {
     }
 
     /// How man `i`'s path with `rights` may end on `t`: `Some(None)` moving to an empty
-    /// square, `Some(Some(j))` capturing man `j`, `None` when it may not end there.
+    /// square (or back to its own, which it left), `Some(Some(j))` capturing man `j`,
+    /// `None` when it may not end there.
     #[inline(always)]
     pub(super) fn landing(
         &self,
@@ -569,7 +630,7 @@ impl Table {
         own: Bits,
         rights: u16,
     ) -> Option<Option<usize>> {
-        if !occ.has(t) {
+        if !occ.has(t) || t == sq[i] {
             (rights & variants::rights::MOVE != 0).then_some(None)
         } else {
             self.victim(sq, i, t, own, rights).map(Some)
@@ -596,6 +657,23 @@ impl Table {
         (!self.rules.no_capture[p][vp] && !self.protected(j)).then_some(j)
     }
 
+    /// The men man `i`'s path takes on its way (a locust capture; its screens hold foes, as
+    /// `cond.open` found): their bits and squares, or `None` when one of them may not be
+    /// taken (a protected royal, or `noCapture`).
+    fn on_the_way(&self, sq: &[u8], i: usize, cond: &super::paths::Cond) -> Option<(u32, Bits)> {
+        let (mut men, mut squares) = (0u32, Bits::EMPTY);
+        for v in cond.victims() {
+            let j = sq.iter().position(|&x| x == v)?;
+            let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
+            if self.rules.no_capture[p][vp] || self.protected(j) {
+                return None;
+            }
+            men |= 1 << j;
+            squares |= bit(v);
+        }
+        Some((men, squares))
+    }
+
     /// Reports one legal move (each promotion choice separately); false to stop.
     #[allow(clippy::too_many_arguments)]
     fn emit(
@@ -603,21 +681,21 @@ impl Table {
         next: &[u8; MAX_MEN],
         stm: usize,
         (i, s, t): (usize, u8, u8),
-        (victim, base, mode): (Option<usize>, Option<usize>, Mode),
+        (victims, base, mode): (u32, Option<usize>, Mode),
         promo: &super::rules::Promo,
         count: &mut usize,
         f: &mut impl FnMut(Succ) -> bool,
     ) -> bool {
         let opp = 1 - stm;
         let m = self.men();
-        let promotes = promo.may(s, t, victim.is_some());
+        let promotes = promo.may(s, t, victims != 0);
         if promotes && !mode.quiet() {
             for &c in &self.promos[i] {
                 *count += 1;
                 let code = if mode == Mode::Any {
                     DRAW
                 } else {
-                    self.conv_code(next, opp, victim, Some((i, c)))
+                    self.conv_code_of(next, opp, victims, Some((i, c)))
                 };
                 if !f(Succ {
                     code,
@@ -628,12 +706,12 @@ impl Table {
                 }
             }
         }
-        if promotes && (promo.forced.has(t) || (mode == Mode::Conversions && victim.is_none())) {
+        if promotes && (promo.forced.has(t) || (mode == Mode::Conversions && victims == 0)) {
             return true;
         }
         *count += 1;
-        let succ = match victim {
-            None => {
+        let succ = match victims {
+            0 => {
                 let index = base
                     .and_then(|b| self.index.step(b, i, s, t))
                     .or_else(|| self.index.encode(&next[..m]));
@@ -648,11 +726,11 @@ impl Table {
                     index: index.unwrap_or(usize::MAX),
                 }
             }
-            Some(_) => Succ {
+            _ => Succ {
                 code: if mode == Mode::Any {
                     DRAW
                 } else {
-                    self.conv_code(next, opp, victim, None)
+                    self.conv_code_of(next, opp, victims, None)
                 },
                 in_table: false,
                 index: usize::MAX,
@@ -753,9 +831,20 @@ impl Table {
         victim: Option<usize>,
         promo: Option<(usize, PieceId)>,
     ) -> u8 {
+        self.conv_code_of(next, opp, victim.map_or(0, |v| 1 << v), promo)
+    }
+
+    /// [`Table::conv_code`] for any men taken (bit `i` for man `i`).
+    pub(super) fn conv_code_of(
+        &self,
+        next: &[u8; MAX_MEN],
+        opp: usize,
+        victims: u32,
+        promo: Option<(usize, PieceId)>,
+    ) -> u8 {
         // No conversions in a table read from the cache (see `Builder::plan`): none is
         // read then, but a missing one must not panic.
-        let Some(Some(conv)) = self.convs.get(self.conv_key(victim, promo)) else {
+        let Some(Some(conv)) = self.convs.get(self.conv_key_of(victims, promo)) else {
             return DRAW;
         };
         let sub = conv.squares(next);
@@ -818,7 +907,9 @@ impl Table {
             let t = sq[i];
             let mut seen = Bits::EMPTY;
             for &(s, cond) in &pm.into[t as usize] {
-                if (occ | seen).has(s) || !cond.open(occ, own) {
+                // A man that moved back to its square (a pass) came from where it stands.
+                let from_elsewhere = s != t;
+                if (from_elsewhere && occ.has(s)) || seen.has(s) || !cond.open(occ, own) {
                     continue;
                 }
                 if promotes && promo.must(s, t) {
