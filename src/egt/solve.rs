@@ -211,28 +211,6 @@ pub fn open_bits(size: usize) -> [Vec<AtomicU64>; 2] {
     [0, 1].map(|_| (0..size / 64 + 1).map(|_| AtomicU64::new(0)).collect())
 }
 
-/// The locust moves of one man already reported, by the men they take and their end: a
-/// lion reaches one igui by two paths.
-#[derive(Default)]
-struct Taken {
-    seen: [(u32, u8); 16],
-    len: usize,
-}
-
-impl Taken {
-    /// True the first time `(victims, t)` is offered (always, once the list is full).
-    fn first(&mut self, victims: u32, t: u8) -> bool {
-        if self.seen[..self.len].contains(&(victims, t)) {
-            return false;
-        }
-        if self.len < self.seen.len() {
-            self.seen[self.len] = (victims, t);
-            self.len += 1;
-        }
-        true
-    }
-}
-
 /// The indices storing one position, by map (see [`Table::stored_images`]).
 struct Images {
     maps: [u8; MAX_MAPS],
@@ -548,43 +526,36 @@ impl Table {
                 guard
             };
             let mut seen = Bits::EMPTY;
-            let mut taken_before = Taken::default();
             for path in &pm.from[s as usize] {
                 let t = path.to;
-                let locust = path.cond.locust != 0;
-                if (seen.has(t) && !locust) || !path.cond.open(occ, own) {
+                if path.cond.locust != 0 {
+                    let at = (i, guarded, base, mode);
+                    if !mode.quiet()
+                        && !self.locust_move(&mut next, stm, at, path, &mut count, &mut f)
+                    {
+                        return count;
+                    }
+                    continue;
+                }
+                if seen.has(t) || !path.cond.open(occ, own) {
                     continue;
                 }
                 let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
                     continue;
                 };
-                let (mut victims, mut gone) = match victim {
-                    Some(j) => (1u32 << j, bit(t)),
-                    None => (0, Bits::EMPTY),
-                };
-                if locust {
-                    let Some((more, squares)) = self.on_the_way(sq, i, &path.cond) else {
-                        continue;
-                    };
-                    (victims, gone) = (victims | more, gone | squares);
-                    if !taken_before.first(victims, t) {
-                        continue;
-                    }
-                }
-                let converts = victims != 0 || promo.may(s, t, false);
+                let converts = victim.is_some() || promo.may(s, t, false);
                 match mode {
-                    _ if mode.quiet() && victims != 0 => continue,
+                    _ if mode.quiet() && victim.is_some() => continue,
                     Mode::Conversions if !converts => continue,
                     _ => {}
                 }
-                if !locust {
-                    seen |= bit(t);
-                }
+                seen |= bit(t);
                 next[i] = t;
-                let alive = all & !victims;
-                let occ_after = (occ & !bit(s) & !gone) | bit(t);
-                let theirs = occ & !own & !gone & !bit(t);
-                let safe = !guarded.meets(bit(s) | bit(t) | gone);
+                let alive = victim.map_or(all, |j| all & !(1 << j));
+                let occ_after = (occ & !bit(s)) | bit(t);
+                let theirs = occ & !own & !bit(t);
+                let safe = !guarded.meets(bit(s) | bit(t));
+                let victims = victim.map_or(0, |j| 1 << j);
                 if (safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs))
                     && !self.emit(
                         &next,
@@ -655,6 +626,49 @@ impl Table {
         let j = sq.iter().position(|&x| x == t)?;
         let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
         (!self.rules.no_capture[p][vp] && !self.protected(j)).then_some(j)
+    }
+
+    /// Reports man `i`'s locust move along `path` if it is legal (`next`: the squares
+    /// before it, restored after), as `moves_of` does a plain one: it takes every man on
+    /// its way and the one on its end; false to stop. (A lion reaches an igui by two paths:
+    /// it is reported twice, which leaves the best and worst conversion alike.)
+    #[inline(never)]
+    fn locust_move(
+        &self,
+        next: &mut [u8; MAX_MEN],
+        stm: usize,
+        (i, guarded, base, mode): (usize, Bits, Option<usize>, Mode),
+        path: &super::paths::Path,
+        count: &mut usize,
+        f: &mut impl FnMut(Succ) -> bool,
+    ) -> bool {
+        let m = self.men();
+        let sq = &next[..m];
+        let (s, t) = (sq[i], path.to);
+        let (occ, own) = self.occupancy(sq, (1u32 << m) - 1, stm);
+        if !path.cond.open(occ, own) {
+            return true;
+        }
+        let Some(end) = self.landing(sq, i, t, occ, own, path.rights) else {
+            return true;
+        };
+        let Some((mut victims, mut gone)) = self.on_the_way(sq, i, &path.cond) else {
+            return true;
+        };
+        if let Some(j) = end {
+            (victims, gone) = (victims | 1 << j, gone | bit(t));
+        }
+        let alive = ((1u32 << m) - 1) & !victims;
+        let occ_after = (occ & !bit(s) & !gone) | bit(t);
+        let theirs = occ & !own & !gone & !bit(t);
+        let safe = !guarded.meets(bit(s) | bit(t) | gone);
+        next[i] = t;
+        let legal = safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs);
+        let promo = &self.rules.promo[stm][self.piece[i] as usize];
+        let go_on =
+            !legal || self.emit(next, stm, (i, s, t), (victims, base, mode), promo, count, f);
+        next[i] = s;
+        go_on
     }
 
     /// The men man `i`'s path takes on its way (a locust capture; its screens hold foes, as
