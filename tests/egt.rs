@@ -710,8 +710,9 @@ fn lions_equal_minimax() {
 }
 
 /// Lions on bigger boards agree with the engine's moves: 8x8 (against a rook), 6x6 (two
-/// knights to take at once) and chu itself (12x12). Lions on both sides are refused where
-/// the lion-trading rules hold (they depend on the move before).
+/// knights to take at once) and chu itself (12x12; and its horned falcon, a lion forward).
+/// Lions on both sides are refused where the lion-trading rules hold (they depend on the
+/// move before).
 #[test]
 fn lion_tables_agree_with_the_engine() {
     let lion = "customPiece1 = l:KNADcaKmcabK\n";
@@ -722,6 +723,7 @@ fn lion_tables_agree_with_the_engine() {
         (&v8, "KLvKR", 1499),
         (&v6, "KLvKNN", 1499),
         (&chu, "KNvK", 211),
+        (&chu, "K+HvK", 211),
     ] {
         let n = engine_agrees(v, material, &|idx, _| idx % step == 0);
         assert!(n > 2000, "{material}: only {n} positions");
