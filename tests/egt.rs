@@ -739,6 +739,63 @@ fn lion_tables_agree_with_the_engine() {
     assert!(e.contains("lions on both sides"), "{e}");
 }
 
+/// A burner (tenjiku's Fire Demon, `burn`): every enemy man next to where it lands is
+/// taken, so it attacks every square next to its landing squares, and its move may take
+/// several men at once. Every value equals minimax with the engine's rules on a 4x4 board
+/// (a commoner that burns, on either side, and two knights to burn at once).
+#[test]
+fn burners_equal_minimax() {
+    oracle_on_4x4(
+        "customPiece1 = f:K\nburn = f\n",
+        "k3/4/4/3K w - - 0 1",
+        &["KFvK", "KFvKR", "KRvKF", "KFvKNN"],
+    );
+}
+
+/// Burners agree with the engine's moves: tenjiku's Fire Demon (16x16), a burning commoner
+/// against a rook on 5x5 (every position: a burner's move never leaves an enemy beside it,
+/// so such a position has no un-move of it, which changes 7 of 840 000 values of the 6x6
+/// table), and a burner with its moves (`BvR`) on 6x6 against a rook and a pawn, and with a
+/// rook against it. A man
+/// that may promote into a burner and tenjiku's range-jumping generals are refused by name.
+#[test]
+fn burner_tables_agree_with_the_engine() {
+    let tj = builtin("tenjiku");
+    let v6 = chess_with(
+        "burn6",
+        6,
+        "k5/6/6/6/6/5K w - - 0 1",
+        "customPiece1 = f:BvR\nburn = f\npromotionPieceTypes = q\n",
+    );
+    let v5 = chess_with(
+        "burn5",
+        5,
+        "k4/5/5/5/4K w - - 0 1",
+        "customPiece1 = f:K\nburn = f\n",
+    );
+    for (v, material, step) in [
+        (&tj, "KD!vK", 1999),
+        (&v5, "KFvKR", 1),
+        (&v6, "KFvKR", 97),
+        (&v6, "KRvKF", 97),
+        (&v6, "KFvKP", 97),
+    ] {
+        let n = engine_agrees(v, material, &|idx, _| idx % step == 0);
+        assert!(n > 2000, "{material}: only {n} positions");
+    }
+    let mut b = Builder::new(Rules::new(&tj, None, false).unwrap(), settings(Metric::Dtm));
+    for (text, why) in [
+        ("KQ!vK", "range jumps"),
+        ("KW!vK", "promotion into a burner"),
+    ] {
+        let e = b
+            .table(&Material::parse(&tj, text).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(text) && e.contains(why), "{text}: {e}");
+    }
+}
+
 /// Promotion limits (`promotionLimit`, grand's one queen): a pawn beside a queen may not
 /// become a second one, and where no choice is left it may not step onto the last rank.
 /// Every value equals minimax with the engine's rules.

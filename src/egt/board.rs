@@ -175,6 +175,9 @@ pub struct Board {
     /// `maps[k][sq]`: where map `k` sends `sq`; `maps[0]` is the identity. Only maps valid for
     /// the board's shape are listed (no transposes on a rectangle).
     pub maps: Vec<Vec<u8>>,
+    /// `near[sq]`: the (up to eight) squares next to `sq`, where a burner landing on `sq`
+    /// burns.
+    pub near: Vec<Bits>,
 }
 
 impl Board {
@@ -189,7 +192,18 @@ impl Board {
             ranks,
             n,
             maps: Vec::new(),
+            near: Vec::new(),
         };
+        b.near = (0..n)
+            .map(|sq| {
+                let (f, r) = ((sq % files as usize) as i32, (sq / files as usize) as i32);
+                let around = (-1..=1).flat_map(|df| (-1..=1).map(move |dr| (df, dr)));
+                around
+                    .filter(|&d| d != (0, 0))
+                    .filter_map(|(df, dr)| b.at(f + df, r + dr))
+                    .collect()
+            })
+            .collect();
         for &(transpose, mf, mr) in &MAPS {
             if transpose && files != ranks {
                 continue;

@@ -305,7 +305,7 @@ impl Table {
     /// squares.
     #[inline]
     pub fn neighbours_may_repeat(&self, sq: &[u8], mover: usize, back: bool) -> bool {
-        if self.locust(mover) {
+        if self.irregular(mover) {
             // A pass leaves every man where it stood: not worth telling apart.
             return true;
         }

@@ -51,8 +51,8 @@ pub enum EgtError {
     /// Solving failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// A man whose moves the generator does not model (a capture of its own men): its
-    /// table would miss those moves.
+    /// A man whose moves the generator does not model (a capture of its own men, a range
+    /// jump, a promotion into a burner): its table would miss those moves.
     #[error("{name}: tables are not supported for the {piece}, which has {why}")]
     Piece {
         /// Table name.
@@ -404,6 +404,17 @@ impl Builder {
         if lions_on_both_sides(rules, material) {
             return Err(EgtError::LionTrading { name });
         }
+        let promos = allowed_promotions(rules, material);
+        for (m, choices) in material.men.iter().zip(&promos) {
+            if choices
+                .iter()
+                .any(|&c| rules.variant.pieces[c as usize].burns)
+            {
+                let piece = rules.variant.pieces[m.piece as usize].name.clone();
+                let why = "a promotion into a burner (which would burn as it lands)";
+                return Err(EgtError::Piece { name, piece, why });
+            }
+        }
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
@@ -601,7 +612,7 @@ type ConvKey = (u32, Option<(usize, variants::PieceId)>);
 /// none or one man, and any set of men where a locust takes several at once.
 fn conv_slots(table: &Table) -> usize {
     let m = table.men();
-    if (0..2).any(|c| table.locust(c)) {
+    if (0..2).any(|c| table.irregular(c)) {
         m + (1 << m)
     } else {
         m + 1

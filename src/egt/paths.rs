@@ -130,12 +130,16 @@ pub struct PieceMoves {
     /// Captures en passant by target square: (origin, conditions).
     pub ep_into: Vec<Vec<(u8, Cond)>>,
     /// Some path takes men on its way (a locust capture: a lion's igui or double capture),
-    /// or returns to its origin (a lion's pass): moves the row solver does not model.
-    pub locust: bool,
-    /// The most men one path takes (the end's victim and those on the way).
+    /// or returns to its origin (a lion's pass), or the piece burns: moves the row solver
+    /// does not model.
+    pub irregular: bool,
+    /// Tenjiku's Fire Demon (`burn`): every enemy man next to where it lands is taken.
+    pub burns: bool,
+    /// The most men one move takes (the end's victim, those on the way, those burnt).
     pub max_victims: usize,
-    /// The piece can capture a friend or cross more than [`MAX_SCREENS`] screens: moves the
-    /// generator does not model (its tables are refused).
+    /// The piece can capture a friend, cross more than [`MAX_SCREENS`] screens or jump
+    /// over lower men (tenjiku's range jumps): moves the generator does not model (its
+    /// tables are refused).
     pub unsupported: Option<&'static str>,
 }
 
@@ -203,8 +207,13 @@ impl PieceMoves {
         let mut pm = PieceMoves {
             from: vec![Vec::new(); n],
             into: vec![Vec::new(); n],
+            burns: piece.burns,
+            irregular: piece.burns,
             ..PieceMoves::default()
         };
+        if piece.range_jump {
+            pm.unsupported = Some("range jumps over lower men");
+        }
         let walker = Walker {
             board,
             t: &piece.moves,
@@ -243,8 +252,9 @@ impl PieceMoves {
             for p in &pm.from[s] {
                 let on_the_way = p.cond.victims().count();
                 let ends = usize::from(p.rights & rights::CAPTURE != 0);
-                pm.max_victims = pm.max_victims.max(on_the_way + ends);
-                pm.locust |= on_the_way > 0 || p.to as usize == s;
+                let burnt = if pm.burns { 8 } else { 0 };
+                pm.max_victims = pm.max_victims.max(on_the_way + ends + burnt);
+                pm.irregular |= on_the_way > 0 || p.to as usize == s;
                 if p.ep & TAKES_EP != 0 {
                     pm.ep_into[p.to as usize].push((s as u8, p.cond));
                 }
@@ -254,6 +264,12 @@ impl PieceMoves {
                 }
                 for v in p.cond.victims() {
                     attacks[s * n + v as usize].extend(landing_conds(p, s as u8));
+                }
+                // A burner attacks every square next to where it may land.
+                if pm.burns && p.rights & (rights::MOVE | rights::CAPTURE) != 0 {
+                    for r in board.near[p.to as usize].squares() {
+                        attacks[s * n + r as usize].extend(landing_conds(p, s as u8));
+                    }
                 }
                 let hits = p.rights & (rights::CAPTURE | rights::CHECK_ONLY) != 0;
                 if hits && p.rights & rights::TAME == 0 {

@@ -234,8 +234,8 @@ pub fn eligible(table: &Table) -> bool {
             }
         }
         let pm = &rules.moves[c][p];
-        if pm.unsupported.is_some() || pm.locust {
-            // Men taken on the way, or a pass: the general solver's.
+        if pm.unsupported.is_some() || pm.irregular {
+            // Men taken on the way, burnt, or a pass: the general solver's.
             return false;
         }
         let domain = rules.domain[c][p];

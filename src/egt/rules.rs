@@ -88,9 +88,9 @@ pub struct Rules {
     /// to it (`promotionLimit`, and the start position's count under `promotionToCaptured`);
     /// `usize::MAX` when unlimited.
     pub promo_cap: [Vec<usize>; 2],
-    /// Per colour: some piece type takes men on its way or passes (see
-    /// [`PieceMoves::locust`]).
-    pub locust: [bool; 2],
+    /// Per colour: some piece type takes men on its way, burns or passes (see
+    /// [`PieceMoves::irregular`]).
+    pub irregular: [bool; 2],
     /// The board map that carries White's compiled rules onto Black's, when the colours play
     /// alike (see `mirror`): a table is then read through its colour mirror's.
     pub colour_flip: Option<std::sync::Arc<[u8]>>,
@@ -128,8 +128,8 @@ fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
         .collect()
 }
 
-/// The first rule of `v` the generator does not play, if any: explosions, men left behind
-/// or burnt, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
+/// The first rule of `v` the generator does not play, if any: explosions, men left behind,
+/// passing, janggi's facing kings, the loss of a non-royal type. (Promotion
 /// limits are played: see `Table::promos`.)
 fn unsupported(v: &Variant) -> Option<&'static str> {
     let royal_extinction =
@@ -138,8 +138,6 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("explosions (atomic)")
     } else if v.pieces.iter().any(|p| p.leaves_behind.is_some()) {
         Some("men that leave a man behind")
-    } else if v.pieces.iter().any(|p| p.burns) {
-        Some("burning")
     } else if v.pass_move {
         Some("passing")
     } else if v.end.bikjang {
@@ -184,7 +182,7 @@ impl Rules {
                 perpetual_check_loses: v.end.perpetual_check_illegal,
             },
             colour_flip: None,
-            locust: [false; 2],
+            irregular: [false; 2],
             promo_cap: [0, 1].map(|c| promotion_caps(v, &initial[c])),
         };
         for &(a, b) in &v.capture_matrix.no_capture {
@@ -199,7 +197,7 @@ impl Rules {
             }
             let reach = rules.moves[colour].iter().map(PieceMoves::reach).collect();
             rules.reach[colour] = reach;
-            rules.locust[colour] = rules.moves[colour].iter().any(|pm| pm.locust);
+            rules.irregular[colour] = rules.moves[colour].iter().any(|pm| pm.irregular);
             for (p, init) in start.iter().enumerate() {
                 let d = rules.domain_of(colour, p, init);
                 rules.domain[colour].push(d);

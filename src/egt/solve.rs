@@ -258,13 +258,13 @@ impl Table {
         v * (m * np + 1) + p
     }
 
-    /// True when some man of `stm` has a locust capture or a pass (see
-    /// [`PieceMoves::locust`](super::paths::PieceMoves::locust)).
-    pub fn locust(&self, stm: usize) -> bool {
-        self.rules.locust[stm]
+    /// True when some man of `stm` has a locust capture, burns or passes (see
+    /// [`PieceMoves::irregular`](super::paths::PieceMoves::irregular)).
+    pub fn irregular(&self, stm: usize) -> bool {
+        self.rules.irregular[stm]
             && (0..self.men()).any(|i| {
                 self.colour[i] as usize == stm
-                    && self.rules.moves[stm][self.piece[i] as usize].locust
+                    && self.rules.moves[stm][self.piece[i] as usize].irregular
             })
     }
 
@@ -381,7 +381,7 @@ impl Table {
             }
             let p = self.piece[i] as usize;
             let pm = &self.rules.moves[stm][p];
-            if !self.rules.promo[stm][p].choices.is_empty() || pm.locust {
+            if !self.rules.promo[stm][p].choices.is_empty() || pm.irregular {
                 return true;
             }
             for (j, &t) in sq.iter().enumerate() {
@@ -528,10 +528,9 @@ impl Table {
             let mut seen = Bits::EMPTY;
             for path in &pm.from[s as usize] {
                 let t = path.to;
-                if path.cond.locust != 0 {
+                if pm.burns || path.cond.locust != 0 {
                     let at = (i, guarded, base, mode);
-                    if !mode.quiet()
-                        && !self.locust_move(&mut next, stm, at, path, &mut count, &mut f)
+                    if !self.irregular_move(&mut next, stm, at, path, &mut seen, &mut count, &mut f)
                     {
                         return count;
                     }
@@ -628,17 +627,21 @@ impl Table {
         (!self.rules.no_capture[p][vp] && !self.protected(j)).then_some(j)
     }
 
-    /// Reports man `i`'s locust move along `path` if it is legal (`next`: the squares
-    /// before it, restored after), as `moves_of` does a plain one: it takes every man on
-    /// its way and the one on its end; false to stop. (A lion reaches an igui by two paths:
-    /// it is reported twice, which leaves the best and worst conversion alike.)
+    /// Reports man `i`'s move along `path` if it is legal (`next`: the squares before it,
+    /// restored after), as `moves_of` does a plain one, for a locust path or a burner: it
+    /// takes every man on its way, the one on its end and, for a burner, every enemy next
+    /// to its end; false to stop. A move that takes nobody is reported once per end
+    /// (`seen`); one that does may be twice (a lion reaches an igui by two paths), which
+    /// leaves the best and worst conversion alike.
+    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn locust_move(
+    fn irregular_move(
         &self,
         next: &mut [u8; MAX_MEN],
         stm: usize,
         (i, guarded, base, mode): (usize, Bits, Option<usize>, Mode),
         path: &super::paths::Path,
+        seen: &mut Bits,
         count: &mut usize,
         f: &mut impl FnMut(Succ) -> bool,
     ) -> bool {
@@ -658,17 +661,51 @@ impl Table {
         if let Some(j) = end {
             (victims, gone) = (victims | 1 << j, gone | bit(t));
         }
+        if self.rules.moves[stm][self.piece[i] as usize].burns {
+            let Some((men, squares)) = self.burnt(sq, stm, t, victims) else {
+                return true;
+            };
+            (victims, gone) = (victims | men, gone | squares);
+        }
+        let promo = &self.rules.promo[stm][self.piece[i] as usize];
+        match mode {
+            _ if mode.quiet() && victims != 0 => return true,
+            Mode::Conversions if victims == 0 && !promo.may(s, t, false) => return true,
+            _ if victims == 0 && seen.has(t) => return true,
+            _ => {}
+        }
+        if victims == 0 {
+            *seen |= bit(t);
+        }
         let alive = ((1u32 << m) - 1) & !victims;
         let occ_after = (occ & !bit(s) & !gone) | bit(t);
         let theirs = occ & !own & !gone & !bit(t);
         let safe = !guarded.meets(bit(s) | bit(t) | gone);
         next[i] = t;
         let legal = safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs);
-        let promo = &self.rules.promo[stm][self.piece[i] as usize];
         let go_on =
             !legal || self.emit(next, stm, (i, s, t), (victims, base, mode), promo, count, f);
         next[i] = s;
         go_on
+    }
+
+    /// The enemy men a burner of `stm` landing on `t` burns (those next to `t` not among
+    /// `taken` already): their bits and squares, or `None` when one of them is a protected
+    /// royal (the position is broken then: the burner attacks it).
+    fn burnt(&self, sq: &[u8], stm: usize, t: u8, taken: u32) -> Option<(u32, Bits)> {
+        let near = self.rules.board.near[t as usize];
+        let (mut men, mut squares) = (0u32, Bits::EMPTY);
+        for (j, &x) in sq.iter().enumerate() {
+            if self.colour[j] as usize == stm || taken >> j & 1 != 0 || !near.has(x) {
+                continue;
+            }
+            if self.protected(j) {
+                return None;
+            }
+            men |= 1 << j;
+            squares |= bit(x);
+        }
+        Some((men, squares))
     }
 
     /// The men man `i`'s path takes on its way (a locust capture; its screens hold foes, as
@@ -919,6 +956,10 @@ impl Table {
             let promo = &self.rules.promo[mover][p];
             let promotes = !promo.choices.is_empty();
             let t = sq[i];
+            if pm.burns && self.rules.board.near[t as usize].meets(occ & !own) {
+                // A burner's move would have burnt the enemy beside it.
+                continue;
+            }
             let mut seen = Bits::EMPTY;
             for &(s, cond) in &pm.into[t as usize] {
                 // A man that moved back to its square (a pass) came from where it stands.
