@@ -756,8 +756,9 @@ fn burners_equal_minimax() {
 /// against a rook on 5x5 (every position: a burner's move never leaves an enemy beside it,
 /// so such a position has no un-move of it, which changes 7 of 840 000 values of the 6x6
 /// table), and a burner with its moves (`BvR`) on 6x6 against a rook and a pawn, and with a
-/// rook against it. A man
-/// that may promote into a burner and tenjiku's range-jumping generals are refused by name.
+/// rook against it. A man that may promote into a burner is refused by name, and so is a
+/// range-jumping general where a man it could jump stands (with the kings alone it is the
+/// slider it plays as).
 #[test]
 fn burner_tables_agree_with_the_engine() {
     let tj = builtin("tenjiku");
@@ -775,6 +776,7 @@ fn burner_tables_agree_with_the_engine() {
     );
     for (v, material, step) in [
         (&tj, "KD!vK", 1999),
+        (&tj, "KQ!vK", 1999),
         (&v5, "KFvKR", 1),
         (&v6, "KFvKR", 97),
         (&v6, "KRvKF", 97),
@@ -785,7 +787,7 @@ fn burner_tables_agree_with_the_engine() {
     }
     let mut b = Builder::new(Rules::new(&tj, None, false).unwrap(), settings(Metric::Dtm));
     for (text, why) in [
-        ("KQ!vK", "range jumps"),
+        ("KQ!vKD!", "range jumps"),
         ("KW!vK", "promotion into a burner"),
     ] {
         let e = b

@@ -404,6 +404,10 @@ impl Builder {
         if lions_on_both_sides(rules, material) {
             return Err(EgtError::LionTrading { name });
         }
+        if let Some(piece) = jumper_with_lower_men(rules, material) {
+            let why = "range jumps over lower men, and a man it could jump is in the table";
+            return Err(EgtError::Piece { name, piece, why });
+        }
         let promos = allowed_promotions(rules, material);
         for (m, choices) in material.men.iter().zip(&promos) {
             if choices
@@ -664,6 +668,27 @@ fn several_taken(table: &Table) -> Vec<ConvKey> {
     keys.sort();
     keys.dedup();
     keys
+}
+
+/// The name of a range jumper of `material` (tenjiku's generals) that some other man of it
+/// (or a type that man may promote to) has a lower jump rank than: the generator plays a
+/// range jumper as the slider it is where no man it could jump stands, as when only higher
+/// men (the kings) are left.
+fn jumper_with_lower_men(rules: &Rules, material: &Material) -> Option<String> {
+    let pieces = &rules.variant.pieces;
+    let promos = allowed_promotions(rules, material);
+    let lowest = |j: usize| {
+        let man = material.men[j].piece;
+        (promos[j].iter().chain([&man]))
+            .map(|&p| pieces[p as usize].jump_rank)
+            .min()
+            .unwrap_or(0)
+    };
+    material.men.iter().enumerate().find_map(|(i, m)| {
+        let jumper = &pieces[m.piece as usize];
+        let lower = (0..material.men.len()).any(|j| j != i && lowest(j) < jumper.jump_rank);
+        (jumper.range_jump && lower).then(|| jumper.name.clone())
+    })
 }
 
 /// True when the variant has lion-trading rules and both sides of `material` hold a lion or

@@ -137,9 +137,9 @@ pub struct PieceMoves {
     pub burns: bool,
     /// The most men one move takes (the end's victim, those on the way, those burnt).
     pub max_victims: usize,
-    /// The piece can capture a friend, cross more than [`MAX_SCREENS`] screens or jump
-    /// over lower men (tenjiku's range jumps): moves the generator does not model (its
-    /// tables are refused).
+    /// The piece can capture a friend or cross more than [`MAX_SCREENS`] screens: moves
+    /// the generator does not model (its tables are refused). (Tenjiku's range jumps are
+    /// refused per table, where a man they could jump stands: see `Builder::empty_table`.)
     pub unsupported: Option<&'static str>,
 }
 
@@ -211,9 +211,6 @@ impl PieceMoves {
             irregular: piece.burns,
             ..PieceMoves::default()
         };
-        if piece.range_jump {
-            pm.unsupported = Some("range jumps over lower men");
-        }
         let walker = Walker {
             board,
             t: &piece.moves,
