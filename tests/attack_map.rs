@@ -143,11 +143,31 @@ fn check_coverage(name: &str, made: &Made, h: &Has) -> Vec<String> {
     short
 }
 
+/// Threads the suite walk runs on: the variants are independent, and the walk is the
+/// longest test of the suite (CI has two cores).
+const WALK_THREADS: usize = 2;
+
 #[test]
 fn incremental_state_matches_scratch_in_every_variant() {
+    let names = walked();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..WALK_THREADS {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&name) = names.get(i) else { break };
+                let walked = walk_variant(name, 10_000, 0x9E37_79B9 + 64 * i as u64);
+                done.lock().unwrap().push((i, walked));
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap();
+    assert_eq!(done.len(), names.len(), "a walk panicked");
+    done.sort_by_key(|&(i, _)| i);
     let mut short = Vec::new();
-    for (i, name) in walked().into_iter().enumerate() {
-        let (made, present) = walk_variant(name, 10_000, 0x9E37_79B9 + 64 * i as u64);
+    for (i, (made, present)) in done {
+        let name = names[i];
         println!("{name}: {made:?}");
         short.extend(check_coverage(
             name,

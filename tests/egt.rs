@@ -689,6 +689,16 @@ fn men_with_moves_the_generator_does_not_model_are_refused() {
     );
 }
 
+/// Chu's lion (`KNADcaKmcabK`) on a 5x5 board.
+fn lion5() -> Variant {
+    chess_with(
+        "lion5",
+        5,
+        "k4/5/5/5/4K w - - 0 1",
+        "customPiece1 = l:KNADcaKmcabK\n",
+    )
+}
+
 /// Chu's lion (`KNADcaKmcabK`): it takes a man beside it without moving (igui), two men in
 /// one move, or one on its way to a square beyond, and it may pass (out to an empty square
 /// and back). Every value equals minimax with the engine's rules on 4x4 and 5x5 boards, with the
@@ -700,13 +710,14 @@ fn lions_equal_minimax() {
         "k3/4/4/3K w - - 0 1",
         &["KLvK", "KRvKL", "KLvKNN"],
     );
-    let v = chess_with(
-        "lion5",
-        5,
-        "k4/5/5/5/4K w - - 0 1",
-        "customPiece1 = l:KNADcaKmcabK\n",
-    );
-    oracle_agrees(&v, "KLvKR");
+    oracle_agrees(&lion5(), "KLvK");
+}
+
+/// [`lions_equal_minimax`] against a rook on 5x5.
+#[test]
+#[ignore = "about 40 s of minimax; run by hand after touching locust moves"]
+fn lions_equal_minimax_on_5x5() {
+    oracle_agrees(&lion5(), "KLvKR");
 }
 
 /// Lions on bigger boards agree with the engine's moves: 8x8 (against a rook), 6x6 (two
@@ -1288,7 +1299,6 @@ fn same_as_general(t: &Table, what: &str) -> Table {
 
 #[test]
 fn row_solver_equals_general_solver() {
-    use locust::egt::rows::eligible;
     let chess = builtin("chess");
     let cases = [
         (board(5), "KRvKN", Metric::Dtm),
@@ -1335,16 +1345,32 @@ fn row_solver_equals_general_solver() {
         (builtin("shatranj"), "KRNvK", Metric::Dtm),
         (builtin("shatranj"), "KPvK", Metric::Dtm),
         (builtin("shatranj"), "KvKPP", Metric::Dtm),
-        // Grand: promotions that may be declined on the eighth and ninth ranks.
+        // Grand: promotions that may be declined on the eighth and ninth ranks (KPvKN, a
+        // minute on 10x10, in `row_solver_equals_general_solver_long`).
         (builtin("grand"), "KPvK", Metric::Dtm),
-        (builtin("grand"), "KPvKN", Metric::Dtm),
         // Spartan: Black's two kings under duple check (either may be taken, not both left
         // attacked), a pawn that promotes beside them.
         (builtin("spartan"), "KQvKK", Metric::Dtm),
         (builtin("spartan"), "KPvKK", Metric::Dtm),
     ];
+    rows_equal_general(&cases);
+}
+
+/// [`row_solver_equals_general_solver`] on grand's KPvKN (10x10: promotions that may be
+/// declined, with a man to take).
+#[test]
+#[ignore = "about a minute on 10x10; run by hand after touching the row solver"]
+fn row_solver_equals_general_solver_long() {
+    rows_equal_general(&[(builtin("grand"), "KPvKN", Metric::Dtm)]);
+}
+
+/// Each table of `cases` goes to the row solver and equals its general twin, mates and
+/// stalemates too.
+fn rows_equal_general(cases: &[(Variant, &str, Metric)]) {
+    use locust::egt::rows::eligible;
     for (v, material, metric) in cases {
-        let t = build_with(&v, material, settings(metric)).1;
+        let (material, metric) = (*material, *metric);
+        let t = build_with(v, material, settings(metric)).1;
         assert!(eligible(&t), "{material} goes to the row solver");
         let twin = same_as_general(&t, &format!("{material} {metric:?}"));
         // The row solver records the positions without a move; the statistics of the twin,
