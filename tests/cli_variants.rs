@@ -183,3 +183,25 @@ fn egt_wdl_reports_no_distances() {
     assert!(wdl.contains(": win\n") && wdl.contains(" draw\n"), "{wdl}");
     assert!(!wdl.contains(" in "), "{wdl}");
 }
+
+/// `egt probe` where a castling right is open: the tables do not hold the position, so a
+/// move that keeps a right open is "not in the tables" (not "illegal"), and a position whose
+/// every move gives up the rights is worth its best move.
+#[test]
+fn egt_probe_with_castling_rights() {
+    let probe = |fen: &str| {
+        let out = locust(&["egt", "probe", "chess", fen, "--no-cache"]);
+        assert!(out.status.success(), "{fen}: {}", stdout(&out));
+        stdout(&out)
+    };
+    let kept = probe("r3k3/8/8/8/8/8/8/4K3 w q - 0 1");
+    assert!(kept.contains(": not in the tables ("), "{kept}");
+    assert!(kept.contains("  e1d1       not in the tables"), "{kept}");
+    assert!(!kept.contains("illegal"), "{kept}");
+    let given_up = probe("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    assert!(
+        given_up.contains(": win in 12 (by its moves: "),
+        "{given_up}"
+    );
+    assert!(given_up.contains("  a1a7       win in 12\n"), "{given_up}");
+}

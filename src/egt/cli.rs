@@ -10,7 +10,7 @@ use variants::Variant;
 use super::material::Material;
 use super::rules::Rules;
 use super::solve::Metric;
-use super::value::{describe, describe_wdl};
+use super::value::{describe, describe_wdl, ILLEGAL};
 use super::{report, Builder, Settings};
 use crate::game::Game;
 
@@ -195,7 +195,10 @@ fn build(
             let secs = start.elapsed().as_secs_f64();
             let stats = report::stats(&table, threads);
             print!("{}", report::render(&table, &stats, distances));
-            println!("Built in {secs:.2} s ({} tables)", builder.tables().count());
+            println!(
+                "{}",
+                built_line(secs, builder.solved_last(), builder.tables().count())
+            );
             let samples = report::examples(&table, examples);
             for (fen, moves) in samples
                 .into_iter()
@@ -232,6 +235,9 @@ fn build(
     }
 }
 
+/// Why a position's own value is not read from its table.
+const NOT_HELD: &str = "a castling right or an en passant capture is open";
+
 fn probe(builder: &mut Builder, variant: &Variant, fen: &str, distances: bool) -> ExitCode {
     let describe = if distances { describe } else { describe_wdl };
     let mut game = match Game::from_fen(variant.clone(), fen) {
@@ -243,14 +249,25 @@ fn probe(builder: &mut Builder, variant: &Variant, fen: &str, distances: bool) -
     };
     match super::probe::probe(builder, &mut game) {
         Ok((own, moves)) => {
+            let unknown = |code: u8| code == ILLEGAL;
             let own = if super::probe::readable(game.position()) {
                 describe(own)
+            } else if !moves.is_empty() && !moves.iter().any(|m| unknown(m.1)) {
+                // Moves come best first: the position is worth its best move.
+                format!("{} (by its moves: {NOT_HELD})", describe(moves[0].1))
             } else {
-                "not in the tables (a castling right or an en passant capture is open)".into()
+                format!("not in the tables ({NOT_HELD})")
             };
             println!("{}: {own}", game.position().fen());
             for (text, code) in moves {
-                println!("  {text:10} {}", describe(code));
+                // A legal move never leads to a broken position: ILLEGAL is the probe's
+                // "unknown", a position after it that keeps a castling right.
+                let value = if unknown(code) {
+                    "not in the tables (a castling right stays open)".to_string()
+                } else {
+                    describe(code)
+                };
+                println!("  {text:10} {value}");
             }
             ExitCode::SUCCESS
         }
@@ -304,4 +321,34 @@ fn read_presets(
         });
     }
     Ok(out)
+}
+
+/// The build's last line: its time, the tables it solved and those it read.
+fn built_line(secs: f64, solved: usize, used: usize) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let read = used.saturating_sub(solved);
+    match (solved, read) {
+        (0, _) => format!("Read from the cache in {secs:.2} s"),
+        (_, 0) => format!("Built in {secs:.2} s ({solved} table{})", plural(solved)),
+        _ => format!(
+            "Built in {secs:.2} s ({solved} table{} solved, {read} read from the cache)",
+            plural(solved)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::built_line;
+
+    #[test]
+    fn the_last_line_tells_solved_from_read() {
+        assert_eq!(built_line(0.011, 0, 1), "Read from the cache in 0.01 s");
+        assert_eq!(built_line(1.234, 1, 1), "Built in 1.23 s (1 table)");
+        assert_eq!(built_line(1.0, 4, 4), "Built in 1.00 s (4 tables)");
+        assert_eq!(
+            built_line(0.5, 1, 6),
+            "Built in 0.50 s (1 table solved, 5 read from the cache)"
+        );
+    }
 }

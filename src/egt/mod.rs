@@ -209,6 +209,12 @@ impl Builder {
         self.tables.values()
     }
 
+    /// How many tables the last build solved (the others it used were read from the cache
+    /// or built before).
+    pub fn solved_last(&self) -> usize {
+        self.planned
+    }
+
     /// Entries per side of the table of `material` (nothing is built).
     pub fn size_of(&self, material: &Material) -> usize {
         let rules = &self.rules;
