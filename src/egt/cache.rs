@@ -259,6 +259,13 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
             for v in t.values.iter_mut().flatten() {
                 *v.get_mut() = 0;
             }
+            // A missing file is the usual case; a damaged, foreign or unreadable one is
+            // worth a word, since the table is built again instead.
+            let missing =
+                matches!(&e, CacheError::Io(io) if io.kind() == std::io::ErrorKind::NotFound);
+            if !missing {
+                log::warn!("{}: cached file not used ({e}); building it again", t.name);
+            }
             Err(e)
         }
     }
