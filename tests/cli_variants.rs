@@ -184,24 +184,40 @@ fn egt_wdl_reports_no_distances() {
     assert!(!wdl.contains(" in "), "{wdl}");
 }
 
-/// `egt probe` where a castling right is open: the tables do not hold the position, so a
-/// move that keeps a right open is "not in the tables" (not "illegal"), and a position whose
-/// every move gives up the rights is worth its best move.
+/// `egt probe` of positions the tables do not hold as they stand: with a castling right
+/// open, a move that keeps one is "not in the tables" (not "illegal"), and a position whose
+/// every move gives up the rights is worth its best move; with an en passant capture open,
+/// its moves decide; with too many men, nothing is read.
 #[test]
-fn egt_probe_with_castling_rights() {
+fn egt_probe_outside_the_tables() {
     let probe = |fen: &str| {
         let out = locust(&["egt", "probe", "chess", fen, "--no-cache"]);
         assert!(out.status.success(), "{fen}: {}", stdout(&out));
         stdout(&out)
     };
     let kept = probe("r3k3/8/8/8/8/8/8/4K3 w q - 0 1");
-    assert!(kept.contains(": not in the tables ("), "{kept}");
-    assert!(kept.contains("  e1d1       not in the tables"), "{kept}");
+    assert!(
+        kept.contains(": not in the tables (a castling right is open)\n"),
+        "{kept}"
+    );
+    assert!(kept.contains("  e1d1       not in the tables\n"), "{kept}");
     assert!(!kept.contains("illegal"), "{kept}");
     let given_up = probe("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
     assert!(
-        given_up.contains(": win in 12 (by its moves: "),
+        given_up.contains(": win in 12 (by its moves: a castling right is open)\n"),
         "{given_up}"
     );
     assert!(given_up.contains("  a1a7       win in 12\n"), "{given_up}");
+    // d2d4 was just played: cxd3 e.p. holds the draw that every other move loses.
+    let ep = probe("8/8/8/8/2pP4/8/6k1/2K5 b - d3 0 1");
+    assert!(
+        ep.contains(": draw (by its moves: an en passant capture is open)\n"),
+        "{ep}"
+    );
+    assert!(ep.contains("  c4d3       draw\n"), "{ep}");
+    let start = probe("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(
+        start.contains(": not in the tables (more than 8 men"),
+        "{start}"
+    );
 }

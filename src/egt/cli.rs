@@ -235,8 +235,45 @@ fn build(
     }
 }
 
-/// Why a position's own value is not read from its table.
-const NOT_HELD: &str = "a castling right or an en passant capture is open";
+/// The probed position's value as `egt probe` prints it: the table's; else worked out
+/// from its moves (`moves`, best first) where an en passant capture or a castling right
+/// keeps it out of the table; else why it is not in the tables.
+fn own_line(
+    builder: &Builder,
+    pos: &crate::board::position::Position,
+    own: u8,
+    moves: &[(String, u8)],
+    describe: fn(u8) -> String,
+) -> String {
+    use super::probe::{readable, table_form};
+    if table_form(&builder.rules, pos).is_none() {
+        return format!(
+            "not in the tables (more than {} men, or a side without a royal)",
+            super::material::MAX_MEN
+        );
+    }
+    if readable(pos) {
+        return describe(own);
+    }
+    let why = if pos.has_castling() {
+        "a castling right is open"
+    } else {
+        "an en passant capture is open"
+    };
+    // The probe works out an en passant position from its moves; a castling right is
+    // known when every move is (the rights are given up or taken by each of them).
+    let by_moves = if own != ILLEGAL {
+        Some(own)
+    } else if !moves.is_empty() && moves.iter().all(|m| m.1 != ILLEGAL) {
+        Some(moves[0].1)
+    } else {
+        None
+    };
+    match by_moves {
+        Some(code) => format!("{} (by its moves: {why})", describe(code)),
+        None => format!("not in the tables ({why})"),
+    }
+}
 
 fn probe(builder: &mut Builder, variant: &Variant, fen: &str, distances: bool) -> ExitCode {
     let describe = if distances { describe } else { describe_wdl };
@@ -249,21 +286,13 @@ fn probe(builder: &mut Builder, variant: &Variant, fen: &str, distances: bool) -
     };
     match super::probe::probe(builder, &mut game) {
         Ok((own, moves)) => {
-            let unknown = |code: u8| code == ILLEGAL;
-            let own = if super::probe::readable(game.position()) {
-                describe(own)
-            } else if !moves.is_empty() && !moves.iter().any(|m| unknown(m.1)) {
-                // Moves come best first: the position is worth its best move.
-                format!("{} (by its moves: {NOT_HELD})", describe(moves[0].1))
-            } else {
-                format!("not in the tables ({NOT_HELD})")
-            };
+            let own = own_line(builder, game.position(), own, &moves, describe);
             println!("{}: {own}", game.position().fen());
             for (text, code) in moves {
                 // A legal move never leads to a broken position: ILLEGAL is the probe's
-                // "unknown", a position after it that keeps a castling right.
-                let value = if unknown(code) {
-                    "not in the tables (a castling right stays open)".to_string()
+                // "unknown" (a position after it that keeps a castling right, or no table).
+                let value = if code == ILLEGAL {
+                    "not in the tables".to_string()
                 } else {
                     describe(code)
                 };
