@@ -497,12 +497,31 @@ fn ka_against_kq_agrees_with_fairy_stockfish() {
     let (mut b, t) = build_with(&capa, "KAvKQ", settings(Metric::Dtm));
     let [w, bl] = report::stats(&t, 2);
     assert!(w.total_wins().full > 0 && bl.total_wins().full > 0);
-    let data = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/egt/fsf-mates-capablanca-KAvKQ.txt"
-    );
+    let checked = fsf_mates_agree(&capa, &mut b, "fsf-mates-capablanca-KAvKQ.txt");
+    assert!(checked >= 50, "only {checked} positions with a mate");
+}
+
+/// Xiangqi's won KRvKA, KRvKB, KNPvK and KCAvK positions (each table's `--examples`) have
+/// Fairy-Stockfish's mate distances (depth 36): palaces, the elephant's and horse's lame
+/// moves, the soldier, the cannon's screen and the flying general checked against another
+/// engine's rules.
+#[test]
+fn xiangqi_mates_agree_with_fairy_stockfish() {
+    let xq = builtin("xiangqi");
+    let mut b = Builder::new(Rules::new(&xq, None, false).unwrap(), settings(Metric::Dtm));
+    let checked = fsf_mates_agree(&xq, &mut b, "fsf-mates-xiangqi.txt");
+    assert!(checked >= 50, "only {checked} positions with a mate");
+}
+
+/// Compares the table values `b` probes with the Fairy-Stockfish mates of the data file
+/// `name` (lines `FEN;Locust's when made;Fairy-Stockfish's`, made by tools/fsf-mates.py):
+/// the same winner, Fairy-Stockfish's mate never shorter than the table's (its distance is
+/// the shortest) and at most a move longer (a search may report a longer one), and the same
+/// length in four cases of five. Returns how many positions had a mate to compare.
+fn fsf_mates_agree(v: &Variant, b: &mut Builder, name: &str) -> usize {
+    let path = format!("{}/tests/data/egt/{name}", env!("CARGO_MANIFEST_DIR"));
     let (mut checked, mut same) = (0, 0);
-    for line in std::fs::read_to_string(data).unwrap().lines() {
+    for line in std::fs::read_to_string(path).unwrap().lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
@@ -511,10 +530,8 @@ fn ka_against_kq_agrees_with_fairy_stockfish() {
         let Ok(mate) = f[2].parse::<i32>() else {
             continue;
         };
-        let mut game = locust::game::Game::from_fen(capa.clone(), f[0]).unwrap();
-        let (own, _) = locust::egt::probe::probe(&mut b, &mut game).unwrap();
-        // The table's distance is the shortest: a search may find a longer mate (by a
-        // move, as the data file's header shows), never a shorter one or another winner.
+        let mut game = locust::game::Game::from_fen(v.clone(), f[0]).unwrap();
+        let (own, _) = locust::egt::probe::probe(b, &mut game).unwrap();
         let ours = (plies(own) as i32 + 1) / 2;
         let ours = if is_win(own) { ours } else { -ours };
         let longer = mate.abs() - ours.abs();
@@ -527,11 +544,11 @@ fn ka_against_kq_agrees_with_fairy_stockfish() {
         checked += 1;
         same += usize::from(longer == 0);
     }
-    assert!(checked >= 50, "only {checked} positions with a mate");
     assert!(
         same * 5 >= checked * 4,
-        "only {same} of {checked} mates alike"
+        "{name}: only {same} of {checked} mates alike"
     );
+    checked
 }
 
 #[test]

@@ -2,8 +2,9 @@
 """Mate distances from Fairy-Stockfish for random positions of one material, to check
 Locust's tables against an independent engine (tests/data/egt/fsf-mates-*.txt).
 
-Draws random legal placements, asks `locust egt probe` for each one's value, keeps those the
-table calls a win or loss in at most --max-moves moves (any side to move), and asks
+Draws random legal placements (or, with --stdin, takes the won positions that
+`locust egt build --examples N` prints), asks `locust egt probe` for each one's value, keeps
+those the table calls a win or loss in at most --max-moves moves (any side to move), and asks
 Fairy-Stockfish (UCI, --depth plies) for its score. Prints `FEN;locust;fsf` lines, where
 both are signed mate distances in moves from the side to move ("mate 3", "mate -2") and
 fsf is "none" where it found no mate. The table's value is printed beside, not used to
@@ -93,9 +94,20 @@ def main():
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--cache", default="/tmp/fsf-mates-cache")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--stdin", action="store_true",
+                    help="take the positions from `locust egt build --examples N` on stdin")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     eng = Engine(a.fsf, a.variant)
+    if a.stdin:
+        for line in sys.stdin:
+            if ";" not in line:
+                continue
+            fen = line.split(";")[0].strip()
+            ours = locust_value(a.locust, a.variant, fen, a.cache)
+            theirs = eng.mate(fen, a.depth)
+            print(f"{fen};{ours};{'none' if theirs is None else theirs}", flush=True)
+        return
     squares = [(f, r) for f in range(a.files) for r in range(a.ranks)]
     kept, tried = 0, 0
     while kept < a.count and tried < 200 * a.count:
