@@ -513,6 +513,16 @@ fn xiangqi_mates_agree_with_fairy_stockfish() {
     assert!(checked >= 50, "only {checked} positions with a mate");
 }
 
+/// Knightmate's royal knights: KQvK (the table's `--examples`) and random KRvKB positions
+/// won or lost within six moves have Fairy-Stockfish's mate distances (depth 30).
+#[test]
+fn knightmate_mates_agree_with_fairy_stockfish() {
+    let km = builtin("knightmate");
+    let mut b = Builder::new(Rules::new(&km, None, false).unwrap(), settings(Metric::Dtm));
+    let checked = fsf_mates_agree(&km, &mut b, "fsf-mates-knightmate.txt");
+    assert!(checked >= 35, "only {checked} positions with a mate");
+}
+
 /// Compares the table values `b` probes with the Fairy-Stockfish mates of the data file
 /// `name` (lines `FEN;Locust's when made;Fairy-Stockfish's`, made by tools/fsf-mates.py):
 /// the same winner, Fairy-Stockfish's mate never shorter than the table's (its distance is
