@@ -497,8 +497,7 @@ fn ka_against_kq_agrees_with_fairy_stockfish() {
     let (mut b, t) = build_with(&capa, "KAvKQ", settings(Metric::Dtm));
     let [w, bl] = report::stats(&t, 2);
     assert!(w.total_wins().full > 0 && bl.total_wins().full > 0);
-    let checked = fsf_mates_agree(&capa, &mut b, "fsf-mates-capablanca-KAvKQ.txt");
-    assert!(checked >= 50, "only {checked} positions with a mate");
+    fsf_mates_agree(&capa, &mut b, "fsf-mates-capablanca-KAvKQ.txt", 50);
 }
 
 /// Xiangqi's won KRvKA, KRvKB, KNPvK and KCAvK positions (each table's `--examples`) have
@@ -507,28 +506,29 @@ fn ka_against_kq_agrees_with_fairy_stockfish() {
 /// engine's rules.
 #[test]
 fn xiangqi_mates_agree_with_fairy_stockfish() {
-    let xq = builtin("xiangqi");
-    let mut b = Builder::new(Rules::new(&xq, None, false).unwrap(), settings(Metric::Dtm));
-    let checked = fsf_mates_agree(&xq, &mut b, "fsf-mates-xiangqi.txt");
-    assert!(checked >= 50, "only {checked} positions with a mate");
+    fsf_mates_in("xiangqi", "fsf-mates-xiangqi.txt", 50);
 }
 
 /// Knightmate's royal knights: KQvK (the table's `--examples`) and random KRvKB positions
 /// won or lost within six moves have Fairy-Stockfish's mate distances (depth 30).
 #[test]
 fn knightmate_mates_agree_with_fairy_stockfish() {
-    let km = builtin("knightmate");
-    let mut b = Builder::new(Rules::new(&km, None, false).unwrap(), settings(Metric::Dtm));
-    let checked = fsf_mates_agree(&km, &mut b, "fsf-mates-knightmate.txt");
-    assert!(checked >= 35, "only {checked} positions with a mate");
+    fsf_mates_in("knightmate", "fsf-mates-knightmate.txt", 35);
+}
+
+/// [`fsf_mates_agree`] with a builder of its own for the built-in `variant`.
+fn fsf_mates_in(variant: &str, name: &str, least: usize) {
+    let v = builtin(variant);
+    let mut b = Builder::new(Rules::new(&v, None, false).unwrap(), settings(Metric::Dtm));
+    fsf_mates_agree(&v, &mut b, name, least);
 }
 
 /// Compares the table values `b` probes with the Fairy-Stockfish mates of the data file
 /// `name` (lines `FEN;Locust's when made;Fairy-Stockfish's`, made by tools/fsf-mates.py):
 /// the same winner, Fairy-Stockfish's mate never shorter than the table's (its distance is
 /// the shortest) and at most a move longer (a search may report a longer one), and the same
-/// length in four cases of five. Returns how many positions had a mate to compare.
-fn fsf_mates_agree(v: &Variant, b: &mut Builder, name: &str) -> usize {
+/// length in four cases of five; at least `least` positions with a mate to compare.
+fn fsf_mates_agree(v: &Variant, b: &mut Builder, name: &str, least: usize) {
     let path = format!("{}/tests/data/egt/{name}", env!("CARGO_MANIFEST_DIR"));
     let (mut checked, mut same) = (0, 0);
     for line in std::fs::read_to_string(path).unwrap().lines() {
@@ -555,10 +555,13 @@ fn fsf_mates_agree(v: &Variant, b: &mut Builder, name: &str) -> usize {
         same += usize::from(longer == 0);
     }
     assert!(
+        checked >= least,
+        "{name}: only {checked} positions with a mate"
+    );
+    assert!(
         same * 5 >= checked * 4,
         "{name}: only {same} of {checked} mates alike"
     );
-    checked
 }
 
 #[test]
