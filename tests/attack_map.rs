@@ -162,8 +162,8 @@ fn incremental_state_matches_scratch_in_every_variant() {
             });
         }
     });
+    // A walk's panic has reached the test through the scope: every variant is here.
     let mut done = done.into_inner().unwrap();
-    assert_eq!(done.len(), names.len(), "a walk panicked");
     done.sort_by_key(|&(i, _)| i);
     let mut short = Vec::new();
     for (i, (made, present)) in done {

@@ -416,14 +416,25 @@ fn tables_agree_with_one_ply_of_minimax() {
 /// table's rules are the engine's. Returns how many were compared.
 fn engine_agrees(v: &Variant, material: &str, pick: &dyn Fn(usize, &[u8]) -> bool) -> usize {
     let (mut b, t) = build_with(v, material, settings(Metric::Dtm));
+    engine_agrees_in(&mut b, &t, v, pick)
+}
+
+/// [`engine_agrees`] on the table `t` that `b` built.
+fn engine_agrees_in(
+    b: &mut Builder,
+    t: &Table,
+    v: &Variant,
+    pick: &dyn Fn(usize, &[u8]) -> bool,
+) -> usize {
+    let material = &t.name;
     let mut checked = 0;
-    for_each_legal(&t, |stm, idx, code, sq| {
+    for_each_legal(t, |stm, idx, code, sq| {
         if !pick(idx, sq) {
             return;
         }
-        let fen = report::fen(&t, sq, stm);
+        let fen = report::fen(t, sq, stm);
         let mut game = locust::game::Game::from_fen(v.clone(), &fen).unwrap();
-        let (own, moves) = locust::egt::probe::probe(&mut b, &mut game).unwrap();
+        let (own, moves) = locust::egt::probe::probe(b, &mut game).unwrap();
         assert_eq!(own, code, "{material} {fen}");
         // A bare king's side to move is decided by the rule in the table (lost unless it
         // bares the other at once), where the game lets it make that move first.
@@ -492,9 +503,9 @@ fn fairy_pieces_mate_the_bare_king() {
 #[test]
 fn ka_against_kq_agrees_with_fairy_stockfish() {
     let capa = builtin("capablanca");
-    let n = engine_agrees(&capa, "KAvKQ", &|idx, _| idx % 3989 == 0);
-    assert!(n > 2000, "KAvKQ: only {n} positions");
     let (mut b, t) = build_with(&capa, "KAvKQ", settings(Metric::Dtm));
+    let n = engine_agrees_in(&mut b, &t, &capa, &|idx, _| idx % 3989 == 0);
+    assert!(n > 2000, "KAvKQ: only {n} positions");
     let [w, bl] = report::stats(&t, 2);
     assert!(w.total_wins().full > 0 && bl.total_wins().full > 0);
     fsf_mates_agree(&capa, &mut b, "fsf-mates-capablanca-KAvKQ.txt", 50);
