@@ -17,7 +17,8 @@ const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 5: the positions without a legal move after the values (see [`save`]).
 /// 6: en passant played (a table of version 5 with a double step against an enemy pawn
 /// held values without it) and chu's promotion on entering the zone.
-const VERSION: u32 = 6;
+/// 7: a pawn table of the row solver holds its pawns first (see `layout`).
+const VERSION: u32 = 7;
 
 /// The count of a side's positions without a legal move when the solver did not record
 /// them (the statistics then look for a move in every draw).
@@ -60,6 +61,13 @@ const BLOCK: usize = WORD * LANES;
 /// Bytes a table file is read or written by at a time: a buffer that stays in the cache
 /// while it is checked and copied, in place of a second copy of the whole file.
 const CHUNK: usize = 1 << 16;
+
+/// The read buffer of a table file: smaller than [`CHUNK`], so that the values, read a
+/// chunk at a time, go from the file straight into the chunk (a reader passes reads of at
+/// least its buffer's size by once it is empty); the header and the list of positions
+/// without a move go through it. As large as a chunk, every chunk was copied twice (the
+/// header leaves the buffer part full): a sixth of reading KPvKP's sub-tables.
+const READ_BUFFER: usize = 1 << 12;
 
 /// The file's checksum, fed in pieces: FNV-1a's step on 8-byte words in [`LANES`]
 /// independent chains (the byte-by-byte chain waits on one multiply per byte: 40 ms for
@@ -323,7 +331,7 @@ fn read(
     let file = std::fs::File::open(path)?;
     let mut f = Reader {
         path,
-        file: std::io::BufReader::with_capacity(CHUNK, file),
+        file: std::io::BufReader::with_capacity(READ_BUFFER, file),
         sum: Checksum::new(),
     };
     let mut buf = vec![0u8; CHUNK.max(head.len())];

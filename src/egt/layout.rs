@@ -1,20 +1,19 @@
-//! Pawn tables solved in a layout of their own: the pawns lead the index, so that the
-//! positions of one placement of the pawns lie together and the row solver's un-moves and
-//! verifications of pieces stay in a small stretch of memory; the values are then copied
-//! into the table's own index, so that the table and its file are the same.
+//! The order of a table's men: a pawn table of the row solver holds its pawns first, so that
+//! the positions of one placement of the pawns lie together and the row solver's un-moves
+//! and verifications of pieces stay in a small stretch of memory (see `rows`). The table,
+//! its file and its probes use that order (positions from outside are mapped through
+//! `Table::perm`): solved in another order, the values would be copied over at the end,
+//! a tenth of a pawn table's time.
 
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::AtomicU8;
 
-use super::board::MAX_MAPS;
 use super::index::Indexer;
-use super::material::{Material, MAX_MEN};
-use super::propagate::parallel;
-use super::solve::{open_bits, Conv, SolveError, Table};
-use super::threads::Threads;
+use super::material::Material;
+use super::solve::{open_bits, Conv, Table};
 
-/// The order of the men in the solving layout (`perm[j]`: the table's man that is man `j`
-/// there), when it differs from the table's: the men that promote (pawns) first, the rest
-/// in their order. `None` when no man promotes, the pawns lead already, or alike men share
+/// The pawn-first order of a table's men (`perm[j]`: the table's man that is man `j` in
+/// it), when it differs from the table's: the men that promote (pawns) first, the rest in
+/// their order. `None` when no man promotes, the pawns lead already, or alike men share
 /// a factor of the index (the pawn-first layout would tell them apart).
 pub fn pawns_first(table: &Table) -> Option<Vec<usize>> {
     let m = table.men();
@@ -30,9 +29,10 @@ pub fn pawns_first(table: &Table) -> Option<Vec<usize>> {
     Some(perm)
 }
 
-/// The table with its men in the order `perm` (see [`pawns_first`]): same rules, symmetry
-/// and sub-tables, fresh values.
-pub fn twin(table: &Table, perm: &[usize]) -> Table {
+/// The table with its men in the order `perm` (`perm[j]`: the table's man that becomes man
+/// `j`): same rules, symmetry and sub-tables, fresh values (none when `table` has none: a
+/// table being made, whose values come after its index, see `Builder::empty_table`).
+pub fn reordered(table: &Table, perm: &[usize]) -> Table {
     let rules = &table.rules;
     let board = &rules.board;
     let group = (0..board.maps.len())
@@ -50,14 +50,24 @@ pub fn twin(table: &Table, perm: &[usize]) -> Table {
     for (j, &i) in perm.iter().enumerate() {
         inv[i] = j;
     }
-    let fresh = || (0..index.size).map(|_| AtomicU8::new(0)).collect();
+    let size = if table.values[0].is_empty() {
+        0
+    } else {
+        index.size
+    };
+    let fresh = || (0..size).map(|_| AtomicU8::new(0)).collect();
+    // The canonical material's man of each new man: through the table's own order.
+    let sorted = |i: usize| table.perm.as_ref().map_or(i, |p| p[i] as usize);
+    let to_sorted: Vec<u8> = perm.iter().map(|&i| sorted(i) as u8).collect();
+    let identity = to_sorted.iter().enumerate().all(|(j, &k)| j == k as usize);
     let mut out = Table {
         material: Material {
             men: perm.iter().map(|&i| table.material.men[i]).collect(),
         },
+        perm: (!identity).then_some(to_sorted),
         name: table.name.clone(),
         values: [fresh(), fresh()],
-        open: open_bits(0),
+        open: open_bits(if table.open[0].is_empty() { 0 } else { size }),
         metric: table.metric,
         colour: perm.iter().map(|&i| table.colour[i]).collect(),
         piece: perm.iter().map(|&i| table.piece[i]).collect(),
@@ -100,165 +110,4 @@ fn convs(table: &Table, out: &Table, inv: &[usize]) -> Vec<Option<Conv>> {
         }
     }
     convs
-}
-
-/// Rows of the table copied together (see [`copy_back`]).
-const BLOCK: usize = 64;
-
-/// Copies the solved twin's values into the table's own index, on `threads` threads, and
-/// its positions without a move (see [`copy_stuck`]). By blocks of the table's rows, the
-/// last man's square outermost: the twin's values for one square of it across a block's
-/// rows lie together (the next man varies fastest in both layouts), where row by row they
-/// would be a stride apart, and strides of a power of two share one set of the cache.
-pub fn copy_back(table: &Table, twin: &Table, perm: &[usize], threads: usize) {
-    let ix = &table.index;
-    let len = ix.domain(table.men() - 1).len();
-    let blocks = (ix.size / len).div_ceil(BLOCK);
-    let shares = LastShares::new(table, twin, perm);
-    parallel(blocks, threads, |a, b| {
-        for block in a..b {
-            copy_block(table, twin, perm, &shares, block);
-        }
-    });
-    copy_stuck(table, twin, perm);
-}
-
-/// The twin's share of the index for the table's last man, by symmetry map and local
-/// index (`usize::MAX` outside its domain), and the map each square of it picks when it is
-/// the twin's first man.
-struct LastShares {
-    share: Vec<Vec<usize>>,
-    canon: Option<Vec<usize>>,
-}
-
-impl LastShares {
-    fn new(table: &Table, twin: &Table, perm: &[usize]) -> LastShares {
-        let (ix, tx) = (&table.index, &twin.index);
-        let last = table.men() - 1;
-        let jl = perm.iter().position(|&i| i == last).unwrap_or(0);
-        let share = |k: usize, s: u8| {
-            tx.local_of(jl, tx.maps[k][s as usize])
-                .map_or(usize::MAX, |l| l * tx.stride_of(jl))
-        };
-        LastShares {
-            share: (0..tx.maps.len())
-                .map(|k| ix.domain(last).iter().map(|&s| share(k, s)).collect())
-                .collect(),
-            canon: (jl == 0).then(|| ix.domain(last).iter().map(|&s| tx.canon_of(s)).collect()),
-        }
-    }
-}
-
-/// The twin's index share of the men but the table's last, under each map
-/// (`usize::MAX` where one stands outside its domain), for a position `sq` in the
-/// table's order.
-fn bases(twin: &Table, perm: &[usize], sq: &[u8]) -> [usize; MAX_MAPS] {
-    let tx = &twin.index;
-    let last = perm.len() - 1;
-    let mut out = [usize::MAX; MAX_MAPS];
-    for (k, b) in out.iter_mut().enumerate().take(tx.maps.len()) {
-        let map = &tx.maps[k];
-        let mut sum = 0usize;
-        for (j, &i) in perm.iter().enumerate().filter(|&(_, &i)| i != last) {
-            match tx.local_of(j, map[sq[i] as usize]) {
-                Some(l) => sum += l * tx.stride_of(j),
-                None => {
-                    sum = usize::MAX;
-                    break;
-                }
-            }
-        }
-        *b = sum;
-    }
-    out
-}
-
-/// [`copy_back`] for the rows of one block.
-fn copy_block(table: &Table, twin: &Table, perm: &[usize], shares: &LastShares, block: usize) {
-    let (ix, tx) = (&table.index, &twin.index);
-    let m = table.men();
-    let last = m - 1;
-    let domain = ix.domain(last);
-    let len = domain.len();
-    let rows = block * BLOCK..((block + 1) * BLOCK).min(ix.size / len);
-    let mut sq = [[0u8; MAX_MEN]; BLOCK];
-    let mut base = [[0usize; MAX_MAPS]; BLOCK];
-    // The map the twin's first man picks when it is not the last man, and the other
-    // men's share under it.
-    let mut own = [(0usize, 0usize); BLOCK];
-    for (k, row) in rows.clone().enumerate() {
-        ix.decode(row * len, &mut sq[k][..m]);
-        base[k] = bases(twin, perm, &sq[k][..m]);
-        let map = tx.canon_of(sq[k][perm[0]]);
-        own[k] = (map, base[k][map]);
-    }
-    let n = rows.len();
-    let start = rows.start * len;
-    let (src, dst) = (&twin.values, &table.values);
-    let (dst0, dst1) = (
-        &dst[0][start..start + n * len],
-        &dst[1][start..start + n * len],
-    );
-    for (b, &s) in domain.iter().enumerate() {
-        let map = shares.canon.as_ref().map(|canon| canon[b]);
-        let ls = shares.share[map.unwrap_or(0)][b];
-        for k in 0..n {
-            let (bs, ls) = match map {
-                Some(map) => (base[k][map], ls),
-                None => (own[k].1, shares.share[own[k].0][b]),
-            };
-            let at = if bs != usize::MAX && ls != usize::MAX {
-                Some(bs + ls)
-            } else {
-                let mut tsq = [0u8; MAX_MEN];
-                sq[k][last] = s;
-                for (j, &i) in perm.iter().enumerate() {
-                    tsq[j] = sq[k][i];
-                }
-                tx.encode(&tsq[..m])
-            };
-            if let Some(at) = at {
-                dst0[k * len + b].store(src[0][at].load(Relaxed), Relaxed);
-                dst1[k * len + b].store(src[1][at].load(Relaxed), Relaxed);
-            }
-        }
-    }
-}
-
-/// The twin's positions without a move (few: mates and stalemates) as the table's: every
-/// entry storing each.
-fn copy_stuck(table: &Table, twin: &Table, perm: &[usize]) {
-    let Some(stuck) = twin.stuck.get() else {
-        return;
-    };
-    let ix = &table.index;
-    let m = table.men();
-    let mut out = [vec![0u64; ix.size / 64 + 1], vec![0u64; ix.size / 64 + 1]];
-    let (mut tsq, mut sq) = ([0u8; MAX_MEN], [0u8; MAX_MEN]);
-    for (x, words) in stuck.iter().enumerate() {
-        for (w, &word) in words.iter().enumerate() {
-            for bit in (0..64).filter(|b| word & (1 << b) != 0) {
-                twin.index.decode(w * 64 + bit, &mut tsq[..m]);
-                for (j, &i) in perm.iter().enumerate() {
-                    sq[i] = tsq[j];
-                }
-                ix.encode_all(&sq[..m], |idx| out[x][idx / 64] |= 1 << (idx % 64));
-            }
-        }
-    }
-    // Set once: a table is solved once.
-    let _ = table.stuck.set(out);
-}
-
-/// Solves `table` through its pawn-first twin (see [`pawns_first`]) with `solve`.
-pub fn solve_twin(
-    table: &Table,
-    perm: &[usize],
-    threads: &Threads,
-    solve: impl FnOnce(&Table) -> Result<(), SolveError>,
-) -> Result<(), SolveError> {
-    let t = twin(table, perm);
-    solve(&t)?;
-    copy_back(table, &t, perm, threads.get());
-    Ok(())
 }

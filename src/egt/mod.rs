@@ -159,11 +159,11 @@ pub struct View {
 }
 
 impl View {
-    /// The code of a position of the material viewed (squares in its order).
+    /// The code of a position of the material viewed (squares in its canonical order).
     pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
         match &self.mirror {
-            Some(m) => self.table.code(1 - stm, &m.squares(sq)[..sq.len()]),
-            None => self.table.code(stm, sq),
+            Some(m) => self.table.code_sorted(1 - stm, &m.squares(sq)[..sq.len()]),
+            None => self.table.code_sorted(stm, sq),
         }
     }
 }
@@ -295,7 +295,7 @@ impl Builder {
         });
         if out.is_err() {
             for t in &pending {
-                self.tables.remove(&t.material);
+                self.tables.remove(&t.key());
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
             }
         }
@@ -378,17 +378,15 @@ impl Builder {
             .settings
             .presets
             .iter()
-            .filter(|p| p.material == table.material)
+            .filter(|p| p.material == table.key())
         {
             table
                 .index
-                .encode_all(&p.squares, |idx| presets.push((p.stm, idx, p.code)));
+                .encode_all(&table.from_sorted(&p.squares)[..p.squares.len()], |idx| {
+                    presets.push((p.stm, idx, p.code))
+                });
         }
-        // The pawn-first twin of a pawn table (see `layout`) needs the table's size again
-        // while it is solved: only when the budget has room for it beside every table
-        // planned; otherwise the plain solve, which makes the same table.
-        let twin_fits = self.used_mb + megabytes(table.index.size) <= self.settings.memory_mb;
-        propagate::solve(table, threads, &presets, &mut progress, twin_fits)?;
+        propagate::solve(table, threads, &presets, &mut progress)?;
         self.solved.fetch_add(1, Relaxed);
         if show {
             shown.done();
@@ -447,31 +445,17 @@ impl Builder {
             alike.then_some(kinds.as_slice()),
             group,
         );
-        let need = megabytes(index.size);
-        if self.used_mb + need > self.settings.memory_mb {
-            return Err(EgtError::Memory {
-                name,
-                need,
-                held: self.used_mb,
-                budget: self.settings.memory_mb,
-            });
-        }
-        self.used_mb += need;
-        let fresh = || {
-            (0..index.size)
-                .map(|_| AtomicU8::new(0))
-                .collect::<Vec<_>>()
-        };
         let colour: Vec<u8> = material.men.iter().map(|m| m.colour).collect();
         let royals = [0, 1].map(|c| {
             (material.men.iter().enumerate())
                 .filter(|(_, m)| m.colour == c && !m.not_royal)
                 .fold(0u32, |acc, (i, _)| acc | 1 << i)
         });
-        Ok(Table {
+        // Values come last, once the order of the men (and so the index's size) is known.
+        let mut table = Table {
             name,
-            values: [fresh(), fresh()],
-            open: solve::open_bits(index.size),
+            values: [Vec::new(), Vec::new()],
+            open: [Vec::new(), Vec::new()],
             metric: self.settings.metric,
             piece: material.men.iter().map(|m| m.piece).collect(),
             // The first royal of each side (a material has one: see `Material::royal_each`).
@@ -489,8 +473,28 @@ impl Builder {
             rules: rules.clone(),
             index,
             material: material.clone(),
+            perm: None,
             stuck: Default::default(),
-        })
+        };
+        if rows::eligible(&table) {
+            if let Some(perm) = layout::pawns_first(&table) {
+                table = layout::reordered(&table, &perm);
+            }
+        }
+        let need = megabytes(table.index.size);
+        if self.used_mb + need > self.settings.memory_mb {
+            return Err(EgtError::Memory {
+                name: table.name,
+                need,
+                held: self.used_mb,
+                budget: self.settings.memory_mb,
+            });
+        }
+        self.used_mb += need;
+        let size = table.index.size;
+        table.values = [0, 1].map(|_| (0..size).map(|_| AtomicU8::new(0)).collect());
+        table.open = solve::open_bits(size);
+        Ok(table)
     }
 
     /// Every sub-table the table converts into, by conversion key.
@@ -537,7 +541,7 @@ impl Builder {
         let loaded = load_all(&dir, self.settings.threads, &mut empty);
         for (t, ok) in empty.into_iter().zip(loaded) {
             if ok {
-                self.tables.insert(t.material.clone(), Arc::new(t));
+                self.tables.insert(t.key(), Arc::new(t));
             } else {
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
             }
@@ -576,18 +580,24 @@ impl Builder {
     ) -> Result<Conv, EgtError> {
         let (sub, order) = self.sub_material(table, key);
         let view = self.plan_view(&sub, pending)?;
-        Ok(match view.mirror {
+        // `order` and the mirror's are by the canonical material's men; the sub-table may
+        // hold its men in another order (see `Table::perm`).
+        let (order, flip): (Vec<u8>, _) = match view.mirror {
             // The mirror's man `j` is the sub-material's man `mirror.order[j]`.
-            Some(mirror) => Conv {
-                table: view.table,
-                order: mirror.order.iter().map(|&k| order[k as usize]).collect(),
-                flip: Some(mirror.flip),
-            },
-            None => Conv {
-                table: view.table,
-                order,
-                flip: None,
-            },
+            Some(mirror) => (
+                mirror.order.iter().map(|&k| order[k as usize]).collect(),
+                Some(mirror.flip),
+            ),
+            None => (order, None),
+        };
+        let order = match &view.table.perm {
+            Some(perm) => perm.iter().map(|&k| order[k as usize]).collect(),
+            None => order,
+        };
+        Ok(Conv {
+            table: view.table,
+            order,
+            flip,
         })
     }
 }

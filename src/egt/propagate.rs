@@ -187,22 +187,15 @@ struct Solver<'a> {
 }
 
 /// Solves `table` in place; `progress` is told each finished distance. Tables of plain
-/// leapers and sliders without presets go to the row solver (`rows`), those with pawns
-/// through their pawn-first twin (`layout`) when `twin_fits` (it holds a second byte per
-/// position while it is solved), the rest to [`solve_general`].
+/// leapers and sliders without presets go to the row solver (`rows`; those with pawns hold
+/// them first, see `layout`), the rest to [`solve_general`].
 pub fn solve(
     table: &Table,
     threads: &Threads,
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
-    twin_fits: bool,
 ) -> Result<(), SolveError> {
     if presets.is_empty() && super::rows::eligible(table) {
-        if let Some(perm) = super::layout::pawns_first(table).filter(|_| twin_fits) {
-            return super::layout::solve_twin(table, &perm, threads, |t| {
-                super::rows::solve_lent(t, threads, progress)
-            });
-        }
         return super::rows::solve_lent(table, threads, progress);
     }
     run(table, threads, presets, progress, false).map(|_| ())

@@ -421,7 +421,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                         tables: HashMap::new(),
                     });
                     for t in builder.tables() {
-                        entry.tables.insert(t.material.clone(), t.clone());
+                        entry.tables.insert(t.key(), t.clone());
                     }
                     say(
                         &req.events,

@@ -125,8 +125,14 @@ pub(super) enum Bare {
 /// A solved (or solving) table.
 #[derive(Debug)]
 pub struct Table {
-    /// Its material.
+    /// Its men, in the order of the index: the material's canonical order, or with the
+    /// men that promote first (see [`Table::perm`]).
     pub material: Material,
+    /// `perm[j]`: the man of the canonical (sorted) material that is this table's man `j`,
+    /// when the table holds its men in another order (a pawn table of the row solver, its
+    /// pawns first: see `layout`); `None` when the orders agree. Positions from outside
+    /// (a probe, a preset) come in the canonical order: see [`Table::code_sorted`].
+    pub perm: Option<Vec<u8>>,
     /// Canonical name.
     pub name: String,
     /// The indexer.
@@ -225,10 +231,7 @@ pub enum SolveError {
     #[error("{0}: a distance exceeds {MAX_PLIES} plies")]
     TooDeep(String),
     /// En passant outside the pawn-level solver (see [`Table::en_passant`]).
-    #[error(
-        "{0}: en passant is solved by pawn levels only: not with --seed or --null-move, nor \
-         without memory for the table's pawn-first copy (--memory)"
-    )]
+    #[error("{0}: en passant is solved by pawn levels only: not with --seed or --null-move")]
     EnPassant(String),
 }
 
@@ -268,7 +271,51 @@ impl Table {
             })
     }
 
-    /// The code of a position of this table (squares in material order).
+    /// The material in its canonical (sorted) order: the key the table is filed under.
+    pub fn key(&self) -> Material {
+        Material::new(self.material.men.clone())
+    }
+
+    /// The squares of this table's men, in its order, from the squares `sq` of the men of
+    /// the canonical material (see [`Table::perm`]).
+    #[inline]
+    pub fn from_sorted(&self, sq: &[u8]) -> [u8; MAX_MEN] {
+        let mut out = [0u8; MAX_MEN];
+        match &self.perm {
+            Some(perm) => {
+                for (o, &k) in out.iter_mut().zip(perm) {
+                    *o = sq[k as usize];
+                }
+            }
+            None => out[..sq.len()].copy_from_slice(sq),
+        }
+        out
+    }
+
+    /// The squares of the canonical material's men from the squares `sq` of this table's
+    /// men (the inverse of [`Table::from_sorted`]).
+    #[inline]
+    pub fn to_sorted(&self, sq: &[u8]) -> [u8; MAX_MEN] {
+        let mut out = [0u8; MAX_MEN];
+        match &self.perm {
+            Some(perm) => {
+                for (&s, &k) in sq.iter().zip(perm) {
+                    out[k as usize] = s;
+                }
+            }
+            None => out[..sq.len()].copy_from_slice(sq),
+        }
+        out
+    }
+
+    /// The code of a position given in the canonical material's order (a probe's).
+    #[inline]
+    pub fn code_sorted(&self, stm: usize, sq: &[u8]) -> u8 {
+        self.code(stm, &self.from_sorted(sq)[..sq.len()])
+    }
+
+    /// The code of a position of this table (squares in the order of `material`, the
+    /// index's: see [`Table::code_sorted`] for the canonical order).
     #[inline]
     pub fn code(&self, stm: usize, sq: &[u8]) -> u8 {
         match self.index.encode(sq) {
