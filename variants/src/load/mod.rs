@@ -79,6 +79,11 @@ pub fn load_file(path: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
 
 /// Compiles one embedded file (by its file name, e.g. `chess.ini`).
 pub fn load_builtin_file(file: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
+    load_builtin_with(file, &builtin_sections())
+}
+
+/// [`load_builtin_file`] with the built-in sections parsed already (`library`).
+fn load_builtin_with(file: &str, library: &[Section]) -> Result<Vec<Variant>, Vec<VariantError>> {
     let Some((_, text)) = BUILTIN_FILES.iter().find(|(f, _)| *f == file) else {
         return Err(vec![VariantError {
             path: builtin::label(file),
@@ -87,8 +92,7 @@ pub fn load_builtin_file(file: &str) -> Result<Vec<Variant>, Vec<VariantError>> 
             message: "no such built-in file".to_string(),
         }]);
     };
-    let library = builtin_sections();
-    load_with_library(text, &builtin::label(file), &library, |_| {
+    load_with_library(text, &builtin::label(file), library, |_| {
         Origin::Builtin(file.to_string())
     })
 }
@@ -97,8 +101,10 @@ pub fn load_builtin_file(file: &str) -> Result<Vec<Variant>, Vec<VariantError>> 
 pub fn builtins() -> Result<Vec<Variant>, Vec<VariantError>> {
     let mut all = Vec::new();
     let mut errors = Vec::new();
+    // Parsed once for all files: each file's variants may build on any built-in section.
+    let library = builtin_sections();
     for (file, _) in BUILTIN_FILES {
-        match load_builtin_file(file) {
+        match load_builtin_with(file, &library) {
             Ok(v) => all.extend(v),
             Err(e) => errors.extend(e),
         }
