@@ -33,7 +33,7 @@
 
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use variants::rules::Royalty;
 use variants::{rights, PieceId};
@@ -1097,13 +1097,10 @@ fn solve_in<W: Word>(
         words: 0..sum,
         later: later(),
     };
-    s.seed_illegal();
     if let Some((per, levels)) = s.slices() {
-        for (k, level) in levels.iter().enumerate() {
-            s.solve_slices(per, level)?;
-            progress(&format!("level {} of {}", k + 1, levels.len()));
-        }
+        s.solve_slices(per, &levels, progress)?;
     } else {
+        s.seed_illegal();
         for level in s.levels() {
             s.seed_values(&level);
             progress("seeded");
@@ -1126,26 +1123,101 @@ fn later<W>() -> Later<W> {
         .collect()
 }
 
-/// The deferred positions `all` of the slices `level` (ascending, of `per` rows each),
-/// slice by slice.
-fn split_later<W: Word>(all: Later<W>, level: &[usize], per: usize) -> Vec<Mutex<Later<W>>> {
-    let out: Vec<Later<W>> = level.iter().map(|_| later()).collect();
-    for (q, lists) in all.into_iter().enumerate() {
-        let mut mine: Vec<Vec<(usize, u8, W)>> = level.iter().map(|_| Vec::new()).collect();
-        for &(row, side, bits) in lists.into_inner().unwrap_or_default().iter().flatten() {
-            if let Ok(k) = level.binary_search(&(row / per)) {
-                mine[k].push((row, side, bits));
-            }
-        }
-        for (k, list) in mine.into_iter().enumerate() {
-            if !list.is_empty() {
-                if let Ok(mut l) = out[k][q].lock() {
-                    l.push(list);
-                }
-            }
+/// What a slice waits for before it is solved (see [`Solver::solve_slices`]).
+enum Needs {
+    /// These slices (by their place in the solving order).
+    Slices(Vec<usize>),
+    /// Every slice before this place in the solving order.
+    Below(usize),
+}
+
+/// The slices of a table solved by levels and who has them (see [`Solver::solve_slices`]):
+/// per slice in the solving order, waiting, taken or done.
+struct SliceBoard {
+    state: Mutex<SliceState>,
+    changed: Condvar,
+}
+
+struct SliceState {
+    /// Per slice: 0 waiting, 1 taken, 2 done.
+    slices: Vec<u8>,
+    /// The slices before this place are all done.
+    prefix: usize,
+    done: usize,
+    /// The first failure: no slice is taken after it.
+    failed: Option<SolveError>,
+}
+
+const WAITING: u8 = 0;
+const TAKEN: u8 = 1;
+const DONE: u8 = 2;
+
+impl SliceBoard {
+    fn new(n: usize) -> SliceBoard {
+        SliceBoard {
+            state: Mutex::new(SliceState {
+                slices: vec![WAITING; n],
+                prefix: 0,
+                done: 0,
+                failed: None,
+            }),
+            changed: Condvar::new(),
         }
     }
-    out.into_iter().map(Mutex::new).collect()
+
+    /// The first waiting slice whose needs are done, taken; waits while every waiting one
+    /// needs one not done yet; `None` when none is left (or one failed).
+    fn take(&self, needs: &[Needs]) -> Option<usize> {
+        let mut st = self.state.lock().ok()?;
+        loop {
+            if st.failed.is_some() {
+                return None;
+            }
+            let ready = |st: &SliceState, k: usize| match &needs[k] {
+                Needs::Slices(list) => list.iter().all(|&j| st.slices[j] == DONE),
+                Needs::Below(n) => st.prefix >= *n,
+            };
+            let mut left = false;
+            for k in st.prefix..st.slices.len() {
+                if st.slices[k] != WAITING {
+                    continue;
+                }
+                left = true;
+                if ready(&st, k) {
+                    st.slices[k] = TAKEN;
+                    return Some(k);
+                }
+            }
+            if !left {
+                return None;
+            }
+            st = self.changed.wait(st).ok()?;
+        }
+    }
+
+    /// Marks slice `k` done (or the solve failed); returns how many are done.
+    fn finish(&self, k: usize, failed: Option<SolveError>) -> usize {
+        let Ok(mut st) = self.state.lock() else {
+            return 0;
+        };
+        st.slices[k] = DONE;
+        st.done += 1;
+        while st.prefix < st.slices.len() && st.slices[st.prefix] == DONE {
+            st.prefix += 1;
+        }
+        if st.failed.is_none() {
+            st.failed = failed;
+        }
+        self.changed.notify_all();
+        st.done
+    }
+
+    fn result(self) -> Result<(), SolveError> {
+        match self.state.into_inner().ok().and_then(|st| st.failed) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Adds `bits` to a row's settled word with a load and a store, even when threads share it:
@@ -1275,59 +1347,83 @@ impl<'a, W: Word> Solver<'a, W> {
         Some((per, out))
     }
 
-    /// Solves the slices `level` of `per` rows each: the seed of all on all threads, the
-    /// rows of one offset in every slice together (a row's promotions read the same
-    /// sub-table lines as the row of the pawn's neighbouring square, in another slice);
-    /// then the distance passes of each slice on one thread, up to `threads` slices at a
-    /// time.
-    fn solve_slices(&self, per: usize, level: &[usize]) -> Result<(), SolveError> {
-        let seed = Solver {
-            later: later(),
-            words: self.words.clone(),
-            ..*self
-        };
-        let rows: Vec<usize> = (0..per)
-            .flat_map(|o| level.iter().map(move |&slice| slice * per + o))
-            .collect();
-        seed.seed_values(&rows);
-        let lists = split_later(seed.later, level, per);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let failed = Mutex::new(None);
-        let work = || loop {
-            let k = next.fetch_add(1, Relaxed);
-            let (Some(&slice), Some(list)) = (level.get(k), lists.get(k)) else {
-                return;
-            };
-            let one = Solver {
-                // The thread alone writes the slice's rows.
-                threads: &ONE,
-                shared: &UNSHARED,
-                words: slice * per / 64..(slice + 1) * per / 64,
-                later: list
-                    .lock()
-                    .map(|mut l| std::mem::take(&mut *l))
-                    .unwrap_or_default(),
-                ..*self
-            };
-            let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
-            if let Err(e) = one.run(&rows, &mut |_| {}) {
-                if let Ok(mut f) = failed.lock() {
-                    *f = Some(e);
-                }
-                return;
+    /// Solves the slices of `per` rows each, `levels` of them (see [`Solver::slices`]),
+    /// each by one thread from its illegal positions and its seed to its end, with a state
+    /// small enough for the cache. A slice waits only for the slices its pawns' moves lead
+    /// to (see [`Solver::slice_needs`]), not for a whole level: the files of a pawn are
+    /// solved side by side, and a thread that finishes early takes the next slice ready.
+    fn solve_slices(
+        &self,
+        per: usize,
+        levels: &[Vec<usize>],
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(), SolveError> {
+        let order: Vec<usize> = levels.iter().flatten().copied().collect();
+        let mut at = vec![usize::MAX; self.rows / per];
+        for (k, &slice) in order.iter().enumerate() {
+            at[slice] = k;
+        }
+        // Per slice in `order`: what it waits for.
+        let mut needs = Vec::with_capacity(order.len());
+        let mut below = 0;
+        for level in levels {
+            for &slice in level {
+                needs.push(match self.slice_needs(per, slice, &at) {
+                    Some(list) => Needs::Slices(list),
+                    None => Needs::Below(below),
+                });
+            }
+            below += level.len();
+        }
+        let board = SliceBoard::new(order.len());
+        let work = |report: &mut dyn FnMut(usize)| {
+            while let Some(k) = board.take(&needs) {
+                let slice = order[k];
+                let one = Solver {
+                    // The thread alone writes the slice's rows.
+                    threads: &ONE,
+                    shared: &UNSHARED,
+                    words: slice * per / 64..(slice + 1) * per / 64,
+                    later: later(),
+                    ..*self
+                };
+                let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
+                one.seed_illegal_rows(slice * per..(slice + 1) * per);
+                one.seed_values(&rows);
+                let solved = one.run(&rows, &mut |_| {});
+                report(board.finish(k, solved.err()));
             }
         };
-        let helpers = self.threads.get().min(level.len()).max(1) - 1;
+        let helpers = self.threads.get().min(order.len()).max(1) - 1;
+        let total = order.len();
         std::thread::scope(|scope| {
             for _ in 0..helpers {
-                scope.spawn(work);
+                scope.spawn(|| work(&mut |_| {}));
             }
-            work();
+            work(&mut |done| progress(&format!("{done} of {total} pawn placements")));
         });
-        match failed.into_inner().ok().flatten() {
-            Some(e) => Err(e),
-            None => Ok(()),
+        board.result()
+    }
+
+    /// The slices (by their place in the solving order, `at[slice]`) whose values the
+    /// seed of slice `slice` reads: those its pawns' moves to an empty square lead to
+    /// (captures and promotions lead to sub-tables). `None` when a move's slice is not
+    /// told by its row alone (it leaves the first man's region and is mapped back): the
+    /// slice then waits for every lower level.
+    fn slice_needs(&self, per: usize, slice: usize, at: &[usize]) -> Option<Vec<usize>> {
+        let (g, ix) = (&self.g, &self.t.index);
+        let mut f = [0u8; MAX_MEN];
+        let row = slice * per;
+        self.decode(row, &mut f);
+        let mut out = Vec::new();
+        for i in 0..g.heights.len() {
+            let base = g.base(ix, row, &f, i);
+            for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
+                let to = g.step_row(ix, base, &f, i, st)?;
+                out.push(*at.get(to / per).filter(|&&k| k != usize::MAX)?);
+            }
         }
+        Some(out)
     }
 
     /// The squares of the men but the last for a row, and their occupancy.
@@ -1430,12 +1526,19 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Illegal positions (men sharing a square, or the other side's royals stand attacked
     /// as its royalty forbids) of both sides.
     fn seed_illegal(&self) {
+        parallel(self.rows, self.pass_threads(), |a, b| {
+            self.seed_illegal_rows(a..b)
+        });
+    }
+
+    /// [`Solver::seed_illegal`] in the rows `rows`, on the calling thread.
+    fn seed_illegal_rows(&self, rows: std::ops::Range<usize>) {
         let g = &self.g;
         let t = self.t;
         let last = g.m - 1;
-        parallel(self.rows, self.pass_threads(), |a, b| {
+        {
             let mut f = [0u8; MAX_MEN];
-            for row in a..b {
+            for row in rows {
                 let occ = self.decode(row, &mut f);
                 let clash = (occ.count() as usize) < last;
                 for x in 0..2 {
@@ -1457,7 +1560,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     }
                 }
             }
-        });
+        }
     }
 
     /// The row's bits where the other side's royals stand attacked by side `x` (to move)
