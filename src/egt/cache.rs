@@ -261,6 +261,8 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
             if let Some(stuck) = stuck {
                 let _ = t.stuck.set(stuck);
             }
+            // Solved: no position is undecided, and a probe need not look for a bit.
+            t.open = [Vec::new(), Vec::new()];
             Ok(())
         }
         Err(e) => {

@@ -476,11 +476,21 @@ impl Builder {
             perm: None,
             stuck: Default::default(),
         };
-        if rows::eligible(&table) {
+        let rows = rows::eligible(&table);
+        if rows {
             if let Some(perm) = layout::pawns_first(&table) {
                 table = layout::reordered(&table, &perm);
             }
         }
+        // The general solver's bits of undecided positions: none where the row solver
+        // solves the table (presets go to the general one), so that a probe of the solved
+        // table (a conversion's, thousands a row) reads no bit beside the value.
+        let general = !rows
+            || self
+                .settings
+                .presets
+                .iter()
+                .any(|p| p.material == *material);
         let need = megabytes(table.index.size);
         if self.used_mb + need > self.settings.memory_mb {
             return Err(EgtError::Memory {
@@ -493,7 +503,9 @@ impl Builder {
         self.used_mb += need;
         let size = table.index.size;
         table.values = [0, 1].map(|_| (0..size).map(|_| AtomicU8::new(0)).collect());
-        table.open = solve::open_bits(size);
+        if general {
+            table.open = solve::open_bits(size);
+        }
         Ok(table)
     }
 
