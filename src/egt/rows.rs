@@ -666,6 +666,34 @@ impl<W: Word> Geometry<W> {
     }
 }
 
+/// The slices (by their place in the solving order, `at[slice]`) whose values the seed of
+/// slice `slice` (of `per` rows) reads: those its pawns' moves to an empty square lead to
+/// (captures and promotions lead to sub-tables). `None` when a move's slice is not told by
+/// its row alone (it leaves the first man's region and is mapped back): the slice then
+/// waits for every lower level. A move leads to a lower level, solved earlier; one that
+/// did not would wait for ever, so it too falls back on the levels.
+fn slice_needs<W: Word>(
+    g: &Geometry<W>,
+    ix: &Indexer,
+    per: usize,
+    slice: usize,
+    at: &[usize],
+) -> Option<Vec<usize>> {
+    let mut f = [0u8; MAX_MEN];
+    let row = slice * per;
+    g.decode(ix, row, &mut f);
+    let own = *at.get(slice)?;
+    let mut out = Vec::new();
+    for i in 0..g.heights.len() {
+        let base = g.base(ix, row, &f, i);
+        for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
+            let to = g.step_row(ix, base, &f, i, st)?;
+            out.push(*at.get(to / per).filter(|&&k| k < own)?);
+        }
+    }
+    Some(out)
+}
+
 /// Takes the one-square paths out of `vmoves` (by local index) as (offset, origins) when the
 /// last man's domain is the board in order, so that a local index is a square: see
 /// [`Geometry::vleaps`]. Nothing otherwise.
@@ -1350,7 +1378,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Solves the slices of `per` rows each, `levels` of them (see [`Solver::slices`]),
     /// each by one thread from its illegal positions and its seed to its end, with a state
     /// small enough for the cache. A slice waits only for the slices its pawns' moves lead
-    /// to (see [`Solver::slice_needs`]), not for a whole level: the files of a pawn are
+    /// to (see [`slice_needs`]), not for a whole level: the files of a pawn are
     /// solved side by side, and a thread that finishes early takes the next slice ready.
     fn solve_slices(
         &self,
@@ -1368,7 +1396,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let mut below = 0;
         for level in levels {
             for &slice in level {
-                needs.push(match self.slice_needs(per, slice, &at) {
+                needs.push(match slice_needs(self.g, &self.t.index, per, slice, &at) {
                     Some(list) => Needs::Slices(list),
                     None => Needs::Below(below),
                 });
@@ -1403,27 +1431,6 @@ impl<'a, W: Word> Solver<'a, W> {
             work(&mut |done| progress(&format!("{done} of {total} pawn placements")));
         });
         board.result()
-    }
-
-    /// The slices (by their place in the solving order, `at[slice]`) whose values the
-    /// seed of slice `slice` reads: those its pawns' moves to an empty square lead to
-    /// (captures and promotions lead to sub-tables). `None` when a move's slice is not
-    /// told by its row alone (it leaves the first man's region and is mapped back): the
-    /// slice then waits for every lower level.
-    fn slice_needs(&self, per: usize, slice: usize, at: &[usize]) -> Option<Vec<usize>> {
-        let (g, ix) = (&self.g, &self.t.index);
-        let mut f = [0u8; MAX_MEN];
-        let row = slice * per;
-        self.decode(row, &mut f);
-        let mut out = Vec::new();
-        for i in 0..g.heights.len() {
-            let base = g.base(ix, row, &f, i);
-            for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
-                let to = g.step_row(ix, base, &f, i, st)?;
-                out.push(*at.get(to / per).filter(|&&k| k != usize::MAX)?);
-            }
-        }
-        Some(out)
     }
 
     /// The squares of the men but the last for a row, and their occupancy.
@@ -2594,6 +2601,73 @@ mod tests {
         check::<u64>("spartan", "KvKKH");
         check::<u64>("chess", "KNNNvK");
         check::<u128>("capablanca", "KAAvK");
+    }
+
+    /// Every pawn step to an empty square, from every row of every slice, reaches a slice
+    /// solved before it and listed in its needs (when it has a list): found row by row
+    /// through the indexer's encoding, against [`super::slice_needs`]'s shares. Berolina's
+    /// diagonal steps leave the first man's region, where a slice waits for the levels.
+    #[test]
+    fn slice_needs_hold_every_pawn_step() {
+        fn check(variant: &str, material: &str) -> (usize, usize) {
+            let all = variants::builtins().unwrap_or_else(|_| unreachable!());
+            let v = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
+            let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
+            let mut b = Builder::new(rules, Settings::default());
+            let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
+            let t = b.empty_table(&m).unwrap_or_else(|_| unreachable!());
+            let g = Geometry::<u64>::new(&t);
+            let (ix, men, pawns) = (&t.index, t.men(), g.heights.len());
+            assert!(pawns > 0, "{material}: solved by levels");
+            let per = ix.stride_of(pawns - 1) / g.len;
+            let slices = ix.size / g.len / per;
+            let mut f = [0u8; MAX_MEN];
+            let height = |f: &[u8; MAX_MEN]| -> usize {
+                (0..pawns)
+                    .map(|i| g.heights[i][f[i] as usize] as usize)
+                    .sum()
+            };
+            let mut order: Vec<usize> = (0..slices).collect();
+            order.sort_by_key(|&s| {
+                g.decode(ix, s * per, &mut f);
+                height(&f)
+            });
+            let mut at = vec![0; slices];
+            for (k, &s) in order.iter().enumerate() {
+                at[s] = k;
+            }
+            let (mut steps, mut listed) = (0, 0);
+            for slice in 0..slices {
+                let needs = super::slice_needs(&g, ix, per, slice, &at);
+                listed += usize::from(needs.is_some());
+                for row in slice * per..(slice + 1) * per {
+                    g.decode(ix, row, &mut f);
+                    for i in 0..pawns {
+                        for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
+                            let mut next = f;
+                            next[i] = st.sq;
+                            let Some(idx) = ix.encode(&next[..men]) else {
+                                continue;
+                            };
+                            let to = idx / g.len / per;
+                            steps += 1;
+                            assert!(at[to] < at[slice], "{material}: row {row} steps up");
+                            if let Some(list) = &needs {
+                                assert!(list.contains(&at[to]), "{material}: row {row}");
+                            }
+                        }
+                    }
+                }
+            }
+            (steps, listed)
+        }
+        for (variant, material) in [("chess", "KPvKP"), ("chess", "KRvKP")] {
+            let (steps, listed) = check(variant, material);
+            assert!(steps > 10_000, "{material}: {steps} steps");
+            assert!(listed > 0, "{material}: every slice waits for the levels");
+        }
+        let (steps, _) = check("berolina", "KPvKP");
+        assert!(steps > 10_000, "berolina: {steps} steps");
     }
 
     /// The reciprocal division against the hardware's, for the divisors of a row number.
