@@ -60,7 +60,21 @@ pub struct Partial<'a> {
     first: Option<(&'a Indexer, [usize; MAX_MAPS])>,
 }
 
-impl Partial<'_> {
+impl<'a> Partial<'a> {
+    /// When the open man is not the first (no map to pick per square): its local index by
+    /// board square (after the position's map), that map, its stride and the other men's
+    /// share, for a caller that completes many squares in a loop of its own.
+    #[inline]
+    pub fn plain(&self) -> Option<(&'a [u8], &'a [u16], usize, usize)> {
+        self.first
+            .is_none()
+            .then_some((self.map, self.local, self.stride, self.base))
+    }
+
+    /// The local index of a square that [`Partial::plain`]'s table says is outside the
+    /// open man's domain.
+    pub const OUTSIDE: u16 = OUTSIDE;
+
     /// The index with the open man on `sq`: what [`Indexer::encode`] gives for the whole
     /// position.
     #[inline]

@@ -1807,12 +1807,13 @@ impl<'a, W: Word> Solver<'a, W> {
             // One position: a partial lookup would cost as much as the whole.
             None
         };
+        if let Some(look) = &look {
+            look.codes(1 - x, ones(bits).map(|b| (b, domain[b])), visit);
+            return;
+        }
         for b in ones(bits) {
             next[open] = domain[b];
-            let code = match &look {
-                Some(look) => look.code(1 - x, next[open]),
-                None => self.t.conv_code(&next, 1 - x, c.victim, c.promo),
-            };
+            let code = self.t.conv_code(&next, 1 - x, c.victim, c.promo);
             if code != ILLEGAL {
                 visit(b, code);
             }
@@ -1956,35 +1957,42 @@ impl<'a, W: Word> Solver<'a, W> {
         let (g, t, m) = (&self.g, self.t, self.g.m);
         let quiet = self.escapes(f, occ, row, x, legal);
         let capture = self.capture_list((f, occ), x, legal, list);
-        let mut sq = *f;
         let mut out = self.outcomes(list, capture, x);
         let capture = capture | self.push_outcomes((row, f, occ), x, legal, &mut out);
         if let Some(rule) = g.bare[x] {
             return (self.seed_bare((row, x, legal), quiet, &out, rule), W::ZERO);
         }
-        let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
-        for bit in ones(legal & (!quiet | capture)) {
-            // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
-            // stalemate; only captures, all to wins, lose.
-            let q = quiet.has(bit);
-            let (any, open) = (out.any.has(bit), out.open.has(bit));
-            sq[m - 1] = t.index.domain(m - 1)[bit];
-            let code = if out.won.has(bit) {
-                win(out.best[bit].min(MAX_PLIES))
-            } else if !q && !any {
-                let idx = row * g.len + bit;
-                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
-                t.no_moves(&sq[..m], x)
-            } else if !q && !open {
-                loss(out.worst[bit].min(MAX_PLIES))
+        // As `Table::seed_lazy`: a capture to a loss wins; no move at all is mate or
+        // stalemate; only captures, all to wins, lose. Found for the whole row: most
+        // positions are none of these.
+        let won = legal & out.won;
+        let stuck = legal & !quiet & !out.any;
+        let lost = legal & !quiet & out.any & !out.open & !won;
+        // Undecided with a capture (or no quiet move): the byte notes what verification
+        // needs of the captures, which are the same at every distance.
+        let base = row * g.len;
+        for bit in ones(legal & (!quiet | capture) & !(won | stuck | lost)) {
+            let note = if out.open.has(bit) {
+                HELD
             } else {
-                // Undecided: the byte notes what verification needs of the captures, which
-                // are the same at every distance.
-                let note = if open { HELD } else { out.worst[bit] };
-                t.values[x][row * g.len + bit].store(note, Relaxed);
-                continue;
+                out.worst[bit]
             };
-            t.values[x][row * g.len + bit].store(code, Relaxed);
+            t.values[x][base + bit].store(note, Relaxed);
+        }
+        let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
+        let mut sq = *f;
+        for bit in ones(won | stuck | lost) {
+            let code = if won.has(bit) {
+                win(out.best[bit].min(MAX_PLIES))
+            } else if stuck.has(bit) {
+                let idx = base + bit;
+                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+                sq[m - 1] = t.index.domain(m - 1)[bit];
+                t.no_moves(&sq[..m], x)
+            } else {
+                loss(out.worst[bit].min(MAX_PLIES))
+            };
+            t.values[x][base + bit].store(code, Relaxed);
             decided |= W::bit(bit);
             if is_win(code) && plies(code) > 1 {
                 provisional |= W::bit(bit);
@@ -2571,18 +2579,23 @@ mod tests {
     use crate::egt::rules::Rules;
     use crate::egt::{Builder, Settings};
 
+    /// The unsolved table of a built-in variant's material.
+    fn empty_table(variant: &str, material: &str) -> crate::egt::solve::Table {
+        let all = variants::builtins().unwrap_or_else(|_| unreachable!());
+        let v = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
+        let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
+        let mut b = Builder::new(rules, Settings::default());
+        let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
+        b.empty_table(&m).unwrap_or_else(|_| unreachable!())
+    }
+
     /// A row's digits give the indexer's decode of the row's first entry, row by row, with
     /// men alone in their factors and with alike men (a pair, a triple), on 64 squares
     /// and on 80.
     #[test]
     fn row_digits_decode_as_the_indexer() {
         fn check<W: Word>(variant: &str, material: &str) {
-            let all = variants::builtins().unwrap_or_else(|_| unreachable!());
-            let v = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
-            let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
-            let mut b = Builder::new(rules, Settings::default());
-            let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
-            let t = b.empty_table(&m).unwrap_or_else(|_| unreachable!());
+            let t = empty_table(variant, material);
             let g = Geometry::<W>::new(&t);
             assert!(g.digits.is_some(), "{material}: row numbers fit 32 bits");
             let (ix, men) = (&t.index, t.men());
@@ -2610,12 +2623,7 @@ mod tests {
     #[test]
     fn slice_needs_hold_every_pawn_step() {
         fn check(variant: &str, material: &str) -> (usize, usize) {
-            let all = variants::builtins().unwrap_or_else(|_| unreachable!());
-            let v = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
-            let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
-            let mut b = Builder::new(rules, Settings::default());
-            let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
-            let t = b.empty_table(&m).unwrap_or_else(|_| unreachable!());
+            let t = empty_table(variant, material);
             let g = Geometry::<u64>::new(&t);
             let (ix, men, pawns) = (&t.index, t.men(), g.heights.len());
             assert!(pawns > 0, "{material}: solved by levels");

@@ -94,6 +94,45 @@ impl ConvPartial<'_> {
     }
 }
 
+impl<'a> ConvPartial<'a> {
+    /// Calls `visit(k, code)` with [`ConvPartial::code`] for `opp` to move and the open man
+    /// on each square `sq` of `squares` (with its key `k`), skipping `ILLEGAL`: the common
+    /// case (no colour mirror, the open man not the sub-table's first, the table solved)
+    /// in a loop of its own, without the per-square tests.
+    #[inline]
+    pub(super) fn codes(
+        &self,
+        opp: usize,
+        squares: impl Iterator<Item = (usize, u8)>,
+        mut visit: impl FnMut(usize, u8),
+    ) {
+        let solved = self.table.open[opp].is_empty();
+        match self.at.plain() {
+            Some((map, local, stride, base)) if self.flip.is_none() && solved => {
+                let values = &self.table.values[opp];
+                for (k, sq) in squares {
+                    let l = local[map[sq as usize] as usize];
+                    if l == Partial::OUTSIDE {
+                        continue;
+                    }
+                    let code = values[base + l as usize * stride].load(Acquire);
+                    if code != ILLEGAL {
+                        visit(k, through(self.metric, code));
+                    }
+                }
+            }
+            _ => {
+                for (k, sq) in squares {
+                    let code = self.code(opp, sq);
+                    if code != ILLEGAL {
+                        visit(k, code);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A sub-table's code as the converting table sees it: under DTC a conversion ends the
 /// count, so only win, draw or loss passes through.
 #[inline]
