@@ -87,8 +87,8 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
     out
 }
 
-/// The conversions of `table` keyed and ordered for its twin `out` (`inv[i]`: the twin's
-/// man for the table's man `i`).
+/// The conversions of `table` keyed and ordered for its reordered copy `out` (`inv[i]`: the
+/// copy's man for the table's man `i`).
 fn convs(table: &Table, out: &Table, inv: &[usize]) -> Vec<Option<Conv>> {
     let m = table.men();
     let np = table.rules.variant.pieces.len();

@@ -23,13 +23,14 @@
 //! make their undecided predecessors won in `p + 1`. Conversions (captures and promotions,
 //! listed once per row) are looked up in the sub-tables position by position.
 //!
-//! Pawn tables come here as their pawn-first twins (see `layout`) and are solved by levels of
+//! Pawn tables come here with their pawns first (see `layout`) and are solved by levels of
 //! the pawns' advancement, the most advanced first (see [`heights`]): a pawn's move leaves
 //! its level for one solved already, and is looked up there like a conversion (its code as
 //! it is, injected at its distance like a capture's); so a level reads only itself and
 //! final values. Where a placement of the pawns (a slice, a run of whole rows) can be solved
-//! apart, each slice of a level is solved by one thread from its seed to its end, with a
-//! state small enough for the cache (see [`Solver::slices`]).
+//! apart, each slice is solved by one thread from its illegal positions and its seed to its
+//! end, with a state small enough for the cache, once the slices its pawns' moves reach are
+//! done (see [`Solver::slices`], [`Solver::solve_slices`]).
 
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -270,8 +271,8 @@ pub fn eligible(table: &Table) -> bool {
 }
 
 /// Per man that promotes, per board square, the most moves to an empty square (not
-/// promoting) it can still make: when the men that promote are the first ones (a pawn-first
-/// twin, see `layout`), not the last, their moves never return (the heights exist), and no
+/// promoting) it can still make: when the men that promote are the first ones (a pawn
+/// table's order, see `layout`), not the last, their moves never return (the heights exist), and no
 /// rule looks further than the position (the perpetual-check ban): then a move of such a
 /// man lowers the sum of the heights, and the table is solved by levels of that sum, the
 /// lowest first (see [`Solver::levels`]). `None` otherwise.
