@@ -2068,7 +2068,38 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let ix = &self.t.index;
         let last = g.m - 1;
+        // The last man first: its moves stay in the row (one word, in cache), where the
+        // other men's each read another row's.
         let mut esc = W::ZERO;
+        if g.colour[last] as usize == x {
+            let w = closed[row].load(Relaxed);
+            if !g.vleaps.is_empty() {
+                // Local indices are squares here: the open squares are those neither closed
+                // nor holding a man.
+                let open = g.full & !w & !occ;
+                let reach = g
+                    .vleaps
+                    .iter()
+                    .fold(W::ZERO, |r, &(d, from)| r | (from & open.offset_by(d)));
+                esc |= cand & reach;
+            }
+            for a in ones(cand & !esc) {
+                // Most often every target is closed, or no path is blocked: no path to
+                // look at.
+                let (targets, block) = g.vtargets[a];
+                if (targets & !w).any()
+                    && (!(occ & block).any()
+                        || g.vmoves[a]
+                            .iter()
+                            .any(|vs| vs.need.open(occ) && !w.has(vs.local as usize)))
+                {
+                    esc |= W::bit(a);
+                }
+            }
+        }
+        if esc == cand {
+            return esc;
+        }
         let mut next = *f;
         for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
             let base = g.base(ix, row, f, i);
@@ -2110,32 +2141,6 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
                 if esc == cand {
                     return esc;
-                }
-            }
-        }
-        if g.colour[last] as usize == x {
-            let w = closed[row].load(Relaxed);
-            if !g.vleaps.is_empty() {
-                // Local indices are squares here: the open squares are those neither closed
-                // nor holding a man.
-                let open = g.full & !w & !occ;
-                let reach = g
-                    .vleaps
-                    .iter()
-                    .fold(W::ZERO, |r, &(d, from)| r | (from & open.offset_by(d)));
-                esc |= cand & reach;
-            }
-            for a in ones(cand & !esc) {
-                // Most often every target is closed, or no path is blocked: no path to
-                // look at.
-                let (targets, block) = g.vtargets[a];
-                if (targets & !w).any()
-                    && (!(occ & block).any()
-                        || g.vmoves[a]
-                            .iter()
-                            .any(|vs| vs.need.open(occ) && !w.has(vs.local as usize)))
-                {
-                    esc |= W::bit(a);
                 }
             }
         }
