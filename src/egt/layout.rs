@@ -67,7 +67,12 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
         perm: (!identity).then_some(to_sorted),
         name: table.name.clone(),
         values: [fresh(), fresh()],
-        open: open_bits(if table.open[0].is_empty() { 0 } else { size }),
+        // The general solver's bits only where the source has them (see `Builder::empty_table`).
+        open: if table.open[0].is_empty() {
+            [Vec::new(), Vec::new()]
+        } else {
+            open_bits(size)
+        },
         metric: table.metric,
         colour: perm.iter().map(|&i| table.colour[i]).collect(),
         piece: perm.iter().map(|&i| table.piece[i]).collect(),

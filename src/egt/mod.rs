@@ -476,21 +476,20 @@ impl Builder {
             perm: None,
             stuck: Default::default(),
         };
-        let rows = rows::eligible(&table);
-        if rows {
+        if rows::eligible(&table) {
             if let Some(perm) = layout::pawns_first(&table) {
                 table = layout::reordered(&table, &perm);
             }
         }
         // The general solver's bits of undecided positions: none where the row solver
-        // solves the table (presets go to the general one), so that a probe of the solved
-        // table (a conversion's, thousands a row) reads no bit beside the value.
-        let general = !rows
-            || self
-                .settings
-                .presets
-                .iter()
-                .any(|p| p.material == *material);
+        // solves the table, so that a probe of the solved table (a conversion's, thousands
+        // a row) reads no bit beside the value.
+        let presets = self
+            .settings
+            .presets
+            .iter()
+            .any(|p| p.material == *material);
+        let general = !propagate::by_rows(&table, presets);
         let need = megabytes(table.index.size);
         if self.used_mb + need > self.settings.memory_mb {
             return Err(EgtError::Memory {

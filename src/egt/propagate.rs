@@ -186,6 +186,12 @@ struct Solver<'a> {
     lazy: bool,
 }
 
+/// True when [`solve`] gives `table` to the row solver (`presets`: it has some), which
+/// needs none of the bits of undecided positions (`Table::open`).
+pub fn by_rows(table: &Table, presets: bool) -> bool {
+    !presets && super::rows::eligible(table)
+}
+
 /// Solves `table` in place; `progress` is told each finished distance. Tables of plain
 /// leapers and sliders without presets go to the row solver (`rows`; those with pawns hold
 /// them first, see `layout`), the rest to [`solve_general`].
@@ -195,7 +201,7 @@ pub fn solve(
     presets: &[(usize, usize, u8)],
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    if presets.is_empty() && super::rows::eligible(table) {
+    if by_rows(table, !presets.is_empty()) {
         return super::rows::solve_lent(table, threads, progress);
     }
     run(table, threads, presets, progress, false).map(|_| ())

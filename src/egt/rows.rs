@@ -1416,8 +1416,9 @@ impl<'a, W: Word> Solver<'a, W> {
                     later: later(),
                     ..*self
                 };
-                let rows: Vec<usize> = (slice * per..(slice + 1) * per).collect();
-                one.seed_illegal_rows(slice * per..(slice + 1) * per);
+                let span = slice * per..(slice + 1) * per;
+                let rows: Vec<usize> = span.clone().collect();
+                one.seed_illegal_rows(span);
                 one.seed_values(&rows);
                 let solved = one.run(&rows, &mut |_| {});
                 report(board.finish(k, solved.err()));
@@ -1544,27 +1545,25 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let t = self.t;
         let last = g.m - 1;
-        {
-            let mut f = [0u8; MAX_MEN];
-            for row in rows {
-                let occ = self.decode(row, &mut f);
-                let clash = (occ.count() as usize) < last;
-                for x in 0..2 {
-                    let bad = if clash {
-                        g.full
-                    } else {
-                        f[..last]
-                            .iter()
-                            .fold(W::ZERO, |acc, &s| acc | g.vbit[s as usize])
-                            | self.attacks_royal(&f, occ, x)
-                    };
-                    if bad.any() {
-                        self.done[x][row].store(bad, Relaxed);
-                        self.settled[x][row].store(bad, Relaxed);
-                        self.closed[x][row].store(bad, Relaxed);
-                        for bit in ones(bad) {
-                            t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
-                        }
+        let mut f = [0u8; MAX_MEN];
+        for row in rows {
+            let occ = self.decode(row, &mut f);
+            let clash = (occ.count() as usize) < last;
+            for x in 0..2 {
+                let bad = if clash {
+                    g.full
+                } else {
+                    f[..last]
+                        .iter()
+                        .fold(W::ZERO, |acc, &s| acc | g.vbit[s as usize])
+                        | self.attacks_royal(&f, occ, x)
+                };
+                if bad.any() {
+                    self.done[x][row].store(bad, Relaxed);
+                    self.settled[x][row].store(bad, Relaxed);
+                    self.closed[x][row].store(bad, Relaxed);
+                    for bit in ones(bad) {
+                        t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                     }
                 }
             }

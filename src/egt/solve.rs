@@ -92,9 +92,7 @@ impl ConvPartial<'_> {
         };
         through(self.metric, code)
     }
-}
 
-impl<'a> ConvPartial<'a> {
     /// Calls `visit(k, code)` with [`ConvPartial::code`] for `opp` to move and the open man
     /// on each square `sq` of `squares` (with its key `k`), skipping `ILLEGAL`: the common
     /// case (no colour mirror, the open man not the sub-table's first, the table solved)
