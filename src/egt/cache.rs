@@ -250,7 +250,12 @@ impl<W: Write> Summed<W> {
 pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
     let (path, head, size) = (file_of(dir, t), header(t), t.index.size);
     let [white, black] = &mut t.values;
+    // Whether any value was written: a file missing or refused at its header leaves the
+    // table as it was, with nothing to clear (clearing a fresh table's every byte cost more
+    // than reading a small sub-table).
+    let mut written = false;
     let read = read(&path, &head, size, |side, at, bytes| {
+        written = true;
         let values = if side == 0 { &mut *white } else { &mut *black };
         for (v, &b) in values[at..at + bytes.len()].iter_mut().zip(bytes) {
             *v.get_mut() = b;
@@ -266,8 +271,10 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
             Ok(())
         }
         Err(e) => {
-            for v in t.values.iter_mut().flatten() {
-                *v.get_mut() = 0;
+            if written {
+                for v in t.values.iter_mut().flatten() {
+                    *v.get_mut() = 0;
+                }
             }
             // A missing file is the usual case; a damaged, foreign or unreadable one is
             // worth a word, since the table is built again instead.
