@@ -49,6 +49,15 @@ pub enum EgtCommand {
     },
 }
 
+impl EgtCommand {
+    /// The variant the command is about.
+    pub fn variant(&self) -> &str {
+        match self {
+            EgtCommand::Build { variant, .. } | EgtCommand::Probe { variant, .. } => variant,
+        }
+    }
+}
+
 /// Options shared by build and probe.
 #[derive(Debug, clap::Args)]
 pub struct Opts {

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use variants::load::{check_fen, BUILTIN_FILES};
-use variants::{builtins, find, load_builtin_file};
+use variants::{builtin, builtins, find, load_builtin_file};
 
 #[test]
 fn every_builtin_file_compiles() {
@@ -13,6 +13,23 @@ fn every_builtin_file_compiles() {
         assert!(result.is_ok(), "{file}: {:#?}", result.err());
         assert!(!result.unwrap().is_empty(), "{file} defines no variant");
     }
+}
+
+/// A built-in compiled alone (as the tools about one variant load it) is the one compiled
+/// with all the others, found by name or by alias; an unknown name finds nothing.
+#[test]
+fn a_builtin_compiled_alone_is_the_same() {
+    let all = builtins().unwrap();
+    let mut aliases = 0;
+    for v in &all {
+        for name in std::iter::once(&v.name).chain(&v.aliases) {
+            let alone = builtin(name).unwrap_or_else(|| panic!("{name} not found alone"));
+            assert_eq!(alone.as_ref(), Ok(find(&all, name).unwrap()), "{name}");
+        }
+        aliases += v.aliases.len();
+    }
+    assert!(aliases > 0, "no alias was tried");
+    assert!(builtin("no-such-variant").is_none());
 }
 
 #[test]

@@ -116,6 +116,28 @@ pub fn builtins() -> Result<Vec<Variant>, Vec<VariantError>> {
     }
 }
 
+/// The built-in variant named `name` (by name or alias, as [`find`]) compiled alone: a tool
+/// about one variant need not compile the other built-ins (6 ms, a sixtieth of a 4-man
+/// table's build). `None` when no built-in has that name.
+pub fn builtin(name: &str) -> Option<Result<Variant, Vec<VariantError>>> {
+    let library = builtin_sections();
+    let aliased = |s: &&Section| {
+        (s.entries.iter())
+            .any(|e| e.key == "alias" && e.value.split_whitespace().any(|a| a == name))
+    };
+    let section =
+        (library.iter().find(|s| s.name == name)).or_else(|| library.iter().find(aliased))?;
+    let (file, _) = BUILTIN_FILES
+        .iter()
+        .find(|(f, _)| builtin::label(f) == section.path)?;
+    let (resolved, errors) = ini::resolve(std::slice::from_ref(section), &library);
+    if !errors.is_empty() {
+        return Some(Err(errors));
+    }
+    let r = resolved.first()?;
+    Some(compile::compile(r, Origin::Builtin(file.to_string())))
+}
+
 /// Finds a variant by name or alias.
 pub fn find<'a>(variants: &'a [Variant], name: &str) -> Option<&'a Variant> {
     variants.iter().find(|v| v.name == name).or_else(|| {
