@@ -18,7 +18,8 @@ const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 6: en passant played (a table of version 5 with a double step against an enemy pawn
 /// held values without it) and chu's promotion on entering the zone.
 /// 7: a pawn table of the row solver holds its pawns first (see `layout`).
-const VERSION: u32 = 7;
+/// 8: and a piece last where a royal was (see `layout::row_order`).
+const VERSION: u32 = 8;
 
 /// The count of a side's positions without a legal move when the solver did not record
 /// them (the statistics then look for a move in every draw).

@@ -508,7 +508,7 @@ impl Builder {
             stuck: Default::default(),
         };
         if rows::eligible(&table) {
-            if let Some(perm) = layout::pawns_first(&table) {
+            if let Some(perm) = layout::row_order(&table) {
                 table = layout::reordered(&table, &perm);
             }
         }

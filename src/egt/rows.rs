@@ -131,6 +131,15 @@ struct Geometry<W> {
     /// verification tests them for the whole row by shifts of the open squares. Those paths
     /// are then left out of `vmoves`.
     vleaps: Vec<(i32, W)>,
+    /// The last man's rays when its moves are `vleaps` and whole rays along some of them
+    /// (a rook, bishop or queen, the row the board itself): per ray, the offset of its step
+    /// and the row bits a step may start from. The moves and un-moves of such a man are
+    /// then made for the whole row by shifts (see [`Geometry::reach`]), and `vmoves` and
+    /// `vunmoves` are empty.
+    vslides: Vec<(i32, W)>,
+    /// True when `vleaps` and `vslides` are the whole of the last man's moves (un-moves are
+    /// then theirs reversed, made by shifts too).
+    vpure: bool,
     /// Per local index: the other ends of its `vunmoves`, as row bits, and the board
     /// squares any of them needs empty.
     vsources: Vec<(W, W)>,
@@ -544,10 +553,18 @@ impl<W: Word> Geometry<W> {
                 .collect()
         };
         let vleaps = leaps(&mut vmoves, ix.domain(last));
+        let vslides = slides(&vmoves, &vleaps);
+        let vpure = !vleaps.is_empty() && vmoves.iter().all(Vec::is_empty) || !vslides.is_empty();
+        if vpure {
+            vmoves.iter_mut().for_each(Vec::clear);
+            vunmoves.iter_mut().for_each(Vec::clear);
+        }
         let (vtargets, vsources) = (ends(&vmoves), ends(&vunmoves));
         Geometry {
             vtargets,
             vleaps,
+            vslides,
+            vpure,
             vsources,
             digits,
             m,
@@ -649,6 +666,26 @@ impl<W: Word> Geometry<W> {
             .fold(W::ZERO, |acc, &s| acc | W::bit(s as usize))
     }
 
+    /// The row bits (squares) from which a move of the last man along `vleaps` or
+    /// `vslides` ends on a square of `to`, the other men standing on `occ`: a ray crosses
+    /// only squares free of them. `to` need not be free itself (the caller says what may
+    /// be reached), nor the origins.
+    #[inline]
+    fn reach(&self, to: W, occ: W) -> W {
+        let mut out =
+            (self.vleaps.iter()).fold(W::ZERO, |r, &(d, from)| r | (from & to.offset_by(d)));
+        for &(d, from) in &self.vslides {
+            // Walked back from the ends a step at a time, through free squares only.
+            let mut at = from & to.offset_by(d) & !occ;
+            while at.any() {
+                let next = from & at.offset_by(d);
+                out |= next;
+                at = next & !occ;
+            }
+        }
+        out
+    }
+
     /// The image of a row's bits under map `k`.
     #[inline]
     fn permute(&self, bits: W, k: usize) -> W {
@@ -717,6 +754,66 @@ fn leaps<W: Word>(vmoves: &mut [Vec<VStep<W>>], domain: &[u8]) -> Vec<(i32, W)> 
         });
     }
     out
+}
+
+/// The rays of the last man (see [`Geometry::vslides`]) when the paths `vmoves` has left
+/// after [`leaps`] are exactly whole rays along some of `leaps`' offsets: each path from
+/// `a` ends `k >= 2` steps of offset `d` further, crosses the squares between, and every
+/// step starts where a one-square path of offset `d` does; and every such walk from every
+/// square is a path. Nothing otherwise (the paths stay as they are).
+fn slides<W: Word>(vmoves: &[Vec<VStep<W>>], leaps: &[(i32, W)]) -> Vec<(i32, W)> {
+    let walk = |a: usize, d: i32, from: W, k: usize| -> Option<(usize, W)> {
+        // The end of `k` steps of offset `d` from `a`, and the squares they cross and end on.
+        let (mut at, mut crossed) = (a, W::ZERO);
+        for _ in 0..k {
+            if !from.has(at) {
+                return None;
+            }
+            at = usize::try_from(at as i64 + i64::from(d)).ok()?;
+            crossed |= W::bit(at);
+        }
+        Some((at, crossed))
+    };
+    let mut rays: Vec<(i32, W)> = Vec::new();
+    let mut found = 0usize;
+    for (a, steps) in vmoves.iter().enumerate() {
+        for vs in steps {
+            let b = vs.local as usize;
+            let ray = leaps.iter().find(|&&(d, from)| {
+                let k = (b as i64 - a as i64) / i64::from(d);
+                k >= 2
+                    && (b as i64 - a as i64) % i64::from(d) == 0
+                    && !vs.need.screen.any()
+                    && walk(a, d, from, k as usize) == Some((b, vs.need.empty))
+            });
+            let Some(&ray) = ray else {
+                return Vec::new();
+            };
+            if !rays.contains(&ray) {
+                rays.push(ray);
+            }
+            found += 1;
+        }
+    }
+    // Every walk of two steps or more along a ray is a path (none twice: `found` counts them).
+    let mut walks = 0usize;
+    for &(d, from) in &rays {
+        for (a, steps) in vmoves.iter().enumerate() {
+            for k in 2.. {
+                let Some((b, _)) = walk(a, d, from, k) else {
+                    break;
+                };
+                if !steps.iter().any(|vs| vs.local as usize == b) {
+                    return Vec::new();
+                }
+                walks += 1;
+            }
+        }
+    }
+    if walks != found {
+        return Vec::new();
+    }
+    rays
 }
 
 /// `(r / n, r % n)` for a divisor `n` of at least 2 with `magic = u64::MAX / n + 1`
@@ -2076,13 +2173,10 @@ impl<'a, W: Word> Solver<'a, W> {
                 // Local indices are squares here: the open squares are those neither closed
                 // nor holding a man.
                 let open = g.full & !w & !occ;
-                let reach = g
-                    .vleaps
-                    .iter()
-                    .fold(W::ZERO, |r, &(d, from)| r | (from & open.offset_by(d)));
-                esc |= cand & reach;
+                esc |= cand & g.reach(open, occ);
             }
-            for a in ones(cand & !esc) {
+            let rest = if g.vpure { W::ZERO } else { cand & !esc };
+            for a in ones(rest) {
                 // Most often every target is closed, or no path is blocked: no path to
                 // look at.
                 let (targets, block) = g.vtargets[a];
@@ -2201,7 +2295,14 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
             }
         }
-        if g.colour[last] as usize == mover {
+        if g.colour[last] as usize == mover && g.vpure {
+            // Moves undone are moves made backwards: the squares from which a move reaches
+            // `bits`, empty of the other men.
+            let before = g.reach(bits, occ) & !occ;
+            if before.any() {
+                emit(row, before);
+            }
+        } else if g.colour[last] as usize == mover {
             let mut before = W::ZERO;
             for b in ones(bits) {
                 let (sources, block) = g.vsources[b];
@@ -2579,7 +2680,7 @@ impl<'a, W: Word> Solver<'a, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::{div_rem, flip_word, Geometry, Word, MAX_MEN};
+    use super::{div_rem, flip_word, rights, Geometry, Word, MAX_MEN};
     use crate::egt::material::Material;
     use crate::egt::rules::Rules;
     use crate::egt::{Builder, Settings};
@@ -2592,6 +2693,77 @@ mod tests {
         let mut b = Builder::new(rules, Settings::default());
         let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
         b.empty_table(&m).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// The last man's moves become word operations where they are leaps and whole rays
+    /// (a rook: four rays; a queen: eight; a knight: leaps alone), and stay path by path
+    /// where the board is not the row (an advisor in its palace).
+    /// The word operations reach exactly the squares the paths reach, from every square,
+    /// on boards of many men.
+    #[test]
+    fn last_man_rays_reach_what_its_paths_reach() {
+        fn check(variant: &str, material: &str, rays: usize, pure: bool) {
+            let t = empty_table(variant, material);
+            let g = Geometry::<u128>::new(&t);
+            let what = format!("{variant} {material}");
+            assert_eq!((g.vslides.len(), g.vpure), (rays, pure), "{what}");
+            if !pure {
+                return;
+            }
+            // Every square's paths, made one by one from the compiled moves.
+            let last = t.men() - 1;
+            let pm = &t.rules.moves[t.colour[last] as usize][t.piece[last] as usize];
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..200 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // A few other men on random squares.
+                let occ = (0..4).fold(0u128, |o, k| {
+                    o | 1u128 << ((seed >> (8 * k)) % g.len as u64)
+                });
+                for a in (0..g.len).filter(|&a| occ >> a & 1 == 0) {
+                    let mut want = 0u128;
+                    for path in &pm.from[a] {
+                        let free = <u128 as Word>::of_set(path.cond.empty) & occ == 0;
+                        if path.rights & rights::MOVE != 0 && free && occ >> path.to & 1 == 0 {
+                            want |= 1u128 << path.to;
+                        }
+                    }
+                    // The squares reached from `a`: those whose one-square set `a` reaches.
+                    let got = (0..g.len)
+                        .filter(|&b| g.reach(1u128 << b, occ) >> a & 1 != 0 && occ >> b & 1 == 0)
+                        .fold(0u128, |acc, b| acc | 1u128 << b);
+                    assert_eq!(got, want, "{what}: from {a}, men on {occ:#x}");
+                }
+            }
+        }
+        check("chess", "KvKR", 4, true);
+        check("chess", "KvKQ", 8, true);
+        check("chess", "KvKB", 4, true);
+        check("chess", "KvKN", 0, true);
+        check("chess", "KvK", 0, true);
+        check("capablanca", "KvKA", 4, true);
+        check("xiangqi", "KvKR", 4, true);
+        // A cannon moves as a rook (its captures over a screen are not moves).
+        check("xiangqi", "KvKC", 4, true);
+        check("xiangqi", "KAvK", 0, false);
+    }
+
+    /// A royal last gives its place to a piece (not the first man, not a pawn); a piece
+    /// last, or alike men, keep the order.
+    #[test]
+    fn a_piece_is_last_rather_than_a_royal() {
+        let last = |variant: &str, material: &str| {
+            let t = empty_table(variant, material);
+            let m = t.men() - 1;
+            (t.royals.iter().any(|&r| r >> m & 1 != 0), t.perm.is_some())
+        };
+        assert_eq!(last("chess", "KRvKP"), (false, true));
+        assert_eq!(last("chess", "KBNvK"), (false, true));
+        assert_eq!(last("chess", "KQvKR"), (false, false));
+        assert_eq!(last("chess", "KPvKP"), (true, true));
+        assert_eq!(last("chess", "KvK"), (true, false));
     }
 
     /// A row's digits give the indexer's decode of the row's first entry, row by row, with
