@@ -95,8 +95,9 @@ impl ConvPartial<'_> {
 
     /// Calls `visit(k, code)` with [`ConvPartial::code`] for `opp` to move and the open man
     /// on each square `sq` of `squares` (with its key `k`), skipping `ILLEGAL`: the common
-    /// case (no colour mirror, the open man not the sub-table's first, the table solved)
-    /// in a loop of its own, without the per-square tests.
+    /// case (the open man not the sub-table's first, the table solved; a colour mirror
+    /// too, which KPvKP's promotions of the black pawn read) in a loop of its own, without
+    /// the per-square tests.
     #[inline]
     pub(super) fn codes(
         &self,
@@ -104,11 +105,14 @@ impl ConvPartial<'_> {
         squares: impl Iterator<Item = (usize, u8)>,
         mut visit: impl FnMut(usize, u8),
     ) {
-        let solved = self.table.open[opp].is_empty();
+        // Read through a colour mirror: the other side to move, the squares flipped.
+        let stm = if self.flip.is_some() { 1 - opp } else { opp };
+        let solved = self.table.open[stm].is_empty();
         match self.at.plain() {
-            Some((map, local, stride, base)) if self.flip.is_none() && solved => {
-                let values = &self.table.values[opp];
+            Some((map, local, stride, base)) if solved => {
+                let values = &self.table.values[stm];
                 for (k, sq) in squares {
+                    let sq = self.flip.map_or(sq, |flip| flip[sq as usize]);
                     let l = local[map[sq as usize] as usize];
                     if l == Partial::OUTSIDE {
                         continue;
