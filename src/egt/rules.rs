@@ -167,9 +167,9 @@ impl Rules {
         let lay = Layout::new(v.clone());
         let initial = start_squares(&lay);
         let n = v.pieces.len();
-        let mut rules = Rules {
+        let shell = || Rules {
             variant: v.clone(),
-            board,
+            board: board.clone(),
             moves: [Vec::new(), Vec::new()],
             domain: [Vec::new(), Vec::new()],
             promo: [Vec::new(), Vec::new()],
@@ -185,30 +185,52 @@ impl Rules {
             irregular: [false; 2],
             promo_cap: [0, 1].map(|c| promotion_caps(v, &initial[c])),
         };
+        let mut rules = shell();
         for &(a, b) in &v.capture_matrix.no_capture {
             rules.no_capture[a as usize][b as usize] = true;
         }
-        for (colour, start) in initial.iter().enumerate() {
-            let zones = zones_for(v, colour);
-            for ((p, piece), init) in v.pieces.iter().enumerate().zip(start) {
-                let pm = PieceMoves::compile(&rules.board, piece, colour, init, &zones);
-                rules.moves[colour].push(pm);
-                rules.promo[colour].push(rules.promotion(colour, p as PieceId));
+        // Black's pieces on a thread of their own, into a second shell (each colour reads
+        // only its own part): half of the start-up of a table build.
+        let mut black = shell();
+        std::thread::scope(|scope| {
+            let other = scope.spawn(|| black.fill_colour(1, &initial[1]));
+            rules.fill_colour(0, &initial[0]);
+            if let Err(panic) = other.join() {
+                std::panic::resume_unwind(panic);
             }
-            let reach = rules.moves[colour].iter().map(PieceMoves::reach).collect();
-            rules.reach[colour] = reach;
-            rules.irregular[colour] = rules.moves[colour].iter().any(|pm| pm.irregular);
-            for (p, init) in start.iter().enumerate() {
-                let d = rules.domain_of(colour, p, init);
-                rules.domain[colour].push(d);
-            }
-            for p in 0..n {
-                let s = rules.symmetry_of(colour, p);
-                rules.symmetric[colour].push(s);
-            }
-        }
+        });
+        rules.moves[1] = std::mem::take(&mut black.moves[1]);
+        rules.promo[1] = std::mem::take(&mut black.promo[1]);
+        rules.reach[1] = std::mem::take(&mut black.reach[1]);
+        rules.domain[1] = std::mem::take(&mut black.domain[1]);
+        rules.symmetric[1] = std::mem::take(&mut black.symmetric[1]);
+        rules.irregular[1] = black.irregular[1];
         rules.colour_flip = super::mirror::colour_map(&rules);
         Ok(rules)
+    }
+
+    /// Compiles the pieces of `colour` (their start squares `start`): their paths,
+    /// promotions, reach, domains and symmetries.
+    fn fill_colour(&mut self, colour: usize, start: &[SquareSet]) {
+        let v = &self.variant;
+        let zones = zones_for(v, colour);
+        for ((p, piece), init) in v.pieces.iter().enumerate().zip(start) {
+            let pm = PieceMoves::compile(&self.board, piece, colour, init, &zones);
+            self.moves[colour].push(pm);
+            let promo = self.promotion(colour, p as PieceId);
+            self.promo[colour].push(promo);
+        }
+        let reach = self.moves[colour].iter().map(PieceMoves::reach).collect();
+        self.reach[colour] = reach;
+        self.irregular[colour] = self.moves[colour].iter().any(|pm| pm.irregular);
+        for (p, init) in start.iter().enumerate() {
+            let d = self.domain_of(colour, p, init);
+            self.domain[colour].push(d);
+        }
+        for p in 0..v.pieces.len() {
+            let s = self.symmetry_of(colour, p);
+            self.symmetric[colour].push(s);
+        }
     }
 
     /// True when a man of type `p` of colour `c` has a step past squares that lets it be
