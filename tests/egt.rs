@@ -1157,6 +1157,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),
+        counted: Default::default(),
     };
     let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
     (copy, counts)
@@ -1309,6 +1310,7 @@ fn unsolved_copy(t: &Table) -> Table {
         convs: t.convs.clone(),
         rules: t.rules.clone(),
         stuck: Default::default(),
+        counted: Default::default(),
     }
 }
 
@@ -1368,6 +1370,19 @@ fn pawn_tables_by_levels_equal_the_plain_row_solve() {
             }
             assert_eq!(differ, 0, "{} {material}: side {stm}", v.name);
         }
+        // The statistics: counted slice by slice as each was solved (8x8), or afterwards
+        // (the levels, and the plain table), the same but for the longest win's example
+        // (the first in each table's own order).
+        let sliced = v.files == 8 && v.ranks == 8;
+        assert_eq!(t.counted.get().is_some(), sliced, "{} {material}", v.name);
+        assert!(plain.counted.get().is_none());
+        let counts = |table: &Table| {
+            report::stats(table, 2).map(|mut side| {
+                side.longest = side.longest.map(|(plies, _)| (plies, 0));
+                format!("{side:?}")
+            })
+        };
+        assert_eq!(counts(&t), counts(&plain), "{} {material}", v.name);
     }
 }
 

@@ -120,6 +120,7 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
         rules: rules.clone(),
         index,
         stuck: Default::default(),
+        counted: Default::default(),
     };
     out.convs = convs(table, &out, &inv);
     out

@@ -134,7 +134,7 @@ pub struct SideStats {
 }
 
 impl SideStats {
-    fn merge(&mut self, o: &SideStats) {
+    pub(super) fn merge(&mut self, o: &SideStats) {
         self.legal.add(o.legal);
         for (dst, src) in [(&mut self.wins, &o.wins), (&mut self.losses, &o.losses)] {
             if dst.len() < src.len() {
@@ -203,15 +203,21 @@ fn bump(v: &mut Vec<Count>, at: usize, c: Count) {
 pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
     let mut out: [SideStats; 2] = Default::default();
     for (stm, side) in out.iter_mut().enumerate() {
-        let total = Mutex::new(SideStats::default());
-        parallel(table.index.size, threads, |a, b| {
-            let local = count_range(table, stm, a, b);
-            if let Ok(mut t) = total.lock() {
-                t.merge(&local);
+        if let Some(counted) = table.counted.get() {
+            // Counted by the solver as it went (see `Table::counted`).
+            *side = counted[stm].clone();
+        } else {
+            let total = Mutex::new(SideStats::default());
+            let stuck = table.stuck.get().map(|s| (&s[stm][..], 0));
+            parallel(table.index.size, threads, |a, b| {
+                let local = count_range(table, stm, a..b, stuck);
+                if let Ok(mut t) = total.lock() {
+                    t.merge(&local);
+                }
+            });
+            if let Ok(t) = total.into_inner() {
+                *side = t;
             }
-        });
-        if let Ok(t) = total.into_inner() {
-            *side = t;
         }
         count_fixed(table, stm, side);
         let maps = table.index.maps.len() as u64;
@@ -221,8 +227,16 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
 }
 
 /// The entries `a..b` of side `stm`: full-board placements, with the identity's share of
-/// the orbit sums (the same number) in `orbits`.
-fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
+/// the orbit sums (the same number) in `orbits`. `stuck`: the positions without a move, one
+/// bit per entry from word `first` on (`(words, first)`), where the solver recorded them.
+/// Ranges counted apart merge into the whole's counts ([`SideStats::merge`]).
+pub(super) fn count_range(
+    table: &Table,
+    stm: usize,
+    range: std::ops::Range<usize>,
+    stuck: Option<(&[u64], usize)>,
+) -> SideStats {
+    let (a, b) = (range.start, range.end);
     let ix = &table.index;
     let stride = ix.stride_of(0);
     let orderings = ix.orderings_len() as u64;
@@ -238,11 +252,12 @@ fn count_range(table: &Table, stm: usize, a: usize, b: usize) -> SideStats {
         let c = Count { full: w, orbits: w };
         let values = &table.values[stm][start..end];
         count_values(values, &mut hist);
-        if let Some(stuck) = table.stuck.get() {
+        if let Some((words, first)) = stuck {
             // The solver's record of the positions without a move: its few set bits, not
             // every draw (most of some tables).
-            for idx in set_bits(&stuck[stm], start..end) {
-                stuck_position(table, stm, idx, c, &mut local);
+            let shift = first * 64;
+            for idx in set_bits(words, start - shift..end - shift) {
+                stuck_position(table, stm, idx + shift, c, &mut local);
             }
         } else {
             for (idx, value) in (start..end).zip(values) {

@@ -44,6 +44,7 @@ use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::paths::SETS_EP;
 use super::propagate::{parallel, parallel_with};
+use super::report::{count_range, SideStats};
 use super::rules::Rules;
 use super::solve::{Bare, ConvPartial, SolveError, Table};
 use super::threads::Threads;
@@ -1502,6 +1503,7 @@ impl<'a, W: Word> Solver<'a, W> {
             below += level.len();
         }
         let board = SliceBoard::new(order.len());
+        let counted: Mutex<[SideStats; 2]> = Mutex::default();
         let work = |report: &mut dyn FnMut(usize)| {
             while let Some(k) = board.take(&needs) {
                 let slice = order[k];
@@ -1515,9 +1517,13 @@ impl<'a, W: Word> Solver<'a, W> {
                 };
                 let span = slice * per..(slice + 1) * per;
                 let rows: Vec<usize> = span.clone().collect();
-                one.seed_illegal_rows(span);
+                one.seed_illegal_rows(span.clone());
                 one.seed_values(&rows);
                 let solved = one.run(&rows, &mut |_| {});
+                if solved.is_ok() {
+                    // Final now: counted while its values are in the cache.
+                    self.count_slice(span.start * self.g.len..span.end * self.g.len, &counted);
+                }
                 report(board.finish(k, solved.err()));
             }
         };
@@ -1529,7 +1535,30 @@ impl<'a, W: Word> Solver<'a, W> {
             }
             work(&mut |done| progress(&format!("{done} of {total} pawn placements")));
         });
-        board.result()
+        board.result()?;
+        if let Ok(counted) = counted.into_inner() {
+            // Set once: a table is solved once.
+            let _ = self.t.counted.set(counted);
+        }
+        Ok(())
+    }
+
+    /// Adds the statistics' counts of the entries `range` of both sides (a solved slice)
+    /// to `counted` (see `Table::counted`).
+    fn count_slice(&self, range: std::ops::Range<usize>, counted: &Mutex<[SideStats; 2]>) {
+        let first = range.start / 64;
+        let parts = [0, 1].map(|stm| {
+            let words: Vec<u64> = self.stuck[stm][first..range.end.div_ceil(64)]
+                .iter()
+                .map(|w| w.load(Relaxed))
+                .collect();
+            count_range(self.t, stm, range.clone(), Some((&words, first)))
+        });
+        if let Ok(mut total) = counted.lock() {
+            for (t, part) in total.iter_mut().zip(&parts) {
+                t.merge(part);
+            }
+        }
     }
 
     /// The squares of the men but the last for a row, and their occupancy.

@@ -208,6 +208,10 @@ pub struct Table {
     /// move, when the solver recorded them (the row solver's seed finds them for free); the
     /// statistics look for a move otherwise.
     pub stuck: OnceLock<[Vec<u64>; 2]>,
+    /// The statistics' counts of the entries per side to move (before the symmetry's fixed
+    /// placements, see `report::stats`), when the solver counted them as it went: a pawn
+    /// table's slices each as it is done, while its values are in the cache.
+    pub counted: OnceLock<[super::report::SideStats; 2]>,
 }
 
 /// Which moves a generation reports.
