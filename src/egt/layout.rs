@@ -16,7 +16,7 @@ use super::solve::{open_bits, Conv, Table};
 /// it), when it differs from the table's: the men that promote (pawns) first, the rest in
 /// their order. `None` when no man promotes, the pawns lead already, or alike men share
 /// a factor of the index (the pawn-first layout would tell them apart).
-pub fn pawns_first(table: &Table) -> Option<Vec<usize>> {
+fn pawns_first(table: &Table) -> Option<Vec<usize>> {
     let m = table.men();
     let promotes = |i: usize| {
         let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);

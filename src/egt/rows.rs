@@ -555,7 +555,8 @@ impl<W: Word> Geometry<W> {
         };
         let vleaps = leaps(&mut vmoves, ix.domain(last));
         let vslides = slides(&vmoves, &vleaps);
-        let vpure = !vleaps.is_empty() && vmoves.iter().all(Vec::is_empty) || !vslides.is_empty();
+        // Rays are found only where every path left is one (see `slides`).
+        let vpure = !vleaps.is_empty() && (!vslides.is_empty() || vmoves.iter().all(Vec::is_empty));
         if vpure {
             vmoves.iter_mut().for_each(Vec::clear);
             vunmoves.iter_mut().for_each(Vec::clear);
