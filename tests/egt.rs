@@ -1422,6 +1422,49 @@ fn row_solver_equals_general_solver_across_variants() {
     }
 }
 
+/// A pass over wins made by a sweep of the mover's undecided rows decides what the pass
+/// through the wins' predecessors decides: each table solved both ways, byte for byte the
+/// same, and the sweeps were made. The whole table, slices of a chess pawn table (8x8),
+/// levels of a capablanca one (10x8: rows of 128-bit words), shatranj's ferz, a bare 5x5
+/// board.
+#[test]
+fn sweeps_decide_what_the_predecessors_decide() {
+    use locust::egt::rows::solve_passes;
+    use locust::egt::threads::Threads;
+    let chess = builtin("chess");
+    let cases = [
+        (chess.clone(), "KQvKR"),
+        (chess.clone(), "KRvKP"),
+        (chess.clone(), "KBNvK"),
+        (builtin("capablanca"), "KPvK"),
+        (builtin("shatranj"), "KRvKQ"),
+        (board(5), "KRvKN"),
+    ];
+    for (v, material) in cases {
+        let t = build(&v, material);
+        let what = format!("{} {material}", v.name);
+        let solved = |sweeps: bool| {
+            let copy = unsolved_copy(&t);
+            let swept = solve_passes(&copy, &Threads::new(2), sweeps, &mut |_| {}).unwrap();
+            (copy, swept)
+        };
+        let (plain, none) = solved(false);
+        let (swept, made) = solved(true);
+        assert_eq!(none, 0, "{what}");
+        assert!(made > 0, "{what}: no pass was a sweep");
+        for stm in 0..2 {
+            let differ = (0..t.index.size)
+                .filter(|&i| {
+                    let want = plain.values[stm][i].load(Relaxed);
+                    swept.values[stm][i].load(Relaxed) != want
+                        || t.values[stm][i].load(Relaxed) != want
+                })
+                .count();
+            assert_eq!(differ, 0, "{what}: side {stm}");
+        }
+    }
+}
+
 /// The general solver's twin of the row solver's table `t`, checked equal byte for byte.
 fn same_as_general(t: &Table, what: &str) -> Table {
     let twin = general_twin(t);
