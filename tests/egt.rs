@@ -1424,9 +1424,9 @@ fn row_solver_equals_general_solver_across_variants() {
 
 /// A pass over wins made by a sweep of the mover's undecided rows decides what the pass
 /// through the wins' predecessors decides: each table solved both ways, byte for byte the
-/// same, and the sweeps were made. The whole table, slices of a chess pawn table (8x8),
-/// levels of a capablanca one (10x8: rows of 128-bit words), shatranj's ferz, a bare 5x5
-/// board.
+/// same, and the sweeps were made. Whole tables (capablanca's in rows of 128-bit words),
+/// the slices of a chess pawn table (8x8), the levels of pawn tables on 5x5 and 6x6 boards,
+/// shatranj's ferz.
 #[test]
 fn sweeps_decide_what_the_predecessors_decide() {
     use locust::egt::rows::solve_passes;
@@ -1436,7 +1436,9 @@ fn sweeps_decide_what_the_predecessors_decide() {
         (chess.clone(), "KQvKR"),
         (chess.clone(), "KRvKP"),
         (chess.clone(), "KBNvK"),
-        (builtin("capablanca"), "KPvK"),
+        (builtin("capablanca"), "KRvK"),
+        (board(5), "KPvKP"),
+        (board(6), "KPvKN"),
         (builtin("shatranj"), "KRvKQ"),
         (board(5), "KRvKN"),
     ];

@@ -956,14 +956,8 @@ const PARALLEL_LATER: usize = 1 << 12;
 /// costs less than starting a thread (most of a table's distances near the end are short).
 const FEW_ROWS: usize = 64;
 
-/// A distance's wins of one side are expanded by a sweep over the mover's rows when its
-/// rows with undecided positions are at most this many times the rows of news (see
-/// [`Solver::sweeps`]). Measured (KQvKR, KRvKP, KQvKP alone, two threads, seven runs
-/// each): 2 and 4 gain little, 8 takes a tenth off, 16 less again.
-const SWEEP: usize = 8;
-
-/// The undecided rows are counted only when the rows of news are at least this fraction
-/// of the rows solved, over [`SWEEP`].
+/// The undecided rows are counted (see [`Solver::sweeps`]) only when the rows the news
+/// reach are at least this fraction of the rows solved.
 const SWEEP_SCAN: usize = 16;
 
 /// The most rows of a table that gets the larger [`Merger`].
@@ -1168,6 +1162,30 @@ struct Solver<'a, W: Word> {
     /// `swept`.
     sweeps: bool,
     swept: &'a AtomicUsize,
+    /// Per side, the rows a row's news reach through its men's un-moves, but the last
+    /// man's (which stay in the row): see [`emits`].
+    emits: [usize; 2],
+}
+
+/// Per side, the rows one row's news reach through the un-moves of the side's men but the
+/// last (each un-move of one of them emits another row): their paths' count averaged over
+/// each man's domain, rounded.
+fn emits<W: Word>(table: &Table, g: &Geometry<W>) -> [usize; 2] {
+    let ix = &table.index;
+    [0, 1].map(|side| {
+        let paths: f64 = (0..g.m - 1)
+            .filter(|&i| g.colour[i] as usize == side)
+            .map(|i| {
+                let domain = ix.domain(i);
+                let n: usize = domain
+                    .iter()
+                    .map(|&sq| g.unmoves[i][sq as usize].len())
+                    .sum();
+                n as f64 / domain.len().max(1) as f64
+            })
+            .sum();
+        paths.round() as usize
+    })
 }
 
 /// A slice's solve: one thread, plain read-modify-writes (see [`Solver::solve_slices`]).
@@ -1255,6 +1273,7 @@ fn solve_in<W: Word>(
         later: later(),
         sweeps,
         swept,
+        emits: emits(table, &g),
     };
     if let Some((per, levels)) = s.slices() {
         s.solve_slices(per, &levels, progress)?;
@@ -2455,7 +2474,9 @@ impl<'a, W: Word> Solver<'a, W> {
 
     /// Whether the wins of `side` at distance `p` are better expanded by [`Solver::sweep`]
     /// than through their predecessors: when the mover's rows of `level` (the rows being
-    /// solved) with undecided positions are at most [`SWEEP`] times the rows of news. Not at distance 0 (whose news mix wins and
+    /// solved) with undecided positions are at most as many as the rows the news reach
+    /// through the un-moves of the mover's men but the last (see [`emits`]; none when
+    /// only the last man moves in the level, whose un-moves cost a few word operations). Not at distance 0 (whose news mix wins and
     /// losses), nor under the perpetual-check ban (whose game reads the notes of positions
     /// no pass reached, and a sweep reaches them all).
     fn sweeps(&self, p: u8, side: usize, level: &[usize]) -> bool {
@@ -2466,18 +2487,19 @@ impl<'a, W: Word> Solver<'a, W> {
         let news: usize = (self.summary[par][side][self.words.clone()].iter())
             .map(|w| w.load(Relaxed).count_ones() as usize)
             .sum();
-        if news * SWEEP >= level.len() {
-            return true;
+        let reached = news * self.emits[1 - side];
+        if reached >= level.len() {
+            return reached > 0;
         }
         // Counting the open rows costs a load per row: not worth it beside a short pass.
-        if news * SWEEP * SWEEP_SCAN < level.len() {
+        if reached * SWEEP_SCAN < level.len() {
             return false;
         }
         let (done, full) = (self.done[1 - side], self.g.full);
         let open = (level.iter())
             .filter(|&&r| (full & !done[r].load(Relaxed)).any())
             .count();
-        open <= news * SWEEP
+        open <= reached
     }
 
     /// Expands the wins of `side` at distance `p` by verifying every undecided position of
