@@ -1557,9 +1557,11 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let board = SliceBoard::new(order.len());
         let counted: Mutex<[SideStats; 2]> = Mutex::default();
+        let seeded = self.seed_first_level(per, levels.first().map_or(&[], |l| &l[..]));
         let work = |report: &mut dyn FnMut(usize)| {
             while let Some(k) = board.take(&needs) {
                 let slice = order[k];
+                let mine = seeded.get(slice).and_then(|s| s.lock().ok()?.take());
                 let one = Solver {
                     // The thread alone writes the slice's rows.
                     threads: &ONE,
@@ -1570,8 +1572,14 @@ impl<'a, W: Word> Solver<'a, W> {
                 };
                 let span = slice * per..(slice + 1) * per;
                 let rows: Vec<usize> = span.clone().collect();
-                one.seed_illegal_rows(span.clone());
-                one.seed_values(&rows);
+                let one = match mine {
+                    Some(later) => Solver { later, ..one },
+                    None => {
+                        one.seed_illegal_rows(span.clone());
+                        one.seed_values(&rows);
+                        one
+                    }
+                };
                 let solved = one.run(&rows, &mut |_| {});
                 if solved.is_ok() {
                     // Final now: counted while its values are in the cache.
@@ -1594,6 +1602,52 @@ impl<'a, W: Word> Solver<'a, W> {
             let _ = self.t.counted.set(counted);
         }
         Ok(())
+    }
+
+    /// Seeds the slices `first` (of `per` rows each; the first level, whose moves leave
+    /// only for sub-tables) together on the solve's threads, row by row across the slices:
+    /// their rows at one offset differ only in the pawns' squares, and their promotions
+    /// read the same lines of each sub-table (the promoted man, the sub-table's last, on
+    /// one square per slice of a line; alone, a slice reads one byte of each line). Per
+    /// slice, its deferred seeds (see [`Later`]), when the slices were seeded here.
+    fn seed_first_level(&self, per: usize, first: &[usize]) -> Vec<Mutex<Option<Later<W>>>> {
+        let slices = self.rows / per;
+        let mut out: Vec<Mutex<Option<Later<W>>>> = (0..slices).map(|_| Mutex::new(None)).collect();
+        if first.len() < 2 {
+            return out;
+        }
+        let rows: Vec<usize> = (0..per)
+            .flat_map(|j| first.iter().map(move |&s| s * per + j))
+            .collect();
+        let joint = Solver {
+            later: later(),
+            words: self.words.clone(),
+            ..*self
+        };
+        parallel(rows.len(), joint.pass_threads(), |a, b| {
+            for &row in &rows[a..b] {
+                joint.seed_illegal_rows(row..row + 1);
+            }
+        });
+        joint.seed_values(&rows);
+        // Per slice of the first level, per distance: its seeds, one list.
+        let mut filed: Vec<Vec<Vec<(usize, u8, W)>>> = vec![Vec::new(); slices];
+        for &s in first {
+            filed[s] = vec![Vec::new(); joint.later.len()];
+        }
+        for (q, lists) in joint.later.into_iter().enumerate() {
+            for (row, side, bits) in lists.into_inner().unwrap_or_default().into_iter().flatten() {
+                if let Some(list) = filed[row / per].get_mut(q) {
+                    list.push((row, side, bits));
+                }
+            }
+        }
+        for &s in first {
+            let lists = std::mem::take(&mut filed[s]).into_iter();
+            let later = lists.map(|l| Mutex::new(if l.is_empty() { Vec::new() } else { vec![l] }));
+            out[s] = Mutex::new(Some(later.collect()));
+        }
+        out
     }
 
     /// Adds the statistics' counts of the entries `range` of both sides (a solved slice)
