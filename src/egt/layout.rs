@@ -18,10 +18,7 @@ use super::solve::{open_bits, Conv, Table};
 /// a factor of the index (the pawn-first layout would tell them apart).
 fn pawns_first(table: &Table) -> Option<Vec<usize>> {
     let m = table.men();
-    let promotes = |i: usize| {
-        let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
-        !table.rules.promo[c][p].choices.is_empty()
-    };
+    let promotes = |i: usize| promotes(table, i);
     let mut perm: Vec<usize> = (0..m).filter(|&i| promotes(i)).collect();
     if perm.is_empty() || table.index.grouped() || perm.iter().enumerate().all(|(j, &i)| i == j) {
         return None;
@@ -44,15 +41,11 @@ pub fn row_order(table: &Table) -> Option<Vec<usize>> {
     }
     let mut perm = pawns_first(table).unwrap_or_else(|| (0..m).collect());
     let royal = |i: usize| table.royals.iter().any(|&bits| bits >> i & 1 != 0);
-    let promotes = |i: usize| {
-        let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
-        !table.rules.promo[c][p].choices.is_empty()
-    };
     if perm.last().is_some_and(|&i| royal(i)) {
         // Not the first man: the index's symmetry is taken on it.
         if let Some(j) = (1..m)
             .rev()
-            .find(|&j| !royal(perm[j]) && !promotes(perm[j]))
+            .find(|&j| !royal(perm[j]) && !promotes(table, perm[j]))
         {
             let man = perm.remove(j);
             perm.push(man);
@@ -60,6 +53,12 @@ pub fn row_order(table: &Table) -> Option<Vec<usize>> {
     }
     let identity = perm.iter().enumerate().all(|(j, &i)| i == j);
     (!identity).then_some(perm)
+}
+
+/// True when the table's man `i` promotes (a pawn).
+fn promotes(table: &Table, i: usize) -> bool {
+    let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
+    !table.rules.promo[c][p].choices.is_empty()
 }
 
 /// The table with its men in the order `perm` (`perm[j]`: the table's man that becomes man

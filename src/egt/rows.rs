@@ -1562,24 +1562,21 @@ impl<'a, W: Word> Solver<'a, W> {
             while let Some(k) = board.take(&needs) {
                 let slice = order[k];
                 let mine = seeded.get(slice).and_then(|s| s.lock().ok()?.take());
+                let seed = mine.is_none();
                 let one = Solver {
                     // The thread alone writes the slice's rows.
                     threads: &ONE,
                     shared: &UNSHARED,
                     words: slice * per / 64..(slice + 1) * per / 64,
-                    later: later(),
+                    later: mine.unwrap_or_else(later),
                     ..*self
                 };
                 let span = slice * per..(slice + 1) * per;
                 let rows: Vec<usize> = span.clone().collect();
-                let one = match mine {
-                    Some(later) => Solver { later, ..one },
-                    None => {
-                        one.seed_illegal_rows(span.clone());
-                        one.seed_values(&rows);
-                        one
-                    }
-                };
+                if seed {
+                    one.seed_illegal_rows(span.clone());
+                    one.seed_values(&rows);
+                }
                 let solved = one.run(&rows, &mut |_| {});
                 if solved.is_ok() {
                     // Final now: counted while its values are in the cache.
@@ -2535,9 +2532,9 @@ impl<'a, W: Word> Solver<'a, W> {
     /// only the last man moves in the level, whose un-moves cost a few word operations).
     /// Not in more than [`SMALL`] rows: KBBvKN's 1.3 million took 2-4% longer (73.7 G
     /// instructions against 70.3 G, 8.6 s against 8.4 s), its rows' state far bigger than
-    /// the cache either way. Not at distance 0 (whose news mix wins and
-    /// losses), nor under the perpetual-check ban (whose game reads the notes of positions
-    /// no pass reached, and a sweep reaches them all).
+    /// the cache either way. Not at distance 0 (whose news mix wins and losses), nor under
+    /// the perpetual-check ban (whose game reads the notes of positions no pass reached,
+    /// and a sweep reaches them all).
     fn sweeps(&self, p: u8, side: usize, level: &[usize]) -> bool {
         if !self.sweeps || p == 0 || self.t.rules.game.perpetual_check_loses || level.len() > SMALL
         {
