@@ -43,12 +43,7 @@ fn moves_reflect(
         return false;
     }
     let map = &b.maps[k];
-    (0..b.n).all(|s| {
-        let image = white.mapped_from(b, k, s);
-        let mut theirs = black.from[map[s] as usize].clone();
-        theirs.sort();
-        image == theirs
-    })
+    (0..b.n).all(|s| white.maps_onto(b, k, s, &black.from[map[s] as usize]))
 }
 
 /// How to read a table through the table of its colour mirror.

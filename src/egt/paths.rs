@@ -144,27 +144,26 @@ pub struct PieceMoves {
 }
 
 impl PieceMoves {
-    /// The paths from square `s` carried over by board map `k` (each path's end and
-    /// occupancy conditions), sorted, for comparing a piece's moves with their image.
-    pub fn mapped_from(&self, b: &Board, k: usize, s: usize) -> Vec<Path> {
+    /// True when board map `k` carries the paths from square `s` onto `image` (sorted and
+    /// without repeats, as every square's paths are), each path's end and occupancy
+    /// conditions mapped. The map is one to one on paths, so the same count and each mapped
+    /// path found in `image` make the two sets equal: no mapped copy is made or sorted (that
+    /// was most of the start-up of a large variant).
+    pub fn maps_onto(&self, b: &Board, k: usize, s: usize, image: &[Path]) -> bool {
         let map = &b.maps[k];
-        let mut image: Vec<Path> = self.from[s]
-            .iter()
-            .map(|path| {
+        let from = &self.from[s];
+        from.len() == image.len()
+            && from.iter().all(|path| {
                 let mut q = *path;
                 q.to = map[path.to as usize];
                 q.cond = path.cond.mapped(b, k);
-                q
+                // Found by its end first: a byte's compare, and few paths share an end.
+                let at = image.partition_point(|p| p.to < q.to);
+                image[at..]
+                    .iter()
+                    .take_while(|p| p.to == q.to)
+                    .any(|p| *p == q)
             })
-            .collect();
-        // Sorted by the end alone where no two paths share one (the usual case, and the
-        // same order: the end is compared first), a quarter of the start-up's instructions
-        // when every path was compared whole.
-        image.sort_unstable_by_key(|p| p.to);
-        if image.windows(2).any(|w| w[0].to == w[1].to) {
-            image.sort();
-        }
-        image
     }
 
     /// The attack conditions from `from` on `to` on a board of `n` squares.
@@ -248,8 +247,10 @@ impl PieceMoves {
             out.dedup();
             pm.from[s as usize] = out;
         }
-        let mut attacks: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
-        let mut captures: Vec<Vec<Cond>> = vec![Vec::new(); n * n];
+        // Keyed by `from * n + to`, put in order once at the end: a list per pair of squares
+        // was most of the start-up on large boards (chu's 144 squares: 20,736 lists a piece).
+        let mut attacks: Vec<(usize, Cond)> = Vec::new();
+        let mut captures: Vec<(usize, Cond)> = Vec::new();
         pm.ep_into = vec![Vec::new(); n];
         for s in 0..n {
             for p in &pm.from[s] {
@@ -266,41 +267,54 @@ impl PieceMoves {
                     pm.into[p.to as usize].push((s as u8, p.cond));
                 }
                 for v in p.cond.victims() {
-                    attacks[s * n + v as usize].extend(landing_conds(p, s as u8));
+                    let k = s * n + v as usize;
+                    attacks.extend(landing_conds(p, s as u8).into_iter().map(|c| (k, c)));
                 }
                 // A burner attacks every square next to where it may land.
                 if pm.burns && p.rights & (rights::MOVE | rights::CAPTURE) != 0 {
                     for r in board.near[p.to as usize].squares() {
-                        attacks[s * n + r as usize].extend(landing_conds(p, s as u8));
+                        let k = s * n + r as usize;
+                        attacks.extend(landing_conds(p, s as u8).into_iter().map(|c| (k, c)));
                     }
                 }
                 let hits = p.rights & (rights::CAPTURE | rights::CHECK_ONLY) != 0;
                 if hits && p.rights & rights::TAME == 0 {
-                    attacks[s * n + p.to as usize].push(p.cond);
+                    attacks.push((s * n + p.to as usize, p.cond));
                 }
                 if p.rights & rights::CAPTURE != 0 {
-                    captures[s * n + p.to as usize].push(p.cond);
+                    captures.push((s * n + p.to as usize, p.cond));
                 }
             }
         }
         pm.attackers_of = vec![Bits::EMPTY; n];
-        for (k, list) in attacks.iter().enumerate() {
-            if !list.is_empty() {
-                pm.attackers_of[k % n] |= bit((k / n) as u8);
-            }
+        for &(k, _) in &attacks {
+            pm.attackers_of[k % n] |= bit((k / n) as u8);
         }
-        pm.attack_at.push(0);
-        for list in attacks {
-            pm.attack_conds.extend(list);
-            pm.attack_at.push(pm.attack_conds.len() as u32);
-        }
-        pm.capture_at.push(0);
-        for list in captures {
-            pm.capture_conds.extend(list);
-            pm.capture_at.push(pm.capture_conds.len() as u32);
-        }
+        (pm.attack_at, pm.attack_conds) = by_key(attacks, n * n);
+        (pm.capture_at, pm.capture_conds) = by_key(captures, n * n);
         pm
     }
+}
+
+/// `keyed`'s conditions in key order (those of a key in the order given), with the offset
+/// of each of the `keys` keys' first: key `k`'s are `conds[at[k]..at[k + 1]]`.
+fn by_key(keyed: Vec<(usize, Cond)>, keys: usize) -> (Vec<u32>, Vec<Cond>) {
+    // A counting sort, stable: each key's count, then each condition put after those of
+    // the keys below its own, in the order given.
+    let mut at = vec![0u32; keys + 1];
+    for &(k, _) in &keyed {
+        at[k + 1] += 1;
+    }
+    for k in 0..keys {
+        at[k + 1] += at[k];
+    }
+    let mut next = at.clone();
+    let mut conds = vec![Cond::default(); keyed.len()];
+    for (k, c) in keyed {
+        conds[next[k] as usize] = c;
+        next[k] += 1;
+    }
+    (at, conds)
 }
 
 /// The conditions under which path `p` from `s` may end at all, whatever it takes on its

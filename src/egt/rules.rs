@@ -366,7 +366,7 @@ impl Rules {
                 .iter()
                 .take(b.n)
                 .enumerate()
-                .all(|(s, &image)| pm.mapped_from(b, k, s) == pm.from[image as usize]);
+                .all(|(s, &image)| pm.maps_onto(b, k, s, &pm.from[image as usize]));
             if kept {
                 mask |= 1 << k;
             }
