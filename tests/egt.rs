@@ -707,6 +707,52 @@ fn cache_files_are_checked() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A table of several segments a side (KQvKR: 2.6 million entries a side, segments of a
+/// million) is written the same by one thread or two, and a flipped bit in either side's
+/// values is refused.
+#[test]
+fn files_of_several_segments_are_checked() {
+    let (dir, s) = cache_settings("segments");
+    let chess = builtin("chess");
+    let (_, t) = build_with(&chess, "KQvKR", s);
+    assert!(t.index.size > 2 << 20, "{} entries a side", t.index.size);
+    let file = locust::egt::cache::save(&dir, &t, 2).unwrap();
+    let two = std::fs::read(&file).unwrap();
+    locust::egt::cache::save(&dir, &t, 1).unwrap();
+    assert!(
+        std::fs::read(&file).unwrap() == two,
+        "one thread wrote another file"
+    );
+    assert!(locust::egt::cache::check(&dir, &t).is_ok());
+    // After the values: per side a count and the positions without a move, then the sum.
+    let stuck = t.stuck.get().expect("the row solver records them");
+    let moveless: usize = stuck
+        .iter()
+        .flatten()
+        .map(|w| w.count_ones() as usize)
+        .sum();
+    let values = 2 * t.index.size;
+    let head = two.len() - values - 8 * (2 + moveless + 1);
+    assert!(head > 0 && head < 200, "header of {head} bytes");
+    // Well inside the values: White's second segment, Black's first and last.
+    for at in [
+        head + 1_500_000,
+        head + t.index.size + 10,
+        head + values - 100,
+    ] {
+        let mut bytes = two.clone();
+        bytes[at] ^= 0x01;
+        std::fs::write(&file, &bytes).unwrap();
+        assert!(
+            locust::egt::cache::check(&dir, &t).is_err(),
+            "a flipped bit at {at} passed"
+        );
+    }
+    std::fs::write(&file, &two).unwrap();
+    assert!(locust::egt::cache::check(&dir, &t).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn material_errors_are_clear() {
     let chess = builtin("chess");

@@ -1,11 +1,14 @@
 //! Table files: a versioned header (variant fingerprint, material, metric, rules, symmetry,
 //! size), the values of both sides, the positions without a legal move when the solver
-//! recorded them, and a checksum over all of it. A file that is short, damaged or made for
+//! recorded them, and a checksum over all of it (the values through their segments' sums,
+//! so that threads may write and sum segments side by side). A file that is short, damaged or made for
 //! something else is refused, and the caller rebuilds.
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::Mutex;
 
 use super::report::set_bits;
 use super::rules::Rules;
@@ -19,7 +22,8 @@ const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// held values without it) and chu's promotion on entering the zone.
 /// 7: a pawn table of the row solver holds its pawns first (see `layout`).
 /// 8: and a piece last where a royal was (see `layout::row_order`).
-const VERSION: u32 = 8;
+/// 9: the values summed a [`SEGMENT`] at a time, the segments' sums into the file's.
+const VERSION: u32 = 9;
 
 /// The count of a side's positions without a legal move when the solver did not record
 /// them (the statistics then look for a move in every draw).
@@ -62,6 +66,14 @@ const BLOCK: usize = WORD * LANES;
 /// Bytes a table file is read or written by at a time: a buffer that stays in the cache
 /// while it is checked and copied, in place of a second copy of the whole file.
 const CHUNK: usize = 1 << 16;
+
+/// Bytes of a side's values summed apart (a whole number of chunks): the file's checksum
+/// takes each segment's sum in place of its bytes, so that [`save`]'s threads each copy,
+/// sum and write segments of their own (a pawn table's save was a single thread's 10 ms at
+/// the end of its build).
+const SEGMENT: usize = 16 * CHUNK;
+
+const _: () = assert!(SEGMENT % CHUNK == 0);
 
 /// The read buffer of a table file: smaller than [`CHUNK`], so that the values, read a
 /// chunk at a time, go from the file straight into the chunk (a reader passes reads of at
@@ -192,26 +204,24 @@ pub fn path_of(dir: &Path, rules: &Rules, name: &str, metric: Metric) -> PathBuf
 /// for every draw (2.5 s of a cached KBBvKN's 2.7). Not synced to the disk: a file the
 /// system lost part of in a power cut fails its length or checksum and is rebuilt, and a
 /// sync made each table's build wait for the disk (30-60 ms of a whole KQvKP build's 0.5 s
-/// on this machine).
-pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
+/// on this machine). The values are written on up to `threads` threads (see [`SEGMENT`]).
+pub fn save(dir: &Path, t: &Table, threads: usize) -> Result<PathBuf, CacheError> {
     std::fs::create_dir_all(dir)?;
     let path = file_of(dir, t);
     let tmp = path.with_extension("tmp");
-    let mut f = Summed {
-        out: std::io::BufWriter::with_capacity(CHUNK, std::fs::File::create(&tmp)?),
-        sum: Checksum::new(),
-    };
-    f.write(&header(t))?;
-    let mut buf = vec![0u8; CHUNK];
-    for side in &t.values {
-        for part in side.chunks(CHUNK) {
-            let bytes = &mut buf[..part.len()];
-            for (b, v) in bytes.iter_mut().zip(part) {
-                *b = v.load(Relaxed);
-            }
-            f.write(bytes)?;
-        }
+    let head = header(t);
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(&head)?;
+    let mut sum = Checksum::new();
+    sum.update(&head);
+    for seg in write_values(&tmp, head.len() as u64, t, threads)? {
+        sum.update(&seg.to_le_bytes());
     }
+    file.seek(SeekFrom::Start((head.len() + 2 * t.index.size) as u64))?;
+    let mut f = Summed {
+        out: std::io::BufWriter::with_capacity(CHUNK, file),
+        sum,
+    };
     for side in 0..2 {
         let Some(stuck) = t.stuck.get() else {
             f.write(&NOT_RECORDED.to_le_bytes())?;
@@ -229,6 +239,66 @@ pub fn save(dir: &Path, t: &Table) -> Result<PathBuf, CacheError> {
     f.out.into_inner().map_err(|e| e.into_error())?;
     std::fs::rename(&tmp, &path)?;
     Ok(path)
+}
+
+/// Writes both sides' values into the file `tmp` after its header (`at` bytes), a
+/// [`SEGMENT`] at a time on up to `threads` threads (each with a handle of its own); returns
+/// the segments' sums in file order.
+fn write_values(tmp: &Path, at: u64, t: &Table, threads: usize) -> std::io::Result<Vec<u64>> {
+    let size = t.index.size;
+    let per_side = size.div_ceil(SEGMENT);
+    let count = 2 * per_side;
+    let sums: Vec<AtomicU64> = (0..count).map(|_| AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    let segments = || -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).open(tmp)?;
+        let mut buf = vec![0u8; CHUNK];
+        loop {
+            let k = next.fetch_add(1, Relaxed);
+            let Some(sum) = sums.get(k) else {
+                return Ok(());
+            };
+            let (side, start) = (k / per_side, k % per_side * SEGMENT);
+            let values = &t.values[side][start..size.min(start + SEGMENT)];
+            file.seek(SeekFrom::Start(at + (side * size + start) as u64))?;
+            let mut seg = Checksum::new();
+            for part in values.chunks(CHUNK) {
+                let bytes = &mut buf[..part.len()];
+                for (b, v) in bytes.iter_mut().zip(part) {
+                    *b = v.load(Relaxed);
+                }
+                seg.update(bytes);
+                file.write_all(bytes)?;
+            }
+            sum.store(seg.finish(), Relaxed);
+        }
+    };
+    let work = || {
+        if let Err(e) = segments() {
+            // The others stop at their next segment.
+            next.store(count, Relaxed);
+            if let Ok(mut first) = failed.lock() {
+                first.get_or_insert(e);
+            }
+        }
+    };
+    // A table of less than a segment a side is written as fast as a thread starts.
+    let threads = if size < SEGMENT {
+        1
+    } else {
+        threads.min(count)
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
+    });
+    if let Some(e) = failed.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    Ok(sums.into_iter().map(AtomicU64::into_inner).collect())
 }
 
 /// A file being written, with the checksum of what went into it.
@@ -309,15 +379,20 @@ impl Reader<'_> {
 
     /// Fills `bytes` from the file (a file too short is refused).
     fn read(&mut self, bytes: &mut [u8]) -> Result<(), CacheError> {
+        self.fill(bytes)?;
+        self.sum.update(bytes);
+        Ok(())
+    }
+
+    /// As [`Reader::read`], the bytes left out of the file's sum (a segment of values,
+    /// summed apart).
+    fn fill(&mut self, bytes: &mut [u8]) -> Result<(), CacheError> {
         match self.file.read_exact(bytes) {
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
                 self.refused("wrong length (truncated or foreign)")
             }
             Err(e) => Err(e.into()),
-            Ok(()) => {
-                self.sum.update(bytes);
-                Ok(())
-            }
+            Ok(()) => Ok(()),
         }
     }
 
@@ -350,10 +425,17 @@ fn read(
         return f.refused("header does not match this table");
     }
     for side in 0..2 {
+        let mut seg = Checksum::new();
         for at in (0..size).step_by(CHUNK) {
             let bytes = &mut buf[..CHUNK.min(size - at)];
-            f.read(bytes)?;
+            f.fill(bytes)?;
+            seg.update(bytes);
             body(side, at, bytes);
+            let end = at + bytes.len();
+            if end % SEGMENT == 0 || end == size {
+                f.sum.update(&seg.finish().to_le_bytes());
+                seg = Checksum::new();
+            }
         }
     }
     let stuck = read_stuck(&mut f, size)?;

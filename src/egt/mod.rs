@@ -358,7 +358,7 @@ impl Builder {
     fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         self.solve(table, threads)?;
         if let Some(dir) = self.cache_dir() {
-            if let Err(e) = cache::save(dir, table) {
+            if let Err(e) = cache::save(dir, table, threads.get()) {
                 log::warn!("{}: not cached: {e}", table.name);
             }
         }
