@@ -693,6 +693,14 @@ fn cache_files_are_checked() {
     );
     std::fs::write(&file, &bytes[..bytes.len() - 100]).unwrap();
     assert!(locust::egt::cache::check(&dir, &rebuilt).is_err());
+    // A file of another format version (the word after the 8-byte magic) is named as such.
+    let mut other = bytes.clone();
+    other[8] ^= 0xff;
+    std::fs::write(&file, &other).unwrap();
+    let e = locust::egt::cache::check(&dir, &rebuilt)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("another version"), "{e}");
     // A table of another variant with the same material never reads this file.
     let other = chess_like("other", 8, "k7/8/8/8/8/8/8/7K w - - 0 1");
     let (_, t) = build_with(

@@ -422,6 +422,11 @@ fn read(
     let mut buf = vec![0u8; CHUNK.max(head.len())];
     f.read(&mut buf[..head.len()])?;
     if buf[..head.len()] != *head {
+        // Magic, then version: a file of another version is named as such.
+        let version = MAGIC.len()..MAGIC.len() + 4;
+        if buf[..MAGIC.len()] == head[..MAGIC.len()] && buf[version.clone()] != head[version] {
+            return f.refused("made by another version of Locust's table format");
+        }
         return f.refused("header does not match this table");
     }
     for side in 0..2 {

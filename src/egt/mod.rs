@@ -26,7 +26,7 @@ pub mod threads;
 pub mod value;
 pub mod word;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
@@ -189,6 +189,9 @@ pub struct Builder {
     /// progress bar's).
     planned: usize,
     solved: AtomicUsize,
+    /// Cached files the current build found damaged, foreign or of another version: read
+    /// once (and warned of once), then solved.
+    unreadable: HashSet<Material>,
 }
 
 impl Builder {
@@ -201,6 +204,7 @@ impl Builder {
             used_mb: 0,
             planned: 0,
             solved: AtomicUsize::new(0),
+            unreadable: HashSet::new(),
         }
     }
 
@@ -285,6 +289,8 @@ impl Builder {
         plan: impl FnOnce(&mut Builder, &mut Vec<Arc<Table>>) -> Result<T, EgtError>,
     ) -> Result<T, EgtError> {
         let mut pending = Vec::new();
+        // A file refused by an earlier build may have been written since.
+        self.unreadable.clear();
         let out = plan(self, &mut pending).and_then(|out| {
             self.planned = pending.len();
             self.solved.store(0, Relaxed);
@@ -334,9 +340,10 @@ impl Builder {
         // A cached table is read now, without the tables it converts into: only a solve
         // reads those (a probe of a conversion asks for its table by material), so a build
         // from cached sub-tables reads the ones a move reaches, not all below them.
-        let loaded = self
-            .cache_dir()
-            .is_some_and(|dir| cache::load(dir, &mut table).is_ok());
+        let loaded = !self.unreadable.contains(material)
+            && self
+                .cache_dir()
+                .is_some_and(|dir| cache::load(dir, &mut table).is_ok());
         if !loaded {
             table.convs = self.conversions(&table, pending)?;
         }
@@ -555,6 +562,7 @@ impl Builder {
             if ok {
                 self.tables.insert(t.key(), Arc::new(t));
             } else {
+                self.unreadable.insert(t.key());
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
             }
         }
