@@ -1,8 +1,8 @@
 //! Table files: a versioned header (variant fingerprint, material, metric, rules, symmetry,
 //! size), the values of both sides, the positions without a legal move when the solver
 //! recorded them, and a checksum over all of it (the values through their segments' sums,
-//! so that threads may write and sum segments side by side). A file that is short, damaged or made for
-//! something else is refused, and the caller rebuilds.
+//! so that threads may write and sum segments side by side). A file that is short, damaged
+//! or made for something else is refused, and the caller rebuilds.
 
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -424,7 +424,7 @@ fn read(
     if buf[..head.len()] != *head {
         // Magic, then version: a file of another version is named as such.
         let version = MAGIC.len()..MAGIC.len() + 4;
-        if buf[..MAGIC.len()] == head[..MAGIC.len()] && buf[version.clone()] != head[version] {
+        if buf.starts_with(MAGIC) && buf[version.clone()] != head[version] {
             return f.refused("made by another version of Locust's table format");
         }
         return f.refused("header does not match this table");
