@@ -210,6 +210,28 @@ struct Digits {
     last: u8,
 }
 
+/// A decode that remembers its run: the rows that differ only in the digit of the lowest
+/// factor (one man, the one before the last) share the other men's squares, so a walk over
+/// rows in order (a sweep, a seed) decodes each run once and then sets one square per row.
+struct Cursor<W> {
+    /// The decoded squares (see [`Geometry::decode`]).
+    f: [u8; MAX_MEN],
+    /// The rows of the current run (empty before the first decode).
+    run: std::ops::Range<usize>,
+    /// The occupancy of the men but the lowest factor's.
+    high: W,
+}
+
+impl<W: Word> Cursor<W> {
+    fn new() -> Cursor<W> {
+        Cursor {
+            f: [0; MAX_MEN],
+            run: 0..0,
+            high: W::ZERO,
+        }
+    }
+}
+
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;
 
@@ -666,6 +688,30 @@ impl<W: Word> Geometry<W> {
         f[..m - 1]
             .iter()
             .fold(W::ZERO, |acc, &s| acc | W::bit(s as usize))
+    }
+
+    /// [`Geometry::decode`] into `c.f`, through the cursor's run when `row` lies in it.
+    #[inline]
+    fn decode_at(&self, ix: &Indexer, row: usize, c: &mut Cursor<W>) -> W {
+        let Some(d) = &self.digits else {
+            return self.decode(ix, row, &mut c.f);
+        };
+        let j = d.factors.wrapping_sub(1).min(MAX_MEN - 1);
+        let i = d.first[j] as usize % MAX_MEN;
+        if c.run.contains(&row) {
+            let s = d.squares[i][(row - c.run.start) % MAX_ROW];
+            c.f[i] = s;
+            return c.high | W::bit(s as usize);
+        }
+        let occ = self.decode(ix, row, &mut c.f);
+        if d.factors > 0 && d.men[j] == 1 {
+            let (_, digit) = div_rem(row as u32, d.size[j], d.magic[j]);
+            c.run = row - digit as usize..row - digit as usize + d.size[j] as usize;
+            c.high = (c.f[..self.m - 1].iter().enumerate())
+                .filter(|&(k, _)| k != i)
+                .fold(W::ZERO, |acc, (_, &s)| acc | W::bit(s as usize));
+        }
+        occ
     }
 
     /// The row bits (squares) from which a move of the last man along `vleaps` or
@@ -1613,7 +1659,7 @@ impl<'a, W: Word> Solver<'a, W> {
         if first.len() < 2 {
             return out;
         }
-        let rows: Vec<usize> = (0..per)
+        let rows: Vec<usize> = (self.orbit_order(per, first[0]).into_iter())
             .flat_map(|j| first.iter().map(move |&s| s * per + j))
             .collect();
         let joint = Solver {
@@ -1645,6 +1691,31 @@ impl<'a, W: Word> Solver<'a, W> {
             out[s] = Mutex::new(Some(later.collect()));
         }
         out
+    }
+
+    /// The offsets of a slice's `per` rows (slice `slice`'s as a sample) with those whose
+    /// first man after the pawns stands on squares the board's symmetries map onto each
+    /// other side by side: a promotion's sub-table, without pawns, is indexed on that man's
+    /// square up to those symmetries, so these rows read the same block of it (a few hundred
+    /// kilobytes, kept in the core's cache) where in their own order they read a block 8
+    /// times at different moments.
+    fn orbit_order(&self, per: usize, slice: usize) -> Vec<usize> {
+        let h = self.g.heights.len();
+        let mut order: Vec<usize> = (0..per).collect();
+        if h + 1 >= self.g.m {
+            return order;
+        }
+        let maps = &self.t.rules.board.maps;
+        let orbit = |sq: u8| maps.iter().map(|m| m[sq as usize]).min().unwrap_or(sq);
+        let mut f = [0u8; MAX_MEN];
+        let keys: Vec<u8> = (0..per)
+            .map(|j| {
+                self.decode(slice * per + j, &mut f);
+                orbit(f[h])
+            })
+            .collect();
+        order.sort_by_key(|&j| keys[j]);
+        order
     }
 
     /// Adds the statistics' counts of the entries `range` of both sides (a solved slice)
@@ -1775,9 +1846,10 @@ impl<'a, W: Word> Solver<'a, W> {
         let g = &self.g;
         let t = self.t;
         let last = g.m - 1;
-        let mut f = [0u8; MAX_MEN];
+        let mut at = Cursor::new();
         for row in rows {
-            let occ = self.decode(row, &mut f);
+            let occ = g.decode_at(&t.index, row, &mut at);
+            let f = &at.f;
             let clash = (occ.count() as usize) < last;
             for x in 0..2 {
                 let bad = if clash {
@@ -1786,7 +1858,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     f[..last]
                         .iter()
                         .fold(W::ZERO, |acc, &s| acc | g.vbit[s as usize])
-                        | self.attacks_royal(&f, occ, x)
+                        | self.attacks_royal(f, occ, x)
                 };
                 if bad.any() {
                     self.done[x][row].store(bad, Relaxed);
@@ -2144,18 +2216,19 @@ impl<'a, W: Word> Solver<'a, W> {
     fn seed_values(&self, level: &[usize]) {
         let g = &self.g;
         parallel(level.len(), self.pass_threads(), |a, b| {
-            let mut f = [0u8; MAX_MEN];
             let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
             let mut list = Captures::default();
+            let mut at = Cursor::new();
             for &row in &level[a..b] {
-                let occ = self.decode(row, &mut f);
+                let occ = g.decode_at(&self.t.index, row, &mut at);
+                let f = &at.f;
                 for x in 0..2 {
                     let legal = g.full & !self.done[x][row].load(Relaxed);
                     if !legal.any() {
                         continue;
                     }
                     let (decided, provisional) =
-                        self.seed_row((row, &f, occ), x, legal, &mut list, &mut filed);
+                        self.seed_row((row, f, occ), x, legal, &mut list, &mut filed);
                     if !decided.any() {
                         continue;
                     }
@@ -2571,10 +2644,12 @@ impl<'a, W: Word> Solver<'a, W> {
         self.swept.fetch_add(1, Relaxed);
         let mover = 1 - side;
         parallel(level.len(), threads, |a, b| {
+            let mut at = Cursor::new();
             for &row in &level[a..b] {
                 let cand = self.g.full & !self.done[mover][row].load(Relaxed);
                 if cand.any() {
-                    self.verify(p, row, mover, cand);
+                    let occ = self.g.decode_at(&self.t.index, row, &mut at);
+                    self.verify_at(p, (row, &at.f, occ), mover, cand);
                 }
             }
         });
@@ -2619,7 +2694,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let only = p > 0;
         let clear = only || !wins;
         let par = (p & 1) as usize;
-        let mut f = [0u8; MAX_MEN];
+        let mut at = Cursor::new();
         let mover = 1 - side;
         let (settled, done) = (self.settled[mover], self.done[mover]);
         let mut act = self.act(p, wins, mover);
@@ -2650,8 +2725,8 @@ impl<'a, W: Word> Solver<'a, W> {
                 if !mine.any() {
                     continue;
                 }
-                let occ = self.decode(row, &mut f);
-                self.predecessors(row, &f, occ, mine, mover, &mut |r, bits| {
+                let occ = g.decode_at(&t.index, row, &mut at);
+                self.predecessors(row, &at.f, occ, mine, mover, &mut |r, bits| {
                     let bits = bits & !settled[r].load(Relaxed);
                     if !bits.any() {
                         return;
@@ -2665,11 +2740,16 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
     /// `p` plies: lost, unless a capture holds them.
     fn verify(&self, p: u8, row: usize, x: usize, cand: W) {
-        let g = &self.g;
-        let t = self.t;
         let mut f = [0u8; MAX_MEN];
         let occ = self.decode(row, &mut f);
-        let lost = cand & !self.escapes(&f, occ, row, x, cand);
+        self.verify_at(p, (row, &f, occ), x, cand);
+    }
+
+    /// [`Solver::verify`] with the row decoded (`f`, `occ`).
+    fn verify_at(&self, p: u8, (row, f, occ): (usize, &[u8; MAX_MEN], W), x: usize, cand: W) {
+        let g = &self.g;
+        let t = self.t;
+        let lost = cand & !self.escapes(f, occ, row, x, cand);
         if !lost.any() {
             return;
         }
@@ -2882,7 +2962,7 @@ impl<'a, W: Word> Solver<'a, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::{div_rem, flip_word, rights, Geometry, Word, MAX_MEN};
+    use super::{div_rem, flip_word, rights, Cursor, Geometry, Word, MAX_MEN};
     use crate::egt::material::Material;
     use crate::egt::rules::Rules;
     use crate::egt::{Builder, Settings};
@@ -2970,7 +3050,7 @@ mod tests {
 
     /// A row's digits give the indexer's decode of the row's first entry, row by row, with
     /// men alone in their factors and with alike men (a pair, a triple), on 64 squares
-    /// and on 80.
+    /// and on 80; and so does a cursor's (see [`Cursor`]), wherever it was before.
     #[test]
     fn row_digits_decode_as_the_indexer() {
         fn check<W: Word>(variant: &str, material: &str) {
@@ -2985,6 +3065,27 @@ mod tests {
                 assert_eq!(f[..men], want[..men], "{material} row {row}");
                 let others = (0..men - 1).fold(W::ZERO, |o, i| o | W::bit(f[i] as usize));
                 assert!(occ == others, "{material} row {row}: occupancy");
+            }
+            // The cursor's decode against the whole one, on a walk in order that skips
+            // rows now and then (a sweep passes rows without undecided positions) and
+            // jumps back and forth at random.
+            let rows = ix.size / g.len;
+            let (mut at, mut seed, mut row) = (Cursor::<W>::new(), 0x9e37_79b9_u64, 0usize);
+            for step in 0..3 * rows {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                row = match (seed >> 33) % 16 {
+                    0 => (seed >> 40) as usize % rows,
+                    1..=3 => (row + 2 + (seed >> 50) as usize % 70) % rows,
+                    _ => (row + 1) % rows,
+                };
+                let occ = g.decode_at(ix, row, &mut at);
+                let whole = g.decode(ix, row, &mut f);
+                assert_eq!(
+                    at.f[..men - 1],
+                    f[..men - 1],
+                    "{material} row {row}, step {step}"
+                );
+                assert!(occ == whole, "{material} row {row}: the cursor's occupancy");
             }
         }
         check::<u64>("chess", "KQvKR");
