@@ -31,16 +31,19 @@ pub const fn win(plies: u8) -> u8 {
     }
 }
 
-/// True for a win of the side to move.
+/// True for a win of the side to move: an even code but `DRAW` (the odd plies of
+/// `2..=252`, and `WON_NOW`). Two operations: the solver's seeds and passes ask it of
+/// every capture and pawn step they look up.
 #[inline]
 pub const fn is_win(code: u8) -> bool {
-    code == WON_NOW || (code >= 1 && code <= 253 && (code - 1) & 1 == 1)
+    code & 1 == 0 && code != DRAW
 }
 
-/// True for a loss of the side to move.
+/// True for a loss of the side to move: an odd code but `ILLEGAL` (the even plies of
+/// `1..=253`).
 #[inline]
 pub const fn is_loss(code: u8) -> bool {
-    code >= 1 && code <= 253 && (code - 1) & 1 == 0
+    code & 1 == 1 && code != ILLEGAL
 }
 
 /// The distance in plies of a win or loss.
@@ -102,5 +105,34 @@ pub fn goodness(code: u8) -> i32 {
         DRAW => 0,
         c if is_win(c) => 1000 - plies(c) as i32,
         c => -1000 + plies(c) as i32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte is a draw, illegal, a win or a loss, by the codes' layout (`1 + plies`
+    /// in `1..=253`, a win's plies odd, a loss's even, and `WON_NOW`); `win` and `loss`
+    /// give codes of their kind with their distance.
+    #[test]
+    fn every_code_is_one_kind() {
+        for code in 0..=u8::MAX {
+            let layout_win = code == WON_NOW || ((1..=253).contains(&code) && (code - 1) % 2 == 1);
+            let layout_loss = (1..=253).contains(&code) && (code - 1) % 2 == 0;
+            assert_eq!(is_win(code), layout_win, "code {code}");
+            assert_eq!(is_loss(code), layout_loss, "code {code}");
+            let kinds = [code == DRAW, code == ILLEGAL, is_win(code), is_loss(code)];
+            assert_eq!(kinds.iter().filter(|&&k| k).count(), 1, "code {code}");
+        }
+        for p in 0..=MAX_PLIES {
+            // A win's distance rounds up to odd plies (0: won now), a loss's to even.
+            let odd = if p == 0 { 0 } else { p | 1 };
+            assert!(is_win(win(p)) && plies(win(p)) == odd, "win in {p}");
+            assert!(
+                is_loss(loss(p)) && plies(loss(p)) == p + p % 2,
+                "loss in {p}"
+            );
+        }
     }
 }
