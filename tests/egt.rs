@@ -632,9 +632,49 @@ fn cached_sub_tables_are_read_as_needed() {
     bytes[mid] ^= 0x40;
     std::fs::write(&file, &bytes).unwrap();
     let (b, rebuilt) = build_with(&chess, "KQvKR", s.clone());
-    assert_eq!(names(&b), ["KQvK", "KQvKR", "KRvK", "KvK"]);
+    // KRvK and KvK were read for one side each (see the next test): only the conversions
+    // hold them.
+    assert_eq!(names(&b), ["KQvK", "KQvKR"]);
     assert!(same_values(&first, &rebuilt));
     assert!(locust::egt::cache::check(&dir, &kqk).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The cached tables a table converts into are read for the one side to move its
+/// conversions reach (KPvK's promotions: KQvK and the like with Black to move; Black's
+/// capture: KvK with White to move): the table is the same as one solved with whole
+/// sub-tables in memory, and a sub-table asked for afterwards is read whole.
+#[test]
+fn sub_tables_are_read_for_the_side_reached() {
+    let (dir, s) = cache_settings("sides");
+    let chess = builtin("chess");
+    let (deep, first) = build_with(&chess, "KPvK", s.clone());
+    std::fs::remove_file(locust::egt::cache::file_of(&dir, &first)).unwrap();
+    let rules = Rules::new(&chess, None, false).unwrap();
+    let mut b = Builder::new(rules, s.clone());
+    let again = b.table(&Material::parse(&chess, "KPvK").unwrap()).unwrap();
+    assert!(same_values(&first, &again));
+    let names: Vec<String> = b.tables().map(|t| t.name.clone()).collect();
+    assert_eq!(names, ["KPvK"]);
+    let mut read = 0;
+    for conv in again.convs.iter().flatten() {
+        let [white, black] = &conv.table.values;
+        assert!(
+            !(white.is_empty() && black.is_empty()),
+            "{}",
+            conv.table.name
+        );
+        if white.is_empty() || black.is_empty() {
+            read += 1;
+            // The side kept is the one the conversion's positions have to move.
+            let promoted = conv.table.name != "KvK";
+            assert_eq!(black.is_empty(), !promoted, "{}", conv.table.name);
+        }
+    }
+    assert!(read >= 5, "{read} conversions through one side");
+    let kqk = b.table(&Material::parse(&chess, "KQvK").unwrap()).unwrap();
+    let whole = deep.tables().find(|t| t.name == "KQvK").unwrap();
+    assert!(same_values(whole, &kqk));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -326,10 +326,13 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
     // than reading a small sub-table).
     let mut written = false;
     let read = read(&path, &head, size, |side, at, bytes| {
-        written = true;
         let values = if side == 0 { &mut *white } else { &mut *black };
-        for (v, &b) in values[at..at + bytes.len()].iter_mut().zip(bytes) {
-            *v.get_mut() = b;
+        // A side the table has no room for is only checked (see `Builder::preload`).
+        if let Some(values) = values.get_mut(at..at + bytes.len()) {
+            written = true;
+            for (v, &b) in values.iter_mut().zip(bytes) {
+                *v.get_mut() = b;
+            }
         }
     });
     match read {

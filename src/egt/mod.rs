@@ -192,6 +192,10 @@ pub struct Builder {
     /// Cached files the current build found damaged, foreign or of another version: read
     /// once (and warned of once), then solved.
     unreadable: HashSet<Material>,
+    /// Cached tables the current build read one side of (see [`Builder::preload`]), by
+    /// material and the side read: only its conversions see them, never `tables`, and
+    /// they are let go when the build ends (the tables converting into them keep them).
+    partial: HashMap<(Material, usize), Arc<Table>>,
 }
 
 impl Builder {
@@ -205,6 +209,7 @@ impl Builder {
             planned: 0,
             solved: AtomicUsize::new(0),
             unreadable: HashSet::new(),
+            partial: HashMap::new(),
         }
     }
 
@@ -305,6 +310,7 @@ impl Builder {
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
             }
         }
+        self.partial.clear();
         out
     }
 
@@ -403,6 +409,12 @@ impl Builder {
 
     /// A table with its indexer and zeroed values, no conversions yet.
     fn empty_table(&mut self, material: &Material) -> Result<Table, EgtError> {
+        self.empty_sides(material, [true, true])
+    }
+
+    /// [`Builder::empty_table`] with values for the sides `sides` alone (the others
+    /// empty).
+    fn empty_sides(&mut self, material: &Material, sides: [bool; 2]) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
         for m in &material.men {
@@ -509,7 +521,10 @@ impl Builder {
         }
         self.used_mb += need;
         let size = table.index.size;
-        table.values = [0, 1].map(|_| (0..size).map(|_| AtomicU8::new(0)).collect());
+        table.values = sides.map(|on| {
+            let size = if on { size } else { 0 };
+            (0..size).map(|_| AtomicU8::new(0)).collect()
+        });
         if general {
             table.open = solve::open_bits(size);
         }
@@ -529,7 +544,10 @@ impl Builder {
             .collect();
         self.preload(table);
         for key in conversion_keys(table) {
-            let conv = self.conversion(table, key, pending)?;
+            let conv = match self.partial_conversion(table, key) {
+                Some(conv) => conv,
+                None => self.conversion(table, key, pending)?,
+            };
             convs[table.conv_key_of(key.0, key.1)] = Some(conv);
         }
         Ok(convs)
@@ -537,35 +555,104 @@ impl Builder {
 
     /// Reads the cached tables that `table`'s conversions lead to, side by side on the
     /// build's threads (a pawn table's are several megabytes each, and were the most of
-    /// its start). A table that cannot be read is left for [`Builder::plan`].
+    /// its start). A table that cannot be read is left for [`Builder::plan`]. Of a table
+    /// whose positions all conversions reach with one side to move (the other side's, or
+    /// the same side's when read through its colour mirror: KPvKP's promotions reach
+    /// KQvKP with Black to move from both sides) only that side is kept (see
+    /// [`Builder::partial`]): half the memory to fill, where filling fresh memory was
+    /// most of the reading.
     fn preload(&mut self, table: &Table) {
         let Some(dir) = self.cache_dir().map(|d| d.to_path_buf()) else {
             return;
         };
-        let mut wanted: Vec<Material> = Vec::new();
+        let mut wanted: Vec<(Material, [bool; 2])> = Vec::new();
         for key in conversion_keys(table) {
             let (sub, _) = self.sub_material(table, key);
             if !self.cached(&sub) {
                 continue;
             }
+            let side = self.side_reached(table, key, &sub);
             let solved = self.source(&sub).map_or(sub, |(solved, _)| solved);
-            if !self.tables.contains_key(&solved) && !wanted.contains(&solved) {
-                wanted.push(solved);
+            if self.tables.contains_key(&solved) {
+                continue;
+            }
+            let sides = side.map_or([true, true], |s| [s == 0, s == 1]);
+            match wanted.iter_mut().find(|(m, _)| *m == solved) {
+                Some((_, w)) => *w = [w[0] || sides[0], w[1] || sides[1]],
+                None => wanted.push((solved, sides)),
             }
         }
-        let mut empty: Vec<Table> = wanted
-            .iter()
-            .filter_map(|m| self.empty_table(m).ok())
-            .collect();
+        wanted.retain(|(m, sides)| {
+            let one = sides.iter().position(|&on| !on).map(|off| 1 - off);
+            one.is_none_or(|s| !self.partial.contains_key(&(m.clone(), s)))
+        });
+        let mut empty: Vec<Table> = Vec::new();
+        let mut kept: Vec<[bool; 2]> = Vec::new();
+        for (m, sides) in &wanted {
+            if let Ok(t) = self.empty_sides(m, *sides) {
+                empty.push(t);
+                kept.push(*sides);
+            }
+        }
         let loaded = load_all(&dir, self.settings.threads, &mut empty);
-        for (t, ok) in empty.into_iter().zip(loaded) {
-            if ok {
-                self.tables.insert(t.key(), Arc::new(t));
-            } else {
+        for ((t, ok), sides) in empty.into_iter().zip(loaded).zip(kept) {
+            if !ok {
                 self.unreadable.insert(t.key());
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
+            } else if let Some(off) = sides.iter().position(|&on| !on) {
+                self.partial.insert((t.key(), 1 - off), Arc::new(t));
+            } else {
+                self.tables.insert(t.key(), Arc::new(t));
             }
         }
+    }
+
+    /// The side to move of the stored table (`sub`'s own, or its colour mirror's) in every
+    /// position that conversion `key` of `table` leads to: the other side than the one
+    /// making it, read through the mirror when `sub` is read so. `None` when the key does
+    /// not tell who makes it (men of both sides taken, as in an explosion).
+    fn side_reached(
+        &self,
+        table: &Table,
+        (victims, promo): ConvKey,
+        sub: &Material,
+    ) -> Option<usize> {
+        let mut makers = 0u8;
+        if let Some((i, _)) = promo {
+            makers |= 1 << table.colour[i];
+        }
+        for j in (0..table.men()).filter(|&j| victims >> j & 1 != 0) {
+            makers |= 1 << (1 - table.colour[j]);
+        }
+        let maker = match makers {
+            0b01 => 0,
+            0b10 => 1,
+            _ => return None,
+        };
+        let to_move = 1 - maker;
+        Some(if self.source(sub).is_some() {
+            maker
+        } else {
+            to_move
+        })
+    }
+
+    /// Conversion `key` of `table` through a table of which this build read one side (see
+    /// [`Builder::preload`]), when it read that conversion's.
+    fn partial_conversion(&self, table: &Table, key: ConvKey) -> Option<Conv> {
+        let (sub, order) = self.sub_material(table, key);
+        let side = self.side_reached(table, key, &sub)?;
+        let view = match self.source(&sub) {
+            Some((solved, mirror)) => View {
+                table: self.partial.get(&(solved, side))?.clone(),
+                mirror: Some(mirror),
+            },
+            None => View {
+                table: self.partial.get(&(sub, side))?.clone(),
+                mirror: None,
+            },
+        };
+        Some(conv_through(view, order))
     }
 
     /// The material `table` converts into by `(victim, promo)`, its men in order, with
@@ -600,25 +687,31 @@ impl Builder {
     ) -> Result<Conv, EgtError> {
         let (sub, order) = self.sub_material(table, key);
         let view = self.plan_view(&sub, pending)?;
-        // `order` and the mirror's are by the canonical material's men; the sub-table may
-        // hold its men in another order (see `Table::perm`).
-        let (order, flip): (Vec<u8>, _) = match view.mirror {
-            // The mirror's man `j` is the sub-material's man `mirror.order[j]`.
-            Some(mirror) => (
-                mirror.order.iter().map(|&k| order[k as usize]).collect(),
-                Some(mirror.flip),
-            ),
-            None => (order, None),
-        };
-        let order = match &view.table.perm {
-            Some(perm) => perm.iter().map(|&k| order[k as usize]).collect(),
-            None => order,
-        };
-        Ok(Conv {
-            table: view.table,
-            order,
-            flip,
-        })
+        Ok(conv_through(view, order))
+    }
+}
+
+/// The conversion reading `view` for a sub-material whose men are the converting table's
+/// `order`.
+fn conv_through(view: View, order: Vec<u8>) -> Conv {
+    // `order` and the mirror's are by the canonical material's men; the sub-table may hold
+    // its men in another order (see `Table::perm`).
+    let (order, flip): (Vec<u8>, _) = match view.mirror {
+        // The mirror's man `j` is the sub-material's man `mirror.order[j]`.
+        Some(mirror) => (
+            mirror.order.iter().map(|&k| order[k as usize]).collect(),
+            Some(mirror.flip),
+        ),
+        None => (order, None),
+    };
+    let order = match &view.table.perm {
+        Some(perm) => perm.iter().map(|&k| order[k as usize]).collect(),
+        None => order,
+    };
+    Conv {
+        table: view.table,
+        order,
+        flip,
     }
 }
 
