@@ -409,12 +409,12 @@ impl Builder {
 
     /// A table with its indexer and zeroed values, no conversions yet.
     fn empty_table(&mut self, material: &Material) -> Result<Table, EgtError> {
-        self.empty_sides(material, [true, true])
+        self.empty_sides(material, None)
     }
 
-    /// [`Builder::empty_table`] with values for the sides `sides` alone (the others
+    /// [`Builder::empty_table`] with values for side `only` alone when given (the other's
     /// empty).
-    fn empty_sides(&mut self, material: &Material, sides: [bool; 2]) -> Result<Table, EgtError> {
+    fn empty_sides(&mut self, material: &Material, only: Option<usize>) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
         for m in &material.men {
@@ -521,8 +521,12 @@ impl Builder {
         }
         self.used_mb += need;
         let size = table.index.size;
-        table.values = sides.map(|on| {
-            let size = if on { size } else { 0 };
+        table.values = [0, 1].map(|side| {
+            let size = if only.is_none_or(|s| s == side) {
+                size
+            } else {
+                0
+            };
             (0..size).map(|_| AtomicU8::new(0)).collect()
         });
         if general {
@@ -565,58 +569,53 @@ impl Builder {
         let Some(dir) = self.cache_dir().map(|d| d.to_path_buf()) else {
             return;
         };
-        let mut wanted: Vec<(Material, [bool; 2])> = Vec::new();
+        // Per stored material: the one side its conversions reach, `None` for both.
+        let mut wanted: Vec<(Material, Option<usize>)> = Vec::new();
         for key in conversion_keys(table) {
             let (sub, _) = self.sub_material(table, key);
             if !self.cached(&sub) {
                 continue;
             }
-            let side = self.side_reached(table, key, &sub);
-            let solved = self.source(&sub).map_or(sub, |(solved, _)| solved);
+            let source = self.source(&sub);
+            let side = Self::side_reached(table, key, source.is_some());
+            let solved = source.map_or(sub, |(solved, _)| solved);
             if self.tables.contains_key(&solved) {
                 continue;
             }
-            let sides = side.map_or([true, true], |s| [s == 0, s == 1]);
             match wanted.iter_mut().find(|(m, _)| *m == solved) {
-                Some((_, w)) => *w = [w[0] || sides[0], w[1] || sides[1]],
-                None => wanted.push((solved, sides)),
+                Some((_, w)) if *w != side => *w = None,
+                Some(_) => {}
+                None => wanted.push((solved, side)),
             }
         }
-        wanted.retain(|(m, sides)| {
-            let one = sides.iter().position(|&on| !on).map(|off| 1 - off);
-            one.is_none_or(|s| !self.partial.contains_key(&(m.clone(), s)))
-        });
+        wanted.retain(|(m, side)| side.is_none_or(|s| !self.partial.contains_key(&(m.clone(), s))));
         let mut empty: Vec<Table> = Vec::new();
-        let mut kept: Vec<[bool; 2]> = Vec::new();
-        for (m, sides) in &wanted {
-            if let Ok(t) = self.empty_sides(m, *sides) {
+        let mut kept: Vec<Option<usize>> = Vec::new();
+        for (m, side) in &wanted {
+            if let Ok(t) = self.empty_sides(m, *side) {
                 empty.push(t);
-                kept.push(*sides);
+                kept.push(*side);
             }
         }
         let loaded = load_all(&dir, self.settings.threads, &mut empty);
-        for ((t, ok), sides) in empty.into_iter().zip(loaded).zip(kept) {
+        for ((t, ok), side) in empty.into_iter().zip(loaded).zip(kept) {
             if !ok {
                 self.unreadable.insert(t.key());
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
-            } else if let Some(off) = sides.iter().position(|&on| !on) {
-                self.partial.insert((t.key(), 1 - off), Arc::new(t));
+            } else if let Some(side) = side {
+                self.partial.insert((t.key(), side), Arc::new(t));
             } else {
                 self.tables.insert(t.key(), Arc::new(t));
             }
         }
     }
 
-    /// The side to move of the stored table (`sub`'s own, or its colour mirror's) in every
-    /// position that conversion `key` of `table` leads to: the other side than the one
-    /// making it, read through the mirror when `sub` is read so. `None` when the key does
-    /// not tell who makes it (men of both sides taken, as in an explosion).
-    fn side_reached(
-        &self,
-        table: &Table,
-        (victims, promo): ConvKey,
-        sub: &Material,
-    ) -> Option<usize> {
+    /// The side to move of the stored table (the sub-material's own, or its colour
+    /// mirror's when `mirrored`) in every position that conversion `key` of `table` leads
+    /// to: the other side than the one making it, seen through the mirror when read so.
+    /// `None` when the key does not tell who makes it (men of both sides taken, as in an
+    /// explosion).
+    fn side_reached(table: &Table, (victims, promo): ConvKey, mirrored: bool) -> Option<usize> {
         let mut makers = 0u8;
         if let Some((i, _)) = promo {
             makers |= 1 << table.colour[i];
@@ -629,20 +628,16 @@ impl Builder {
             0b10 => 1,
             _ => return None,
         };
-        let to_move = 1 - maker;
-        Some(if self.source(sub).is_some() {
-            maker
-        } else {
-            to_move
-        })
+        Some(if mirrored { maker } else { 1 - maker })
     }
 
     /// Conversion `key` of `table` through a table of which this build read one side (see
     /// [`Builder::preload`]), when it read that conversion's.
     fn partial_conversion(&self, table: &Table, key: ConvKey) -> Option<Conv> {
         let (sub, order) = self.sub_material(table, key);
-        let side = self.side_reached(table, key, &sub)?;
-        let view = match self.source(&sub) {
+        let source = self.source(&sub);
+        let side = Self::side_reached(table, key, source.is_some())?;
+        let view = match source {
             Some((solved, mirror)) => View {
                 table: self.partial.get(&(solved, side))?.clone(),
                 mirror: Some(mirror),
