@@ -1465,13 +1465,7 @@ fn settle<W: Word>(word: &W::Atomic, bits: W) {
 
 /// Files one seed of `row` and `side` for distance `q` in a thread's lists, merged with the
 /// previous one when that is of the same row and side (a row's seeds come together).
-fn file_seed<W: Word>(
-    filed: &mut Vec<Vec<(usize, u8, W)>>,
-    q: usize,
-    row: usize,
-    side: u8,
-    bit: W,
-) {
+fn file_seed<W: Word>(filed: &mut Vec<Filed<W>>, q: usize, row: usize, side: u8, bit: W) {
     if filed.len() <= q {
         filed.resize_with(q + 1, Vec::new);
     }
@@ -2230,7 +2224,7 @@ impl<'a, W: Word> Solver<'a, W> {
     fn seed_values_in(&self, level: &[usize], slices: Option<(usize, &[usize])>) {
         let g = &self.g;
         parallel(level.len(), self.pass_threads(), |a, b| {
-            let mut filed: Vec<Vec<(usize, u8, W)>> = Vec::new();
+            let mut filed: Vec<Filed<W>> = Vec::new();
             let mut list = Captures::default();
             let mut at = Cursor::new();
             for &row in &level[a..b] {
@@ -2363,7 +2357,7 @@ impl<'a, W: Word> Solver<'a, W> {
 
     /// Hands a thread's seeds (per distance: `(row, side, bits)`; per slice and distance when
     /// the first level's slices are seeded together) to the shared lists, one lock per list.
-    fn defer(&self, filed: &mut [Vec<(usize, u8, W)>]) {
+    fn defer(&self, filed: &mut [Filed<W>]) {
         for (q, list) in filed.iter_mut().enumerate() {
             if list.is_empty() {
                 continue;
