@@ -216,6 +216,12 @@ fn malformed_fens_give_specific_errors() {
             |e| matches!(e, DeadPiece('P', _)),
         ),
         (
+            // Named as the FEN writes it: a black pawn in lower case.
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/pNBQKBNR w - - 0 1".into(),
+            |e| matches!(e, DeadPiece('p', _)),
+        ),
+        (
             "crazyhouse",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qx] w KQkq - 0 1".into(),
             |e| matches!(e, UnknownPiece('x')),

@@ -535,6 +535,11 @@ impl Position {
         for (_, m) in self.live() {
             let kind = &self.lay.kinds[m.kind as usize];
             let p = &self.lay.variant.pieces[kind.piece as usize];
+            // The letter as the FEN writes it: lower case for Black's men.
+            let letter = match m.colour {
+                Colour::White => p.letter,
+                Colour::Black => p.letter.to_ascii_lowercase(),
+            };
             let at = || {
                 self.lay
                     .coord(m.sq)
@@ -544,14 +549,14 @@ impl Position {
             if p.confined
                 .is_some_and(|z| !self.lay.in_zone(m.colour, z, m.sq))
             {
-                return Err(FenError::OutsideZone(p.letter, at()));
+                return Err(FenError::OutsideZone(letter, at()));
             }
             // A shogi-style man that may decline promotion where it could never move again
             // (Chu pawns and lances on the last rank) may stand there.
             let may_stick =
                 p.promoted.is_some() && !p.mandatory_promotion && p.dead_squares.is_empty();
             if kind.dead[m.colour.index()][m.sq as usize] || !may_stick && !self.can_ever_move(m) {
-                return Err(FenError::DeadPiece(p.letter, at()));
+                return Err(FenError::DeadPiece(letter, at()));
             }
         }
         Ok(())
