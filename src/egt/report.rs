@@ -275,8 +275,10 @@ pub(super) fn count_range(
             .filter(|&code| code != ILLEGAL && is_win(code) && hist[code as usize] != 0)
             .max_by_key(|&code| plies(code));
         if let Some(code) = deepest.filter(|&d| local.longest.is_none_or(|l| plies(d) > l.0)) {
-            let first = (start..end).find(|&i| table.values[stm][i].load(Relaxed) == code);
-            local.longest = first.map(|i| (plies(code), i));
+            // Over the block's slice: indexing the table's vector reloaded it and checked
+            // the bound at every byte (a third of the counting's time).
+            let first = values.iter().position(|v| v.load(Relaxed) == code);
+            local.longest = first.map(|k| (plies(code), start + k));
         }
         for (code, n) in hist.iter_mut().enumerate() {
             if *n != 0 && code as u8 != ILLEGAL {
