@@ -657,6 +657,7 @@ fn sub_tables_are_read_for_the_side_reached() {
     let names: Vec<String> = b.tables().map(|t| t.name.clone()).collect();
     assert_eq!(names, ["KPvK"]);
     let mut read = 0;
+    let mut partly = std::collections::HashSet::new();
     for conv in again.convs.iter().flatten() {
         let [white, black] = &conv.table.values;
         assert!(
@@ -666,13 +667,17 @@ fn sub_tables_are_read_for_the_side_reached() {
         );
         if white.is_empty() || black.is_empty() {
             read += 1;
+            partly.insert(conv.table.name.clone());
             // The side kept is the one the conversion's positions have to move.
             let promoted = conv.table.name != "KvK";
             assert_eq!(black.is_empty(), !promoted, "{}", conv.table.name);
         }
     }
     assert!(read >= 5, "{read} conversions through one side");
+    // Counted for the build's last line, though not among its tables.
+    assert_eq!(b.read_partly_last(), partly.len(), "{partly:?}");
     let kqk = b.table(&Material::parse(&chess, "KQvK").unwrap()).unwrap();
+    assert_eq!(b.read_partly_last(), 0);
     let whole = deep.tables().find(|t| t.name == "KQvK").unwrap();
     assert!(same_values(whole, &kqk));
     let _ = std::fs::remove_dir_all(&dir);

@@ -206,7 +206,11 @@ fn build(
             print!("{}", report::render(&table, &stats, distances));
             println!(
                 "{}",
-                built_line(secs, builder.solved_last(), builder.tables().count())
+                built_line(
+                    secs,
+                    builder.solved_last(),
+                    builder.tables().count() + builder.read_partly_last()
+                )
             );
             let samples = report::examples(&table, examples);
             for (fen, moves) in samples

@@ -196,6 +196,8 @@ pub struct Builder {
     /// material and the side read: only its conversions see them, never `tables`, and
     /// they are let go when the build ends (the tables converting into them keep them).
     partial: HashMap<(Material, usize), Arc<Table>>,
+    /// How many such tables the last build read.
+    partial_last: usize,
 }
 
 impl Builder {
@@ -210,6 +212,7 @@ impl Builder {
             solved: AtomicUsize::new(0),
             unreadable: HashSet::new(),
             partial: HashMap::new(),
+            partial_last: 0,
         }
     }
 
@@ -222,6 +225,12 @@ impl Builder {
     /// or built before).
     pub fn solved_last(&self) -> usize {
         self.planned
+    }
+
+    /// How many tables the last build read one side of for its conversions alone (not
+    /// among [`Builder::tables`]).
+    pub fn read_partly_last(&self) -> usize {
+        self.partial_last
     }
 
     /// Entries per side of the table of `material` (nothing is built).
@@ -310,6 +319,7 @@ impl Builder {
                 self.used_mb = self.used_mb.saturating_sub(megabytes(t.index.size));
             }
         }
+        self.partial_last = self.partial.len();
         self.partial.clear();
         out
     }
