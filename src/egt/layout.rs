@@ -6,11 +6,10 @@
 //! outside are mapped through `Table::perm`): solved in another order, the values would be
 //! copied over at the end, a tenth of a pawn table's time.
 
-use std::sync::atomic::AtomicU8;
-
 use super::index::Indexer;
 use super::material::Material;
 use super::solve::{open_bits, Conv, Table};
+use super::word::zeroed_bytes;
 
 /// The pawn-first order of a table's men (`perm[j]`: the table's man that is man `j` in
 /// it), when it differs from the table's: the men that promote (pawns) first, the rest in
@@ -87,7 +86,7 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
     } else {
         index.size
     };
-    let fresh = || (0..size).map(|_| AtomicU8::new(0)).collect();
+    let fresh = || zeroed_bytes(size);
     // The canonical material's man of each new man: through the table's own order.
     let sorted = |i: usize| table.perm.as_ref().map_or(i, |p| p[i] as usize);
     let to_sorted: Vec<u8> = perm.iter().map(|&i| sorted(i) as u8).collect();

@@ -28,7 +28,7 @@ pub mod word;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -537,7 +537,7 @@ impl Builder {
             } else {
                 0
             };
-            (0..size).map(|_| AtomicU8::new(0)).collect()
+            word::zeroed_bytes(size)
         });
         if general {
             table.open = solve::open_bits(size);

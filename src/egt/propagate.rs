@@ -16,6 +16,7 @@ use super::material::MAX_MEN;
 use super::solve::{SolveError, Table};
 use super::threads::Threads;
 use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::word::zeroed_words;
 
 /// Most positions handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
@@ -419,8 +420,7 @@ impl<'a> Solver<'a> {
         } else {
             0
         };
-        let refuted: [Vec<AtomicU64>; 2] =
-            [0, 1].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
+        let refuted: [Vec<AtomicU64>; 2] = [0, 1].map(|_| zeroed_words(words));
         while *at <= self.buckets.deepest() {
             let p = *at;
             for w in refuted.iter().flatten() {

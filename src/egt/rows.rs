@@ -49,6 +49,7 @@ use super::rules::Rules;
 use super::solve::{Bare, ConvPartial, SolveError, Table};
 use super::threads::Threads;
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::word::zeroed_words;
 use super::word::{ones, AtomicWord, Word};
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
@@ -904,12 +905,12 @@ fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
 }
 
 fn words(n: usize) -> Vec<AtomicU64> {
-    (0..n).map(|_| AtomicU64::new(0)).collect()
+    zeroed_words(n)
 }
 
 /// Shared row words, all zero.
 fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
-    (0..n).map(|_| W::Atomic::default()).collect()
+    W::zeroed(n)
 }
 
 /// One bit per row position and side: a word per row.

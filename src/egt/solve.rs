@@ -15,6 +15,7 @@ use super::rules::Rules;
 use super::value::{
     better, from_mover, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES,
 };
+use super::word::zeroed_words;
 
 /// Distance metric of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -259,7 +260,7 @@ pub struct Succ {
 
 /// Open bits for a table of `size` positions per side, all clear (see [`Table::open`]).
 pub fn open_bits(size: usize) -> [Vec<AtomicU64>; 2] {
-    [0, 1].map(|_| (0..size / 64 + 1).map(|_| AtomicU64::new(0)).collect())
+    [0, 1].map(|_| zeroed_words(size / 64 + 1))
 }
 
 /// The indices storing one position, by map (see [`Table::stored_images`]).

@@ -4,8 +4,8 @@
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{self, Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8};
 
 use super::board::Bits;
 
@@ -28,6 +28,9 @@ pub trait Word:
     const ZERO: Self;
     /// The word shared between threads.
     type Atomic: AtomicWord<Self>;
+
+    /// `n` shared words, all zero, in memory not yet written (see [`zeroed_bytes`]).
+    fn zeroed(n: usize) -> Vec<Self::Atomic>;
 
     /// Bit `i` alone.
     fn bit(i: usize) -> Self;
@@ -84,10 +87,14 @@ pub trait AtomicWord<W>: Send + Sync + Default {
 /// [`Word`] for a primitive unsigned integer with its atomic twin: the truncating casts
 /// are the board sets' and flips' (the caller knows the bits fit).
 macro_rules! word_impl {
-    ($t:ty, $atomic:ty, $bit:expr) => {
+    ($t:ty, $atomic:ty, $bit:expr, $zeroed:expr) => {
         impl Word for $t {
             const ZERO: $t = 0;
             type Atomic = $atomic;
+
+            fn zeroed(n: usize) -> Vec<$atomic> {
+                $zeroed(n)
+            }
 
             #[inline]
             fn bit(i: usize) -> $t {
@@ -149,8 +156,29 @@ static BITS128: [u128; 128] = {
     t
 };
 
-word_impl!(u64, AtomicU64, |i: usize| 1u64 << i);
-word_impl!(u128, Atomic128, |i: usize| BITS128[i % 128]);
+word_impl!(u64, AtomicU64, |i: usize| 1u64 << i, zeroed_words);
+word_impl!(u128, Atomic128, |i: usize| BITS128[i % 128], |n: usize| {
+    // Pairs of 64-bit halves: a `u128`'s alignment is not the pair's, and collected in
+    // place the allocation must keep its alignment.
+    vec![[0u64; 2]; n]
+        .into_iter()
+        .map(|h| Atomic128(h.map(AtomicU64::new)))
+        .collect()
+});
+
+/// `n` atomic bytes, all zero. Collected in place from zeroed memory (the allocator's
+/// fresh pages, zero already), so no page is written here: built one by one, every page of
+/// a table's values and the solver's state was written on the calling thread before the
+/// solve began (a page fault and a memset per 4 KB, 0.8 ms a megabyte on this host), where
+/// now each page is faulted in by the thread that first writes it.
+pub fn zeroed_bytes(n: usize) -> Vec<AtomicU8> {
+    vec![0u8; n].into_iter().map(AtomicU8::new).collect()
+}
+
+/// [`zeroed_bytes`] in 64-bit words.
+pub fn zeroed_words(n: usize) -> Vec<AtomicU64> {
+    vec![0u64; n].into_iter().map(AtomicU64::new).collect()
+}
 
 impl AtomicWord<u64> for AtomicU64 {
     #[inline]
@@ -261,6 +289,25 @@ pub fn ones<W: Word>(mut bits: W) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zeroed_memory_is_zero() {
+        // Sizes past the allocator's small pages, where the zeroed memory is fresh.
+        for n in [0, 1, 1000, 3 << 20] {
+            let bytes = zeroed_bytes(n);
+            assert_eq!(bytes.len(), n);
+            assert!(bytes.iter().all(|b| b.load(Relaxed) == 0));
+            let words = <u128 as Word>::zeroed(n / 16);
+            assert_eq!(words.len(), n / 16);
+            assert!(words.iter().all(|w| w.load(Relaxed) == 0));
+            if let Some(w) = words.last() {
+                w.store(u128::MAX, Relaxed);
+                assert_eq!(w.load(Relaxed), u128::MAX);
+            }
+            let words = <u64 as Word>::zeroed(n / 8);
+            assert!(words.len() == n / 8 && words.iter().all(|w| w.load(Relaxed) == 0));
+        }
+    }
 
     #[test]
     fn low_bits_and_halves() {
