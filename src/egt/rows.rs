@@ -49,8 +49,7 @@ use super::rules::Rules;
 use super::solve::{Bare, ConvPartial, SolveError, Table};
 use super::threads::Threads;
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
-use super::word::zeroed_words;
-use super::word::{ones, AtomicWord, Word};
+use super::word::{ones, zeroed_words, AtomicWord, Word};
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
 /// none of the other men (the squares it crosses and its other end), and the same squares as
@@ -904,10 +903,6 @@ fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
     x
 }
 
-fn words(n: usize) -> Vec<AtomicU64> {
-    zeroed_words(n)
-}
-
 /// Shared row words, all zero.
 fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
     W::zeroed(n)
@@ -1305,8 +1300,8 @@ fn solve_in<W: Word>(
         settled: sides(),
         closed: sides(),
         news: [sides(), sides()],
-        summary: [0, 1].map(|_| [words(sum), words(sum)]),
-        stuck: [0, 1].map(|_| words(table.index.size / 64 + 1)),
+        summary: [0, 1].map(|_| [zeroed_words(sum), zeroed_words(sum)]),
+        stuck: [0, 1].map(|_| zeroed_words(table.index.size / 64 + 1)),
     };
     let s = Solver {
         t: table,
