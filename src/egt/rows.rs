@@ -903,11 +903,6 @@ fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool)) -> u64 {
     x
 }
 
-/// Shared row words, all zero.
-fn row_words<W: Word>(n: usize) -> Vec<W::Atomic> {
-    W::zeroed(n)
-}
-
 /// One bit per row position and side: a word per row.
 type Rows<W> = [Vec<<W as Word>::Atomic>; 2];
 
@@ -1292,7 +1287,8 @@ fn solve_in<W: Word>(
         return Err(SolveError::EnPassant(table.name.clone()));
     }
     let rows = table.index.size / g.len;
-    let sides = || [row_words::<W>(rows), row_words::<W>(rows)];
+    // Shared row words, all zero.
+    let sides = || [W::zeroed(rows), W::zeroed(rows)];
     let sum = rows / 64 + 1;
     let st = State::<W> {
         done: sides(),
