@@ -48,7 +48,7 @@ use super::report::{count_range, SideStats};
 use super::rules::Rules;
 use super::solve::{Bare, ConvPartial, SolveError, Table};
 use super::threads::Threads;
-use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES, WON_NOW};
 use super::word::{ones, zeroed_words, AtomicWord, Word};
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
@@ -956,10 +956,7 @@ impl<W: Word> Outcomes<W> {
     fn add(&mut self, b: usize, code: u8) {
         self.any |= W::bit(b);
         if is_loss(code) {
-            let p = plies(code) + 1;
-            if !self.won.has(b) || p < self.best[b] {
-                self.best[b] = p;
-            }
+            self.best[b] = self.best[b].min(plies(code) + 1);
             self.won |= W::bit(b);
         } else if is_win(code) {
             self.worst[b] = self.worst[b].max(plies(code) + 1);
@@ -967,6 +964,76 @@ impl<W: Word> Outcomes<W> {
             self.open |= W::bit(b);
         }
     }
+}
+
+impl<W: Word> Outcomes<W> {
+    /// No move yet.
+    fn new() -> Outcomes<W> {
+        Outcomes {
+            any: W::ZERO,
+            won: W::ZERO,
+            best: [u8::MAX; MAX_ROW],
+            open: W::ZERO,
+            worst: [0; MAX_ROW],
+        }
+    }
+
+    /// [`Outcomes::add`] for the first `len` positions of a row at once, a move from
+    /// position `b` to code `codes[b]` (none where it is `ILLEGAL`); returns the positions
+    /// with a move. Without a branch per position: a conversion's codes come in no order,
+    /// and the branches on them were mispredicted (the bytes are compared eight at a time).
+    fn add_row(&mut self, codes: &RowCodes, len: usize) -> W {
+        let lanes = (self.best.chunks_exact_mut(16))
+            .zip(self.worst.chunks_exact_mut(16))
+            .zip(codes.chunks_exact(16))
+            .take(len.div_ceil(16));
+        for ((best, worst), codes) in lanes {
+            for j in 0..16 {
+                // A loss's code is its plies plus one, and `ILLEGAL` odd and above them all;
+                // a win's too, but `WON_NOW`'s (no plies) and `DRAW`'s (no win).
+                let c = codes[j];
+                let odd = c & 1;
+                let even = odd ^ 1;
+                // Without branches or selects, in lanes: odd codes to `best`, even to `worst`.
+                best[j] = best[j].min(c | even.wrapping_neg());
+                let won_now = u8::from(c == WON_NOW);
+                worst[j] = worst[j].max((c & odd.wrapping_sub(1)) - won_now * (WON_NOW - 1));
+            }
+        }
+        let mut any = W::ZERO;
+        for (k, chunk) in codes.chunks_exact(8).take(len.div_ceil(8)).enumerate() {
+            let v = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            let present = !zero_bytes(!v) & BYTE_LOW;
+            let at = |m: u64| W::of_low64(byte_bits(m)).offset_by(-8 * k as i32);
+            any |= at(present);
+            self.won |= at(v & present);
+            self.open |= at(zero_bytes(v));
+        }
+        self.any |= any;
+        any
+    }
+}
+
+/// One conversion's codes in a row's positions, a byte per position (see
+/// [`Outcomes::add_row`]).
+type RowCodes = [u8; MAX_ROW];
+
+/// The low bit of each byte of a word.
+const BYTE_LOW: u64 = 0x0101_0101_0101_0101;
+
+/// The low bit of each byte of `x` set where the byte is zero, the others clear (exact:
+/// no borrow crosses a byte).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    let high = BYTE_LOW * 0x7f;
+    !(((x & high) + high) | x) >> 7 & BYTE_LOW
+}
+
+/// Bit `k` set where byte `k` of `x` (which holds only low bits of bytes) is set: the
+/// multiplication moves byte `k`'s bit to bit `56 + k` without carries.
+#[inline]
+fn byte_bits(x: u64) -> u64 {
+    x.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
@@ -1004,6 +1071,10 @@ const SWEEP_SCAN: usize = 16;
 /// together (a table, a level or a slice) whose passes over wins may be sweeps (see
 /// [`Solver::sweeps`]).
 const SMALL: usize = 1 << 17;
+
+/// The fewest positions of a row in which a conversion is made whose codes are added for
+/// the whole row at once (see [`Outcomes::add_row`]); below, position by position.
+const ROW_CODES: u32 = 16;
 
 /// Rows a [`Merger`] acts on together.
 const BATCH: usize = 16;
@@ -2136,19 +2207,21 @@ impl<'a, W: Word> Solver<'a, W> {
 
     /// What the captures of `caps` (side `x` to move) lead to in the positions `bits`.
     fn outcomes(&self, caps: &mut Captures<'a, W>, bits: W, x: usize) -> Outcomes<W> {
-        let mut out = Outcomes {
-            any: W::ZERO,
-            won: W::ZERO,
-            best: [0; MAX_ROW],
-            open: W::ZERO,
-            worst: [0; MAX_ROW],
-        };
+        let mut out = Outcomes::new();
         if !bits.any() {
             return out;
         }
+        let len = self.g.len;
+        let mut codes = [ILLEGAL; MAX_ROW];
         for k in 0..caps.list.len() {
             let mine = caps.list[k].bits & bits;
-            self.capture_codes(caps, k, mine, x, |b, code| out.add(b, code));
+            if mine.count() < ROW_CODES {
+                self.capture_codes(caps, k, mine, x, |b, code| out.add(b, code));
+                continue;
+            }
+            self.capture_codes(caps, k, mine, x, |b, code| codes[b] = code);
+            out.add_row(&codes, len);
+            codes[..len].fill(ILLEGAL);
         }
         out
     }
@@ -2175,6 +2248,15 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
                 let to = g.step_row(ix, base, f, i, st);
                 let ep = st.sets_ep && self.t.may_take_en_passant(f, (i, f[i], st.sq));
+                if let (Some(to), false) = (to, ep) {
+                    let mut codes = [ILLEGAL; MAX_ROW];
+                    let values = &self.t.values[1 - x][to * len..(to + 1) * len];
+                    for b in ones(bits) {
+                        codes[b] = values[b].load(Relaxed);
+                    }
+                    any |= out.add_row(&codes, len);
+                    continue;
+                }
                 let mut next = *f;
                 next[i] = st.sq;
                 for b in ones(bits) {
@@ -2971,9 +3053,10 @@ impl<'a, W: Word> Solver<'a, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::{div_rem, flip_word, rights, Cursor, Geometry, Word, MAX_MEN};
+    use super::{div_rem, flip_word, rights, Cursor, Geometry, Outcomes, Word, MAX_MEN, MAX_ROW};
     use crate::egt::material::Material;
     use crate::egt::rules::Rules;
+    use crate::egt::value::{loss, win, DRAW, ILLEGAL, WON_NOW};
     use crate::egt::{Builder, Settings};
 
     /// The unsolved table of a built-in variant's material.
@@ -3194,5 +3277,54 @@ mod tests {
             flip_word(0x0123_4567_89ab_cdef, (false, false, false)),
             0x0123_4567_89ab_cdef
         );
+    }
+
+    /// A row's codes added at once equal the same codes added position by position, for
+    /// rows of every length a board gives (the last bytes of a word ragged), in words of 64
+    /// and 128 bits, and several conversions added one after the other.
+    #[test]
+    fn codes_added_by_row_equal_codes_added_one_by_one() {
+        fn check<W: Word>(len: usize, seed: &mut u64) {
+            let (mut one, mut row) = (Outcomes::<W>::new(), Outcomes::<W>::new());
+            let mut any = W::ZERO;
+            for _ in 0..3 {
+                let mut codes = [ILLEGAL; MAX_ROW];
+                for (b, c) in codes[..len].iter_mut().enumerate() {
+                    *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let plies = (*seed >> 40) as u8 % 251;
+                    *c = [ILLEGAL, DRAW, WON_NOW, win(plies), loss(plies)]
+                        [(*seed >> 33) as usize % 5];
+                    if *c != ILLEGAL {
+                        one.add(b, *c);
+                        any |= W::bit(b);
+                    }
+                }
+                let moved = row.add_row(&codes, len);
+                assert!(
+                    moved
+                        == (codes[..len].iter().enumerate())
+                            .filter(|(_, &c)| c != ILLEGAL)
+                            .fold(W::ZERO, |w, (b, _)| w | W::bit(b))
+                );
+            }
+            assert!(one.any == row.any && row.any == any, "{len}: any");
+            assert!(
+                one.won == row.won && one.open == row.open,
+                "{len}: won, open"
+            );
+            assert_eq!(one.best[..len], row.best[..len], "{len}: best");
+            assert_eq!(one.worst[..len], row.worst[..len], "{len}: worst");
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for len in [4, 9, 16, 25, 60, 63, 64] {
+            for _ in 0..50 {
+                check::<u64>(len, &mut seed);
+            }
+        }
+        for len in [70, 80, 90, 100, 127, 128] {
+            for _ in 0..50 {
+                check::<u128>(len, &mut seed);
+            }
+        }
     }
 }
