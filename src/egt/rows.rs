@@ -1219,7 +1219,8 @@ struct State<W: Word> {
     /// Per side, per row: decided (won, lost, illegal, or held by a capture for ever).
     done: Rows<W>,
     /// Per side, per row: won by a capture at the seed, deeper than one ply, and not reached
-    /// yet: a quicker win may still replace it. Apart from `done` (most rows have none, and
+    /// yet, or held by a capture to a draw (see `Solver::seed_row`): a quicker win may still
+    /// replace it. Apart from `done` (most rows have none, and
     /// a win reads it only for positions already decided): a dense `done` fits the cache
     /// better.
     provisional: Rows<W>,
@@ -2359,7 +2360,8 @@ impl<'a, W: Word> Solver<'a, W> {
         // Undecided with a capture (or no quiet move): the byte notes what verification
         // needs of the captures, which are the same at every distance.
         let base = row * g.len;
-        for bit in ones(legal & (!quiet | capture) & !(won | stuck | lost)) {
+        let noted = legal & (!quiet | capture) & !(won | stuck | lost);
+        for bit in ones(noted) {
             let note = if out.open.has(bit) {
                 HELD
             } else {
@@ -2394,6 +2396,16 @@ impl<'a, W: Word> Solver<'a, W> {
                     W::bit(bit),
                 );
             }
+        }
+        // Held by a capture to a draw, so never lost: decided as far as verification goes
+        // (where each cost a look at every distance until its last quiet move closed), and
+        // provisional, since a quiet move may still win (see `Solver::win`). The byte keeps
+        // its note until the end (see `Solver::clear_notes`). Not under the perpetual-check
+        // ban, whose game reads which positions are decided.
+        if !t.rules.game.perpetual_check_loses {
+            let held = noted & out.open;
+            decided |= held;
+            provisional |= held;
         }
         (decided, provisional)
     }
@@ -3001,15 +3013,24 @@ impl<'a, W: Word> Solver<'a, W> {
         found
     }
 
-    /// Undecided positions are draws: their bytes lose the seed's notes of their captures.
+    /// Undecided positions, and those held by a capture and never won, are draws: their
+    /// bytes lose the seed's notes of their captures.
     fn clear_notes(&self, level: &[usize]) {
         let len = self.g.len;
         parallel(level.len(), self.pass_threads(), |a, b| {
             for x in 0..2 {
                 for &row in &level[a..b] {
-                    let open = self.g.full & !self.done[x][row].load(Relaxed);
-                    for bit in ones(open) {
+                    let done = self.done[x][row].load(Relaxed);
+                    for bit in ones(self.g.full & !done) {
                         self.t.values[x][row * len + bit].store(DRAW, Relaxed);
+                    }
+                    // Held by a capture and never won (see `seed_row`).
+                    let provisional = done & self.provisional[x][row].load(Relaxed);
+                    for bit in ones(provisional) {
+                        let value = &self.t.values[x][row * len + bit];
+                        if value.load(Relaxed) == HELD {
+                            value.store(DRAW, Relaxed);
+                        }
                     }
                 }
             }
