@@ -1257,6 +1257,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         rules: t.rules.clone(),
         stuck: Default::default(),
         counted: Default::default(),
+        writer: Default::default(),
     };
     let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
     (copy, counts)
@@ -1410,6 +1411,7 @@ fn unsolved_copy(t: &Table) -> Table {
         rules: t.rules.clone(),
         stuck: Default::default(),
         counted: Default::default(),
+        writer: Default::default(),
     }
 }
 

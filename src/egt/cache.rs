@@ -7,7 +7,7 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Mutex;
 
 use super::report::set_bits;
@@ -206,99 +206,157 @@ pub fn path_of(dir: &Path, rules: &Rules, name: &str, metric: Metric) -> PathBuf
 /// sync made each table's build wait for the disk (30-60 ms of a whole KQvKP build's 0.5 s
 /// on this machine). The values are written on up to `threads` threads (see [`SEGMENT`]).
 pub fn save(dir: &Path, t: &Table, threads: usize) -> Result<PathBuf, CacheError> {
-    std::fs::create_dir_all(dir)?;
-    let path = file_of(dir, t);
-    let tmp = path.with_extension("tmp");
-    let head = header(t);
-    let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(&head)?;
-    let mut sum = Checksum::new();
-    sum.update(&head);
-    for seg in write_values(&tmp, head.len() as u64, t, threads)? {
-        sum.update(&seg.to_le_bytes());
-    }
-    file.seek(SeekFrom::Start((head.len() + 2 * t.index.size) as u64))?;
-    let mut f = Summed {
-        out: std::io::BufWriter::with_capacity(CHUNK, file),
-        sum,
-    };
-    for side in 0..2 {
-        let Some(stuck) = t.stuck.get() else {
-            f.write(&NOT_RECORDED.to_le_bytes())?;
-            continue;
-        };
-        // Counted in 64 bits: a table of more than 2^32 entries may have as many.
-        let count: u64 = stuck[side].iter().map(|w| u64::from(w.count_ones())).sum();
-        f.write(&count.to_le_bytes())?;
-        for idx in set_bits(&stuck[side], 0..t.index.size) {
-            f.write(&(idx as u64).to_le_bytes())?;
-        }
-    }
-    let sum = f.sum.finish();
-    f.out.write_all(&sum.to_le_bytes())?;
-    f.out.into_inner().map_err(|e| e.into_error())?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(path)
+    Writer::create(dir, t)?.finish(t, threads)
 }
 
-/// Writes both sides' values into the file `tmp` after its header (`at` bytes), a
-/// [`SEGMENT`] at a time on up to `threads` threads (each with a handle of its own); returns
-/// the segments' sums in file order.
-fn write_values(tmp: &Path, at: u64, t: &Table, threads: usize) -> std::io::Result<Vec<u64>> {
-    let size = t.index.size;
-    let per_side = size.div_ceil(SEGMENT);
-    let count = 2 * per_side;
-    let sums: Vec<AtomicU64> = (0..count).map(|_| AtomicU64::new(0)).collect();
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    let segments = || -> std::io::Result<()> {
-        let mut file = std::fs::OpenOptions::new().write(true).open(tmp)?;
-        let mut buf = vec![0u8; CHUNK];
-        loop {
-            let k = next.fetch_add(1, Relaxed);
-            let Some(sum) = sums.get(k) else {
-                return Ok(());
-            };
-            let (side, start) = (k / per_side, k % per_side * SEGMENT);
-            let values = &t.values[side][start..size.min(start + SEGMENT)];
-            file.seek(SeekFrom::Start(at + (side * size + start) as u64))?;
-            let mut seg = Checksum::new();
-            for part in values.chunks(CHUNK) {
-                let bytes = &mut buf[..part.len()];
-                for (b, v) in bytes.iter_mut().zip(part) {
-                    *b = v.load(Relaxed);
+/// A table's file being written (see [`save`]): the header when the solve starts, the
+/// values a [`SEGMENT`] at a time, each by the first thread to take it, and the rest at
+/// the end. A thread the solve has no more work for writes the segments already final
+/// ([`Writer::write_ready`]): a pawn table's last slices run alone for 10-20 ms, as long
+/// as the whole file's write after them took. Dropped unfinished, it removes its file.
+#[derive(Debug)]
+pub struct Writer {
+    path: PathBuf,
+    tmp: PathBuf,
+    head: Vec<u8>,
+    /// Per segment (side 0's, then side 1's): its sum, once written.
+    sums: Vec<AtomicU64>,
+    /// Per segment: taken by a thread to write.
+    taken: Vec<AtomicBool>,
+    /// The first write that failed: the file is not finished then.
+    failed: Mutex<Option<std::io::Error>>,
+    finished: bool,
+}
+
+impl Writer {
+    /// Starts the file of table `t` in `dir`: its header.
+    pub fn create(dir: &Path, t: &Table) -> Result<Writer, CacheError> {
+        std::fs::create_dir_all(dir)?;
+        let path = file_of(dir, t);
+        let tmp = path.with_extension("tmp");
+        let head = header(t);
+        std::fs::File::create(&tmp)?.write_all(&head)?;
+        let count = 2 * t.index.size.div_ceil(SEGMENT);
+        Ok(Writer {
+            path,
+            tmp,
+            head,
+            sums: (0..count).map(|_| AtomicU64::new(0)).collect(),
+            taken: (0..count).map(|_| AtomicBool::new(false)).collect(),
+            failed: Mutex::new(None),
+            finished: false,
+        })
+    }
+
+    /// Writes the segments no thread has taken whose entries (the same of both sides)
+    /// `ready` says are final.
+    pub fn write_ready(&self, t: &Table, ready: &dyn Fn(std::ops::Range<usize>) -> bool) {
+        self.write_segments(t, Some(ready));
+    }
+
+    /// Writes the segments no thread has taken (those `ready` allows, when given); a failure
+    /// is kept for [`Writer::finish`].
+    fn write_segments(&self, t: &Table, ready: Option<&dyn Fn(std::ops::Range<usize>) -> bool>) {
+        let size = t.index.size;
+        let per_side = size.div_ceil(SEGMENT);
+        let mut out: Option<(std::fs::File, Vec<u8>)> = None;
+        let mut write = || -> std::io::Result<()> {
+            for (k, sum) in self.sums.iter().enumerate() {
+                let (side, start) = (k / per_side, k % per_side * SEGMENT);
+                let range = start..size.min(start + SEGMENT);
+                if ready.is_some_and(|ready| !ready(range.clone()))
+                    || self.taken[k].swap(true, Relaxed)
+                {
+                    continue;
                 }
-                seg.update(bytes);
-                file.write_all(bytes)?;
+                if out.is_none() {
+                    let file = std::fs::OpenOptions::new().write(true).open(&self.tmp)?;
+                    out = Some((file, vec![0u8; CHUNK]));
+                }
+                let Some((file, buf)) = out.as_mut() else {
+                    continue;
+                };
+                let at = self.head.len() + side * size + start;
+                file.seek(SeekFrom::Start(at as u64))?;
+                let mut seg = Checksum::new();
+                for part in t.values[side][range].chunks(CHUNK) {
+                    let bytes = &mut buf[..part.len()];
+                    for (b, v) in bytes.iter_mut().zip(part) {
+                        *b = v.load(Relaxed);
+                    }
+                    seg.update(bytes);
+                    file.write_all(bytes)?;
+                }
+                sum.store(seg.finish(), Relaxed);
             }
-            sum.store(seg.finish(), Relaxed);
-        }
-    };
-    let work = || {
-        if let Err(e) = segments() {
-            // The others stop at their next segment.
-            next.store(count, Relaxed);
-            if let Ok(mut first) = failed.lock() {
+            Ok(())
+        };
+        if let Err(e) = write() {
+            // The others are not taken from now on: the file will not be finished.
+            self.taken.iter().for_each(|t| t.store(true, Relaxed));
+            if let Ok(mut first) = self.failed.lock() {
                 first.get_or_insert(e);
             }
         }
-    };
-    // A table of less than a segment a side is written as fast as a thread starts.
-    let threads = if size < SEGMENT {
-        1
-    } else {
-        threads.min(count)
-    };
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(work);
-        }
-        work();
-    });
-    if let Some(e) = failed.into_inner().ok().flatten() {
-        return Err(e);
     }
-    Ok(sums.into_iter().map(AtomicU64::into_inner).collect())
+
+    /// Writes the segments left on up to `threads` threads, then the positions without a
+    /// move and the checksum, and gives the file its name.
+    pub fn finish(mut self, t: &Table, threads: usize) -> Result<PathBuf, CacheError> {
+        let left = self.taken.iter().filter(|k| !k.load(Relaxed)).count();
+        // A table of less than a segment a side is written as fast as a thread starts.
+        let threads = if t.index.size < SEGMENT {
+            1
+        } else {
+            threads.min(left).max(1)
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|| self.write_segments(t, None));
+            }
+            self.write_segments(t, None);
+        });
+        if let Some(e) = self.failed.lock().ok().and_then(|mut f| f.take()) {
+            return Err(e.into());
+        }
+        let mut sum = Checksum::new();
+        sum.update(&self.head);
+        for seg in &self.sums {
+            sum.update(&seg.load(Relaxed).to_le_bytes());
+        }
+        let mut file = std::fs::OpenOptions::new().write(true).open(&self.tmp)?;
+        file.seek(SeekFrom::Start((self.head.len() + 2 * t.index.size) as u64))?;
+        let mut f = Summed {
+            out: std::io::BufWriter::with_capacity(CHUNK, file),
+            sum,
+        };
+        for side in 0..2 {
+            let Some(stuck) = t.stuck.get() else {
+                f.write(&NOT_RECORDED.to_le_bytes())?;
+                continue;
+            };
+            // Counted in 64 bits: a table of more than 2^32 entries may have as many.
+            let count: u64 = stuck[side].iter().map(|w| u64::from(w.count_ones())).sum();
+            f.write(&count.to_le_bytes())?;
+            for idx in set_bits(&stuck[side], 0..t.index.size) {
+                f.write(&(idx as u64).to_le_bytes())?;
+            }
+        }
+        let sum = f.sum.finish();
+        f.out.write_all(&sum.to_le_bytes())?;
+        f.out.into_inner().map_err(|e| e.into_error())?;
+        std::fs::rename(&self.tmp, &self.path)?;
+        self.finished = true;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// A file being written, with the checksum of what went into it.
@@ -515,5 +573,50 @@ mod tests {
             changed[at] ^= 1;
             assert_ne!(checksum(&changed), whole, "byte {at}");
         }
+    }
+
+    /// A file written in parts as they become final (every other segment first, then the
+    /// rest at the end) is the file written at once; one dropped unfinished leaves no file.
+    #[test]
+    fn a_file_written_in_parts_is_the_file_written_at_once() {
+        use crate::egt::{material::Material, rules::Rules, Builder, Settings};
+        let all = variants::builtins().unwrap_or_else(|_| unreachable!());
+        let v = variants::find(&all, "chess").unwrap_or_else(|| unreachable!());
+        let dir = std::env::temp_dir().join(format!("locust-writer-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
+        let settings = Settings {
+            cache: Some(dir.clone()),
+            ..Settings::default()
+        };
+        let m = Material::parse(v, "KQvKR").unwrap_or_else(|_| unreachable!());
+        let t = Builder::new(rules, settings)
+            .table(&m)
+            .unwrap_or_else(|_| unreachable!());
+        assert!(t.index.size > 2 * SEGMENT, "three segments a side at least");
+        let path = file_of(&dir, &t);
+        let whole = std::fs::read(&path).unwrap_or_default();
+        // The body is both sides' values in order, after the header.
+        let head = header(&t).len();
+        for side in 0..2 {
+            let body = &whole[head + side * t.index.size..][..t.index.size];
+            assert!((body.iter().zip(&t.values[side])).all(|(&b, v)| b == v.load(Relaxed)));
+        }
+        std::fs::remove_file(&path).unwrap_or_else(|_| unreachable!());
+        let w = Writer::create(&dir, &t).unwrap_or_else(|_| unreachable!());
+        w.write_ready(&t, &|r| r.start / SEGMENT % 2 == 0);
+        let written = w.taken.iter().filter(|k| k.load(Relaxed)).count();
+        assert_eq!(written, 2 * t.index.size.div_ceil(2 * SEGMENT));
+        assert_eq!(w.finish(&t, 2).ok().as_ref(), Some(&path));
+        assert!(std::fs::read(&path).unwrap_or_default() == whole);
+        std::fs::remove_file(&path).unwrap_or_else(|_| unreachable!());
+        let w = Writer::create(&dir, &t).unwrap_or_else(|_| unreachable!());
+        w.write_ready(&t, &|_| true);
+        drop(w);
+        assert!(std::fs::read_dir(&dir).is_ok_and(|d| d
+            .flatten()
+            .all(|f| f.path().extension().is_none_or(|e| e != "tmp"))));
+        assert!(!path.exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -377,13 +377,24 @@ impl Builder {
         (self.settings.cache.as_deref()).filter(|_| self.settings.presets.is_empty())
     }
 
-    /// Solves a planned table on `threads` threads (and caches it).
+    /// Solves a planned table on `threads` threads (and caches it: the file is started
+    /// first, so that the solve's idle threads may write what is final, see
+    /// `cache::Writer`).
     fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
-        self.solve(table, threads)?;
+        let not_cached = |e: cache::CacheError| log::warn!("{}: not cached: {e}", table.name);
         if let Some(dir) = self.cache_dir() {
-            if let Err(e) = cache::save(dir, table, threads.get()) {
-                log::warn!("{}: not cached: {e}", table.name);
+            match (cache::Writer::create(dir, table), table.writer.write()) {
+                (Ok(w), Ok(mut slot)) => *slot = Some(w),
+                (Err(e), _) => not_cached(e),
+                (Ok(_), Err(_)) => {}
             }
+        }
+        let solved = self.solve(table, threads);
+        // Taken out whatever the outcome: dropped unfinished, it removes its file.
+        let writer = table.writer.write().ok().and_then(|mut w| w.take());
+        solved?;
+        if let Some(Err(e)) = writer.map(|w| w.finish(table, threads.get())) {
+            not_cached(e);
         }
         Ok(())
     }
@@ -505,6 +516,7 @@ impl Builder {
             perm: None,
             stuck: Default::default(),
             counted: Default::default(),
+            writer: Default::default(),
         };
         if rows::eligible(&table) {
             if let Some(perm) = layout::row_order(&table) {

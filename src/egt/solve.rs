@@ -3,7 +3,7 @@
 //! The retrograde driver lives in `propagate`.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use variants::rules::Royalty;
 use variants::PieceId;
@@ -213,6 +213,10 @@ pub struct Table {
     /// placements, see `report::stats`), when the solver counted them as it went: a pawn
     /// table's slices each as it is done, while its values are in the cache.
     pub counted: OnceLock<[super::report::SideStats; 2]>,
+    /// The table's cache file while it is solved, when it is cached: the threads the
+    /// solve has no more work for write the parts already final, side by side (see
+    /// `cache::Writer`).
+    pub writer: RwLock<Option<super::cache::Writer>>,
 }
 
 /// Which moves a generation reports.
