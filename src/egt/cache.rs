@@ -7,7 +7,7 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
 
 use super::report::set_bits;
@@ -233,7 +233,12 @@ impl Writer {
     pub fn create(dir: &Path, t: &Table) -> Result<Writer, CacheError> {
         std::fs::create_dir_all(dir)?;
         let path = file_of(dir, t);
-        let tmp = path.with_extension("tmp");
+        // A name of its own: two engines sharing a cache folder may build one table at the
+        // same time (each renames a whole file of the same bytes into place), and the file
+        // is open for the whole solve.
+        static WRITERS: AtomicUsize = AtomicUsize::new(0);
+        let writer = WRITERS.fetch_add(1, Relaxed);
+        let tmp = path.with_extension(format!("{}-{writer}.tmp", std::process::id()));
         let head = header(t);
         std::fs::File::create(&tmp)?.write_all(&head)?;
         let count = 2 * t.index.size.div_ceil(SEGMENT);
