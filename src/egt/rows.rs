@@ -964,9 +964,7 @@ impl<W: Word> Outcomes<W> {
             self.open |= W::bit(b);
         }
     }
-}
 
-impl<W: Word> Outcomes<W> {
     /// No move yet.
     fn new() -> Outcomes<W> {
         Outcomes {
@@ -981,7 +979,8 @@ impl<W: Word> Outcomes<W> {
     /// [`Outcomes::add`] for the first `len` positions of a row at once, a move from
     /// position `b` to code `codes[b]` (none where it is `ILLEGAL`); returns the positions
     /// with a move. Without a branch per position: a conversion's codes come in no order,
-    /// and the branches on them were mispredicted (the bytes are compared eight at a time).
+    /// and the branches on them were mispredicted (the distances go in lanes of 16 bytes,
+    /// the masks from eight bytes to a word).
     fn add_row(&mut self, codes: &RowCodes, len: usize) -> W {
         let lanes = (self.best.chunks_exact_mut(16))
             .zip(self.worst.chunks_exact_mut(16))
