@@ -209,9 +209,9 @@ pub fn save(dir: &Path, t: &Table, threads: usize) -> Result<PathBuf, CacheError
     Writer::create(dir, t)?.finish(t, threads)
 }
 
-/// A table's file being written (see [`save`]): the header when the solve starts, the
-/// values a [`SEGMENT`] at a time, each by the first thread to take it, and the rest at
-/// the end. A thread the solve has no more work for writes the segments already final
+/// A table's file being written (see [`save`]), set up when the solve starts: the values
+/// a [`SEGMENT`] at a time, each by the first thread to take it, and the rest at the end.
+/// A thread the solve has no more work for writes the segments already final
 /// ([`Writer::write_ready`]): a pawn table's last slices run alone for 10-20 ms, as long
 /// as the whole file's write after them took. Dropped unfinished, it removes its file.
 #[derive(Debug)]
@@ -223,34 +223,46 @@ pub struct Writer {
     sums: Vec<AtomicU64>,
     /// Per segment: taken by a thread to write.
     taken: Vec<AtomicBool>,
+    /// The file exists, its header written: made by the first thread with a segment to
+    /// write (near the solve's end), so that a build cut short (an engine stopped in the
+    /// middle of a game) leaves no file behind.
+    started: Mutex<bool>,
     /// The first write that failed: the file is not finished then.
     failed: Mutex<Option<std::io::Error>>,
     finished: bool,
 }
 
 impl Writer {
-    /// Starts the file of table `t` in `dir`: its header.
+    /// The file of table `t` in `dir`, not started yet (see [`Writer::start`]).
     pub fn create(dir: &Path, t: &Table) -> Result<Writer, CacheError> {
         std::fs::create_dir_all(dir)?;
         let path = file_of(dir, t);
         // A name of its own: two engines sharing a cache folder may build one table at the
-        // same time (each renames a whole file of the same bytes into place), and the file
-        // is open for the whole solve.
+        // same time (each renames a whole file of the same bytes into place).
         static WRITERS: AtomicUsize = AtomicUsize::new(0);
         let writer = WRITERS.fetch_add(1, Relaxed);
         let tmp = path.with_extension(format!("{}-{writer}.tmp", std::process::id()));
-        let head = header(t);
-        std::fs::File::create(&tmp)?.write_all(&head)?;
         let count = 2 * t.index.size.div_ceil(SEGMENT);
         Ok(Writer {
             path,
             tmp,
-            head,
+            head: header(t),
             sums: (0..count).map(|_| AtomicU64::new(0)).collect(),
             taken: (0..count).map(|_| AtomicBool::new(false)).collect(),
+            started: Mutex::new(false),
             failed: Mutex::new(None),
             finished: false,
         })
+    }
+
+    /// Makes the file with its header, once.
+    fn start(&self) -> std::io::Result<()> {
+        let mut started = self.started.lock().map_err(|_| std::io::ErrorKind::Other)?;
+        if !*started {
+            std::fs::File::create(&self.tmp)?.write_all(&self.head)?;
+            *started = true;
+        }
+        Ok(())
     }
 
     /// Writes the segments no thread has taken whose entries (the same of both sides)
@@ -275,6 +287,7 @@ impl Writer {
                     continue;
                 }
                 if out.is_none() {
+                    self.start()?;
                     let file = std::fs::OpenOptions::new().write(true).open(&self.tmp)?;
                     out = Some((file, vec![0u8; CHUNK]));
                 }
@@ -329,6 +342,7 @@ impl Writer {
         for seg in &self.sums {
             sum.update(&seg.load(Relaxed).to_le_bytes());
         }
+        self.start()?;
         let mut file = std::fs::OpenOptions::new().write(true).open(&self.tmp)?;
         file.seek(SeekFrom::Start((self.head.len() + 2 * t.index.size) as u64))?;
         let mut f = Summed {
@@ -358,7 +372,7 @@ impl Writer {
 
 impl Drop for Writer {
     fn drop(&mut self) {
-        if !self.finished {
+        if !self.finished && self.started.lock().is_ok_and(|s| *s) {
             let _ = std::fs::remove_file(&self.tmp);
         }
     }
@@ -581,7 +595,8 @@ mod tests {
     }
 
     /// A file written in parts as they become final (every other segment first, then the
-    /// rest at the end) is the file written at once; one dropped unfinished leaves no file.
+    /// rest at the end) is the file written at once; none is made before a segment is
+    /// written, and one dropped unfinished leaves no file.
     #[test]
     fn a_file_written_in_parts_is_the_file_written_at_once() {
         use crate::egt::{material::Material, rules::Rules, Builder, Settings};
@@ -615,13 +630,19 @@ mod tests {
         assert_eq!(w.finish(&t, 2).ok().as_ref(), Some(&path));
         assert!(std::fs::read(&path).unwrap_or_default() == whole);
         std::fs::remove_file(&path).unwrap_or_else(|_| unreachable!());
+        let no_tmp = || {
+            std::fs::read_dir(&dir).is_ok_and(|d| {
+                d.flatten()
+                    .all(|f| f.path().extension().is_none_or(|e| e != "tmp"))
+            })
+        };
         let w = Writer::create(&dir, &t).unwrap_or_else(|_| unreachable!());
+        w.write_ready(&t, &|_| false);
+        assert!(no_tmp(), "no file before a segment is written");
         w.write_ready(&t, &|_| true);
+        assert!(!no_tmp());
         drop(w);
-        assert!(std::fs::read_dir(&dir).is_ok_and(|d| d
-            .flatten()
-            .all(|f| f.path().extension().is_none_or(|e| e != "tmp"))));
-        assert!(!path.exists());
+        assert!(no_tmp() && !path.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

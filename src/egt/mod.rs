@@ -377,8 +377,8 @@ impl Builder {
         (self.settings.cache.as_deref()).filter(|_| self.settings.presets.is_empty())
     }
 
-    /// Solves a planned table on `threads` threads (and caches it: the file is started
-    /// first, so that the solve's idle threads may write what is final, see
+    /// Solves a planned table on `threads` threads (and caches it: the file's writer is
+    /// set up first, so that the solve's idle threads may write what is final, see
     /// `cache::Writer`).
     fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         let not_cached = |e: cache::CacheError| log::warn!("{}: not cached: {e}", table.name);
