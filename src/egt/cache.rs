@@ -286,13 +286,13 @@ impl Writer {
                 {
                     continue;
                 }
-                if out.is_none() {
-                    self.start()?;
-                    let file = std::fs::OpenOptions::new().write(true).open(&self.tmp)?;
-                    out = Some((file, vec![0u8; CHUNK]));
-                }
-                let Some((file, buf)) = out.as_mut() else {
-                    continue;
+                let (file, buf) = match out {
+                    Some(ref mut open) => open,
+                    None => {
+                        self.start()?;
+                        let file = std::fs::OpenOptions::new().write(true).open(&self.tmp)?;
+                        out.insert((file, vec![0u8; CHUNK]))
+                    }
                 };
                 let at = self.head.len() + side * size + start;
                 file.seek(SeekFrom::Start(at as u64))?;

@@ -979,15 +979,15 @@ impl<W: Word> Outcomes<W> {
     /// [`Outcomes::add`] for the first `len` positions of a row at once, a move from
     /// position `b` to code `codes[b]` (none where it is `ILLEGAL`); returns the positions
     /// with a move. Without a branch per position: a conversion's codes come in no order,
-    /// and the branches on them were mispredicted (the distances go in lanes of 16 bytes,
+    /// and the branches on them were mispredicted (the distances go in [`LANE`]s of bytes,
     /// the masks from eight bytes to a word).
     fn add_row(&mut self, codes: &RowCodes, len: usize) -> W {
-        let lanes = (self.best.chunks_exact_mut(16))
-            .zip(self.worst.chunks_exact_mut(16))
-            .zip(codes.chunks_exact(16))
-            .take(len.div_ceil(16));
+        let lanes = (self.best.chunks_exact_mut(LANE))
+            .zip(self.worst.chunks_exact_mut(LANE))
+            .zip(codes.chunks_exact(LANE))
+            .take(len.div_ceil(LANE));
         for ((best, worst), codes) in lanes {
-            for j in 0..16 {
+            for j in 0..LANE {
                 // A loss's code is its plies plus one, and `ILLEGAL` odd and above them all;
                 // a win's too, but `WON_NOW`'s (no plies) and `DRAW`'s (no win).
                 let c = codes[j];
@@ -1016,6 +1016,10 @@ impl<W: Word> Outcomes<W> {
 /// One conversion's codes in a row's positions, a byte per position (see
 /// [`Outcomes::add_row`]).
 type RowCodes = [u8; MAX_ROW];
+
+/// Bytes [`Outcomes::add_row`] takes at a time for the distances: an SSE2 register's (a
+/// fixed count of plain arithmetic, which the compiler turns into vector operations).
+const LANE: usize = 16;
 
 /// The low bit of each byte of a word.
 const BYTE_LOW: u64 = 0x0101_0101_0101_0101;
