@@ -178,6 +178,8 @@ pub struct Board {
     /// `near[sq]`: the (up to eight) squares next to `sq`, where a burner landing on `sq`
     /// burns.
     pub near: Vec<Bits>,
+    /// `product[a][b]`: the map `a` after `b` (the maps form a group).
+    product: Vec<Vec<u8>>,
 }
 
 impl Board {
@@ -193,6 +195,7 @@ impl Board {
             n,
             maps: Vec::new(),
             near: Vec::new(),
+            product: Vec::new(),
         };
         b.near = (0..n)
             .map(|sq| {
@@ -226,7 +229,61 @@ impl Board {
                 .collect();
             b.maps.push(map);
         }
+        let k = b.maps.len();
+        b.product = (0..k)
+            .map(|x| {
+                (0..k)
+                    .map(|y| {
+                        let after = |s: usize| b.maps[x][b.maps[y][s] as usize];
+                        (0..k).find(|&z| (0..n).all(|s| b.maps[z][s] == after(s)))
+                    })
+                    .map(|z| z.unwrap_or(0) as u8)
+                    .collect()
+            })
+            .collect();
         Some(b)
+    }
+
+    /// The maps `keeps` holds for, as bits (bit `k` for map `k`), where the maps it holds
+    /// for are a subgroup (as those that leave a piece's moves unchanged are): each answer
+    /// decides the maps it implies (the product of two kept maps is kept; of a kept and a
+    /// lost one, lost), so a piece kept by every map is asked two or three times, not seven.
+    pub fn subgroup(&self, mut keeps: impl FnMut(usize) -> bool) -> u8 {
+        let k = self.maps.len();
+        let (mut kept, mut lost) = (1u8, 0u8);
+        // The transpose early: with a file mirror it makes the whole group.
+        let order = [1, 4, 2, 3, 5, 6, 7].into_iter().filter(|&m| m < k);
+        for m in order {
+            if (kept | lost) & (1 << m) != 0 {
+                continue;
+            }
+            if keeps(m) {
+                kept |= 1 << m;
+            } else {
+                lost |= 1 << m;
+            }
+            // Closed under products: a few rounds over at most eight maps.
+            loop {
+                let before = (kept, lost);
+                for x in 0..k {
+                    if kept & (1 << x) == 0 {
+                        continue;
+                    }
+                    for y in 0..k {
+                        let (xy, yx) = (self.product[x][y], self.product[y][x]);
+                        if kept & (1 << y) != 0 {
+                            kept |= 1 << xy;
+                        } else if lost & (1 << y) != 0 {
+                            lost |= (1 << xy) | (1 << yx);
+                        }
+                    }
+                }
+                if (kept, lost) == before {
+                    break;
+                }
+            }
+        }
+        kept
     }
 
     /// The dense square of a coordinate.
