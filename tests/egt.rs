@@ -683,6 +683,39 @@ fn sub_tables_are_read_for_the_side_reached() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A conversion into a table where the mover cannot win (Black's pawn made a bishop or a
+/// knight beside White's queen) is looked up only where no other move already wins or
+/// draws, which needs the sub-table's sides known to lose nowhere: known when the
+/// sub-table is read from its file, not when solved in the same build. KQvKP solved both
+/// ways is the same table (a knight's promotion that forks king and queen draws where the
+/// queen's is lost: leaving out the minor promotions, or skipping them wherever another
+/// move is legal, changes it).
+#[test]
+fn conversions_that_cannot_win_change_nothing_where_a_move_draws() {
+    let (dir, s) = cache_settings("skip");
+    let chess = builtin("chess");
+    let (_, solved) = build_with(&chess, "KQvKP", s.clone());
+    let known = |t: &Table| {
+        t.convs
+            .iter()
+            .flatten()
+            .filter(|c| c.table.losses.get().is_some())
+            .count()
+    };
+    assert_eq!(known(&solved), 0, "sub-tables solved in the build");
+    std::fs::remove_file(locust::egt::cache::file_of(&dir, &solved)).unwrap();
+    let (_, read) = build_with(&chess, "KQvKP", s.clone());
+    assert!(known(&read) >= 5, "{} sub-tables read", known(&read));
+    // White to move never loses in KQvKB or KQvKN: Black's minor promotions cannot win.
+    let cannot_win: Vec<&str> = (read.convs.iter().flatten())
+        .filter(|c| !c.table.may_lose(0))
+        .map(|c| c.table.name.as_str())
+        .collect();
+    assert!(cannot_win.contains(&"KQvKN"), "{cannot_win:?}");
+    assert!(same_values(&solved, &read));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A table read back from the cache reports what it reported when solved: from the file's
 /// record of the positions without a move where the row solver made one (KQvKR), by
 /// looking for moves where the general solver did not (null move).
@@ -1257,6 +1290,7 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         rules: t.rules.clone(),
         stuck: Default::default(),
         counted: Default::default(),
+        losses: Default::default(),
         writer: Default::default(),
     };
     let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
@@ -1411,6 +1445,7 @@ fn unsolved_copy(t: &Table) -> Table {
         rules: t.rules.clone(),
         stuck: Default::default(),
         counted: Default::default(),
+        losses: Default::default(),
         writer: Default::default(),
     }
 }

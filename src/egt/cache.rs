@@ -13,6 +13,7 @@ use std::sync::Mutex;
 use super::report::set_bits;
 use super::rules::Rules;
 use super::solve::{Metric, Table};
+use super::value::is_loss;
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 3: alike men indexed as a set (a pair of bishops: one entry for both orders).
@@ -402,7 +403,10 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
     // table as it was, with nothing to clear (clearing a fresh table's every byte cost more
     // than reading a small sub-table).
     let mut written = false;
+    let mut losses = [false; 2];
     let read = read(&path, &head, size, |side, at, bytes| {
+        // Folded without a branch (in lanes), as the bytes go by.
+        losses[side] |= bytes.iter().fold(false, |a, &b| a | is_loss(b));
         let values = if side == 0 { &mut *white } else { &mut *black };
         // A side the table has no room for is only checked (see `Builder::preload`).
         if let Some(values) = values.get_mut(at..at + bytes.len()) {
@@ -417,6 +421,7 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
             if let Some(stuck) = stuck {
                 let _ = t.stuck.set(stuck);
             }
+            let _ = t.losses.set(losses);
             // Solved: no position is undecided, and a probe need not look for a bit.
             t.open = [Vec::new(), Vec::new()];
             Ok(())

@@ -119,6 +119,7 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
         index,
         stuck: Default::default(),
         counted: Default::default(),
+        losses: Default::default(),
         writer: Default::default(),
     };
     out.convs = convs(table, &out, &inv);

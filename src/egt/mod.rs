@@ -516,6 +516,7 @@ impl Builder {
             perm: None,
             stuck: Default::default(),
             counted: Default::default(),
+            losses: Default::default(),
             writer: Default::default(),
         };
         if rows::eligible(&table) {

@@ -924,6 +924,8 @@ struct Capture<W> {
     /// of its kind (see [`Captures`]): the last man, unless it was taken (then the man that
     /// took it).
     open: u8,
+    /// The mover may win by it (see [`Table::conv_may_win`]).
+    may_win: bool,
 }
 
 /// A row's captures, and the sub-table lookups made for them with one man's square left
@@ -2133,6 +2135,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let t = self.t;
         let spread = open < MAX_MEN;
         let open = if spread { open } else { i } as u8;
+        let mover = t.colour[i] as usize;
         let mut add = |promo| {
             out.push(Capture {
                 next,
@@ -2141,6 +2144,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 bits,
                 spread,
                 open,
+                may_win: t.conv_may_win(victim, promo, mover),
             })
         };
         if !promotes {
@@ -2232,8 +2236,20 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let len = self.g.len;
         let mut codes = [ILLEGAL; MAX_ROW];
-        for k in 0..caps.list.len() {
-            let mine = caps.list[k].bits & bits;
+        // Those the mover may win by first: one it cannot (a promotion to a piece that
+        // cannot mate) changes nothing where a move already wins or draws, and is looked up
+        // only where none does.
+        let n = caps.list.len();
+        for j in 0..2 * n {
+            // First pass (j < n): those it may win by; second: the others.
+            let (k, first) = (j % n, j < n);
+            if caps.list[k].may_win != first {
+                continue;
+            }
+            let mut mine = caps.list[k].bits & bits;
+            if !first {
+                mine &= !(out.won | out.open);
+            }
             if mine.count() < ROW_CODES {
                 self.capture_codes(caps, k, mine, x, |b, code| out.add(b, code));
                 continue;

@@ -213,6 +213,10 @@ pub struct Table {
     /// placements, see `report::stats`), when the solver counted them as it went: a pawn
     /// table's slices each as it is done, while its values are in the cache.
     pub counted: OnceLock<[super::report::SideStats; 2]>,
+    /// Per side to move, whether it loses in some position: known once the table is read
+    /// from its file (see `cache::load`), which lets a conversion into it that cannot win
+    /// be skipped where the mover already draws (see [`Table::conv_may_win`]).
+    pub losses: OnceLock<[bool; 2]>,
     /// The table's cache file while it is solved, when it is cached: the threads the
     /// solve has no more work for write the parts already final, side by side (see
     /// `cache::Writer`).
@@ -294,6 +298,26 @@ impl Table {
     /// The key of a conversion: a victim (or none) and a promotion (man, piece) or none.
     pub fn conv_key(&self, victim: Option<usize>, promo: Option<(usize, PieceId)>) -> usize {
         self.conv_key_of(victim.map_or(0, |i| 1 << i), promo)
+    }
+
+    /// False when conversion `(victim, promo)`, made by side `mover`, leads only to
+    /// positions the mover does not win: the sub-table's side to move there loses in none
+    /// (true when that is not known, or there is no sub-table).
+    pub fn conv_may_win(
+        &self,
+        victim: Option<usize>,
+        promo: Option<(usize, PieceId)>,
+        mover: usize,
+    ) -> bool {
+        match self.convs.get(self.conv_key(victim, promo)) {
+            Some(Some(conv)) => conv.table.may_lose(conv.side(1 - mover)),
+            _ => true,
+        }
+    }
+
+    /// False when side `stm` to move is known to lose in no position of the table.
+    pub fn may_lose(&self, stm: usize) -> bool {
+        self.losses.get().is_none_or(|l| l[stm])
     }
 
     /// [`Table::conv_key`] for any men taken (bit `i` for man `i`): keys of one victim or
