@@ -60,6 +60,16 @@ pub enum Command {
         /// Search endgame positions with and without endgame tables instead (prints both).
         #[arg(long)]
         tables: bool,
+        /// Time the build of every four-man chess table alone instead (its sub-tables
+        /// cached), each as `locust egt build` in a process of its own.
+        #[arg(long)]
+        egt: bool,
+        /// With --egt: runs per table (default 3).
+        #[arg(long)]
+        runs: Option<usize>,
+        /// With --egt: the builds' worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Search one position and print the thinking lines and the best move.
     Search {
@@ -108,7 +118,17 @@ pub fn run(cli: Cli) -> ExitCode {
             };
             locust::perft::run_cli(&all, &variant, &args)
         }
-        Some(Command::Bench { depth, tables }) if tables => {
+        Some(Command::Bench {
+            egt: true,
+            runs,
+            threads,
+            ..
+        }) => locust::egt::bench::run(
+            &all,
+            runs.unwrap_or(locust::egt::bench::EGT_BENCH_RUNS),
+            threads.unwrap_or_else(locust::egt::cli::cores),
+        ),
+        Some(Command::Bench { depth, tables, .. }) if tables => {
             locust::bench::run_table_bench(&all, depth)
         }
         Some(Command::Bench { depth, .. }) => locust::bench::run_bench(&all, depth),

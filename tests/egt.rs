@@ -716,6 +716,33 @@ fn conversions_that_cannot_win_change_nothing_where_a_move_draws() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `locust bench --egt`'s timing: each table is built once (with its sub-tables), then
+/// alone in each run, by the program in a process of its own, and its file is written
+/// again each time; a material that does not build stops the bench with its name.
+#[test]
+fn the_table_bench_times_each_table_alone() {
+    let (dir, _) = cache_settings("bench");
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_locust"));
+    let chess = builtin("chess");
+    let times = locust::egt::bench::time_tables(exe, &dir, &chess, &["KRvK", "KQvKR"], 2, 2)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(times.iter().map(Vec::len).collect::<Vec<_>>(), [2, 2]);
+    assert!(times.iter().flatten().all(|t| !t.is_zero()));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for m in ["KRvK", "KQvKR", "KQvK", "KvK"] {
+        assert!(
+            names.iter().any(|n| n.contains(&format!("-{m}-"))),
+            "{m}: {names:?}"
+        );
+    }
+    let bad = locust::egt::bench::time_tables(exe, &dir, &chess, &["KRvK", "KQvKX"], 1, 1);
+    assert!(bad.is_err_and(|e| e.contains("KQvKX")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A table read back from the cache reports what it reported when solved: from the file's
 /// record of the positions without a move where the row solver made one (KQvKR), by
 /// looking for moves where the general solver did not (null move).

@@ -92,7 +92,7 @@ pub struct Opts {
 }
 
 /// The cores this process may use (1 when the system cannot tell).
-fn cores() -> usize {
+pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

@@ -4,6 +4,7 @@
 //! The tables use the variant's compiled pieces (the same trajectories as the engine), laid
 //! out as path lists with occupancy conditions on a small board (`paths`).
 
+pub mod bench;
 pub mod board;
 pub mod cache;
 pub mod cli;
