@@ -2119,6 +2119,11 @@ impl<'a, W: Word> Solver<'a, W> {
             c.bits &= want;
             c.bits.any()
         });
+        // Those the mover cannot win by last (see `Solver::outcomes`); a stable sort, and
+        // only in the rows that have one.
+        if out.iter().any(|c| !c.may_win) {
+            out.sort_by_key(|c| !c.may_win);
+        }
         out.iter().fold(W::ZERO, |acc, c| acc | c.bits)
     }
 
@@ -2144,7 +2149,10 @@ impl<'a, W: Word> Solver<'a, W> {
                 bits,
                 spread,
                 open,
-                may_win: t.conv_may_win(victim, promo, mover),
+                // Asked of promotions only: a capture into a table where its maker
+                // cannot win rarely meets another move that draws, and the question costs
+                // a key's arithmetic in every capture of every row.
+                may_win: promo.is_none() || t.conv_may_win(victim, promo, mover),
             })
         };
         if !promotes {
@@ -2236,18 +2244,12 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let len = self.g.len;
         let mut codes = [ILLEGAL; MAX_ROW];
-        // Those the mover may win by first: one it cannot (a promotion to a piece that
-        // cannot mate) changes nothing where a move already wins or draws, and is looked up
-        // only where none does.
-        let n = caps.list.len();
-        for j in 0..2 * n {
-            // First pass (j < n): those it may win by; second: the others.
-            let (k, first) = (j % n, j < n);
-            if caps.list[k].may_win != first {
-                continue;
-            }
+        // Those the mover may win by come first (see `Solver::capture_list`): one it
+        // cannot (a promotion to a piece that cannot mate) changes nothing where a move
+        // already wins or draws, and is looked up only where none does.
+        for k in 0..caps.list.len() {
             let mut mine = caps.list[k].bits & bits;
-            if !first {
+            if !caps.list[k].may_win {
                 mine &= !(out.won | out.open);
             }
             if mine.count() < ROW_CODES {
