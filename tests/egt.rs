@@ -911,6 +911,32 @@ fn rules_the_generator_does_not_play_are_refused() {
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
 }
 
+/// A material with more royal men of a type on one side than the game ever holds (its
+/// start position's, when no promotion makes one) is refused by name; spartan's two black
+/// kings (the game starts with two, and a hoplite may be promoted to one) are a table.
+#[test]
+fn materials_no_game_holds_are_refused() {
+    let chess = builtin("chess");
+    for material in ["KKvK", "KQvKK", "KvKKK"] {
+        let rules = Rules::new(&chess, None, false).unwrap();
+        let mut b = Builder::new(rules, settings(Metric::Dtm));
+        let e = b.table(&Material::parse(&chess, material).unwrap());
+        let text = e.map(|t| t.name.clone()).unwrap_err().to_string();
+        assert!(
+            text.contains("royal king") && text.contains("starts with 1"),
+            "{text}"
+        );
+    }
+    let spartan = builtin("spartan");
+    assert!(
+        build_with(&spartan, "KvKK", settings(Metric::Dtm))
+            .1
+            .index
+            .size
+            > 0
+    );
+}
+
 /// A man with moves the generator does not model (a capture of its own men) is refused by
 /// name, also as a promotion's sub-table; the variant's other tables still build.
 #[test]

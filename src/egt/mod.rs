@@ -63,6 +63,22 @@ pub enum EgtError {
         /// What the generator does not model.
         why: &'static str,
     },
+    /// More royal men of a type on one side than any position of the game holds (its start
+    /// position's, no promotion making more): such a table would be of no game.
+    #[error(
+        "{name}: {have} men of the royal {piece} on one side, but the game starts with {most} \
+         and no promotion makes one"
+    )]
+    Unreachable {
+        /// Table name.
+        name: String,
+        /// The piece type's name.
+        piece: String,
+        /// Men of it on that side in the material.
+        have: usize,
+        /// The most a side can have.
+        most: usize,
+    },
     /// Lions on both sides where the variant's lion-trading rules hold: whether a lion may
     /// be taken depends on the move before, which a table does not know.
     #[error(
@@ -444,6 +460,22 @@ impl Builder {
             if let Some(why) = rules.moves[c][p].unsupported {
                 let piece = rules.variant.pieces[p].name.clone();
                 return Err(EgtError::Piece { name, piece, why });
+            }
+        }
+        for m in &material.men {
+            let (c, p) = (m.colour as usize, m.piece as usize);
+            let have = (material.men.iter())
+                .filter(|o| o.colour == m.colour && o.piece == m.piece)
+                .count();
+            let most = rules.royal_cap[c][p];
+            if have > most {
+                let piece = rules.variant.pieces[p].name.clone();
+                return Err(EgtError::Unreachable {
+                    name,
+                    piece,
+                    have,
+                    most,
+                });
             }
         }
         if lions_on_both_sides(rules, material) {

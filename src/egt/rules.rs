@@ -88,6 +88,10 @@ pub struct Rules {
     /// to it (`promotionLimit`, and the start position's count under `promotionToCaptured`);
     /// `usize::MAX` when unlimited.
     pub promo_cap: [Vec<usize>; 2],
+    /// Per colour per royal piece type: the most men of it a side can have, its count in
+    /// the start position unless a promotion makes it (then `usize::MAX`, as for every type
+    /// that is not royal): chess has no position with two white kings.
+    pub royal_cap: [Vec<usize>; 2],
     /// Per colour: some piece type takes men on its way, burns or passes (see
     /// [`PieceMoves::irregular`]).
     pub irregular: [bool; 2],
@@ -184,6 +188,7 @@ impl Rules {
             colour_flip: None,
             irregular: [false; 2],
             promo_cap: [0, 1].map(|c| promotion_caps(v, &initial[c])),
+            royal_cap: [Vec::new(), Vec::new()],
         };
         let mut rules = shell();
         for &(a, b) in &v.capture_matrix.no_capture {
@@ -206,6 +211,7 @@ impl Rules {
         rules.symmetric[1] = std::mem::take(&mut black.symmetric[1]);
         rules.irregular[1] = black.irregular[1];
         rules.colour_flip = super::mirror::colour_map(&rules);
+        rules.royal_cap = [0, 1].map(|c| rules.royal_caps(c, &initial[c]));
         Ok(rules)
     }
 
@@ -343,6 +349,21 @@ impl Rules {
         }
         open &= reached;
         open
+    }
+
+    /// [`Rules::royal_cap`] of `colour` (its start squares per type `start`).
+    fn royal_caps(&self, colour: usize, start: &[SquareSet]) -> Vec<usize> {
+        let promos = &self.promo[colour];
+        (self.variant.pieces.iter().enumerate())
+            .map(|(p, piece)| {
+                let made = promos.iter().any(|q| q.choices.contains(&(p as PieceId)));
+                if !piece.royal || made {
+                    usize::MAX
+                } else {
+                    start.get(p).map_or(0, |s| s.iter().count())
+                }
+            })
+            .collect()
     }
 
     /// The board maps under which the piece's paths, domain and promotion zone are unchanged
