@@ -304,13 +304,39 @@ impl Builder {
     /// (built, with every table it converts into, if needed). Only one of a pair of
     /// mirrors is solved this way.
     pub fn view(&mut self, material: &Material) -> Result<View, EgtError> {
+        self.reachable(material)?;
         self.build(|b, pending| b.plan_view(material, pending))
     }
 
     /// The table of `material` itself, building it (and every table it converts into) if
     /// needed.
     pub fn table(&mut self, material: &Material) -> Result<Arc<Table>, EgtError> {
+        self.reachable(material)?;
         self.build(|b, pending| b.plan(material, pending))
+    }
+
+    /// Refuses a material with more royal men of a type on one side than the game holds
+    /// (see [`Rules::royal_cap`]). Asked of the tables asked for, not of those planned
+    /// below them: a sub-table read through its colour mirror (KvKK's through KKvK, where
+    /// Black starts with two kings and White with one) holds the other side's men.
+    fn reachable(&self, material: &Material) -> Result<(), EgtError> {
+        let rules = &self.rules;
+        for m in &material.men {
+            let (c, p) = (m.colour as usize, m.piece as usize);
+            let have = (material.men.iter())
+                .filter(|o| o.colour == m.colour && o.piece == m.piece)
+                .count();
+            let most = rules.royal_cap[c][p];
+            if have > most {
+                return Err(EgtError::Unreachable {
+                    name: material.name(&rules.variant),
+                    piece: rules.variant.pieces[p].name.clone(),
+                    have,
+                    most,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Plans with `plan` (the tables to fill join `pending`, each after those it converts
@@ -460,22 +486,6 @@ impl Builder {
             if let Some(why) = rules.moves[c][p].unsupported {
                 let piece = rules.variant.pieces[p].name.clone();
                 return Err(EgtError::Piece { name, piece, why });
-            }
-        }
-        for m in &material.men {
-            let (c, p) = (m.colour as usize, m.piece as usize);
-            let have = (material.men.iter())
-                .filter(|o| o.colour == m.colour && o.piece == m.piece)
-                .count();
-            let most = rules.royal_cap[c][p];
-            if have > most {
-                let piece = rules.variant.pieces[p].name.clone();
-                return Err(EgtError::Unreachable {
-                    name,
-                    piece,
-                    have,
-                    most,
-                });
             }
         }
         if lions_on_both_sides(rules, material) {
