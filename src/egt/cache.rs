@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use super::report::set_bits;
 use super::rules::Rules;
 use super::solve::{Metric, Table};
-use super::value::ILLEGAL;
+use super::value::is_loss;
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";
 /// 3: alike men indexed as a set (a pair of bishops: one entry for both orders).
@@ -404,20 +404,20 @@ pub fn load(dir: &Path, t: &mut Table) -> Result<(), CacheError> {
     // than reading a small sub-table).
     let mut written = false;
     // Whether each side to move loses somewhere: found as the bytes are copied, without a
-    // branch (a loss's code is odd, as is `ILLEGAL` alone of the rest). A side not kept is
-    // not looked at, and may lose for all its table says (it is never read).
+    // branch. A side not kept is not looked at, and may lose for all its table says (it is
+    // never read).
     let mut losses = [white.is_empty(), black.is_empty()];
     let read = read(&path, &head, size, |side, at, bytes| {
         let values = if side == 0 { &mut *white } else { &mut *black };
         // A side the table has no room for is only checked (see `Builder::preload`).
         if let Some(values) = values.get_mut(at..at + bytes.len()) {
             written = true;
-            let mut odd = 0u8;
+            let mut lost = false;
             for (v, &b) in values.iter_mut().zip(bytes) {
                 *v.get_mut() = b;
-                odd |= b & u8::from(b != ILLEGAL);
+                lost |= is_loss(b);
             }
-            losses[side] |= odd & 1 != 0;
+            losses[side] |= lost;
         }
     });
     match read {
