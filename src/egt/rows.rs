@@ -105,6 +105,15 @@ impl<W: Word> Need<W> {
     }
 }
 
+/// A step of [`Step`] reduced to what verification and un-moves read of it, for a man
+/// whose steps need no symmetry map, set rank or hop screen (see [`Geometry::quick`]).
+#[derive(Clone, Copy)]
+struct Quick<W> {
+    block: W,
+    vblock: W,
+    share: usize,
+}
+
 /// The moves of the table's men in row form.
 struct Geometry<W> {
     /// Men; the last one is the row's.
@@ -122,6 +131,14 @@ struct Geometry<W> {
     /// Per man but the last, per square: the paths that end there (un-moves); none of a
     /// pawn's when solved by levels (they come from a level solved later).
     unmoves: Vec<Vec<Vec<Step<W>>>>,
+    /// Per man but the last, when neither the first (whose steps may need a symmetry
+    /// map) nor one of alike men (indexed as a set) and none of its paths has a hop
+    /// screen: per square, its `moves` and `unmoves` that stay in its domain as
+    /// [`Quick`] steps, `(moves, unmoves)`. The loops over them are a third as long as
+    /// over the whole steps (KRvKP's kings).
+    quick: Vec<Option<Quicks<W>>>,
+    /// Per side: its men but the last.
+    side_men: [Vec<usize>; 2],
     /// The last man's forward paths by local index (but those of `vleaps`).
     vmoves: Vec<Vec<VStep<W>>>,
     /// Per local index: the other ends of its `vmoves`, as row bits, and the board squares
@@ -183,6 +200,25 @@ struct Geometry<W> {
     /// Per factor of the men but the last, when row numbers fit 32 bits: its size and the
     /// squares of its men per value, the digits of a row number (see [`Geometry::decode`]).
     digits: Option<Box<Digits>>,
+}
+
+/// A man's [`Quick`] steps per square: moves, un-moves.
+type Quicks<W> = (Vec<Vec<Quick<W>>>, Vec<Vec<Quick<W>>>);
+
+/// The [`Quick`] steps of `steps` (one man's, per square) that stay in the man's domain.
+fn quicks<W: Word>(steps: &[Vec<Step<W>>]) -> Vec<Vec<Quick<W>>> {
+    (steps.iter())
+        .map(|list| {
+            (list.iter())
+                .filter(|st| st.share != usize::MAX)
+                .map(|st| Quick {
+                    block: st.block,
+                    vblock: st.vblock,
+                    share: st.share,
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The digits of a row number, factor by factor of the men but the last (see
@@ -584,7 +620,22 @@ impl<W: Word> Geometry<W> {
             vunmoves.iter_mut().for_each(Vec::clear);
         }
         let (vtargets, vsources) = (ends(&vmoves), ends(&vunmoves));
+        let quick = (0..last)
+            .map(|i| {
+                let plain =
+                    |steps: &Vec<Vec<Step<W>>>| steps.iter().flatten().all(|st| !st.screen.any());
+                (i != 0 && !ix.alike(i) && plain(&moves[i]) && plain(&unmoves[i]))
+                    .then(|| (quicks(&moves[i]), quicks(&unmoves[i])))
+            })
+            .collect();
+        let side_men = [0, 1].map(|x| {
+            (0..last)
+                .filter(|&i| table.colour[i] as usize == x)
+                .collect()
+        });
         Geometry {
+            quick,
+            side_men,
             vtargets,
             vleaps,
             vslides,
@@ -1244,6 +1295,9 @@ struct State<W: Word> {
     summary: [[Vec<AtomicU64>; 2]; 2],
     /// Positions without a legal move, found by the seed (see [`Table::stuck`]).
     stuck: [Vec<AtomicU64>; 2],
+    /// Per side, per row: positions with a move of the last man to an escape, as found
+    /// since the other side's `closed` word of the row last grew (see [`Solver::memo`]).
+    moving: Rows<W>,
 }
 
 /// A pair of arrays, one per side, borrowed from a [`State`].
@@ -1268,6 +1322,14 @@ struct Solver<'a, W: Word> {
     news: [Pair<'a, W::Atomic>; 2],
     summary: [Pair<'a, AtomicU64>; 2],
     stuck: Pair<'a, AtomicU64>,
+    moving: Pair<'a, W::Atomic>,
+    /// `moving` is kept: the solve of one slice, whose thread alone writes its rows (the
+    /// word and the `closed` word it depends on are then written in order). The last
+    /// man's moves stay in its row, so a position where it has an escape keeps it until
+    /// that row's `closed` word grows: a candidate there needs no verification. KRvKP's
+    /// White rook almost always has one, and White's candidates are a third of its rows
+    /// verified.
+    memo: bool,
     /// Threads, read at the start of each pass (the schedule may lend the solve one).
     threads: &'a Threads,
     /// The passes' read-modify-writes are locked ones (see [`Rmw`]): set by each pass from
@@ -1375,6 +1437,7 @@ fn solve_in<W: Word>(
         news: [sides(), sides()],
         summary: [0, 1].map(|_| [zeroed_words(sum), zeroed_words(sum)]),
         stuck: [0, 1].map(|_| zeroed_words(table.index.size / 64 + 1)),
+        moving: sides(),
     };
     let s = Solver {
         t: table,
@@ -1386,6 +1449,8 @@ fn solve_in<W: Word>(
         news: [pair(&st.news[0]), pair(&st.news[1])],
         summary: [pair(&st.summary[0]), pair(&st.summary[1])],
         stuck: pair(&st.stuck),
+        moving: pair(&st.moving),
+        memo: false,
         threads,
         shared: &AtomicBool::new(threads.get() > 1),
         rows,
@@ -1695,6 +1760,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     // The thread alone writes the slice's rows.
                     threads: &ONE,
                     shared: &UNSHARED,
+                    memo: true,
                     words: slice * per / 64..(slice + 1) * per / 64,
                     later: mine.unwrap_or_else(later),
                     ..*self
@@ -1908,7 +1974,7 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         }
         if wins.any() {
-            rmw.or(&self.closed[side][row], wins);
+            self.close(rmw, side, row, wins);
             // Final now: no quicker win is left to find.
             rmw.and(&self.provisional[side][row], !wins);
             settle(&self.settled[side][row], wins);
@@ -1949,6 +2015,9 @@ impl<'a, W: Word> Solver<'a, W> {
                     self.done[x][row].store(bad, Relaxed);
                     self.settled[x][row].store(bad, Relaxed);
                     self.closed[x][row].store(bad, Relaxed);
+                    if self.memo {
+                        self.moving[1 - x][row].store(W::ZERO, Relaxed);
+                    }
                     for bit in ones(bad) {
                         t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                     }
@@ -2493,7 +2562,51 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
     /// has a legal quiet move to a position not in `closed` of the other side.
     fn escapes(&self, f: &[u8; MAX_MEN], occ: W, row: usize, x: usize, cand: W) -> W {
-        self.escapes_from(f, occ, row, x, cand, self.closed[1 - x])
+        let closed = self.closed[1 - x];
+        if !self.memo_of(x) {
+            return self.escapes_from(f, occ, row, x, cand, closed);
+        }
+        let memo = &self.moving[x][row];
+        let mut moving = memo.load(Relaxed);
+        if !moving.any() {
+            let open = self.g.full & !closed[row].load(Relaxed) & !occ;
+            moving = self.g.reach(open, occ);
+            memo.store(moving, Relaxed);
+        }
+        let esc = cand & moving;
+        if esc == cand {
+            return esc;
+        }
+        self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
+    }
+
+    /// Whether `moving` holds the escapes of side `x`'s last man (see [`Solver::memo`]):
+    /// when this solve keeps it and the man is `x`'s, moving by leaps and rays alone.
+    #[inline]
+    fn memo_of(&self, x: usize) -> bool {
+        let g = &self.g;
+        self.memo && g.colour[g.m - 1] as usize == x && g.vpure && !g.vleaps.is_empty()
+    }
+
+    /// The positions of `cand` in `row` where side `x`'s last man has an escape, as far as
+    /// `moving` knows (none when it is not kept): they need no verification.
+    #[inline]
+    fn moving(&self, row: usize, x: usize) -> W {
+        if self.memo_of(x) {
+            self.moving[x][row].load(Relaxed)
+        } else {
+            W::ZERO
+        }
+    }
+
+    /// Closes `bits` of side `y` in `row`, and forgets what `moving` knew of the other
+    /// side's escapes there.
+    #[inline]
+    fn close(&self, rmw: Rmw, y: usize, row: usize, bits: W) {
+        rmw.or(&self.closed[y][row], bits);
+        if self.memo {
+            self.moving[1 - y][row].store(W::ZERO, Relaxed);
+        }
     }
 
     /// [`Solver::escapes`] with `closed` for the other side's positions that are no escape.
@@ -2507,7 +2620,6 @@ impl<'a, W: Word> Solver<'a, W> {
         closed: &[W::Atomic],
     ) -> W {
         let g = &self.g;
-        let ix = &self.t.index;
         let last = g.m - 1;
         // The last man first: its moves stay in the row (one word, in cache), where the
         // other men's each read another row's.
@@ -2538,9 +2650,39 @@ impl<'a, W: Word> Solver<'a, W> {
         if esc == cand {
             return esc;
         }
+        self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
+    }
+
+    /// [`Solver::escapes_from`] by the moves of side `x`'s men but the last, of the
+    /// positions `cand` but those of `esc` (found already, and returned with the rest).
+    fn escapes_of_others(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: W,
+        row: usize,
+        x: usize,
+        (cand, mut esc): (W, W),
+        closed: &[W::Atomic],
+    ) -> W {
+        let g = &self.g;
+        let ix = &self.t.index;
+        let last = g.m - 1;
         let mut next = *f;
-        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+        for &i in &g.side_men[x] {
             let base = g.base(ix, row, f, i);
+            if let Some((quick, _)) = &g.quick[i] {
+                for q in &quick[f[i] as usize] {
+                    if (occ & q.block).any() {
+                        continue;
+                    }
+                    let w = closed[base + q.share].load(Relaxed);
+                    esc |= cand & !q.vblock & !w;
+                    if esc == cand {
+                        return esc;
+                    }
+                }
+                continue;
+            }
             let alike = g.set_stride[i].is_some();
             for st in &g.moves[i][f[i] as usize] {
                 if (occ & st.block).any() {
@@ -2605,8 +2747,17 @@ impl<'a, W: Word> Solver<'a, W> {
         // that keep its first man but not this row's, that is after an un-move of the
         // first man.
         let keeps = ix.stabilizer(f[0]);
-        for i in (0..last).filter(|&i| g.colour[i] as usize == mover) {
+        for &i in &g.side_men[mover] {
             let base = g.base(ix, row, f, i);
+            if let Some((_, quick)) = &g.quick[i] {
+                for q in &quick[f[i] as usize] {
+                    let b = bits & !q.vblock;
+                    if !(occ & q.block).any() && b.any() {
+                        emit(base + q.share, b);
+                    }
+                }
+                continue;
+            }
             let alike = g.set_stride[i].is_some();
             for st in &g.unmoves[i][f[i] as usize] {
                 if (occ & st.block).any() {
@@ -2785,7 +2936,8 @@ impl<'a, W: Word> Solver<'a, W> {
         parallel(level.len(), threads, |a, b| {
             let mut at = Cursor::new();
             for &row in &level[a..b] {
-                let cand = self.g.full & !self.done[mover][row].load(Relaxed);
+                let cand =
+                    self.g.full & !self.done[mover][row].load(Relaxed) & !self.moving(row, mover);
                 if cand.any() {
                     let occ = self.g.decode_at(&self.t.index, row, &mut at);
                     self.verify_at(p, (row, &at.f, occ), mover, cand);
@@ -2813,7 +2965,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 self.win(p, r, mover, bits);
                 return;
             }
-            let cand = bits & !done[r].load(Relaxed);
+            let cand = bits & !done[r].load(Relaxed) & !self.moving(r, mover);
             if cand.any() {
                 self.verify(p, r, mover, cand);
             }
@@ -3097,7 +3249,7 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         if new.any() {
             settle(&self.settled[y][row], new);
-            self.rmw().or(&self.closed[y][row], new);
+            self.close(self.rmw(), y, row, new);
             self.file(p, p + 1, row, y, new);
             // The bytes last: a locked operation waits for the stores before it, and these
             // often miss the cache. Nothing reads them before the next pass.
