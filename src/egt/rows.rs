@@ -1323,13 +1323,14 @@ struct Solver<'a, W: Word> {
     summary: [Pair<'a, AtomicU64>; 2],
     stuck: Pair<'a, AtomicU64>,
     moving: Pair<'a, W::Atomic>,
-    /// `moving` is kept: the solve of one slice, whose thread alone writes its rows (the
+    /// Per side to move, `moving` is kept for its last man (see [`Solver::memo_of`]): in
+    /// the solve of one slice, whose thread alone writes its rows (the
     /// word and the `closed` word it depends on are then written in order). The last
     /// man's moves stay in its row, so a position where it has an escape keeps it until
     /// that row's `closed` word grows: a candidate there needs no verification. KRvKP's
     /// White rook almost always has one, and White's candidates are a third of its rows
     /// verified.
-    memo: bool,
+    memo: [bool; 2],
     /// Threads, read at the start of each pass (the schedule may lend the solve one).
     threads: &'a Threads,
     /// The passes' read-modify-writes are locked ones (see [`Rmw`]): set by each pass from
@@ -1450,7 +1451,7 @@ fn solve_in<W: Word>(
         summary: [pair(&st.summary[0]), pair(&st.summary[1])],
         stuck: pair(&st.stuck),
         moving: pair(&st.moving),
-        memo: false,
+        memo: [false; 2],
         threads,
         shared: &AtomicBool::new(threads.get() > 1),
         rows,
@@ -1760,7 +1761,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     // The thread alone writes the slice's rows.
                     threads: &ONE,
                     shared: &UNSHARED,
-                    memo: true,
+                    memo: [0, 1].map(|x| self.memo_of(x)),
                     words: slice * per / 64..(slice + 1) * per / 64,
                     later: mine.unwrap_or_else(later),
                     ..*self
@@ -2015,7 +2016,7 @@ impl<'a, W: Word> Solver<'a, W> {
                     self.done[x][row].store(bad, Relaxed);
                     self.settled[x][row].store(bad, Relaxed);
                     self.closed[x][row].store(bad, Relaxed);
-                    if self.memo {
+                    if self.memo[1 - x] {
                         self.moving[1 - x][row].store(W::ZERO, Relaxed);
                     }
                     for bit in ones(bad) {
@@ -2563,7 +2564,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// has a legal quiet move to a position not in `closed` of the other side.
     fn escapes(&self, f: &[u8; MAX_MEN], occ: W, row: usize, x: usize, cand: W) -> W {
         let closed = self.closed[1 - x];
-        if !self.memo_of(x) {
+        if !self.memo[x] {
             return self.escapes_from(f, occ, row, x, cand, closed);
         }
         let memo = &self.moving[x][row];
@@ -2580,19 +2581,18 @@ impl<'a, W: Word> Solver<'a, W> {
         self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
     }
 
-    /// Whether `moving` holds the escapes of side `x`'s last man (see [`Solver::memo`]):
-    /// when this solve keeps it and the man is `x`'s, moving by leaps and rays alone.
-    #[inline]
+    /// Whether `moving` may hold the escapes of side `x`'s last man (see
+    /// [`Solver::memo`]): the man is `x`'s and moves by leaps and rays alone.
     fn memo_of(&self, x: usize) -> bool {
         let g = &self.g;
-        self.memo && g.colour[g.m - 1] as usize == x && g.vpure && !g.vleaps.is_empty()
+        g.colour[g.m - 1] as usize == x && g.vpure && !g.vleaps.is_empty()
     }
 
     /// The positions of `cand` in `row` where side `x`'s last man has an escape, as far as
     /// `moving` knows (none when it is not kept): they need no verification.
     #[inline]
     fn moving(&self, row: usize, x: usize) -> W {
-        if self.memo_of(x) {
+        if self.memo[x] {
             self.moving[x][row].load(Relaxed)
         } else {
             W::ZERO
@@ -2604,7 +2604,7 @@ impl<'a, W: Word> Solver<'a, W> {
     #[inline]
     fn close(&self, rmw: Rmw, y: usize, row: usize, bits: W) {
         rmw.or(&self.closed[y][row], bits);
-        if self.memo {
+        if self.memo[1 - y] {
             self.moving[1 - y][row].store(W::ZERO, Relaxed);
         }
     }
