@@ -2475,32 +2475,44 @@ impl<'a, W: Word> Solver<'a, W> {
             };
             t.values[x][base + bit].store(note, Relaxed);
         }
-        let (mut decided, mut provisional) = (W::ZERO, W::ZERO);
-        let mut sq = *f;
-        for bit in ones(won | stuck | lost) {
-            let code = if won.has(bit) {
-                win(out.best[bit].min(MAX_PLIES))
-            } else if stuck.has(bit) {
-                let idx = base + bit;
-                self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
-                sq[m - 1] = t.index.domain(m - 1)[bit];
-                t.no_moves(&sq[..m], x)
-            } else {
-                loss(out.worst[bit].min(MAX_PLIES))
-            };
+        let mut decided = won | stuck | lost;
+        let mut provisional = W::ZERO;
+        let mut file = |code, bit| {
+            file_seed(
+                filed,
+                from + plies(code) as usize,
+                row,
+                x as u8,
+                W::bit(bit),
+            )
+        };
+        // Wins and losses apart from the rare positions without a move: each loop asks
+        // nothing of its code but its distance.
+        for bit in ones(won) {
+            let code = win(out.best[bit].min(MAX_PLIES));
             t.values[x][base + bit].store(code, Relaxed);
-            decided |= W::bit(bit);
+            if plies(code) > 1 {
+                provisional |= W::bit(bit);
+            }
+            file(code, bit);
+        }
+        for bit in ones(lost) {
+            let code = loss(out.worst[bit].min(MAX_PLIES));
+            t.values[x][base + bit].store(code, Relaxed);
+            file(code, bit);
+        }
+        let mut sq = *f;
+        for bit in ones(stuck) {
+            let idx = base + bit;
+            self.stuck[x][idx / 64].fetch_or(1 << (idx % 64), Relaxed);
+            sq[m - 1] = t.index.domain(m - 1)[bit];
+            let code = t.no_moves(&sq[..m], x);
+            t.values[x][base + bit].store(code, Relaxed);
             if is_win(code) && plies(code) > 1 {
                 provisional |= W::bit(bit);
             }
             if code != DRAW {
-                file_seed(
-                    filed,
-                    from + plies(code) as usize,
-                    row,
-                    x as u8,
-                    W::bit(bit),
-                );
+                file(code, bit);
             }
         }
         // Held by a capture to a draw, so never lost: decided as far as verification goes
