@@ -134,8 +134,8 @@ struct Geometry<W> {
     /// Per man but the last, when neither the first (whose steps may need a symmetry
     /// map) nor one of alike men (indexed as a set) and none of its paths has a hop
     /// screen: per square, its `moves` and `unmoves` that stay in its domain as
-    /// [`Quick`] steps, `(moves, unmoves)`. The loops over them are a third as long as
-    /// over the whole steps (KRvKP's kings).
+    /// [`Quick`] steps, `(moves, unmoves)`. A quick step costs verification about a
+    /// third of the instructions of a whole one (KRvKP's kings).
     quick: Vec<Option<Quicks<W>>>,
     /// Per side: its men but the last.
     side_men: [Vec<usize>; 2],
@@ -1324,12 +1324,12 @@ struct Solver<'a, W: Word> {
     stuck: Pair<'a, AtomicU64>,
     moving: Pair<'a, W::Atomic>,
     /// Per side to move, `moving` is kept for its last man (see [`Solver::memo_of`]): in
-    /// the solve of one slice, whose thread alone writes its rows (the
-    /// word and the `closed` word it depends on are then written in order). The last
-    /// man's moves stay in its row, so a position where it has an escape keeps it until
-    /// that row's `closed` word grows: a candidate there needs no verification. KRvKP's
-    /// White rook almost always has one, and White's candidates are a third of its rows
-    /// verified.
+    /// the solve of one slice, whose thread alone writes its rows (the word and the
+    /// `closed` word it depends on are then written in order). The last man's moves stay
+    /// in its row, so a position where it has an escape keeps it until that row's
+    /// `closed` word grows: a candidate there needs no verification. KRvKP's White rook
+    /// almost always has one: White's row verifications, 514,000 of the table's 1.39
+    /// million, fall to 209,000.
     memo: [bool; 2],
     /// Threads, read at the start of each pass (the schedule may lend the solve one).
     threads: &'a Threads,
