@@ -785,6 +785,14 @@ impl<W: Word> Geometry<W> {
         out
     }
 
+    /// The row bits from which the last man, by `vleaps` and `vslides`, reaches a square
+    /// neither closed (`closed`: that row's word of the other side) nor holding another
+    /// man (on `occ`). Local indices are squares here.
+    #[inline]
+    fn reach_open(&self, closed: W, occ: W) -> W {
+        self.reach(self.full & !closed & !occ, occ)
+    }
+
     /// The image of a row's bits under map `k`.
     #[inline]
     fn permute(&self, bits: W, k: usize) -> W {
@@ -1355,9 +1363,8 @@ struct Solver<'a, W: Word> {
 fn emits<W: Word>(table: &Table, g: &Geometry<W>) -> [usize; 2] {
     let ix = &table.index;
     [0, 1].map(|side| {
-        let paths: f64 = (0..g.m - 1)
-            .filter(|&i| g.colour[i] as usize == side)
-            .map(|i| {
+        let paths: f64 = (g.side_men[side].iter())
+            .map(|&i| {
                 let domain = ix.domain(i);
                 let n: usize = domain
                     .iter()
@@ -2015,10 +2022,9 @@ impl<'a, W: Word> Solver<'a, W> {
                 if bad.any() {
                     self.done[x][row].store(bad, Relaxed);
                     self.settled[x][row].store(bad, Relaxed);
+                    // Before the seed, so `moving` knows nothing of this row yet and
+                    // has nothing to forget (see `Solver::close`).
                     self.closed[x][row].store(bad, Relaxed);
-                    if self.memo[1 - x] {
-                        self.moving[1 - x][row].store(W::ZERO, Relaxed);
-                    }
                     for bit in ones(bad) {
                         t.values[x][row * g.len + bit].store(ILLEGAL, Relaxed);
                     }
@@ -2057,7 +2063,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let last = g.m - 1;
         let mut bad = W::ZERO;
         if ry == last {
-            for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+            for &i in &g.side_men[x] {
                 for st in g.hits[i][f[i] as usize]
                     .iter()
                     .filter(|st| st.takes || st.checks)
@@ -2071,7 +2077,7 @@ impl<'a, W: Word> Solver<'a, W> {
             return bad;
         }
         let r = f[ry];
-        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+        for &i in &g.side_men[x] {
             for st in g.hits[i][f[i] as usize]
                 .iter()
                 .filter(|st| (st.takes || st.checks) && st.sq == r)
@@ -2111,7 +2117,7 @@ impl<'a, W: Word> Solver<'a, W> {
         caps.looks.clear();
         let out = &mut caps.list;
         out.clear();
-        for i in (0..last).filter(|&i| g.colour[i] as usize == x) {
+        for &i in &g.side_men[x] {
             // The row's bits where man `i` takes the last man: without, with promotion.
             let mut takes = [W::ZERO; 2];
             for st in &g.hits[i][f[i] as usize] {
@@ -2581,9 +2587,9 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         let memo = &self.moving[x][row];
         let mut moving = memo.load(Relaxed);
+        // Zero: not known since the row's `closed` word last grew (or none, found again).
         if !moving.any() {
-            let open = self.g.full & !closed[row].load(Relaxed) & !occ;
-            moving = self.g.reach(open, occ);
+            moving = self.g.reach_open(closed[row].load(Relaxed), occ);
             memo.store(moving, Relaxed);
         }
         let esc = cand & moving;
@@ -2639,10 +2645,7 @@ impl<'a, W: Word> Solver<'a, W> {
         if g.colour[last] as usize == x {
             let w = closed[row].load(Relaxed);
             if !g.vleaps.is_empty() {
-                // Local indices are squares here: the open squares are those neither closed
-                // nor holding a man.
-                let open = g.full & !w & !occ;
-                esc |= cand & g.reach(open, occ);
+                esc |= cand & g.reach_open(w, occ);
             }
             let rest = if g.vpure { W::ZERO } else { cand & !esc };
             for a in ones(rest) {
