@@ -912,8 +912,9 @@ fn rules_the_generator_does_not_play_are_refused() {
 }
 
 /// A material with more royal men of a type on one side than the game ever holds (its
-/// start position's, when no promotion makes one) is refused by name; spartan's two black
-/// kings (the game starts with two, and a hoplite may be promoted to one) are a table.
+/// start position's, or what a promotion's limit allows) is refused by name; spartan's two
+/// black kings (the game starts with two, and a hoplite may be promoted to one while one is
+/// left: `promotionLimit = k:2`) are a table, three are not.
 #[test]
 fn materials_no_game_holds_are_refused() {
     let chess = builtin("chess");
@@ -923,11 +924,21 @@ fn materials_no_game_holds_are_refused() {
         let e = b.table(&Material::parse(&chess, material).unwrap());
         let text = e.map(|t| t.name.clone()).unwrap_err().to_string();
         assert!(
-            text.contains("royal king") && text.contains("starts with 1"),
+            text.contains("royal king") && text.contains("more than 1 "),
             "{text}"
         );
     }
     let spartan = builtin("spartan");
+    let mut b = Builder::new(
+        Rules::new(&spartan, None, false).unwrap(),
+        settings(Metric::Dtm),
+    );
+    let e = b.table(&Material::parse(&spartan, "KvKKK").unwrap());
+    let text = e.map(|t| t.name.clone()).unwrap_err().to_string();
+    assert!(
+        text.contains("3 men") && text.contains("more than 2 "),
+        "{text}"
+    );
     assert!(
         build_with(&spartan, "KvKK", settings(Metric::Dtm))
             .1

@@ -66,8 +66,8 @@ pub enum EgtError {
     /// More royal men of a type on one side than any position of the game holds (its start
     /// position's, no promotion making more): such a table would be of no game.
     #[error(
-        "{name}: {have} men of the royal {piece} on one side, but the game starts with {most} \
-         and no promotion makes one"
+        "{name}: {have} men of the royal {piece} on one side, but no position of the game \
+         holds more than {most} (its start position's, and what promotions may add)"
     )]
     Unreachable {
         /// Table name.

@@ -89,8 +89,9 @@ pub struct Rules {
     /// `usize::MAX` when unlimited.
     pub promo_cap: [Vec<usize>; 2],
     /// Per colour per royal piece type: the most men of it a side can have, its count in
-    /// the start position unless a promotion makes it (then `usize::MAX`, as for every type
-    /// that is not royal): chess has no position with two white kings.
+    /// the start position, or more where a promotion makes it: up to the promotion's limit
+    /// (`usize::MAX` when unlimited, as for every type that is not royal). Chess has no
+    /// position with two white kings, spartan none with three black ones.
     pub royal_cap: [Vec<usize>; 2],
     /// Per colour: some piece type takes men on its way, burns or passes (see
     /// [`PieceMoves::irregular`]).
@@ -357,10 +358,12 @@ impl Rules {
         (self.variant.pieces.iter().enumerate())
             .map(|(p, piece)| {
                 let made = promos.iter().any(|q| q.choices.contains(&(p as PieceId)));
-                if !piece.royal || made {
-                    usize::MAX
-                } else {
-                    start.get(p).map_or(0, |s| s.iter().count())
+                let start = start.get(p).map_or(0, |s| s.iter().count());
+                match (piece.royal, made) {
+                    (false, _) => usize::MAX,
+                    // A promotion to it is allowed while the side holds fewer than the cap.
+                    (true, true) => start.max(self.promo_cap[colour][p]),
+                    (true, false) => start,
                 }
             })
             .collect()
