@@ -917,24 +917,21 @@ fn rules_the_generator_does_not_play_are_refused() {
 /// left: `promotionLimit = k:2`) are a table, three are not.
 #[test]
 fn materials_no_game_holds_are_refused() {
+    let refusal = |v: &Variant, material: &str| {
+        let mut b = Builder::new(Rules::new(v, None, false).unwrap(), settings(Metric::Dtm));
+        let e = b.table(&Material::parse(v, material).unwrap());
+        e.map(|t| t.name.clone()).unwrap_err().to_string()
+    };
     let chess = builtin("chess");
     for material in ["KKvK", "KQvKK", "KvKKK"] {
-        let rules = Rules::new(&chess, None, false).unwrap();
-        let mut b = Builder::new(rules, settings(Metric::Dtm));
-        let e = b.table(&Material::parse(&chess, material).unwrap());
-        let text = e.map(|t| t.name.clone()).unwrap_err().to_string();
+        let text = refusal(&chess, material);
         assert!(
             text.contains("royal king") && text.contains("more than 1 "),
             "{text}"
         );
     }
     let spartan = builtin("spartan");
-    let mut b = Builder::new(
-        Rules::new(&spartan, None, false).unwrap(),
-        settings(Metric::Dtm),
-    );
-    let e = b.table(&Material::parse(&spartan, "KvKKK").unwrap());
-    let text = e.map(|t| t.name.clone()).unwrap_err().to_string();
+    let text = refusal(&spartan, "KvKKK");
     assert!(
         text.contains("3 men") && text.contains("more than 2 "),
         "{text}"

@@ -64,7 +64,8 @@ pub enum EgtError {
         why: &'static str,
     },
     /// More royal men of a type on one side than any position of the game holds (its start
-    /// position's, no promotion making more): such a table would be of no game.
+    /// position's, or a promotion's limit where one makes it): such a table would be of no
+    /// game.
     #[error(
         "{name}: {have} men of the royal {piece} on one side, but no position of the game \
          holds more than {most} (its start position's, and what promotions may add)"
