@@ -1,9 +1,11 @@
 //! Chu perft against shogiops (lishogi's rules) on fresh random positions, through
 //! tools/shogiops-compare/compare.mjs. Runs only where `node` and the npm package are
-//! installed (`cd tools/shogiops-compare && npm install`) and says so when it skips; the
+//! installed (`cd tools/shogiops-compare && npm install`) and says so past the harness's
+//! capture when it skips (or fails when `LOCUST_REQUIRE_PEERS` names shogiops); the
 //! core suite checks the kept numbers in tests/data/perft/chu.perft without npm.
 
 mod common;
+mod peers;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -51,7 +53,8 @@ fn chu_perft_agrees_with_shogiops_on_fresh_positions() {
     let text = match shogiops_counts() {
         Ok(t) => t,
         Err(why) => {
-            eprintln!("SKIPPED chu vs shogiops: {why}");
+            let test = "chu_perft_agrees_with_shogiops_on_fresh_positions";
+            peers::missing(peers::SHOGIOPS, test, &why);
             return;
         }
     };

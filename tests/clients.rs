@@ -1,16 +1,21 @@
 //! Real clients driving the engine: python-chess's engine module (UCI and XBoard games and a
 //! MultiPV analysis), cutechess-cli (Locust against Fairy-Stockfish and Fairy-Max) and XBoard
-//! in match mode under Xvfb (Locust against Fairy-Max, MaxQi and itself). Each test skips,
-//! saying so on stderr, where its client or peer is not installed.
+//! in match mode under Xvfb (Locust against Fairy-Max, MaxQi and itself). Where a client or
+//! peer is not installed a test skips and says so past the harness's capture, or fails when
+//! `LOCUST_REQUIRE_PEERS` names it (tests/peers/mod.rs; `.ci/run` sets it).
 //!
 //! The suite plays a small budget (one short game per pairing); the `#[ignore]`d `*_full`
 //! tests play more and longer games (`cargo test --release --test clients -- --ignored`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod peers;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
+
+use peers::{executable, missing, on_path};
 
 /// Games are timed: the cutechess-cli and XBoard tests take turns instead of sharing the cores.
 static GAMES: Mutex<()> = Mutex::new(());
@@ -24,7 +29,11 @@ fn python_chess_plays_and_analyses() {
         .args(["-c", "import chess.engine"])
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: python3 with python-chess is not installed (pip install chess)");
+        missing(
+            peers::PYTHON_CHESS,
+            "python_chess_plays_and_analyses",
+            "python3 with python-chess is not installed (pip install chess)",
+        );
         return;
     }
     let script = format!("{ROOT}/tools/pychess-client.py");
@@ -42,21 +51,6 @@ fn python_chess_plays_and_analyses() {
         text.contains("uci: ") && text.contains("xboard: ") && text.contains("multipv: ok"),
         "{text}"
     );
-}
-
-/// An executable file, if it exists.
-fn executable(path: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(path);
-    p.is_file().then_some(p)
-}
-
-/// A program found on PATH.
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -82,6 +76,8 @@ struct Pairing {
     variant: &'static str,
     proto: &'static str,
     peer: &'static str,
+    /// The peer's name in `LOCUST_REQUIRE_PEERS`.
+    peer_id: &'static str,
     peer_cmd: &'static str,
     peer_proto: &'static str,
 }
@@ -104,6 +100,7 @@ fn pairings(protos: &[&'static str]) -> Vec<Pairing> {
                 variant,
                 proto: fsf_proto,
                 peer: "Fairy-Stockfish",
+                peer_id: peers::FAIRY_STOCKFISH,
                 peer_cmd: FSF,
                 peer_proto: "uci",
             });
@@ -111,6 +108,7 @@ fn pairings(protos: &[&'static str]) -> Vec<Pairing> {
                 variant,
                 proto: fm_proto,
                 peer: "Fairy-Max",
+                peer_id: peers::FAIRYMAX,
                 peer_cmd: FAIRYMAX,
                 peer_proto: "xboard",
             });
@@ -241,22 +239,23 @@ fn check_cutechess_log(what: &str, log: &str, locust: &str, games: u32) {
     }
 }
 
-fn cutechess_games(protos: &[&'static str], games: u32, tc: &str, maxmoves: u32) {
+fn cutechess_games(test: &str, protos: &[&'static str], games: u32, tc: &str, maxmoves: u32) {
     let Some(cc) = cutechess() else {
-        eprintln!(
-            "SKIPPED: cutechess-cli not found (set CUTECHESS, or install /opt/peers/cutechess-cli)"
-        );
+        let why = "not found (set CUTECHESS, or install /opt/peers/cutechess-cli)";
+        missing(peers::CUTECHESS, test, why);
         return;
     };
     let _turn = GAMES.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("cutechess");
-    let mut played = 0;
+    let (mut played, mut skipped) = (0, 0);
     for p in pairings(protos) {
         if executable(p.peer_cmd).is_none() {
-            eprintln!(
-                "SKIPPED: {} vs {}: {} is not installed",
-                p.variant, p.peer, p.peer_cmd
+            skipped += 1;
+            let what = format!(
+                "{} is not installed ({} vs {})",
+                p.peer_cmd, p.variant, p.peer
             );
+            missing(p.peer_id, test, &what);
             continue;
         }
         for line in cutechess_match(&cc, &p, games, tc, maxmoves, &dir) {
@@ -265,6 +264,8 @@ fn cutechess_games(protos: &[&'static str], games: u32, tc: &str, maxmoves: u32)
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    // Every pairing either played its games or was reported missing above.
+    assert!(played > 0 || skipped > 0, "{test}: no game played");
     eprintln!("cutechess-cli: {played} games, no forfeits, no protocol errors");
 }
 
@@ -272,14 +273,26 @@ fn cutechess_games(protos: &[&'static str], games: u32, tc: &str, maxmoves: u32)
 /// capped at 16 moves.
 #[test]
 fn cutechess_plays_fsf_and_fairymax() {
-    cutechess_games(&["uci"], 1, "2+0.02", 16);
+    cutechess_games(
+        "cutechess_plays_fsf_and_fairymax",
+        &["uci"],
+        1,
+        "2+0.02",
+        16,
+    );
 }
 
 /// Two games per pairing and protocol, both colours, 40 moves, 5s+0.05s (about 4 minutes).
 #[test]
 #[ignore = "about 4 minutes; the suite plays cutechess_plays_fsf_and_fairymax"]
 fn cutechess_plays_fsf_and_fairymax_full() {
-    cutechess_games(&["uci", "xboard"], 2, "5+0.05", 40);
+    cutechess_games(
+        "cutechess_plays_fsf_and_fairymax_full",
+        &["uci", "xboard"],
+        2,
+        "5+0.05",
+        40,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,6 +309,7 @@ struct XbGame {
 }
 
 fn xboard_games(
+    test: &str,
     games_each: u32,
     tc: &str,
     inc: &str,
@@ -303,7 +317,8 @@ fn xboard_games(
     variants: &[(&'static str, &'static str)],
 ) {
     if executable(XBOARD).is_none() || on_path("xvfb-run").is_none() {
-        eprintln!("SKIPPED: XBoard under Xvfb needs {XBOARD} and xvfb-run (Debian: xboard, xvfb)");
+        let why = format!("XBoard under Xvfb needs {XBOARD} and xvfb-run (Debian: xboard, xvfb)");
+        missing(peers::XBOARD, test, &why);
         return;
     }
     let _turn = GAMES.lock().unwrap_or_else(|e| e.into_inner());
@@ -315,13 +330,14 @@ fn xboard_games(
             "MaxQi" => MAXQI.to_string(),
             _ => LOCUST.to_string(),
         };
-        let peer_binary = match second {
-            "Fairy-Max" => FAIRYMAX,
-            "MaxQi" => MAXQI,
-            _ => LOCUST,
+        let (peer_binary, peer_id) = match second {
+            "Fairy-Max" => (FAIRYMAX, peers::FAIRYMAX),
+            "MaxQi" => (MAXQI, peers::MAXQI),
+            _ => (LOCUST, "locust"),
         };
         if executable(peer_binary).is_none() {
-            eprintln!("SKIPPED: XBoard {variant} vs {second}: {peer_binary} is not installed");
+            let why = format!("{peer_binary} is not installed (XBoard {variant} vs {second})");
+            missing(peer_id, test, &why);
             continue;
         }
         let g = XbGame {
@@ -450,6 +466,7 @@ fn check_xboard_log(what: &str, log: &str, second_is_locust: bool) {
 #[test]
 fn xboard_plays_fairymax_maxqi_and_itself() {
     xboard_games(
+        "xboard_plays_fairymax_maxqi_and_itself",
         1,
         "0:03",
         "0.05",
@@ -468,6 +485,7 @@ fn xboard_plays_fairymax_maxqi_and_itself() {
 #[ignore = "about 5 minutes; the suite plays xboard_plays_fairymax_maxqi_and_itself"]
 fn xboard_plays_fairymax_maxqi_and_itself_full() {
     xboard_games(
+        "xboard_plays_fairymax_maxqi_and_itself_full",
         2,
         "0:10",
         "0.1",
@@ -486,11 +504,11 @@ fn xboard_plays_fairymax_maxqi_and_itself_full() {
 // engines.ini and tools/ini-match.py
 
 /// True when python3 runs (the match scripts need it); says plainly when the test skips.
-fn python3_present() -> bool {
+fn python3_present(test: &str) -> bool {
     let probe = Command::new("python3").arg("--version").output();
     let present = probe.is_ok_and(|o| o.status.success());
     if !present {
-        eprintln!("SKIPPED: python3 is not installed");
+        missing(peers::PYTHON3, test, "python3 is not installed");
     }
     present
 }
@@ -499,7 +517,7 @@ fn python3_present() -> bool {
 /// this checkout's Locust (no `/path/to/locust` left) or an absolute peer path, for both tools.
 #[test]
 fn engines_ini_entries_resolve_for_both_tools() {
-    if !python3_present() {
+    if !python3_present("engines_ini_entries_resolve_for_both_tools") {
         return;
     }
     let script = format!("{ROOT}/tools/ini-match.py");
@@ -563,7 +581,7 @@ fn engines_ini_entries_resolve_for_both_tools() {
 /// with colours reversed, starting again after the last; a line past the file's end is refused.
 #[test]
 fn ini_match_plays_a_file_of_openings() {
-    if !python3_present() {
+    if !python3_present("ini_match_plays_a_file_of_openings") {
         return;
     }
     let out_dir = std::env::temp_dir().join(format!("locust-openings-{}", std::process::id()));

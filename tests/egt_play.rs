@@ -213,8 +213,10 @@ fn won_endings_are_mated_within_the_table_distance() {
     assert!(played >= 20);
 }
 
-/// Time a search may run past its hard limit on a loaded machine before a test calls it late.
-const HARD_LIMIT_SLACK_MS: u64 = 500;
+/// Time a search may run past its hard limit before a test calls it late: more than a loaded
+/// two-core machine holds a thread back, far less than the five-man build (KQNvK, tens of
+/// seconds) that a search waiting for its tables would wait for.
+const HARD_LIMIT_SLACK_MS: u64 = 2_000;
 
 #[test]
 fn tables_build_in_the_background_under_a_game_clock() {

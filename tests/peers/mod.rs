@@ -1,0 +1,61 @@
+//! The peers and clients that some tests drive (cutechess-cli, XBoard under Xvfb, python-chess,
+//! Fairy-Stockfish, Fairy-Max, MaxQi, shogiops): where one is missing the test is skipped where a
+//! reader sees it, or fails when the environment says the peer must be there.
+//!
+//! `LOCUST_REQUIRE_PEERS` names the peers that must be present, comma-separated, or `all`;
+//! `.ci/run` installs its peers and sets it, so in CI a missing peer is a failure, not a skip.
+//! Without it (README's test command on a bare machine) a skip is written straight to the
+//! process's stderr, past the test harness's capture, so it shows among the `ok` lines.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The environment variable listing the peers that must be present.
+pub const REQUIRE_VAR: &str = "LOCUST_REQUIRE_PEERS";
+
+/// Names a test gives its peers (and `.ci/run` lists in `LOCUST_REQUIRE_PEERS`).
+pub const CUTECHESS: &str = "cutechess-cli";
+pub const XBOARD: &str = "xboard";
+pub const PYTHON_CHESS: &str = "python-chess";
+pub const PYTHON3: &str = "python3";
+pub const FAIRY_STOCKFISH: &str = "fairy-stockfish";
+pub const FAIRYMAX: &str = "fairymax";
+pub const MAXQI: &str = "maxqi";
+pub const SHOGIOPS: &str = "shogiops";
+
+/// Whether `peer` must be present: it is listed in `LOCUST_REQUIRE_PEERS`, or that says `all`.
+pub fn required(peer: &str) -> bool {
+    std::env::var(REQUIRE_VAR).is_ok_and(|list| {
+        list.split(',')
+            .map(str::trim)
+            .any(|name| name == "all" || name == peer)
+    })
+}
+
+/// A missing peer: a failure where it is required, else a skip written past the capture.
+pub fn missing(peer: &str, test: &str, why: &str) {
+    assert!(
+        !required(peer),
+        "{test}: {peer} is required ({REQUIRE_VAR}) but missing: {why}"
+    );
+    // `eprintln!` is captured by the harness and shown only for failing tests; a write to the
+    // stderr handle itself is not.
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {peer}: {why}");
+}
+
+/// An executable file, if it exists.
+pub fn executable(path: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(path);
+    p.is_file().then_some(p)
+}
+
+/// A program found on PATH.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
