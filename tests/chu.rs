@@ -476,8 +476,8 @@ fn legal_after(v: &variants::Variant, fen: &str, first: &str, text: &str) -> boo
     legal(&mut g, text)
 }
 
-/// A chu game against HaChu under XBoard (docs/STRENGTH.md, session 25): White's soaring
-/// eagle takes Black's lion on g4 (a strike), and Black's promoted kirin on e5 answers by
+/// A chu game against HaChu under XBoard (docs/history/strength-log.md, session 25): White's
+/// soaring eagle takes Black's lion on g4 (a strike), and Black's promoted kirin on e5 answers by
 /// taking the pawn on d6 and White's unprotected lion on d7. Where the promoted kirin is a
 /// lion (the built-in chu, HaChu) the standard rule allows that: it binds non-lions only.
 /// XBoard's legality test forfeited it: to XBoard the promoted kirin is no lion (and after a
@@ -515,12 +515,12 @@ fn xboard_a_promoted_kirin_taken_is_no_strike() {
     assert!(!legal_after(&hachu_with_both_lions(true), fen, first, take));
 }
 
-/// The position of a chu game against HaChu under XBoard (docs/STRENGTH.md, session 22):
-/// Black's lion on e4 takes White's go-between on d5, then White's lion on d6, which only the
-/// go-between protected. Under lishogi's reading (the built-in chu) the go-between taken on
-/// the way still protects it, so the move is illegal; under HaChu's and XBoard's
-/// (`variants/chu-hachu.ini`, `lionBridgeProtects = false`) protection is judged once the
-/// move is made, and it is legal. Engine and reference generator agree in both.
+/// The position of a chu game against HaChu under XBoard (docs/history/strength-log.md, session
+/// 22): Black's lion on e4 takes White's go-between on d5, then White's lion on d6, which only the
+/// go-between protected. Under lishogi's reading (the built-in chu) the go-between taken on the way
+/// still protects it, so the move is illegal; under HaChu's and XBoard's (`variants/chu-hachu.ini`,
+/// `lionBridgeProtects = false`) protection is judged once the move is made, and it is legal.
+/// Engine and reference generator agree in both.
 #[test]
 fn a_bridge_taken_on_the_way_protects_only_under_lishogis_reading() {
     let fen = "2c1gekg1cfl/1f1stx1t1b1a/1h8vm/6o1pspp/6ppip1h/7P4/3N6P1/1+B1I4PP2/APRPnPP4P/1V5DTRVM/4T6A/LFCSGKEGSCFL b - - 1 53";
@@ -576,11 +576,11 @@ fn xboards_chu_has_the_fifty_move_rule() {
         .is_none());
 }
 
-/// A chu game against HaChu under XBoard (docs/STRENGTH.md, session 26, run 3): White's king
-/// on d3 stands in check from the knight on g2, and its drunk elephant on f8 may promote to a
-/// crown prince. Where royals are counted as the move ends (lishogi) the prince makes the
-/// king one of two, which may stand attacked; XBoard counts them as the move begins and
-/// forfeited `f8g9+`. chu-hachu.ini plays XBoard's reading.
+/// A chu game against HaChu under XBoard (docs/history/strength-log.md, session 26, run 3): White's
+/// king on d3 stands in check from the knight on g2, and its drunk elephant on f8 may promote to a
+/// crown prince. Where royals are counted as the move ends (lishogi) the prince makes the king one
+/// of two, which may stand attacked; XBoard counts them as the move begins and forfeited `f8g9+`.
+/// chu-hachu.ini plays XBoard's reading.
 #[test]
 fn xboard_counts_royals_as_the_move_begins() {
     let fen = "6k4l/5geg3a/7v4/11m/5E4p1/12/12/1+l10/3F1GG1PF2/3K8/6n5/12 w - - 2 175";

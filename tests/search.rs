@@ -252,8 +252,8 @@ fn chu_depth_within(fen: &str, depth: u32, nodes: u64) -> u32 {
 
 #[test]
 fn checking_captures_in_quiescence_stay_a_small_tree() {
-    // A chu ending from a lost game (docs/STRENGTH.md, session 26): Black's men can take
-    // White's interposers with check one after the other. When quiescence tried every quiet
+    // A chu ending from a lost game (docs/history/strength-log.md, session 26): Black's men can
+    // take White's interposers with check one after the other. When quiescence tried every quiet
     // evasion of every such check, depth 5 took 14 thousand nodes and depth 6 more than ten
     // million; with the quiet evasions left out once one holds, depth 6 takes about 260
     // thousand.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/egt-positions/chess-match.epd: pawnless five- and six-man chess
-positions for a match of Locust with tables against Locust without (docs/STRENGTH.md).
+positions for a match of Locust with tables against Locust without (docs/history/strength-log.md).
 Men are placed at random (fixed seed); a position is kept when it is legal, White to move is
 not in check, no capture is on the board for either side and neither side can mate in one,
 so the captures, and the tables they lead to, come from play, and no game is decided by its

@@ -241,7 +241,7 @@ impl Position {
             // A pass, and a lion's step out and back (which XBoard receives as its null move,
             // `@@@@`), cut the window of reversible moves: XBoard counts a null move as
             // irreversible, so a repetition counted across one was a false draw claim there
-            // and lost the game (docs/STRENGTH.md, session 24).
+            // and lost the game (docs/history/strength-log.md, session 24).
             self.rule50 = 0;
         }
         match mv.kind {

@@ -1,7 +1,8 @@
-//! Move generation straight from the attack map: captures staged by victim value (highest
+//! Move generation straight from the attack map: captures ordered by victim value (highest
 //! first, least valuable attacker first within a victim), then non-captures read from the
 //! cells standing on empty squares, then castling and drops. Which of them are legal is
-//! `royalty.rs`'s concern; the stages search asks for are in `stages.rs`.
+//! `royalty.rs`'s concern; the staged generation search asks for (the staged captures, then
+//! promotions, then quiet moves) is `stages.rs`'s.
 
 use variants::geometry::Coord;
 use variants::rights;

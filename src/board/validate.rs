@@ -1,5 +1,6 @@
 //! Consistency checks of a position against its from-scratch twins: the attack map, the
-//! Zobrist key and the board/men cross references. Used by tests after every make and unmake.
+//! Zobrist key, the mobility counts, the royal slots and the board/men cross references.
+//! Used by tests after every make and unmake.
 
 use crate::board::attack::AttackMap;
 use crate::board::position::Position;

@@ -64,7 +64,7 @@ pub const MAX_PAWNS: usize = 32;
 /// variant's lion-trading rules name), by its rank counted from the enemy's back rank; 0
 /// beyond. A lion that raids a corner is easily shut in there by the enemy lion and the men
 /// around it (HaChu's evaluation knows this; Locust lost chu games to such raids,
-/// docs/STRENGTH.md, session 22).
+/// docs/history/strength-log.md, session 22).
 pub const LION_TRAP_RANKS: [i32; 5] = [7, 7, 7, 4, 2];
 /// Lion trap: files from either edge that make the corner.
 pub const LION_TRAP_FILES: i32 = 3;
@@ -81,7 +81,7 @@ pub const LION_TRAP_SCALE: i32 = 1000;
 /// last `ranks / LION_CAMP_DIVISOR` ranks, loses this share (per mille) of its value by the
 /// number of squares within two steps it could flee to (not held by its own side, not
 /// attacked by the enemy); none beyond the list. Locust lost chu games to lion raids that
-/// won material and then found the lion shut in (docs/STRENGTH.md, session 23): the
+/// won material and then found the lion shut in (docs/history/strength-log.md, session 23): the
 /// search saw the capture of the lion only after its horizon.
 pub const LION_CAGE: [i32; 3] = [250, 120, 40];
 /// Lion cage: the enemy camp is the last ranks / this many of the board.

@@ -1,5 +1,5 @@
 //! Every built-in variant compiles, its start FEN parses, and where Fairy-Stockfish has the
-//! variant our start FEN is FSF's exactly (tests/data/fsf_start_fens.txt, from pyffish).
+//! variant our start FEN is FSF's exactly (variants/tests/data/fsf_start_fens.txt, from pyffish).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
