@@ -9,6 +9,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod number;
+
 /// Which protocol a session speaks, decided from its first meaningful line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {

@@ -24,6 +24,8 @@ use protocol::Protocol;
 pub const NAME: &str = concat!("Locust ", env!("CARGO_PKG_VERSION"));
 /// Author line.
 pub const AUTHOR: &str = "The Locust developers";
+/// Largest `EGT Memory` option value, in MB.
+const MAX_EGT_MEMORY_MB: usize = 65_536;
 
 /// What the running search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,10 +207,9 @@ impl<W: Write> Engine<W> {
             return Err("endgame tables are not available".to_string());
         };
         let number = || {
-            value
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| format!("{name}: expected a number, got `{value}`"))
+            protocol::number::unsigned(value)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                .map_err(|e| format!("{name}: {e}"))
         };
         match name.to_ascii_lowercase().as_str() {
             "egt" => {
@@ -220,7 +221,7 @@ impl<W: Write> Engine<W> {
                 service.set(|s| s.max_men = n);
             }
             "egt memory" => {
-                let mb = number()?.max(1);
+                let mb = number()?.clamp(1, MAX_EGT_MEMORY_MB);
                 service.set(|s| s.memory_mb = mb);
             }
             "egt path" => {

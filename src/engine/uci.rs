@@ -9,6 +9,7 @@ use super::notation::{self, Dialect};
 use super::{Engine, Task, AUTHOR, NAME};
 use crate::game::Game;
 use crate::search::{Clock, Limits, Score, SearchEvent};
+use protocol::number::{self, NumberError};
 
 /// UCI settings that live between commands.
 #[derive(Debug, Default)]
@@ -21,9 +22,24 @@ pub(super) struct UciState {
 }
 
 /// Largest hash size offered, in MB.
-const MAX_HASH_MB: usize = 65_536;
+pub(super) const MAX_HASH_MB: usize = 65_536;
 /// Most threads offered.
-const MAX_THREADS: usize = 256;
+pub(super) const MAX_THREADS: usize = 256;
+/// Most principal variations offered.
+const MAX_MULTIPV: usize = 256;
+/// Largest move overhead offered, in milliseconds.
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// Deepest `go depth` taken (deeper requests are capped).
+const MAX_GO_DEPTH: u64 = 1000;
+/// Most moves to go taken from a clock (more are capped).
+const MAX_MOVES_TO_GO: u64 = 1000;
+/// Deepest `go perft` taken.
+pub(super) const MAX_PERFT_DEPTH: u64 = 64;
+
+/// `n` within `min..=max`, as a `usize` (a `u64` past `usize` is capped at `max`).
+fn clamp_to(n: u64, min: usize, max: usize) -> usize {
+    usize::try_from(n).unwrap_or(max).clamp(min, max)
+}
 
 impl<W: Write> Engine<W> {
     fn dialect(&self) -> Dialect {
@@ -97,9 +113,11 @@ impl<W: Write> Engine<W> {
             format!("id author {AUTHOR}"),
             format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "option name MultiPV type spin default 1 min 1 max 256".to_string(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Ponder type check default false".to_string(),
-            "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
+            format!(
+                "option name Move Overhead type spin default 30 min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
             "option name UCI_Chess960 type check default false".to_string(),
             format!(
                 "option name UCI_Variant type combo default {current} {}",
@@ -112,7 +130,10 @@ impl<W: Write> Engine<W> {
                 crate::egt::service::ServiceSettings::default().max_men,
                 crate::egt::material::MAX_MEN
             ),
-            "option name EGT Memory type spin default 1024 min 1 max 65536".to_string(),
+            format!(
+                "option name EGT Memory type spin default 1024 min 1 max {}",
+                super::MAX_EGT_MEMORY_MB
+            ),
             "option name EGT Path type string default <empty>".to_string(),
         ];
         for l in lines {
@@ -140,21 +161,34 @@ impl<W: Write> Engine<W> {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
-        let number = value.parse::<usize>();
+        // Garbage keeps its old wording (`Hash: not a number: lots`); the other refusals
+        // say what was wrong with the number.
+        let number = |name: &str| {
+            protocol::number::unsigned(value).map_err(|e| match e {
+                NumberError::NotANumber(_) | NumberError::Empty => {
+                    format!("info string {name}: not a number: {value}")
+                }
+                e => format!("info string {name}: {e}"),
+            })
+        };
         match name.to_ascii_lowercase().as_str() {
-            "hash" | "usi_hash" => match number {
-                Ok(mb) => self.set_options(|o| o.hash_mb = mb.clamp(1, MAX_HASH_MB)),
-                Err(_) => self.say(&format!("info string Hash: not a number: {value}")),
+            "hash" | "usi_hash" => match number("Hash") {
+                Ok(mb) => self.set_options(|o| o.hash_mb = clamp_to(mb, 1, MAX_HASH_MB)),
+                Err(e) => self.say(&e),
             },
-            "threads" => match number {
-                Ok(n) => self.set_options(|o| o.threads = n.clamp(1, MAX_THREADS)),
-                Err(_) => self.say(&format!("info string Threads: not a number: {value}")),
+            "threads" => match number("Threads") {
+                Ok(n) => self.set_options(|o| o.threads = clamp_to(n, 1, MAX_THREADS)),
+                Err(e) => self.say(&e),
             },
-            "multipv" => self.uci.multipv = number.unwrap_or(1).clamp(1, 256),
-            "move overhead" => match number {
-                Ok(ms) => self
-                    .set_options(|o| o.move_overhead = Duration::from_millis(ms.min(5000) as u64)),
-                Err(_) => self.say(&format!("info string Move Overhead: not a number: {value}")),
+            "multipv" => match number("MultiPV") {
+                Ok(n) => self.uci.multipv = clamp_to(n, 1, MAX_MULTIPV),
+                Err(e) => self.say(&e),
+            },
+            "move overhead" => match number("Move Overhead") {
+                Ok(ms) => self.set_options(|o| {
+                    o.move_overhead = Duration::from_millis(ms.min(MAX_MOVE_OVERHEAD_MS))
+                }),
+                Err(e) => self.say(&e),
             },
             "uci_chess960" => self.uci.chess960 = value.eq_ignore_ascii_case("true"),
             "ponder" | "usi_ponder" => {}
@@ -242,9 +276,9 @@ impl<W: Write> Engine<W> {
     fn go(&mut self, words: &[&str]) {
         self.halt();
         if words.first() == Some(&"perft") {
-            let depth = words.get(1).and_then(|d| d.parse().ok()).unwrap_or(1);
+            let depth = self.go_number("perft", words.get(1), number::unsigned, 1);
             let dialect = self.dialect();
-            return self.start_perft(depth, dialect);
+            return self.start_perft(depth.min(MAX_PERFT_DEPTH) as u32, dialect);
         }
         let mut limits = Limits {
             multipv: self.uci.multipv.max(1),
@@ -263,32 +297,42 @@ impl<W: Write> Engine<W> {
             (0, 1)
         };
         let mut byoyomi = Duration::ZERO;
+        let unit_ms = if self.uci.millisec { 1 } else { 1000 };
         let mut i = 0;
         while i < words.len() {
-            let arg = words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-            let ms = Duration::from_millis(arg.unwrap_or(0));
-            match words[i] {
-                "wtime" => (clock.time[w], timed) = (ms, true),
-                "btime" => (clock.time[b], timed) = (ms, true),
-                "winc" => clock.inc[w] = ms,
-                "binc" => clock.inc[b] = ms,
-                "byoyomi" => (byoyomi, timed) = (ms, true),
+            let key = words[i];
+            let arg = words.get(i + 1);
+            // A refused number is reported and read as the slot's floor (no time, depth 1,
+            // one node), so the GUI still gets its move soon.
+            let ms = |e: &mut Self| e.go_number(key, arg, number::millis, Duration::ZERO);
+            match key {
+                "wtime" => (clock.time[w], timed) = (ms(self), true),
+                "btime" => (clock.time[b], timed) = (ms(self), true),
+                "winc" => clock.inc[w] = ms(self),
+                "binc" => clock.inc[b] = ms(self),
+                "byoyomi" => (byoyomi, timed) = (ms(self), true),
                 // UCCI: the side to move's clock and the opponent's, seconds by default.
                 "time" | "increment" | "opptime" | "oppincrement" => {
-                    let t = self.ucci_duration(arg.unwrap_or(0));
-                    let (us, them) = (self.game.position().side_to_move().index(), 1);
-                    let them = them - us;
-                    match words[i] {
+                    let t = self.go_number(key, arg, |t| number::units(t, unit_ms), Duration::ZERO);
+                    let us = self.game.position().side_to_move().index();
+                    let them = 1 - us;
+                    match key {
                         "time" => (clock.time[us], timed) = (t, true),
                         "increment" => clock.inc[us] = t,
                         "opptime" => clock.time[them] = t,
                         _ => clock.inc[them] = t,
                     }
                 }
-                "movestogo" => clock.movestogo = arg.map(|n| n.min(1000) as u32).filter(|&n| n > 0),
-                "depth" => limits.depth = arg.map(|d| d.min(1000) as u32),
-                "nodes" => limits.nodes = arg,
-                "movetime" => limits.movetime = Some(ms),
+                "movestogo" => {
+                    let n = self.go_number(key, arg, |t| number::capped(t, MAX_MOVES_TO_GO), 0);
+                    clock.movestogo = Some(n as u32).filter(|&n| n > 0);
+                }
+                "depth" => {
+                    let d = self.go_number(key, arg, |t| number::capped(t, MAX_GO_DEPTH), 1);
+                    limits.depth = Some(d as u32);
+                }
+                "nodes" => limits.nodes = Some(self.go_number(key, arg, number::unsigned, 1)),
+                "movetime" => limits.movetime = Some(ms(self)),
                 "infinite" => limits.infinite = true,
                 "ponder" => limits.ponder = true,
                 "searchmoves" => {
@@ -318,11 +362,21 @@ impl<W: Write> Engine<W> {
             .start(&self.game, limits, self.events_tx.clone());
     }
 
-    fn ucci_duration(&self, n: u64) -> Duration {
-        if self.uci.millisec {
-            Duration::from_millis(n)
-        } else {
-            Duration::from_secs(n.min(u64::from(u32::MAX)))
+    /// The number after a `go` keyword through `parse`; a refusal is reported as an `info
+    /// string` and gives `fallback`.
+    fn go_number<T>(
+        &mut self,
+        key: &str,
+        arg: Option<&&str>,
+        parse: impl Fn(&str) -> Result<T, NumberError>,
+        fallback: T,
+    ) -> T {
+        match parse(arg.copied().unwrap_or("")) {
+            Ok(v) => v,
+            Err(e) => {
+                self.say(&format!("info string go {key}: {e}"));
+                fallback
+            }
         }
     }
 

@@ -16,6 +16,7 @@ use crate::board::moves::Move;
 use crate::board::types::Colour;
 use crate::game::{Game, Outcome, Termination};
 use crate::search::{Clock, Limits, Score, SearchEvent};
+use protocol::number::{self, NumberError};
 
 /// XBoard settings and game flow state.
 #[derive(Debug)]
@@ -73,7 +74,7 @@ impl Default for XbState {
 
 /// Commands accepted and deliberately ignored (no reply is expected for them).
 const IGNORED: &[&str] = &[
-    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw", "nps",
+    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw",
     "otim_", "bk", ".", "pause", "resume", "white", "black",
 ];
 
@@ -103,17 +104,32 @@ impl<W: Write> Engine<W> {
             }
             "usermove" => self.usermove(arg),
             "setboard" => self.setboard(arg),
-            "time" => self.xb.time = centiseconds(arg),
-            "otim" => self.xb.otim = centiseconds(arg),
-            "level" => self.level(arg),
-            "st" => {
-                self.xb.st = arg
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| *s > 0.0)
-                    .map(|s| Duration::from_secs_f64(s.min(1e6)))
+            // A refused number is reported and leaves the setting as it was.
+            "time" => {
+                if let Some(t) = self.xb_number(line, number::units(arg, CENTISECOND_MS)) {
+                    self.xb.time = t;
+                }
             }
-            "sd" => self.xb.sd = arg.parse().ok(),
+            "otim" => {
+                if let Some(t) = self.xb_number(line, number::units(arg, CENTISECOND_MS)) {
+                    self.xb.otim = t;
+                }
+            }
+            "level" => self.level(line, arg),
+            "st" => {
+                if let Some(t) = self.xb_number(line, number::seconds(arg)) {
+                    self.xb.st = Some(t).filter(|t| !t.is_zero());
+                }
+            }
+            "sd" => {
+                if let Some(d) = self.xb_number(line, number::capped(arg, MAX_SD)) {
+                    self.xb.sd = Some(d as u32);
+                }
+            }
+            // `nps` is declined (`feature nps=0`); its number is still checked.
+            "nps" => {
+                self.xb_number(line, number::unsigned(arg));
+            }
             "ping" if arg.is_empty() => self.say("pong"),
             "ping" => self.say(&format!("pong {arg}")),
             "?" => {
@@ -134,14 +150,16 @@ impl<W: Write> Engine<W> {
             "nopost" => self.xb.post = false,
             "analyze" => self.analyze(),
             "exit" => self.halt(),
-            "memory" => match arg.parse::<usize>() {
-                Ok(mb) => self.set_options(|o| o.hash_mb = mb.clamp(1, 65_536)),
-                Err(_) => self.say(&format!("Error (bad number): {line}")),
-            },
-            "cores" => match arg.parse::<usize>() {
-                Ok(n) => self.set_options(|o| o.threads = n.clamp(1, 256)),
-                Err(_) => self.say(&format!("Error (bad number): {line}")),
-            },
+            "memory" => {
+                if let Some(mb) = self.xb_number(line, number::capped(arg, MAX_MEMORY_MB)) {
+                    self.set_options(|o| o.hash_mb = (mb as usize).max(1));
+                }
+            }
+            "cores" => {
+                if let Some(n) = self.xb_number(line, number::capped(arg, MAX_CORES)) {
+                    self.set_options(|o| o.threads = (n as usize).max(1));
+                }
+            }
             "option" => self.xb_option(arg),
             "egtpath" => {
                 // `egtpath locust DIR`: our own tables' folder; other formats are not ours.
@@ -180,7 +198,10 @@ impl<W: Write> Engine<W> {
             crate::egt::service::ServiceSettings::default().max_men,
             crate::egt::material::MAX_MEN
         ));
-        self.say("feature option=\"EGT Memory -spin 1024 1 65536\"");
+        self.say(&format!(
+            "feature option=\"EGT Memory -spin 1024 1 {}\"",
+            super::MAX_EGT_MEMORY_MB
+        ));
         self.say("feature option=\"EGT Path -path \"");
         self.say("feature option=\"Ranks from 0 -check 0\"");
         self.say("feature egt=\"locust\"");
@@ -292,14 +313,32 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    fn level(&mut self, arg: &str) {
+    /// `level MPS BASE INC`: moves per control, base time in minutes or `mm:ss`, increment
+    /// in seconds. A bad field refuses the whole command.
+    fn level(&mut self, line: &str, arg: &str) {
         let w: Vec<&str> = arg.split_whitespace().collect();
         if w.len() != 3 {
             return self.say(&format!("Error (bad level): {arg}"));
         }
-        self.xb.mps = w[0].parse().unwrap_or(0);
-        self.xb.inc = Duration::from_secs_f64(w[2].parse::<f64>().unwrap_or(0.0).clamp(0.0, 1e6));
-        self.xb.st = None;
+        let fields = number::capped(w[0], MAX_MPS).and_then(|mps| {
+            number::minutes_seconds(w[1])?;
+            Ok((mps as u32, number::seconds(w[2])?))
+        });
+        if let Some((mps, inc)) = self.xb_number(line, fields) {
+            (self.xb.mps, self.xb.inc) = (mps, inc);
+            self.xb.st = None;
+        }
+    }
+
+    /// A number read for `line`, or `None` after an `Error (...)` naming what was wrong.
+    fn xb_number<T>(&mut self, line: &str, number: Result<T, NumberError>) -> Option<T> {
+        match number {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.say(&format!("Error ({e}): {line}"));
+                None
+            }
+        }
     }
 
     fn take_back(&mut self, n: usize) {
@@ -354,9 +393,9 @@ impl<W: Write> Engine<W> {
     }
 
     fn xb_perft(&mut self, arg: &str) {
-        match arg.parse::<u32>() {
-            Ok(depth) => self.start_perft(depth, self.xb_dialect()),
-            Err(_) => self.say(&format!("Error (bad depth): perft {arg}")),
+        match number::capped(arg, super::uci::MAX_PERFT_DEPTH) {
+            Ok(depth) => self.start_perft(depth as u32, self.xb_dialect()),
+            Err(e) => self.say(&format!("Error (bad depth: {e}): perft {arg}")),
         }
     }
 
@@ -492,10 +531,16 @@ impl<W: Write> Engine<W> {
 /// Reversible plies from which XBoard 4.9 accepts an n-move draw claim.
 const XBOARD_RULE_PLIES: u32 = 100;
 
-/// XBoard's clock unit.
-fn centiseconds(arg: &str) -> Duration {
-    Duration::from_millis(arg.trim().parse::<i64>().unwrap_or(0).clamp(0, 1 << 40) as u64 * 10)
-}
+/// XBoard's clock unit (`time`, `otim`), in milliseconds.
+const CENTISECOND_MS: u64 = 10;
+/// Deepest `sd` taken (deeper requests are capped).
+const MAX_SD: u64 = 1000;
+/// Most moves per control taken from `level` (more are capped).
+const MAX_MPS: u64 = 10_000;
+/// Largest `memory` taken, in MB: the Hash option's maximum.
+const MAX_MEMORY_MB: u64 = super::uci::MAX_HASH_MB as u64;
+/// Most `cores` taken: the Threads option's maximum.
+const MAX_CORES: u64 = super::uci::MAX_THREADS as u64;
 
 /// Variants XBoard knows by these names (no `setup` needed).
 const KNOWN: &[&str] = &[
