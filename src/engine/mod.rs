@@ -56,6 +56,9 @@ pub struct Engine<W: Write> {
     uci: uci::UciState,
     xb: xboard::XbState,
     quit: bool,
+    /// The last position command (`position`, `setboard`) was refused: the game kept is not
+    /// the one the GUI means, so nothing is searched or played until a position is accepted.
+    refused: bool,
     /// Output lines from background jobs (perft), written by this thread.
     aux_tx: Sender<String>,
     aux_rx: Receiver<String>,
@@ -93,6 +96,7 @@ impl<W: Write> Engine<W> {
             uci: uci::UciState::default(),
             xb: xboard::XbState::default(),
             quit: false,
+            refused: false,
         })
     }
 

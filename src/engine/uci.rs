@@ -210,6 +210,7 @@ impl<W: Write> Engine<W> {
                 Ok(g) => {
                     self.halt();
                     self.game = g;
+                    self.refused = false;
                 }
                 Err(e) => self.say(&format!("info string variant {name}: {e}")),
             },
@@ -237,10 +238,24 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    /// `position startpos|fen FEN [moves M...]`: a bad FEN or move is reported and leaves the
-    /// position as it was before the command.
+    /// `position startpos|fen FEN [moves M...]`: a bad FEN or move is reported, and `go`
+    /// refuses to search until a position is accepted (the one kept is another game's).
     fn position(&mut self, words: &[&str]) {
         self.halt();
+        match self.read_position(words) {
+            Ok(game) => {
+                self.game = game;
+                self.refused = false;
+            }
+            Err(e) => {
+                self.say(&format!("info string position: {e}"));
+                self.refused = true;
+            }
+        }
+    }
+
+    /// The game a `position` command describes.
+    fn read_position(&mut self, words: &[&str]) -> Result<Game, String> {
         let split = words
             .iter()
             .position(|w| *w == "moves")
@@ -250,31 +265,35 @@ impl<W: Write> Engine<W> {
         let game = match setup.first() {
             Some(&"startpos") => Game::new(variant),
             Some(&"fen") => Game::from_fen(variant, &red_is_white(&setup[1..]).join(" ")),
-            Some(&"sfen") => match super::usi::sfen_to_fen(&setup[1..]) {
-                Ok(fen) => Game::from_fen(variant, &fen),
-                Err(e) => return self.say(&format!("info string position: {e}")),
-            },
-            _ => {
-                return self
-                    .say("info string position: expected `startpos`, `fen <FEN>` or `sfen <SFEN>`")
-            }
+            Some(&"sfen") => Game::from_fen(variant, &super::usi::sfen_to_fen(&setup[1..])?),
+            _ => return Err("expected `startpos`, `fen <FEN>` or `sfen <SFEN>`".to_string()),
         };
-        let mut game = match game {
-            Ok(g) => g,
-            Err(e) => return self.say(&format!("info string position: {e}")),
-        };
+        let mut game = game.map_err(|e| e.to_string())?;
         let dialect = self.dialect();
         for text in moves {
-            match notation::parse(&mut game, text, dialect) {
-                Ok(m) => game.play(m),
-                Err(e) => return self.say(&format!("info string position: {e}")),
-            }
+            let m = notation::parse(&mut game, text, dialect).map_err(|e| e.to_string())?;
+            game.play(m);
         }
-        self.game = game;
+        Ok(game)
+    }
+
+    /// The answer to `go` after a refused position: an `info string` and the dialect's "no
+    /// move" (UCI's null move `0000`, which a GUI reads as no move rather than as a move of
+    /// another game; USI has only `resign` for it; UCCI has `nobestmove`).
+    fn no_position_reply(&mut self) {
+        self.say("info string go: no position (the last position command was refused)");
+        match self.dialect() {
+            Dialect::Usi => self.say("bestmove resign"),
+            Dialect::Ucci => self.say("nobestmove"),
+            _ => self.say("bestmove 0000"),
+        }
     }
 
     fn go(&mut self, words: &[&str]) {
         self.halt();
+        if self.refused {
+            return self.no_position_reply();
+        }
         if words.first() == Some(&"perft") {
             let depth = self.go_number("perft", words.get(1), number::unsigned, 1);
             let dialect = self.dialect();

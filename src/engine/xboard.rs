@@ -83,6 +83,11 @@ impl<W: Write> Engine<W> {
         let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
         let arg = arg.trim();
         self.ponder_gate(cmd);
+        if self.refused && self.needs_position(cmd) {
+            // After a refused `setboard` the game kept is another one: no move is read,
+            // searched or played in it until a position is accepted.
+            return self.say(&format!("Error (no position): {line}"));
+        }
         match cmd {
             "protover" => self.features(),
             "new" => self.xb_new(),
@@ -218,6 +223,7 @@ impl<W: Write> Engine<W> {
         if let Some(v) = self.find_variant("chess") {
             if let Ok(g) = Game::new(v) {
                 self.game = g;
+                self.refused = false;
             }
         }
         self.searcher.clear();
@@ -233,6 +239,7 @@ impl<W: Write> Engine<W> {
         match found.map(Game::new) {
             Some(Ok(g)) => {
                 self.game = g;
+                self.refused = false;
                 self.send_setup();
             }
             Some(Err(e)) => self.say(&format!("Error (bad variant): {name}: {e}")),
@@ -307,10 +314,21 @@ impl<W: Write> Engine<W> {
     fn setboard(&mut self, fen: &str) {
         self.halt_thinking();
         let ours = engine_fen(&self.game.position().variant().name, fen);
+        self.refused = false;
         if let Err(e) = self.game.set_fen(&ours) {
+            self.refused = true;
             self.say(&format!("tellusererror Illegal position: {e}"));
             self.say(&format!("Error (illegal position): {fen}"));
         }
+    }
+
+    /// Does this command read, search or change the current game (so that it has no
+    /// meaning after a refused `setboard`)?
+    fn needs_position(&self, cmd: &str) -> bool {
+        matches!(
+            cmd,
+            "go" | "usermove" | "analyze" | "undo" | "remove" | "hint" | "perft" | "playother"
+        ) || !IGNORED.contains(&cmd) && self.looks_like_move(cmd)
     }
 
     /// `level MPS BASE INC`: moves per control, base time in minutes or `mm:ss`, increment
