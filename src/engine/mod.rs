@@ -231,6 +231,11 @@ impl<W: Write> Engine<W> {
             "egt path" => {
                 let v = value.trim();
                 let dir = (!v.is_empty() && v != "<empty>").then(|| std::path::PathBuf::from(v));
+                // A folder the tables are written to and read from; a file or a device there
+                // is refused now rather than failing at every table later.
+                if let Some(d) = dir.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+                    return Err(format!("{name}: `{}` is not a directory", d.display()));
+                }
                 service.set(|s| s.cache = dir.or_else(crate::egt::cache::default_dir));
             }
             _ => return Err(format!("unknown option: {name}")),
