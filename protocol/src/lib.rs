@@ -2,7 +2,16 @@
 //! for the engine and the engine's events back into text. Nothing here knows about boards.
 //!
 //! It owns the reader thread (stdin lines to a channel, so the engine never blocks on input),
-//! protocol detection, and the square-notation rewriting the protocols differ in.
+//! protocol detection, the square-notation rewriting the protocols differ in, the checked
+//! reading of every number a GUI sends ([`number`]), and the command types: a line of UCI,
+//! USI or UCCI becomes a [`uci::UciCommand`], a line of XBoard an [`xboard::XbCommand`].
+//!
+//! The command types live here, not in the engine, because they need nothing from it: moves
+//! and positions stay text (only the engine's board can read them), numbers arrive checked,
+//! and so each parser is tested line by line without an engine, while the engine's adapters
+//! (src/engine/uci.rs, xboard.rs) only apply commands. The two families keep their own types
+//! because their vocabularies differ (a UCI `go` carries its limits; XBoard sets clocks and
+//! modes command by command).
 
 // Lint posture: no unsafe code; documented public items; no unwrap/expect outside tests
 // (CI runs clippy with -D warnings, so these warnings fail the build).
@@ -10,6 +19,8 @@
 #![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod number;
+pub mod uci;
+pub mod xboard;
 
 /// Which protocol a session speaks, decided from its first meaningful line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
-//! The UCI adapter: options, `position` with fairy FENs and moves, `go` with every limit,
-//! `info` lines and `bestmove`; USI (shogi GUIs, `usi.rs`) and UCCI (xiangqi GUIs) as
-//! dialects of it.
+//! The UCI adapter: applies the commands `protocol::uci` reads from a line (options,
+//! `position` with fairy FENs and moves, `go` with every limit) and writes `info` lines and
+//! `bestmove`; USI (shogi GUIs, `usi.rs`) and UCCI (xiangqi GUIs) as dialects of it.
 
 use std::io::Write;
 use std::time::Duration;
@@ -9,7 +9,8 @@ use super::notation::{self, Dialect};
 use super::{Engine, Task, AUTHOR, NAME};
 use crate::game::Game;
 use crate::search::{Clock, Limits, Score, SearchEvent};
-use protocol::number::{self, NumberError};
+use protocol::number::NumberError;
+use protocol::uci::{self, Family, Go, HelloWord, PositionCommand, Setup, UciCommand};
 
 /// UCI settings that live between commands.
 #[derive(Debug, Default)]
@@ -29,10 +30,6 @@ pub(super) const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 256;
 /// Largest move overhead offered, in milliseconds.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
-/// Deepest `go depth` taken (deeper requests are capped).
-const MAX_GO_DEPTH: u64 = 1000;
-/// Most moves to go taken from a clock (more are capped).
-const MAX_MOVES_TO_GO: u64 = 1000;
 /// Deepest `go perft` taken.
 pub(super) const MAX_PERFT_DEPTH: u64 = 64;
 
@@ -58,46 +55,74 @@ impl<W: Write> Engine<W> {
         self.protocol == Some(protocol::Protocol::Usi)
     }
 
+    /// The UCI family of protocols this session speaks, as the parser needs it.
+    fn family(&self) -> Family {
+        match self.protocol {
+            Some(protocol::Protocol::Usi) => Family::Usi,
+            Some(protocol::Protocol::Ucci) => Family::Ucci {
+                millisec: self.uci.millisec,
+            },
+            _ => Family::Uci,
+        }
+    }
+
+    /// Reads one line of UCI, USI or UCCI and applies it.
     pub(super) fn uci(&mut self, line: &str) {
-        let mut words = line.split_whitespace();
-        let cmd = words.next().unwrap_or("");
-        let rest: Vec<&str> = words.collect();
-        match cmd {
-            "uci" => self.uci_hello("uciok"),
-            "ucci" => {
+        let parsed = uci::parse(line, self.family());
+        for e in &parsed.errors {
+            self.say(&format!("info string {e}"));
+        }
+        self.apply_uci(parsed.command);
+    }
+
+    fn apply_uci(&mut self, command: UciCommand) {
+        match command {
+            UciCommand::Hello(HelloWord::Uci) => self.uci_hello("uciok"),
+            UciCommand::Hello(HelloWord::Ucci) => {
                 // Xiangqi GUIs expect xiangqi; another variant stays selectable by option.
                 if self.game.position().variant().name == "chess" {
                     self.uci_variant("xiangqi");
                 }
                 self.uci_hello("ucciok");
             }
-            "usi" => {
+            UciCommand::Hello(HelloWord::Usi) => {
                 // Shogi GUIs expect shogi; another variant stays selectable by option.
                 if self.game.position().variant().name == "chess" {
                     self.uci_variant("shogi");
                 }
                 self.uci_hello("usiok");
             }
-            "gameover" => self.halt(),
+            UciCommand::GameOver => self.halt(),
             // `debug on|off`: UCI's switch for extra `info string` output; we have none extra.
-            "debug" => {}
-            "banmoves" => self.say("info string banmoves is not supported; ignored"),
-            "isready" | "readyok" => self.say("readyok"),
-            "setoption" => self.setoption(&rest),
-            "ucinewgame" | "usinewgame" => {
+            UciCommand::Debug => {}
+            UciCommand::BanMoves => self.say("info string banmoves is not supported; ignored"),
+            UciCommand::IsReady => self.say("readyok"),
+            UciCommand::SetOption { name, value } => self.setoption(&name, &value),
+            UciCommand::BadSetOption => {
+                self.say("info string setoption: expected `name <id> [value <x>]`")
+            }
+            UciCommand::NewGame => {
                 self.halt();
                 self.searcher.clear();
             }
-            "position" => self.position(&rest),
-            "go" => self.go(&rest),
-            "stop" => self.searcher.stop(),
-            "ponderhit" => self.searcher.ponderhit(),
-            "quit" => self.quit = true,
-            "d" => {
+            UciCommand::Position(p) => self.position(&p),
+            UciCommand::Perft(depth) => {
+                self.halt();
+                if self.refused {
+                    return self.no_position_reply();
+                }
+                let dialect = self.dialect();
+                self.start_perft(depth.min(MAX_PERFT_DEPTH) as u32, dialect);
+            }
+            UciCommand::Go(g) => self.go(&g),
+            UciCommand::Stop => self.searcher.stop(),
+            UciCommand::PonderHit => self.searcher.ponderhit(),
+            UciCommand::Quit => self.quit = true,
+            UciCommand::Show => {
                 let fen = self.game.position().fen();
                 self.say(&format!("info string fen {fen}"));
             }
-            _ => self.say(&format!("info string unknown command: {line}")),
+            UciCommand::Unknown(line) => self.say(&format!("info string unknown command: {line}")),
         }
     }
 
@@ -145,22 +170,7 @@ impl<W: Write> Engine<W> {
         self.say(ok);
     }
 
-    fn setoption(&mut self, words: &[&str]) {
-        let mut text = words.join(" ");
-        if self.protocol == Some(protocol::Protocol::Ucci) && !text.starts_with("name ") {
-            // UCCI writes `setoption <id> <value>`.
-            text = match text.split_once(' ') {
-                Some((id, v)) => format!("name {id} value {v}"),
-                None => format!("name {text}"),
-            };
-        }
-        let Some(rest) = text.strip_prefix("name ") else {
-            return self.say("info string setoption: expected `name <id> [value <x>]`");
-        };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
-        };
+    fn setoption(&mut self, name: &str, value: &str) {
         // Garbage keeps its old wording (`Hash: not a number: lots`); the other refusals
         // say what was wrong with the number.
         let number = |name: &str| {
@@ -240,9 +250,9 @@ impl<W: Write> Engine<W> {
 
     /// `position startpos|fen FEN [moves M...]`: a bad FEN or move is reported, and `go`
     /// refuses to search until a position is accepted (the one kept is another game's).
-    fn position(&mut self, words: &[&str]) {
+    fn position(&mut self, p: &PositionCommand) {
         self.halt();
-        match self.read_position(words) {
+        match self.read_position(p) {
             Ok(game) => {
                 self.game = game;
                 self.refused = false;
@@ -255,22 +265,22 @@ impl<W: Write> Engine<W> {
     }
 
     /// The game a `position` command describes.
-    fn read_position(&mut self, words: &[&str]) -> Result<Game, String> {
-        let split = words
-            .iter()
-            .position(|w| *w == "moves")
-            .unwrap_or(words.len());
-        let (setup, moves) = (&words[..split], words.get(split + 1..).unwrap_or(&[]));
+    fn read_position(&mut self, p: &PositionCommand) -> Result<Game, String> {
         let variant = self.game.position().variant().clone();
-        let game = match setup.first() {
-            Some(&"startpos") => Game::new(variant),
-            Some(&"fen") => Game::from_fen(variant, &red_is_white(&setup[1..]).join(" ")),
-            Some(&"sfen") => Game::from_fen(variant, &super::usi::sfen_to_fen(&setup[1..])?),
-            _ => return Err("expected `startpos`, `fen <FEN>` or `sfen <SFEN>`".to_string()),
+        let game = match &p.setup {
+            Setup::StartPos => Game::new(variant),
+            Setup::Fen(fen) => Game::from_fen(variant, fen),
+            Setup::Sfen(words) => {
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                Game::from_fen(variant, &super::usi::sfen_to_fen(&words)?)
+            }
+            Setup::Missing => {
+                return Err("expected `startpos`, `fen <FEN>` or `sfen <SFEN>`".to_string())
+            }
         };
         let mut game = game.map_err(|e| e.to_string())?;
         let dialect = self.dialect();
-        for text in moves {
+        for text in &p.moves {
             let m = notation::parse(&mut game, text, dialect).map_err(|e| e.to_string())?;
             game.play(m);
         }
@@ -289,83 +299,40 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    fn go(&mut self, words: &[&str]) {
+    fn go(&mut self, go: &Go) {
         self.halt();
         if self.refused {
             return self.no_position_reply();
         }
-        if words.first() == Some(&"perft") {
-            let depth = self.go_number("perft", words.get(1), number::unsigned, 1);
-            let dialect = self.dialect();
-            return self.start_perft(depth.min(MAX_PERFT_DEPTH) as u32, dialect);
-        }
         let mut limits = Limits {
             multipv: self.uci.multipv.max(1),
+            depth: go.depth.map(|d| d as u32),
+            nodes: go.nodes,
+            movetime: go.movetime,
+            infinite: go.infinite,
+            ponder: go.ponder,
             ..Limits::default()
         };
+        let zero = Duration::ZERO;
         let mut clock = Clock {
-            time: [Duration::ZERO; 2],
-            inc: [Duration::ZERO; 2],
-            movestogo: None,
+            time: go.time.map(|t| t.unwrap_or(zero)),
+            inc: go.inc.map(|t| t.unwrap_or(zero)),
+            movestogo: go.movestogo.map(|n| n as u32).filter(|&n| n > 0),
         };
-        let mut timed = false;
-        // In USI `b` (sente) is the side that moves first: the engine's White.
-        let (w, b) = if self.is_usi() {
-            (1 - super::usi::SENTE_INDEX, super::usi::SENTE_INDEX)
-        } else {
-            (0, 1)
-        };
-        let mut byoyomi = Duration::ZERO;
-        let unit_ms = if self.uci.millisec { 1 } else { 1000 };
-        let mut i = 0;
-        while i < words.len() {
-            let key = words[i];
-            let arg = words.get(i + 1);
-            // A refused number is reported and read as the slot's floor (no time, depth 1,
-            // one node), so the GUI still gets its move soon.
-            let ms = |e: &mut Self| e.go_number(key, arg, number::millis, Duration::ZERO);
-            match key {
-                "wtime" => (clock.time[w], timed) = (ms(self), true),
-                "btime" => (clock.time[b], timed) = (ms(self), true),
-                "winc" => clock.inc[w] = ms(self),
-                "binc" => clock.inc[b] = ms(self),
-                "byoyomi" => (byoyomi, timed) = (ms(self), true),
-                // UCCI: the side to move's clock and the opponent's, seconds by default.
-                "time" | "increment" | "opptime" | "oppincrement" => {
-                    let t = self.go_number(key, arg, |t| number::units(t, unit_ms), Duration::ZERO);
-                    let us = self.game.position().side_to_move().index();
-                    let them = 1 - us;
-                    match key {
-                        "time" => (clock.time[us], timed) = (t, true),
-                        "increment" => clock.inc[us] = t,
-                        "opptime" => clock.time[them] = t,
-                        _ => clock.inc[them] = t,
-                    }
-                }
-                "movestogo" => {
-                    let n = self.go_number(key, arg, |t| number::capped(t, MAX_MOVES_TO_GO), 0);
-                    clock.movestogo = Some(n as u32).filter(|&n| n > 0);
-                }
-                "depth" => {
-                    let d = self.go_number(key, arg, |t| number::capped(t, MAX_GO_DEPTH), 1);
-                    limits.depth = Some(d as u32);
-                }
-                "nodes" => limits.nodes = Some(self.go_number(key, arg, number::unsigned, 1)),
-                "movetime" => limits.movetime = Some(ms(self)),
-                "infinite" => limits.infinite = true,
-                "ponder" => limits.ponder = true,
-                "searchmoves" => {
-                    let dialect = self.dialect();
-                    for t in &words[i + 1..] {
-                        if let Ok(m) = notation::parse(&mut self.game, t, dialect) {
-                            limits.searchmoves.push(m);
-                        }
-                    }
-                    break;
-                }
-                _ => {}
+        // UCCI: the side to move's clock and the opponent's.
+        let us = self.game.position().side_to_move().index();
+        let them = 1 - us;
+        clock.time[us] = go.own_time.unwrap_or(clock.time[us]);
+        clock.inc[us] = go.own_inc.unwrap_or(clock.inc[us]);
+        clock.time[them] = go.opp_time.unwrap_or(clock.time[them]);
+        clock.inc[them] = go.opp_inc.unwrap_or(clock.inc[them]);
+        let timed = go.timed();
+        let byoyomi = go.byoyomi.unwrap_or(zero);
+        let dialect = self.dialect();
+        for t in &go.searchmoves {
+            if let Ok(m) = notation::parse(&mut self.game, t, dialect) {
+                limits.searchmoves.push(m);
             }
-            i += 1;
         }
         if timed {
             // Byoyomi: this move may use the main time plus the whole period, and every
@@ -379,24 +346,6 @@ impl<W: Write> Engine<W> {
         self.task = Task::UciGo;
         self.searcher
             .start(&self.game, limits, self.events_tx.clone());
-    }
-
-    /// The number after a `go` keyword through `parse`; a refusal is reported as an `info
-    /// string` and gives `fallback`.
-    fn go_number<T>(
-        &mut self,
-        key: &str,
-        arg: Option<&&str>,
-        parse: impl Fn(&str) -> Result<T, NumberError>,
-        fallback: T,
-    ) -> T {
-        match parse(arg.copied().unwrap_or("")) {
-            Ok(v) => v,
-            Err(e) => {
-                self.say(&format!("info string go {key}: {e}"));
-                fallback
-            }
-        }
     }
 
     pub(super) fn uci_event(&mut self, ev: SearchEvent) {
@@ -462,13 +411,4 @@ impl<W: Write> Engine<W> {
         let text = self.pv_text(&[*best, *reply], dialect);
         text.split_once(' ').map(|(_, r)| r.to_string())
     }
-}
-
-/// UCCI FENs may name the side to move `r` (red, who moves first): the engine's `w`.
-fn red_is_white<'a>(words: &[&'a str]) -> Vec<&'a str> {
-    words
-        .iter()
-        .enumerate()
-        .map(|(i, w)| if i == 1 && *w == "r" { "w" } else { *w })
-        .collect()
 }
