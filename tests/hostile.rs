@@ -171,6 +171,7 @@ const DIALECTS: &[Dialect] = &[
             "position fen 4k3/8/8/8/8/8/8/4K3 w - - {} {}\ngo depth 1",
             "position fen 4k3/8/8/8/{}/8/8/4K3 w - - 0 1\ngo depth 1",
             "position fen 4k3/8/8/8/K{}k/8/8/8 w - - 0 1\ngo depth 1",
+            "position startpos moves e2e{} e{}e5\ngo depth 1",
         ],
     },
     Dialect {
@@ -193,6 +194,8 @@ const DIALECTS: &[Dialect] = &[
             "option EGT Memory={}",
             "force\nsetboard 4k3/8/8/8/8/8/8/4K3 w - - {} {}\ngo",
             "force\nsetboard 4k3/8/8/8/{}/8/8/4K3 w - - 0 1\ngo",
+            "new\nforce\nusermove e2e{}",
+            "option Ranks from 0=1\nnew\nforce\nusermove a{}a3\noption Ranks from 0=0",
         ],
     },
     Dialect {

@@ -71,9 +71,14 @@ pub fn shift_ranks(text: &str, delta: i32) -> String {
         let c = b[i];
         let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
         if c.is_ascii_lowercase() && digits > 0 {
-            let n: i32 = text[i + 1..i + 1 + digits].parse().unwrap_or(0);
+            // A GUI's rank may be any digit run: read as i64 (a run past it stays as sent)
+            // and shifted without overflow, so `a2147483647` cannot panic or wrap.
+            let run = &text[i + 1..i + 1 + digits];
             out.push(c as char);
-            out.push_str(&(n + delta).to_string());
+            match run.parse::<i64>() {
+                Ok(n) => out.push_str(&n.saturating_add(i64::from(delta)).to_string()),
+                Err(_) => out.push_str(run),
+            }
             i += 1 + digits;
         } else {
             out.push(c as char);
@@ -105,6 +110,11 @@ mod tests {
         assert_eq!(shift_ranks("P@e5", -1), "P@e4");
         assert_eq!(shift_ranks("e7e8q", 0), "e7e8q");
         assert_eq!(shift_ranks("@@@@", 1), "@@@@");
+        assert_eq!(shift_ranks("a2147483647", 1), "a2147483648");
+        assert_eq!(
+            shift_ranks("a99999999999999999999b1", 1),
+            "a99999999999999999999b2"
+        );
     }
 
     #[test]
