@@ -2,12 +2,25 @@
 //! for the engine and the engine's events back into text. Nothing here knows about boards.
 //!
 //! It owns the reader thread (stdin lines to a channel, so the engine never blocks on input),
-//! protocol detection, and the square-notation rewriting the protocols differ in.
+//! protocol detection, the square-notation rewriting the protocols differ in, the checked
+//! reading of every number a GUI sends ([`number`]), and the command types: a line of UCI,
+//! USI or UCCI becomes a [`uci::UciCommand`], a line of XBoard an [`xboard::XbCommand`].
+//!
+//! The command types live here, not in the engine, because they need nothing from it: moves
+//! and positions stay text (only the engine's board can read them), numbers arrive checked,
+//! and so each parser is tested line by line without an engine, while the engine's adapters
+//! (src/engine/uci.rs, xboard.rs) only apply commands. The two families keep their own types
+//! because their vocabularies differ (a UCI `go` carries its limits; XBoard sets clocks and
+//! modes command by command).
 
 // Lint posture: no unsafe code; documented public items; no unwrap/expect outside tests
 // (CI runs clippy with -D warnings, so these warnings fail the build).
 #![forbid(unsafe_code)]
 #![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
+pub mod number;
+pub mod uci;
+pub mod xboard;
 
 /// Which protocol a session speaks, decided from its first meaningful line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,9 +71,14 @@ pub fn shift_ranks(text: &str, delta: i32) -> String {
         let c = b[i];
         let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
         if c.is_ascii_lowercase() && digits > 0 {
-            let n: i32 = text[i + 1..i + 1 + digits].parse().unwrap_or(0);
+            // A GUI's rank may be any digit run: read as i64 (a run past it stays as sent)
+            // and shifted without overflow, so `a2147483647` cannot panic or wrap.
+            let run = &text[i + 1..i + 1 + digits];
             out.push(c as char);
-            out.push_str(&(n + delta).to_string());
+            match run.parse::<i64>() {
+                Ok(n) => out.push_str(&n.saturating_add(i64::from(delta)).to_string()),
+                Err(_) => out.push_str(run),
+            }
             i += 1 + digits;
         } else {
             out.push(c as char);
@@ -92,6 +110,11 @@ mod tests {
         assert_eq!(shift_ranks("P@e5", -1), "P@e4");
         assert_eq!(shift_ranks("e7e8q", 0), "e7e8q");
         assert_eq!(shift_ranks("@@@@", 1), "@@@@");
+        assert_eq!(shift_ranks("a2147483647", 1), "a2147483648");
+        assert_eq!(
+            shift_ranks("a99999999999999999999b1", 1),
+            "a99999999999999999999b2"
+        );
     }
 
     #[test]

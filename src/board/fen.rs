@@ -196,13 +196,22 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
                 i += 1;
             }
             let digits = &row[start..i];
-            let n: usize = digits
-                .parse()
-                .map_err(|_| FenError::BadCount(digits.into()))?;
-            if n == 0 || digits.starts_with('0') {
-                return Err(FenError::BadCount(digits.into()));
-            }
-            file += n;
+            // A run may reach the rank's end but not past it: checked, so that a 20-digit
+            // run cannot wrap the file count round to a square already filled.
+            let n = protocol::number::unsigned(digits).ok().filter(|&n| n > 0);
+            file = match n.zip(u64::try_from(file).ok()) {
+                Some((n, f)) if !digits.starts_with('0') => match f.checked_add(n) {
+                    Some(end) if end <= u64::from(lay.files) => end as usize,
+                    _ => {
+                        return Err(FenError::RankWidth {
+                            rank: rank + 1,
+                            found: usize::try_from(f.saturating_add(n)).unwrap_or(usize::MAX),
+                            expected: lay.files,
+                        })
+                    }
+                },
+                _ => return Err(FenError::BadCount(digits.into())),
+            };
             continue;
         }
         match c {
@@ -380,11 +389,17 @@ impl Position {
 
     fn parse_counters(&mut self, counters: &[&str]) -> Result<(), FenError> {
         let mut nums = counters.iter();
+        let counter = |t: &str| {
+            protocol::number::unsigned(t)
+                .ok()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| FenError::BadCounter(t.into()))
+        };
         if let Some(h) = nums.next() {
-            self.rule50 = h.parse().map_err(|_| FenError::BadCounter((*h).into()))?;
+            self.rule50 = counter(h)?;
         }
         if let Some(f) = nums.next() {
-            let n: u32 = f.parse().map_err(|_| FenError::BadCounter((*f).into()))?;
+            let n = counter(f)?;
             if n == 0 {
                 return Err(FenError::BadCounter((*f).into()));
             }

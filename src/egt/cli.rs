@@ -327,7 +327,7 @@ fn read_presets(
     path: &std::path::Path,
 ) -> Result<Vec<super::Preset>, String> {
     use super::value::{loss, win, DRAW};
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = variants::file::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let at = |what: &str| format!("{}:{}: {what}", path.display(), n + 1);

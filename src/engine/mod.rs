@@ -24,6 +24,8 @@ use protocol::Protocol;
 pub const NAME: &str = concat!("Locust ", env!("CARGO_PKG_VERSION"));
 /// Author line.
 pub const AUTHOR: &str = "The Locust developers";
+/// Largest `EGT Memory` option value, in MB.
+const MAX_EGT_MEMORY_MB: usize = 65_536;
 
 /// What the running search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +56,9 @@ pub struct Engine<W: Write> {
     uci: uci::UciState,
     xb: xboard::XbState,
     quit: bool,
+    /// The last position command (`position`, `setboard`) was refused: the game kept is not
+    /// the one the GUI means, so nothing is searched or played until a position is accepted.
+    refused: bool,
     /// Output lines from background jobs (perft), written by this thread.
     aux_tx: Sender<String>,
     aux_rx: Receiver<String>,
@@ -91,6 +96,7 @@ impl<W: Write> Engine<W> {
             uci: uci::UciState::default(),
             xb: xboard::XbState::default(),
             quit: false,
+            refused: false,
         })
     }
 
@@ -205,10 +211,9 @@ impl<W: Write> Engine<W> {
             return Err("endgame tables are not available".to_string());
         };
         let number = || {
-            value
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| format!("{name}: expected a number, got `{value}`"))
+            protocol::number::unsigned(value)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                .map_err(|e| format!("{name}: {e}"))
         };
         match name.to_ascii_lowercase().as_str() {
             "egt" => {
@@ -220,12 +225,17 @@ impl<W: Write> Engine<W> {
                 service.set(|s| s.max_men = n);
             }
             "egt memory" => {
-                let mb = number()?.max(1);
+                let mb = number()?.clamp(1, MAX_EGT_MEMORY_MB);
                 service.set(|s| s.memory_mb = mb);
             }
             "egt path" => {
                 let v = value.trim();
                 let dir = (!v.is_empty() && v != "<empty>").then(|| std::path::PathBuf::from(v));
+                // A folder the tables are written to and read from; a file or a device there
+                // is refused now rather than failing at every table later.
+                if let Some(d) = dir.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+                    return Err(format!("{name}: `{}` is not a directory", d.display()));
+                }
                 service.set(|s| s.cache = dir.or_else(crate::egt::cache::default_dir));
             }
             _ => return Err(format!("unknown option: {name}")),

@@ -1,6 +1,6 @@
-//! The UCI adapter: options, `position` with fairy FENs and moves, `go` with every limit,
-//! `info` lines and `bestmove`; USI (shogi GUIs, `usi.rs`) and UCCI (xiangqi GUIs) as
-//! dialects of it.
+//! The UCI adapter: applies the commands `protocol::uci` reads from a line (options,
+//! `position` with fairy FENs and moves, `go` with every limit) and writes `info` lines and
+//! `bestmove`; USI (shogi GUIs, `usi.rs`) and UCCI (xiangqi GUIs) as dialects of it.
 
 use std::io::Write;
 use std::time::Duration;
@@ -9,6 +9,8 @@ use super::notation::{self, Dialect};
 use super::{Engine, Task, AUTHOR, NAME};
 use crate::game::Game;
 use crate::search::{Clock, Limits, Score, SearchEvent};
+use protocol::number::NumberError;
+use protocol::uci::{self, Family, Go, HelloWord, PositionCommand, Setup, UciCommand};
 
 /// UCI settings that live between commands.
 #[derive(Debug, Default)]
@@ -21,9 +23,20 @@ pub(super) struct UciState {
 }
 
 /// Largest hash size offered, in MB.
-const MAX_HASH_MB: usize = 65_536;
+pub(super) const MAX_HASH_MB: usize = 65_536;
 /// Most threads offered.
-const MAX_THREADS: usize = 256;
+pub(super) const MAX_THREADS: usize = 256;
+/// Most principal variations offered.
+const MAX_MULTIPV: usize = 256;
+/// Largest move overhead offered, in milliseconds.
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// Deepest `go perft` taken.
+pub(super) const MAX_PERFT_DEPTH: u64 = 64;
+
+/// `n` within `min..=max`, as a `usize` (a `u64` past `usize` is capped at `max`).
+fn clamp_to(n: u64, min: usize, max: usize) -> usize {
+    usize::try_from(n).unwrap_or(max).clamp(min, max)
+}
 
 impl<W: Write> Engine<W> {
     fn dialect(&self) -> Dialect {
@@ -42,46 +55,74 @@ impl<W: Write> Engine<W> {
         self.protocol == Some(protocol::Protocol::Usi)
     }
 
+    /// The UCI family of protocols this session speaks, as the parser needs it.
+    fn family(&self) -> Family {
+        match self.protocol {
+            Some(protocol::Protocol::Usi) => Family::Usi,
+            Some(protocol::Protocol::Ucci) => Family::Ucci {
+                millisec: self.uci.millisec,
+            },
+            _ => Family::Uci,
+        }
+    }
+
+    /// Reads one line of UCI, USI or UCCI and applies it.
     pub(super) fn uci(&mut self, line: &str) {
-        let mut words = line.split_whitespace();
-        let cmd = words.next().unwrap_or("");
-        let rest: Vec<&str> = words.collect();
-        match cmd {
-            "uci" => self.uci_hello("uciok"),
-            "ucci" => {
+        let parsed = uci::parse(line, self.family());
+        for e in &parsed.errors {
+            self.say(&format!("info string {e}"));
+        }
+        self.apply_uci(parsed.command);
+    }
+
+    fn apply_uci(&mut self, command: UciCommand) {
+        match command {
+            UciCommand::Hello(HelloWord::Uci) => self.uci_hello("uciok"),
+            UciCommand::Hello(HelloWord::Ucci) => {
                 // Xiangqi GUIs expect xiangqi; another variant stays selectable by option.
                 if self.game.position().variant().name == "chess" {
                     self.uci_variant("xiangqi");
                 }
                 self.uci_hello("ucciok");
             }
-            "usi" => {
+            UciCommand::Hello(HelloWord::Usi) => {
                 // Shogi GUIs expect shogi; another variant stays selectable by option.
                 if self.game.position().variant().name == "chess" {
                     self.uci_variant("shogi");
                 }
                 self.uci_hello("usiok");
             }
-            "gameover" => self.halt(),
+            UciCommand::GameOver => self.halt(),
             // `debug on|off`: UCI's switch for extra `info string` output; we have none extra.
-            "debug" => {}
-            "banmoves" => self.say("info string banmoves is not supported; ignored"),
-            "isready" | "readyok" => self.say("readyok"),
-            "setoption" => self.setoption(&rest),
-            "ucinewgame" | "usinewgame" => {
+            UciCommand::Debug => {}
+            UciCommand::BanMoves => self.say("info string banmoves is not supported; ignored"),
+            UciCommand::IsReady => self.say("readyok"),
+            UciCommand::SetOption { name, value } => self.setoption(&name, &value),
+            UciCommand::BadSetOption => {
+                self.say("info string setoption: expected `name <id> [value <x>]`")
+            }
+            UciCommand::NewGame => {
                 self.halt();
                 self.searcher.clear();
             }
-            "position" => self.position(&rest),
-            "go" => self.go(&rest),
-            "stop" => self.searcher.stop(),
-            "ponderhit" => self.searcher.ponderhit(),
-            "quit" => self.quit = true,
-            "d" => {
+            UciCommand::Position(p) => self.position(&p),
+            UciCommand::Perft(depth) => {
+                self.halt();
+                if self.refused {
+                    return self.no_position_reply();
+                }
+                let dialect = self.dialect();
+                self.start_perft(depth.min(MAX_PERFT_DEPTH) as u32, dialect);
+            }
+            UciCommand::Go(g) => self.go(&g),
+            UciCommand::Stop => self.searcher.stop(),
+            UciCommand::PonderHit => self.searcher.ponderhit(),
+            UciCommand::Quit => self.quit = true,
+            UciCommand::Show => {
                 let fen = self.game.position().fen();
                 self.say(&format!("info string fen {fen}"));
             }
-            _ => self.say(&format!("info string unknown command: {line}")),
+            UciCommand::Unknown(line) => self.say(&format!("info string unknown command: {line}")),
         }
     }
 
@@ -97,9 +138,11 @@ impl<W: Write> Engine<W> {
             format!("id author {AUTHOR}"),
             format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "option name MultiPV type spin default 1 min 1 max 256".to_string(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Ponder type check default false".to_string(),
-            "option name Move Overhead type spin default 30 min 0 max 5000".to_string(),
+            format!(
+                "option name Move Overhead type spin default 30 min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
             "option name UCI_Chess960 type check default false".to_string(),
             format!(
                 "option name UCI_Variant type combo default {current} {}",
@@ -112,7 +155,10 @@ impl<W: Write> Engine<W> {
                 crate::egt::service::ServiceSettings::default().max_men,
                 crate::egt::material::MAX_MEN
             ),
-            "option name EGT Memory type spin default 1024 min 1 max 65536".to_string(),
+            format!(
+                "option name EGT Memory type spin default 1024 min 1 max {}",
+                super::MAX_EGT_MEMORY_MB
+            ),
             "option name EGT Path type string default <empty>".to_string(),
         ];
         for l in lines {
@@ -124,37 +170,35 @@ impl<W: Write> Engine<W> {
         self.say(ok);
     }
 
-    fn setoption(&mut self, words: &[&str]) {
-        let mut text = words.join(" ");
-        if self.protocol == Some(protocol::Protocol::Ucci) && !text.starts_with("name ") {
-            // UCCI writes `setoption <id> <value>`.
-            text = match text.split_once(' ') {
-                Some((id, v)) => format!("name {id} value {v}"),
-                None => format!("name {text}"),
-            };
-        }
-        let Some(rest) = text.strip_prefix("name ") else {
-            return self.say("info string setoption: expected `name <id> [value <x>]`");
+    fn setoption(&mut self, name: &str, value: &str) {
+        // Garbage keeps its old wording (`Hash: not a number: lots`); the other refusals
+        // say what was wrong with the number.
+        let number = |name: &str| {
+            protocol::number::unsigned(value).map_err(|e| match e {
+                NumberError::NotANumber(_) | NumberError::Empty => {
+                    format!("info string {name}: not a number: {value}")
+                }
+                e => format!("info string {name}: {e}"),
+            })
         };
-        let (name, value) = match rest.split_once(" value ") {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
-        };
-        let number = value.parse::<usize>();
         match name.to_ascii_lowercase().as_str() {
-            "hash" | "usi_hash" => match number {
-                Ok(mb) => self.set_options(|o| o.hash_mb = mb.clamp(1, MAX_HASH_MB)),
-                Err(_) => self.say(&format!("info string Hash: not a number: {value}")),
+            "hash" | "usi_hash" => match number("Hash") {
+                Ok(mb) => self.set_options(|o| o.hash_mb = clamp_to(mb, 1, MAX_HASH_MB)),
+                Err(e) => self.say(&e),
             },
-            "threads" => match number {
-                Ok(n) => self.set_options(|o| o.threads = n.clamp(1, MAX_THREADS)),
-                Err(_) => self.say(&format!("info string Threads: not a number: {value}")),
+            "threads" => match number("Threads") {
+                Ok(n) => self.set_options(|o| o.threads = clamp_to(n, 1, MAX_THREADS)),
+                Err(e) => self.say(&e),
             },
-            "multipv" => self.uci.multipv = number.unwrap_or(1).clamp(1, 256),
-            "move overhead" => match number {
-                Ok(ms) => self
-                    .set_options(|o| o.move_overhead = Duration::from_millis(ms.min(5000) as u64)),
-                Err(_) => self.say(&format!("info string Move Overhead: not a number: {value}")),
+            "multipv" => match number("MultiPV") {
+                Ok(n) => self.uci.multipv = clamp_to(n, 1, MAX_MULTIPV),
+                Err(e) => self.say(&e),
+            },
+            "move overhead" => match number("Move Overhead") {
+                Ok(ms) => self.set_options(|o| {
+                    o.move_overhead = Duration::from_millis(ms.min(MAX_MOVE_OVERHEAD_MS))
+                }),
+                Err(e) => self.say(&e),
             },
             "uci_chess960" => self.uci.chess960 = value.eq_ignore_ascii_case("true"),
             "ponder" | "usi_ponder" => {}
@@ -176,6 +220,7 @@ impl<W: Write> Engine<W> {
                 Ok(g) => {
                     self.halt();
                     self.game = g;
+                    self.refused = false;
                 }
                 Err(e) => self.say(&format!("info string variant {name}: {e}")),
             },
@@ -203,106 +248,91 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    /// `position startpos|fen FEN [moves M...]`: a bad FEN or move is reported and leaves the
-    /// position as it was before the command.
-    fn position(&mut self, words: &[&str]) {
+    /// `position startpos|fen FEN [moves M...]`: a bad FEN or move is reported, and `go`
+    /// refuses to search until a position is accepted (the one kept is another game's).
+    fn position(&mut self, p: &PositionCommand) {
         self.halt();
-        let split = words
-            .iter()
-            .position(|w| *w == "moves")
-            .unwrap_or(words.len());
-        let (setup, moves) = (&words[..split], words.get(split + 1..).unwrap_or(&[]));
-        let variant = self.game.position().variant().clone();
-        let game = match setup.first() {
-            Some(&"startpos") => Game::new(variant),
-            Some(&"fen") => Game::from_fen(variant, &red_is_white(&setup[1..]).join(" ")),
-            Some(&"sfen") => match super::usi::sfen_to_fen(&setup[1..]) {
-                Ok(fen) => Game::from_fen(variant, &fen),
-                Err(e) => return self.say(&format!("info string position: {e}")),
-            },
-            _ => {
-                return self
-                    .say("info string position: expected `startpos`, `fen <FEN>` or `sfen <SFEN>`")
+        match self.read_position(p) {
+            Ok(game) => {
+                self.game = game;
+                self.refused = false;
             }
-        };
-        let mut game = match game {
-            Ok(g) => g,
-            Err(e) => return self.say(&format!("info string position: {e}")),
-        };
-        let dialect = self.dialect();
-        for text in moves {
-            match notation::parse(&mut game, text, dialect) {
-                Ok(m) => game.play(m),
-                Err(e) => return self.say(&format!("info string position: {e}")),
+            Err(e) => {
+                self.say(&format!("info string position: {e}"));
+                self.refused = true;
             }
         }
-        self.game = game;
     }
 
-    fn go(&mut self, words: &[&str]) {
+    /// The game a `position` command describes.
+    fn read_position(&mut self, p: &PositionCommand) -> Result<Game, String> {
+        let variant = self.game.position().variant().clone();
+        let game = match &p.setup {
+            Setup::StartPos => Game::new(variant),
+            Setup::Fen(fen) => Game::from_fen(variant, fen),
+            Setup::Sfen(words) => {
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                Game::from_fen(variant, &super::usi::sfen_to_fen(&words)?)
+            }
+            Setup::Missing => {
+                return Err("expected `startpos`, `fen <FEN>` or `sfen <SFEN>`".to_string())
+            }
+        };
+        let mut game = game.map_err(|e| e.to_string())?;
+        let dialect = self.dialect();
+        for text in &p.moves {
+            let m = notation::parse(&mut game, text, dialect).map_err(|e| e.to_string())?;
+            game.play(m);
+        }
+        Ok(game)
+    }
+
+    /// The answer to `go` after a refused position: an `info string` and the dialect's "no
+    /// move" (UCI's null move `0000`, which a GUI reads as no move rather than as a move of
+    /// another game; USI has only `resign` for it; UCCI has `nobestmove`).
+    fn no_position_reply(&mut self) {
+        self.say("info string go: no position (the last position command was refused)");
+        match self.dialect() {
+            Dialect::Usi => self.say("bestmove resign"),
+            Dialect::Ucci => self.say("nobestmove"),
+            _ => self.say("bestmove 0000"),
+        }
+    }
+
+    fn go(&mut self, go: &Go) {
         self.halt();
-        if words.first() == Some(&"perft") {
-            let depth = words.get(1).and_then(|d| d.parse().ok()).unwrap_or(1);
-            let dialect = self.dialect();
-            return self.start_perft(depth, dialect);
+        if self.refused {
+            return self.no_position_reply();
         }
         let mut limits = Limits {
             multipv: self.uci.multipv.max(1),
+            depth: go.depth.map(|d| d as u32),
+            nodes: go.nodes,
+            movetime: go.movetime,
+            infinite: go.infinite,
+            ponder: go.ponder,
             ..Limits::default()
         };
+        let zero = Duration::ZERO;
         let mut clock = Clock {
-            time: [Duration::ZERO; 2],
-            inc: [Duration::ZERO; 2],
-            movestogo: None,
+            time: go.time.map(|t| t.unwrap_or(zero)),
+            inc: go.inc.map(|t| t.unwrap_or(zero)),
+            movestogo: go.movestogo.map(|n| n as u32).filter(|&n| n > 0),
         };
-        let mut timed = false;
-        // In USI `b` (sente) is the side that moves first: the engine's White.
-        let (w, b) = if self.is_usi() {
-            (1 - super::usi::SENTE_INDEX, super::usi::SENTE_INDEX)
-        } else {
-            (0, 1)
-        };
-        let mut byoyomi = Duration::ZERO;
-        let mut i = 0;
-        while i < words.len() {
-            let arg = words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-            let ms = Duration::from_millis(arg.unwrap_or(0));
-            match words[i] {
-                "wtime" => (clock.time[w], timed) = (ms, true),
-                "btime" => (clock.time[b], timed) = (ms, true),
-                "winc" => clock.inc[w] = ms,
-                "binc" => clock.inc[b] = ms,
-                "byoyomi" => (byoyomi, timed) = (ms, true),
-                // UCCI: the side to move's clock and the opponent's, seconds by default.
-                "time" | "increment" | "opptime" | "oppincrement" => {
-                    let t = self.ucci_duration(arg.unwrap_or(0));
-                    let (us, them) = (self.game.position().side_to_move().index(), 1);
-                    let them = them - us;
-                    match words[i] {
-                        "time" => (clock.time[us], timed) = (t, true),
-                        "increment" => clock.inc[us] = t,
-                        "opptime" => clock.time[them] = t,
-                        _ => clock.inc[them] = t,
-                    }
-                }
-                "movestogo" => clock.movestogo = arg.map(|n| n.min(1000) as u32).filter(|&n| n > 0),
-                "depth" => limits.depth = arg.map(|d| d.min(1000) as u32),
-                "nodes" => limits.nodes = arg,
-                "movetime" => limits.movetime = Some(ms),
-                "infinite" => limits.infinite = true,
-                "ponder" => limits.ponder = true,
-                "searchmoves" => {
-                    let dialect = self.dialect();
-                    for t in &words[i + 1..] {
-                        if let Ok(m) = notation::parse(&mut self.game, t, dialect) {
-                            limits.searchmoves.push(m);
-                        }
-                    }
-                    break;
-                }
-                _ => {}
+        // UCCI: the side to move's clock and the opponent's.
+        let us = self.game.position().side_to_move().index();
+        let them = 1 - us;
+        clock.time[us] = go.own_time.unwrap_or(clock.time[us]);
+        clock.inc[us] = go.own_inc.unwrap_or(clock.inc[us]);
+        clock.time[them] = go.opp_time.unwrap_or(clock.time[them]);
+        clock.inc[them] = go.opp_inc.unwrap_or(clock.inc[them]);
+        let timed = go.timed();
+        let byoyomi = go.byoyomi.unwrap_or(zero);
+        let dialect = self.dialect();
+        for t in &go.searchmoves {
+            if let Ok(m) = notation::parse(&mut self.game, t, dialect) {
+                limits.searchmoves.push(m);
             }
-            i += 1;
         }
         if timed {
             // Byoyomi: this move may use the main time plus the whole period, and every
@@ -316,14 +346,6 @@ impl<W: Write> Engine<W> {
         self.task = Task::UciGo;
         self.searcher
             .start(&self.game, limits, self.events_tx.clone());
-    }
-
-    fn ucci_duration(&self, n: u64) -> Duration {
-        if self.uci.millisec {
-            Duration::from_millis(n)
-        } else {
-            Duration::from_secs(n.min(u64::from(u32::MAX)))
-        }
     }
 
     pub(super) fn uci_event(&mut self, ev: SearchEvent) {
@@ -389,13 +411,4 @@ impl<W: Write> Engine<W> {
         let text = self.pv_text(&[*best, *reply], dialect);
         text.split_once(' ').map(|(_, r)| r.to_string())
     }
-}
-
-/// UCCI FENs may name the side to move `r` (red, who moves first): the engine's `w`.
-fn red_is_white<'a>(words: &[&'a str]) -> Vec<&'a str> {
-    words
-        .iter()
-        .enumerate()
-        .map(|(i, w)| if i == 1 && *w == "r" { "w" } else { *w })
-        .collect()
 }

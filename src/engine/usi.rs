@@ -118,10 +118,11 @@ pub fn sfen_to_fen(words: &[&str]) -> Result<String, String> {
             }
         }
     }
-    let number = rest
-        .first()
-        .and_then(|n| n.parse::<u32>().ok())
-        .map_or(1, |ply| ply.div_ceil(2).max(1));
+    let ply = match rest.first() {
+        Some(n) => protocol::number::unsigned(n).map_err(|e| format!("move number: {e}"))?,
+        None => 1,
+    };
+    let number = ply.div_ceil(2).max(1);
     Ok(format!("{board}[{held}] {side} - - 0 {number}"))
 }
 

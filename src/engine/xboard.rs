@@ -1,6 +1,7 @@
-//! The XBoard (CECP v2) adapter: features, game flow (new, variant, force, go, playother,
-//! usermove, undo/remove, setboard), clocks (time, otim, level, st, sd), analysis, thinking
-//! output, result claims and options; pondering and `hint` in [`ponder`].
+//! The XBoard (CECP v2) adapter: applies the commands `protocol::xboard` reads from a line
+//! (features, game flow: new, variant, force, go, playother, usermove, undo/remove, setboard;
+//! clocks: time, otim, level, st, sd; analysis, options) and writes thinking output, moves
+//! and result claims; pondering and `hint` in [`ponder`].
 
 mod highlight;
 mod ponder;
@@ -16,6 +17,8 @@ use crate::board::moves::Move;
 use crate::board::types::Colour;
 use crate::game::{Game, Outcome, Termination};
 use crate::search::{Clock, Limits, Score, SearchEvent};
+use protocol::number::NumberError;
+use protocol::xboard::{self, XbCommand};
 
 /// XBoard settings and game flow state.
 #[derive(Debug)]
@@ -71,79 +74,104 @@ impl Default for XbState {
     }
 }
 
-/// Commands accepted and deliberately ignored (no reply is expected for them).
-const IGNORED: &[&str] = &[
-    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw", "nps",
-    "otim_", "bk", ".", "pause", "resume", "white", "black",
-];
-
 impl<W: Write> Engine<W> {
+    /// Reads one line of XBoard and applies it.
     pub(super) fn xboard(&mut self, line: &str) {
-        let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
-        let arg = arg.trim();
-        self.ponder_gate(cmd);
-        match cmd {
-            "protover" => self.features(),
-            "new" => self.xb_new(),
-            "variant" => self.xb_variant(arg),
-            "force" => {
+        let command = xboard::parse(line);
+        self.ponder_gate(&command);
+        if self.refused && command.needs_position() {
+            // After a refused `setboard` the game kept is another one: no move is read,
+            // searched or played in it until a position is accepted.
+            return self.say(&format!("Error (no position): {line}"));
+        }
+        if let Some(game_command) = self.xb_setting(command, line) {
+            self.xb_game(game_command);
+        }
+    }
+
+    /// Applies a command about the game or the search; settings go to [`Self::xb_setting`].
+    fn xb_game(&mut self, command: XbCommand) {
+        match command {
+            XbCommand::Protover => self.features(),
+            XbCommand::New => self.xb_new(),
+            XbCommand::Variant(name) => self.xb_variant(&name),
+            XbCommand::Force => {
                 self.halt_thinking();
                 self.xb.force = true;
             }
-            "go" => {
+            XbCommand::Go => {
                 self.halt_thinking();
                 self.xb.force = false;
                 self.xb.engine = self.game.position().side_to_move();
                 self.think();
             }
-            "playother" => {
+            XbCommand::PlayOther => {
                 self.halt_thinking();
                 self.xb.force = false;
                 self.xb.engine = self.game.position().side_to_move().flip();
             }
-            "usermove" => self.usermove(arg),
-            "setboard" => self.setboard(arg),
-            "time" => self.xb.time = centiseconds(arg),
-            "otim" => self.xb.otim = centiseconds(arg),
-            "level" => self.level(arg),
-            "st" => {
-                self.xb.st = arg
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| *s > 0.0)
-                    .map(|s| Duration::from_secs_f64(s.min(1e6)))
-            }
-            "sd" => self.xb.sd = arg.parse().ok(),
-            "ping" if arg.is_empty() => self.say("pong"),
-            "ping" => self.say(&format!("pong {arg}")),
-            "?" => {
-                if self.task == Task::Think {
-                    self.searcher.stop();
-                }
-            }
-            "undo" => self.take_back(1),
-            "remove" => self.take_back(2),
-            "result" => {
+            XbCommand::UserMove(m) => self.usermove(&m),
+            XbCommand::SetBoard(fen) => self.setboard(&fen),
+            XbCommand::Ping(n) if n.is_empty() => self.say("pong"),
+            XbCommand::Ping(n) => self.say(&format!("pong {n}")),
+            XbCommand::MoveNow if self.task == Task::Think => self.searcher.stop(),
+            XbCommand::Undo => self.take_back(1),
+            XbCommand::Remove => self.take_back(2),
+            XbCommand::Result => {
                 self.halt();
                 self.xb.force = true;
             }
-            "hard" => self.xb.ponder = true,
-            "easy" => self.xb.ponder = false,
-            "hint" => self.hint(),
-            "post" => self.xb.post = true,
-            "nopost" => self.xb.post = false,
-            "analyze" => self.analyze(),
-            "exit" => self.halt(),
-            "memory" => match arg.parse::<usize>() {
-                Ok(mb) => self.set_options(|o| o.hash_mb = mb.clamp(1, 65_536)),
-                Err(_) => self.say(&format!("Error (bad number): {line}")),
-            },
-            "cores" => match arg.parse::<usize>() {
-                Ok(n) => self.set_options(|o| o.threads = n.clamp(1, 256)),
-                Err(_) => self.say(&format!("Error (bad number): {line}")),
-            },
-            "option" => self.xb_option(arg),
-            "egtpath" => {
+            XbCommand::Hint => self.hint(),
+            XbCommand::Analyze => self.analyze(),
+            XbCommand::Exit => self.halt(),
+            XbCommand::Perft(depth, arg) => self.xb_perft(depth, &arg),
+            XbCommand::Lift(sq) => self.xb_lift(&sq),
+            XbCommand::Put(sq) => self.xb_put(&sq),
+            XbCommand::Quit => self.quit = true,
+            XbCommand::Unknown(cmd) => self.say(&format!("Error (unknown command): {cmd}")),
+            // `?` while not thinking, `hover`, the ignored commands (settings never get here).
+            _ => {}
+        }
+    }
+
+    /// Applies a setting (clocks, limits, modes, options); a refused number is reported and
+    /// leaves the setting as it was. Returns any other command.
+    fn xb_setting(&mut self, command: XbCommand, line: &str) -> Option<XbCommand> {
+        match command {
+            XbCommand::Time(t) => self.xb.time = self.xb_number(line, t)?,
+            XbCommand::Otim(t) => self.xb.otim = self.xb_number(line, t)?,
+            XbCommand::Level(Err(None)) => {
+                let arg = line.split_once(' ').map_or("", |(_, a)| a.trim());
+                self.say(&format!("Error (bad level): {arg}"));
+            }
+            XbCommand::Level(level) => {
+                let level =
+                    self.xb_number(line, level.map_err(|e| e.unwrap_or(NumberError::Empty)))?;
+                (self.xb.mps, self.xb.inc) = (level.mps, level.inc);
+                self.xb.st = None;
+            }
+            XbCommand::St(t) => {
+                self.xb.st = Some(self.xb_number(line, t)?).filter(|t| !t.is_zero())
+            }
+            XbCommand::Sd(d) => self.xb.sd = Some(self.xb_number(line, d)? as u32),
+            // `nps` is declined (`feature nps=0`); its number is still checked.
+            XbCommand::Nps(n) => {
+                self.xb_number(line, n);
+            }
+            XbCommand::Memory(mb) => {
+                let mb = self.xb_number(line, mb)?.min(MAX_MEMORY_MB);
+                self.set_options(|o| o.hash_mb = (mb as usize).max(1));
+            }
+            XbCommand::Cores(n) => {
+                let n = self.xb_number(line, n)?.min(MAX_CORES);
+                self.set_options(|o| o.threads = (n as usize).max(1));
+            }
+            XbCommand::Hard => self.xb.ponder = true,
+            XbCommand::Easy => self.xb.ponder = false,
+            XbCommand::Post => self.xb.post = true,
+            XbCommand::NoPost => self.xb.post = false,
+            XbCommand::Option { name, value } => self.xb_option(&name, &value),
+            XbCommand::EgtPath(arg) => {
                 // `egtpath locust DIR`: our own tables' folder; other formats are not ours.
                 if let Some(dir) = arg.strip_prefix("locust").map(str::trim) {
                     if let Err(e) = self.set_table_option("EGT Path", dir) {
@@ -151,16 +179,9 @@ impl<W: Write> Engine<W> {
                     }
                 }
             }
-            "perft" => self.xb_perft(arg),
-            "lift" => self.xb_lift(arg),
-            "put" => self.xb_put(arg),
-            // A hover asks for the victims of a capture; ours are shown by the second leg.
-            "hover" => {}
-            "quit" => self.quit = true,
-            c if IGNORED.contains(&c) => {}
-            _ if self.looks_like_move(cmd) => self.usermove(cmd),
-            _ => self.say(&format!("Error (unknown command): {cmd}")),
+            other => return Some(other),
         }
+        None
     }
 
     fn features(&mut self) {
@@ -180,7 +201,10 @@ impl<W: Write> Engine<W> {
             crate::egt::service::ServiceSettings::default().max_men,
             crate::egt::material::MAX_MEN
         ));
-        self.say("feature option=\"EGT Memory -spin 1024 1 65536\"");
+        self.say(&format!(
+            "feature option=\"EGT Memory -spin 1024 1 {}\"",
+            super::MAX_EGT_MEMORY_MB
+        ));
         self.say("feature option=\"EGT Path -path \"");
         self.say("feature option=\"Ranks from 0 -check 0\"");
         self.say("feature egt=\"locust\"");
@@ -197,6 +221,7 @@ impl<W: Write> Engine<W> {
         if let Some(v) = self.find_variant("chess") {
             if let Ok(g) = Game::new(v) {
                 self.game = g;
+                self.refused = false;
             }
         }
         self.searcher.clear();
@@ -212,6 +237,7 @@ impl<W: Write> Engine<W> {
         match found.map(Game::new) {
             Some(Ok(g)) => {
                 self.game = g;
+                self.refused = false;
                 self.send_setup();
             }
             Some(Err(e)) => self.say(&format!("Error (bad variant): {name}: {e}")),
@@ -286,20 +312,23 @@ impl<W: Write> Engine<W> {
     fn setboard(&mut self, fen: &str) {
         self.halt_thinking();
         let ours = engine_fen(&self.game.position().variant().name, fen);
+        self.refused = false;
         if let Err(e) = self.game.set_fen(&ours) {
+            self.refused = true;
             self.say(&format!("tellusererror Illegal position: {e}"));
             self.say(&format!("Error (illegal position): {fen}"));
         }
     }
 
-    fn level(&mut self, arg: &str) {
-        let w: Vec<&str> = arg.split_whitespace().collect();
-        if w.len() != 3 {
-            return self.say(&format!("Error (bad level): {arg}"));
+    /// A number read for `line`, or `None` after an `Error (...)` naming what was wrong.
+    fn xb_number<T>(&mut self, line: &str, number: Result<T, NumberError>) -> Option<T> {
+        match number {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.say(&format!("Error ({e}): {line}"));
+                None
+            }
         }
-        self.xb.mps = w[0].parse().unwrap_or(0);
-        self.xb.inc = Duration::from_secs_f64(w[2].parse::<f64>().unwrap_or(0.0).clamp(0.0, 1e6));
-        self.xb.st = None;
     }
 
     fn take_back(&mut self, n: usize) {
@@ -313,9 +342,8 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    fn xb_option(&mut self, arg: &str) {
-        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
-        match name.trim() {
+    fn xb_option(&mut self, name: &str, value: &str) {
+        match name {
             "VariantPath" => match variants::load_file(value.trim()) {
                 Ok(list) => {
                     for v in list {
@@ -353,21 +381,14 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    fn xb_perft(&mut self, arg: &str) {
-        match arg.parse::<u32>() {
-            Ok(depth) => self.start_perft(depth, self.xb_dialect()),
-            Err(_) => self.say(&format!("Error (bad depth): perft {arg}")),
+    fn xb_perft(&mut self, depth: xboard::Number<u64>, arg: &str) {
+        match depth {
+            Ok(d) => {
+                let d = d.min(super::uci::MAX_PERFT_DEPTH) as u32;
+                self.start_perft(d, self.xb_dialect())
+            }
+            Err(e) => self.say(&format!("Error (bad depth: {e}): perft {arg}")),
         }
-    }
-
-    /// Does this word look like a move (for GUIs that send moves without `usermove`)?
-    fn looks_like_move(&self, word: &str) -> bool {
-        let b = word.as_bytes();
-        b.len() >= 4
-            && (b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
-                || b[1] == b'@'
-                || word == "@@@@"
-                || word.starts_with("O-O"))
     }
 
     fn halt_thinking(&mut self) {
@@ -492,10 +513,10 @@ impl<W: Write> Engine<W> {
 /// Reversible plies from which XBoard 4.9 accepts an n-move draw claim.
 const XBOARD_RULE_PLIES: u32 = 100;
 
-/// XBoard's clock unit.
-fn centiseconds(arg: &str) -> Duration {
-    Duration::from_millis(arg.trim().parse::<i64>().unwrap_or(0).clamp(0, 1 << 40) as u64 * 10)
-}
+/// Largest `memory` taken, in MB: the Hash option's maximum.
+const MAX_MEMORY_MB: u64 = super::uci::MAX_HASH_MB as u64;
+/// Most `cores` taken: the Threads option's maximum.
+const MAX_CORES: u64 = super::uci::MAX_THREADS as u64;
 
 /// Variants XBoard knows by these names (no `setup` needed).
 const KNOWN: &[&str] = &[

@@ -58,11 +58,19 @@ const ENTRY_BYTES: usize = 16;
 
 impl Tt {
     /// A table of `mb` megabytes (at least one entry).
+    /// When the machine cannot give that much (a GUI may offer the option's maximum on a
+    /// small machine), the table halves until the allocation succeeds instead of aborting.
     pub fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) * 1024 * 1024 / ENTRY_BYTES).max(1024);
-        let slots = (0..n)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
+        let mut mb = mb.max(1);
+        let mut slots = Vec::new();
+        let n = loop {
+            let n = (mb.saturating_mul(1024 * 1024) / ENTRY_BYTES).max(1024);
+            if slots.try_reserve_exact(n).is_ok() || mb == 1 {
+                break n;
+            }
+            mb /= 2;
+        };
+        slots.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
         Tt {
             slots,
             age: AtomicU64::new(0),

@@ -8,6 +8,7 @@
 #![warn(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod error;
+pub mod file;
 pub mod geometry;
 pub mod ini;
 pub mod load;

@@ -8,20 +8,36 @@ use std::io::Write;
 
 use super::{Engine, Move, Task};
 use crate::engine::notation;
+use protocol::xboard::XbCommand;
 
-/// Commands that leave a ponder search running: they change neither the game nor the search
-/// settings (`time`/`otim` only update the clocks, read again at a hit; `usermove` and a bare
-/// move decide hit or miss themselves).
-const KEEP_PONDERING: &[&str] = &[
-    "ping", "time", "otim", "post", "nopost", "hint", "hard", "usermove", "xboard", "accepted",
-    "rejected", "computer", "name", "rating", "ics", "draw", ".",
+/// Ignored commands that leave a ponder search running (the others of
+/// [`protocol::xboard::IGNORED`] end it, as game commands do).
+const IGNORED_KEEP_PONDERING: &[&str] = &[
+    "xboard", "accepted", "rejected", "computer", "name", "rating", "ics", "draw", ".",
 ];
+
+/// Does this command leave a ponder search running? It changes neither the game nor the
+/// search settings (`time`/`otim` only update the clocks, read again at a hit; `usermove` and
+/// a bare move decide hit or miss themselves).
+fn keeps_pondering(command: &XbCommand) -> bool {
+    match command {
+        XbCommand::Ping(_)
+        | XbCommand::Time(_)
+        | XbCommand::Otim(_)
+        | XbCommand::Post
+        | XbCommand::NoPost
+        | XbCommand::Hint
+        | XbCommand::Hard
+        | XbCommand::UserMove(_) => true,
+        XbCommand::Ignored(word) => IGNORED_KEEP_PONDERING.contains(&word.as_str()),
+        _ => false,
+    }
+}
 
 impl<W: Write> Engine<W> {
     /// Before any XBoard command: ends a ponder search unseen unless the command keeps it.
-    pub(super) fn ponder_gate(&mut self, cmd: &str) {
-        if self.task == Task::Ponder && !KEEP_PONDERING.contains(&cmd) && !self.looks_like_move(cmd)
-        {
+    pub(super) fn ponder_gate(&mut self, command: &XbCommand) {
+        if self.task == Task::Ponder && !keeps_pondering(command) {
             self.halt();
         }
     }

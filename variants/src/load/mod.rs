@@ -66,13 +66,13 @@ fn load_with_library(
 
 /// Loads a file from disk.
 pub fn load_file(path: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
-    match std::fs::read_to_string(path) {
+    match crate::file::read_text(std::path::Path::new(path)) {
         Ok(text) => load_str(&text, path),
-        Err(e) => Err(vec![VariantError {
+        Err(message) => Err(vec![VariantError {
             path: path.to_string(),
             line: 0,
             key: "file".to_string(),
-            message: format!("cannot read: {e}"),
+            message,
         }]),
     }
 }
