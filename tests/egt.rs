@@ -1352,7 +1352,6 @@ fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
         stuck: Default::default(),
         counted: Default::default(),
         losses: Default::default(),
-        writer: Default::default(),
     };
     let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
     (copy, counts)
@@ -1507,7 +1506,6 @@ fn unsolved_copy(t: &Table) -> Table {
         stuck: Default::default(),
         counted: Default::default(),
         losses: Default::default(),
-        writer: Default::default(),
     }
 }
 

@@ -120,7 +120,6 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
         stuck: Default::default(),
         counted: Default::default(),
         losses: Default::default(),
-        writer: Default::default(),
     };
     out.convs = convs(table, &out, &inv);
     out

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod board;
 pub mod cache;
 pub mod cli;
+pub mod counts;
 pub mod escapes;
 pub mod index;
 pub mod layout;
@@ -23,11 +24,13 @@ pub mod rules;
 pub mod schedule;
 pub mod service;
 pub mod solve;
+pub mod stats;
 pub mod threads;
 pub mod value;
 pub mod word;
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
@@ -37,7 +40,7 @@ use parking_lot::Mutex;
 use material::{ManSpec, Material, MaterialError};
 use mirror::Mirror;
 use rules::{Rules, RulesError};
-use solve::{Conv, Metric, SolveError, Table};
+use solve::{Conv, IdleWork, Metric, SolveError, Table};
 use threads::Threads;
 
 /// Why tables could not be had.
@@ -426,16 +429,25 @@ impl Builder {
     /// `cache::Writer`).
     fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         let not_cached = |e: cache::CacheError| log::warn!("{}: not cached: {e}", table.name);
-        if let Some(dir) = self.cache_dir() {
-            match (cache::Writer::create(dir, table), table.writer.write()) {
-                (Ok(w), Ok(mut slot)) => *slot = Some(w),
-                (Err(e), _) => not_cached(e),
-                (Ok(_), Err(_)) => {}
+        let writer = match self
+            .cache_dir()
+            .map(|dir| cache::Writer::create(dir, table))
+        {
+            Some(Ok(w)) => Some(w),
+            Some(Err(e)) => {
+                not_cached(e);
+                None
             }
-        }
-        let solved = self.solve(table, threads);
-        // Taken out whatever the outcome: dropped unfinished, it removes its file.
-        let writer = table.writer.write().ok().and_then(|mut w| w.take());
+            None => None,
+        };
+        let write = |ready: &dyn Fn(Range<usize>) -> bool| {
+            if let Some(w) = &writer {
+                w.write_ready(table, ready);
+            }
+        };
+        let idle = writer.is_some().then_some(&write as IdleWork);
+        let solved = self.solve(table, threads, idle);
+        // Whatever the outcome: dropped unfinished, the writer removes its file.
         solved?;
         if let Some(Err(e)) = writer.map(|w| w.finish(table, threads.get())) {
             not_cached(e);
@@ -443,7 +455,12 @@ impl Builder {
         Ok(())
     }
 
-    fn solve(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
+    fn solve(
+        &self,
+        table: &Table,
+        threads: &Threads,
+        idle: Option<IdleWork>,
+    ) -> Result<(), EgtError> {
         let show = self.settings.progress;
         let mut shown = report::Progress::new(&table.name, Some((&self.solved, self.planned)));
         let mut progress = |what: &str| {
@@ -464,7 +481,7 @@ impl Builder {
                     presets.push((p.stm, idx, p.code))
                 });
         }
-        propagate::solve(table, threads, &presets, &mut progress)?;
+        propagate::solve(table, threads, &presets, idle, &mut progress)?;
         self.solved.fetch_add(1, Relaxed);
         if show {
             shown.done();
@@ -561,7 +578,6 @@ impl Builder {
             stuck: Default::default(),
             counted: Default::default(),
             losses: Default::default(),
-            writer: Default::default(),
         };
         if rows::eligible(&table) {
             if let Some(perm) = layout::row_order(&table) {

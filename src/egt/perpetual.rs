@@ -27,8 +27,8 @@ use std::sync::Mutex;
 
 use super::escapes::for_predecessors_once;
 use super::material::MAX_MEN;
-use super::propagate::parallel;
 use super::solve::Table;
+use super::threads::parallel;
 use super::value::{is_win, DRAW};
 
 /// One bit per position and side to move.

@@ -40,14 +40,15 @@ use variants::rules::Royalty;
 use variants::{rights, PieceId};
 
 use super::board::{bit, Bits};
+use super::counts::SideStats;
 use super::index::Indexer;
 use super::material::MAX_MEN;
 use super::paths::SETS_EP;
-use super::propagate::{parallel, parallel_with};
-use super::report::{count_range, SideStats};
 use super::rules::Rules;
-use super::solve::{Bare, ConvPartial, SolveError, Table};
+use super::solve::{Bare, ConvPartial, IdleWork, SolveError, Table};
+use super::stats::count_range;
 use super::threads::Threads;
+use super::threads::{parallel, parallel_with};
 use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES, WON_NOW};
 use super::word::{ones, zeroed_words, AtomicWord, Word};
 
@@ -1355,6 +1356,8 @@ struct Solver<'a, W: Word> {
     /// Per side, the rows a row's news reach through its men's un-moves, but the last
     /// man's (which stay in the row): see [`emits`].
     emits: [usize; 2],
+    /// Work for the threads a sliced solve has nothing left for (see [`IdleWork`]).
+    idle: Option<IdleWork<'a>>,
 }
 
 /// Per side, the rows one row's news reach through the un-moves of the side's men but the
@@ -1389,17 +1392,24 @@ pub fn solve(
     threads: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    solve_lent(table, &Threads::new(threads), progress)
+    solve_lent(table, &Threads::new(threads), None, progress)
 }
 
-/// [`solve`] with a thread count that may change between passes: in 64-bit words when the
-/// board fits them, else in 128-bit ones.
+/// [`solve`] with a thread count that may change between passes, and `idle` work for the
+/// threads a sliced solve has nothing else for: in 64-bit words when the board fits them,
+/// else in 128-bit ones.
 pub fn solve_lent(
     table: &Table,
     threads: &Threads,
+    idle: Option<IdleWork>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    solve_passes(table, threads, true, progress).map(|_| ())
+    let swept = AtomicUsize::new(0);
+    if table.rules.board.n <= u64::BITS as usize {
+        solve_in::<u64>(table, threads, (true, &swept), idle, progress)
+    } else {
+        solve_in::<u128>(table, threads, (true, &swept), idle, progress)
+    }
 }
 
 /// [`solve_lent`], with passes over wins made by sweeps where they cost less (`sweeps`)
@@ -1413,9 +1423,9 @@ pub fn solve_passes(
 ) -> Result<usize, SolveError> {
     let swept = AtomicUsize::new(0);
     if table.rules.board.n <= u64::BITS as usize {
-        solve_in::<u64>(table, threads, (sweeps, &swept), progress)?;
+        solve_in::<u64>(table, threads, (sweeps, &swept), None, progress)?;
     } else {
-        solve_in::<u128>(table, threads, (sweeps, &swept), progress)?;
+        solve_in::<u128>(table, threads, (sweeps, &swept), None, progress)?;
     }
     Ok(swept.into_inner())
 }
@@ -1425,6 +1435,7 @@ fn solve_in<W: Word>(
     table: &Table,
     threads: &Threads,
     (sweeps, swept): (bool, &AtomicUsize),
+    idle: Option<IdleWork>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     let g = Geometry::<W>::new(table);
@@ -1467,6 +1478,7 @@ fn solve_in<W: Word>(
         sweeps,
         swept,
         emits: emits(table, &g),
+        idle,
     };
     if let Some((per, levels)) = s.slices() {
         s.solve_slices(per, &levels, progress)?;
@@ -1789,12 +1801,10 @@ impl<'a, W: Word> Solver<'a, W> {
             // Nothing left to take: while the last slices are solved (alone, 10-20 ms of
             // KRvKP's build), this thread writes the parts of the table's file that are
             // final (see `cache::Writer`), the file's write once at the end.
-            if let Ok(writer) = self.t.writer.read() {
-                if let Some(w) = writer.as_ref() {
-                    let span = per * self.g.len;
-                    let slices = |r: std::ops::Range<usize>| r.start / span..r.end.div_ceil(span);
-                    w.write_ready(self.t, &|r| slices(r).all(|s| board.is_done(at[s])));
-                }
+            if let Some(write) = self.idle {
+                let span = per * self.g.len;
+                let slices = |r: std::ops::Range<usize>| r.start / span..r.end.div_ceil(span);
+                write(&|r| slices(r).all(|s| board.is_done(at[s])));
             }
         };
         let helpers = self.threads.get().min(order.len()).max(1) - 1;

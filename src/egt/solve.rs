@@ -3,7 +3,7 @@
 //! The retrograde driver lives in `propagate`.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 use variants::rules::Royalty;
 use variants::PieceId;
@@ -212,16 +212,18 @@ pub struct Table {
     /// The statistics' counts of the entries per side to move (before the symmetry's fixed
     /// placements, see `report::stats`), when the solver counted them as it went: a pawn
     /// table's slices each as it is done, while its values are in the cache.
-    pub counted: OnceLock<[super::report::SideStats; 2]>,
+    pub counted: OnceLock<[super::counts::SideStats; 2]>,
     /// Per side to move, whether it loses in some position: known once the table is read
     /// from its file (see `cache::load`), which lets a conversion into it that cannot win
     /// be skipped where the mover already draws (see [`Table::conv_may_win`]).
     pub losses: OnceLock<[bool; 2]>,
-    /// The table's cache file while it is solved, when it is cached: the threads the
-    /// solve has no more work for write the parts already final, side by side (see
-    /// `cache::Writer`).
-    pub writer: RwLock<Option<super::cache::Writer>>,
 }
+
+/// Work a solve gives the threads it has nothing else for, called with a test of which
+/// ranges of positions hold final values: the builder's writes the parts of the table's
+/// cache file that are final, side by side (see `cache::Writer`), so that the solver knows
+/// nothing of the file.
+pub type IdleWork<'a> = &'a (dyn Fn(&dyn Fn(std::ops::Range<usize>) -> bool) + Sync);
 
 /// Which moves a generation reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1280,4 +1282,24 @@ pub fn inconsistencies(table: &Table) -> Vec<(usize, usize, u8, u8)> {
         }
     }
     out
+}
+
+/// The indices in `range` whose bits are set in `bits` (64 a word): the positions a bit set
+/// such as [`Table::stuck`] holds.
+pub(super) fn set_bits(
+    bits: &[u64],
+    range: std::ops::Range<usize>,
+) -> impl Iterator<Item = usize> + '_ {
+    (range.start / 64..range.end.div_ceil(64))
+        .flat_map(move |w| {
+            let mut x = bits.get(w).copied().unwrap_or(0);
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    w * 64 + b
+                })
+            })
+        })
+        .filter(move |i| range.contains(i))
 }
