@@ -46,7 +46,7 @@ pub fn stats(table: &Table, threads: usize) -> [SideStats; 2] {
 
 /// Finds the position of `longest` where the counting left only its block: a scan of
 /// the one block that holds the table's deepest win, not of every range's deepest
-/// (ranges are counted apart, so each found its own: 1.4% of KRvKP's build).
+/// (ranges are counted apart, so each found its own, a measurable share of a build).
 /// Blocks do not overlap, so the first block is the first position's.
 fn resolve(side: &mut SideStats, table: &Table, stm: usize) {
     if let (Some((p, start)), true) = (side.longest, side.longest_open) {

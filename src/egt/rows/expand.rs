@@ -89,9 +89,8 @@ impl<W: Word> Merger<W> {
 }
 
 /// Slots of a [`Merger`] (a power of two): more for tables of at most `SMALL` rows.
-/// Measured: KQvKR with 4096 slots, 2.52G -> 2.39G instructions and 0.22 s -> 0.20 s;
-/// KBBvKN with 4096, 3 % slower (its rows' state is far bigger than the cache, and the
-/// buffer's own lines then cost more than the merging saves).
+/// The larger buffer pays on small tables; on a large one its own lines cost more than the
+/// merging saves, the rows' state being far bigger than the cache.
 pub(super) const SLOTS: [usize; 2] = [1024, 4096];
 
 /// Rows a [`Merger`] acts on together.
@@ -281,9 +280,8 @@ impl<'a, W: Word> Solver<'a, W> {
     /// solved) with undecided positions are at most as many as the rows the news reach
     /// through the un-moves of the mover's men but the last (see [`emits`]; none when
     /// only the last man moves in the level, whose un-moves cost a few word operations).
-    /// Not in more than [`SMALL`] rows: KBBvKN's 1.3 million took 2-4% longer (73.7 G
-    /// instructions against 70.3 G, 8.6 s against 8.4 s), its rows' state far bigger than
-    /// the cache either way. Not at distance 0 (whose news mix wins and losses), nor under
+    /// Not in more than [`SMALL`] rows: there sweeps took longer (KBBvKN), the rows' state
+    /// far bigger than the cache either way. Not at distance 0 (whose news mix wins and losses), nor under
     /// the perpetual-check ban (whose game reads the notes of positions no pass reached,
     /// and a sweep reaches them all).
     pub(super) fn sweeps(&self, p: u8, side: usize, level: &[usize]) -> bool {

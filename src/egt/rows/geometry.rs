@@ -87,8 +87,8 @@ pub(super) struct Geometry<W> {
     /// Per man but the last, when neither the first (whose steps may need a symmetry
     /// map) nor one of alike men (indexed as a set) and none of its paths has a hop
     /// screen: per square, its `moves` and `unmoves` that stay in its domain as
-    /// [`Quick`] steps, `(moves, unmoves)`. A quick step costs verification about a
-    /// third of the instructions of a whole one (KRvKP's kings).
+    /// [`Quick`] steps, `(moves, unmoves)`. A quick step costs verification a
+    /// fraction of a whole one's instructions (KRvKP's kings).
     pub(super) quick: Vec<Option<Quicks<W>>>,
     /// Per side: its men but the last.
     pub(super) side_men: [Vec<usize>; 2],

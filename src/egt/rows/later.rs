@@ -55,7 +55,8 @@ impl<'a, W: Word> Solver<'a, W> {
             if rmw.or_first(&self.news[par][side][row], bits) {
                 rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
-        } else if let Ok(mut l) = self.later[(q as usize).min(self.later.len() - 1)].lock() {
+        } else {
+            let mut l = self.later[(q as usize).min(self.later.len() - 1)].lock();
             match l.last_mut() {
                 Some(list) => list.push((row, side as u8, bits)),
                 None => l.push(vec![(row, side as u8, bits)]),
@@ -64,21 +65,16 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     pub(super) fn any_later(&self, p: u8) -> bool {
-        self.later[p as usize + 1..].iter().any(|l| {
-            l.lock()
-                .map(|l| l.iter().any(|list| !list.is_empty()))
-                .unwrap_or(false)
-        })
+        self.later[p as usize + 1..]
+            .iter()
+            .any(|l| l.lock().iter().any(|list| !list.is_empty()))
     }
 
     /// Moves the positions filed for distance `p` into the news (wins only if no quicker
     /// win replaced them) and closes the wins; true when there is anything to expand at `p`.
     pub(super) fn merge_later(&self, p: u8) -> bool {
         let par = (p & 1) as usize;
-        let lists = self.later[p as usize]
-            .lock()
-            .map(|mut l| std::mem::take(&mut *l))
-            .unwrap_or_default();
+        let lists = std::mem::take(&mut *self.later[p as usize].lock());
         // Entry `k` of the lists laid end to end is entry `k - starts[j]` of list `j`.
         let starts: Vec<usize> = lists
             .iter()
@@ -145,9 +141,9 @@ impl<'a, W: Word> Solver<'a, W> {
             if list.is_empty() {
                 continue;
             }
-            if let Ok(mut l) = self.later[q.min(self.later.len() - 1)].lock() {
-                l.push(std::mem::take(list));
-            }
+            self.later[q.min(self.later.len() - 1)]
+                .lock()
+                .push(std::mem::take(list));
         }
     }
 }

@@ -1,12 +1,12 @@
 //! The row solver: a fast twin of `propagate` for tables whose men are plain leapers,
-//! sliders and pawns. The last man varies fastest in the index, so the positions that differ only in
-//! its square form a row of at most 128 entries, one bit each in a word (64 bits on boards of
+//! sliders, hoppers and pawns. The last man varies fastest in the index, so the positions
+//! that differ only in its square form a row of at most 128 entries, one bit each in a word (64 bits on boards of
 //! at most 64 squares, 128 above: see `word`); moves and un-moves of the other men carry a
 //! whole row at once, and the last man's own moves stay inside it.
 //!
 //! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
-//! man moves, captures or both, needs only empty squares (no hop screens) and stays in the
-//! man's domain unless it ends where the man must promote (a promotion is a conversion, like
+//! man moves, captures or both, needs empty squares and screens that any man may fill (a
+//! cannon's hop, see `Geometry::screened`), no friend or foe, and stays in the man's domain unless it ends where the man must promote (a promotion is a conversion, like
 //! a capture; one that may be declined is a plain move or capture as well), or only gives
 //! check (the flying general's sight line); no capture exceptions, no null move; a board of
 //! at most 128 squares. A side may keep several royals (spartan's two kings): see
@@ -31,6 +31,32 @@
 //! apart, each slice is solved by one thread from its illegal positions and its seed to its
 //! end, with a state small enough for the cache, once the slices its pawns' moves reach are
 //! done (see [`Solver::slices`], [`Solver::solve_slices`]).
+//!
+//! This module holds the entry points, the shared row state and the pass driver; the
+//! concerns live in submodules: `geometry` (the men's moves in row form, the last man's
+//! prefixed `last_`), `levels` and `slices` (pawn tables), `seed` (illegal positions, mates,
+//! the bare-king rule), `captures` (conversions per row), `later` (positions deferred to
+//! their distance), `verify` (the escape check of candidates), `expand` (the passes over
+//! predecessors, sweeps and wins) and `ban` (the perpetual-check rounds).
+
+use std::sync::atomic::Ordering::{AcqRel, Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+
+use parking_lot::{Condvar, Mutex};
+use variants::rules::Royalty;
+use variants::{rights, PieceId};
+
+use super::board::{bit, Bits};
+use super::counts::SideStats;
+use super::index::Indexer;
+use super::material::MAX_MEN;
+use super::paths::SETS_EP;
+use super::rules::Rules;
+use super::solve::{Bare, ConvPartial, IdleWork, SolveError, Table};
+use super::stats::count_range;
+use super::threads::{parallel, parallel_with, Threads};
+use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES, WON_NOW};
+use super::word::{ones, zeroed_words, AtomicWord, Word};
 
 mod ban;
 mod captures;
@@ -44,30 +70,14 @@ mod slices;
 mod tests;
 mod verify;
 
+// The submodules' items the driver and its siblings share (each submodule reads this
+// module's through `use super::*`).
 use captures::*;
 use expand::*;
 use geometry::*;
 use later::*;
 use levels::*;
 use seed::*;
-
-use super::board::{bit, Bits};
-use super::counts::SideStats;
-use super::index::Indexer;
-use super::material::MAX_MEN;
-use super::paths::SETS_EP;
-use super::rules::Rules;
-use super::solve::{Bare, ConvPartial, IdleWork, SolveError, Table};
-use super::stats::count_range;
-use super::threads::Threads;
-use super::threads::{parallel, parallel_with};
-use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES, WON_NOW};
-use super::word::{ones, zeroed_words, AtomicWord, Word};
-use std::sync::atomic::Ordering::{AcqRel, Relaxed};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
-use std::sync::{Condvar, Mutex};
-use variants::rules::Royalty;
-use variants::{rights, PieceId};
 
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;
@@ -255,8 +265,7 @@ struct Solver<'a, W: Word> {
     /// `closed` word it depends on are then written in order). The last man's moves stay
     /// in its row, so a position where it has an escape keeps it until that row's
     /// `closed` word grows: a candidate there needs no verification. KRvKP's White rook
-    /// almost always has one: White's row verifications, 514,000 of the table's 1.39
-    /// million, fall to 209,000.
+    /// almost always has one, and most of White's row verifications go.
     memo: [bool; 2],
     /// Threads, read at the start of each pass (the schedule may lend the solve one).
     threads: &'a Threads,

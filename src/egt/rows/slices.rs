@@ -63,7 +63,7 @@ impl SliceBoard {
     /// The first waiting slice whose needs are done, taken; waits while every waiting one
     /// needs one not done yet; `None` when none is left (or one failed).
     pub(super) fn take(&self, needs: &[Needs]) -> Option<usize> {
-        let mut st = self.state.lock().ok()?;
+        let mut st = self.state.lock();
         loop {
             if st.failed.is_some() {
                 return None;
@@ -86,15 +86,13 @@ impl SliceBoard {
             if !left {
                 return None;
             }
-            st = self.changed.wait(st).ok()?;
+            self.changed.wait(&mut st);
         }
     }
 
     /// Marks slice `k` done (or the solve failed); returns how many are done.
     pub(super) fn finish(&self, k: usize, failed: Option<SolveError>) -> usize {
-        let Ok(mut st) = self.state.lock() else {
-            return 0;
-        };
+        let mut st = self.state.lock();
         st.slices[k] = DONE;
         st.done += 1;
         while st.prefix < st.slices.len() && st.slices[st.prefix] == DONE {
@@ -109,11 +107,11 @@ impl SliceBoard {
 
     /// True when slice `k` is solved.
     pub(super) fn is_done(&self, k: usize) -> bool {
-        self.state.lock().is_ok_and(|st| st.slices[k] == DONE)
+        self.state.lock().slices[k] == DONE
     }
 
     pub(super) fn result(self) -> Result<(), SolveError> {
-        match self.state.into_inner().ok().and_then(|st| st.failed) {
+        match self.state.into_inner().failed {
             Some(e) => Err(e),
             None => Ok(()),
         }
@@ -199,7 +197,7 @@ impl<'a, W: Word> Solver<'a, W> {
         let work = |report: &mut dyn FnMut(usize)| {
             while let Some(k) = board.take(&needs) {
                 let slice = order[k];
-                let mine = seeded.get(slice).and_then(|s| s.lock().ok()?.take());
+                let mine = seeded.get(slice).and_then(|s| s.lock().take());
                 let seed = mine.is_none();
                 let one = Solver {
                     // The thread alone writes the slice's rows.
@@ -223,8 +221,8 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
                 report(board.finish(k, solved.err()));
             }
-            // Nothing left to take: while the last slices are solved (alone, 10-20 ms of
-            // KRvKP's build), this thread writes the parts of the table's file that are
+            // Nothing left to take: while the last slices are solved (alone, a noticeable
+            // part of a pawn table's build), this thread writes the parts of the table's file that are
             // final (see `cache::Writer`), the file's write once at the end.
             if let Some(write) = self.idle {
                 let span = per * self.geo.len;
@@ -241,10 +239,8 @@ impl<'a, W: Word> Solver<'a, W> {
             work(&mut |done| progress(&format!("{done} of {total} pawn placements")));
         });
         board.result()?;
-        if let Ok(counted) = counted.into_inner() {
-            // Set once: a table is solved once.
-            let _ = self.table.counted.set(counted);
-        }
+        // Set once: a table is solved once.
+        let _ = self.table.counted.set(counted.into_inner());
         Ok(())
     }
 
@@ -278,7 +274,7 @@ impl<'a, W: Word> Solver<'a, W> {
             }
         });
         // Each slice's seeds are filed in lists of its own (see `seed_values`): handed
-        // over whole, where sorting them out after took a thread 5 ms of KRvKP's 0.3 s.
+        // over whole, where sorting them out after cost a thread a noticeable share of the build.
         let mut place = vec![0; slices];
         for (k, &s) in first.iter().enumerate() {
             place[s] = k;
@@ -331,10 +327,8 @@ impl<'a, W: Word> Solver<'a, W> {
                 .collect();
             count_range(self.table, stm, range.clone(), Some((&words, first)))
         });
-        if let Ok(mut total) = counted.lock() {
-            for (t, part) in total.iter_mut().zip(&parts) {
-                t.merge(part);
-            }
+        for (total, part) in counted.lock().iter_mut().zip(&parts) {
+            total.merge(part);
         }
     }
 }
