@@ -499,31 +499,7 @@ impl Builder {
     fn empty_sides(&mut self, material: &Material, only: Option<usize>) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
-        for m in &material.men {
-            let (c, p) = (m.colour as usize, m.piece as usize);
-            if let Some(why) = rules.moves[c][p].unsupported {
-                let piece = rules.variant.pieces[p].name.clone();
-                return Err(EgtError::Piece { name, piece, why });
-            }
-        }
-        if lions_on_both_sides(rules, material) {
-            return Err(EgtError::LionTrading { name });
-        }
-        if let Some(piece) = jumper_with_lower_men(rules, material) {
-            let why = "range jumps over lower men, and a man it could jump is in the table";
-            return Err(EgtError::Piece { name, piece, why });
-        }
-        let promos = allowed_promotions(rules, material);
-        for (m, choices) in material.men.iter().zip(&promos) {
-            if choices
-                .iter()
-                .any(|&c| rules.variant.pieces[c as usize].burns)
-            {
-                let piece = rules.variant.pieces[m.piece as usize].name.clone();
-                let why = "a promotion into a burner (which would burn as it lands)";
-                return Err(EgtError::Piece { name, piece, why });
-            }
-        }
+        refuse_unsupported(rules, material, &name)?;
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
@@ -896,6 +872,52 @@ fn jumper_with_lower_men(rules: &Rules, material: &Material) -> Option<String> {
         let lower = (0..material.men.len()).any(|j| j != i && lowest(j) < jumper.jump_rank);
         (jumper.range_jump && lower).then(|| jumper.name.clone())
     })
+}
+
+/// The refusals of a material whose men the generator cannot solve (named `name`): a piece
+/// with moves the tables do not model, lions on both sides, a range jumper with lower men
+/// to jump, a promotion into a burner.
+fn refuse_unsupported(rules: &Rules, material: &Material, name: &str) -> Result<(), EgtError> {
+    for m in &material.men {
+        let (c, p) = (m.colour as usize, m.piece as usize);
+        if let Some(why) = rules.moves[c][p].unsupported {
+            let piece = rules.variant.pieces[p].name.clone();
+            return Err(EgtError::Piece {
+                name: name.to_string(),
+                piece,
+                why,
+            });
+        }
+    }
+    if lions_on_both_sides(rules, material) {
+        return Err(EgtError::LionTrading {
+            name: name.to_string(),
+        });
+    }
+    if let Some(piece) = jumper_with_lower_men(rules, material) {
+        let why = "range jumps over lower men, and a man it could jump is in the table";
+        return Err(EgtError::Piece {
+            name: name.to_string(),
+            piece,
+            why,
+        });
+    }
+    let promos = allowed_promotions(rules, material);
+    for (m, choices) in material.men.iter().zip(&promos) {
+        if choices
+            .iter()
+            .any(|&c| rules.variant.pieces[c as usize].burns)
+        {
+            let piece = rules.variant.pieces[m.piece as usize].name.clone();
+            let why = "a promotion into a burner (which would burn as it lands)";
+            return Err(EgtError::Piece {
+                name: name.to_string(),
+                piece,
+                why,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// True when the variant has lion-trading rules and both sides of `material` hold a lion or

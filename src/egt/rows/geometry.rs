@@ -157,220 +157,27 @@ pub(super) struct Geometry<W> {
 
 impl<W: Word> Geometry<W> {
     pub(super) fn new(table: &Table) -> Geometry<W> {
-        let rules = &table.rules;
-        let n = rules.board.n;
+        let ix = &table.index;
         let m = table.men();
         let last = m - 1;
-        let ix = &table.index;
         let heights = heights(table).unwrap_or_default();
-        let en_passant = table.en_passant();
         let len = ix.domain(last).len();
-        let last_bit: Vec<W> = (0..n)
+        let last_bit: Vec<W> = (0..table.rules.board.n)
             .map(|s| ix.local_of(last, s as u8).map_or(W::ZERO, |l| W::bit(l)))
             .collect();
-        let last_bits = |set: Bits| {
-            set.squares()
-                .fold(W::ZERO, |acc, s| acc | last_bit[s as usize])
-        };
-        let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
-        let mut share = vec![vec![usize::MAX; n]; last];
-        for (i, sh) in share.iter_mut().enumerate() {
-            // The last man's factor is the innermost: every other stride is a whole row's.
-            let stride = ix.stride_of(i) / len;
-            for (l, &s) in ix.domain(i).iter().enumerate() {
-                sh[s as usize] = l * stride;
-            }
-        }
-        let promo_of = |i: usize| &rules.promo[table.colour[i] as usize][table.piece[i] as usize];
-        let mut moves = Vec::new();
-        let mut hits = Vec::new();
-        let mut unmoves = Vec::new();
-        for (i, sh) in share.iter().enumerate() {
-            let share_of = |s: usize| if ix.alike(i) { usize::MAX } else { sh[s] };
-            let pm = pm_of(i);
-            let mut fwd = vec![Vec::new(); n];
-            let mut hit = vec![Vec::new(); n];
-            let mut back = vec![Vec::new(); n];
-            for (s, paths) in pm.from.iter().enumerate() {
-                for path in paths {
-                    let empty = path.cond.empty;
-                    let promo = promo_of(i);
-                    let mut step = Step {
-                        sq: path.to,
-                        block: W::of_set(empty | bit(path.to)),
-                        row_block: last_bits(empty | bit(path.to)),
-                        screen: W::of_set(path.cond.screen_bits()),
-                        share: share_of(path.to as usize),
-                        moves: path.rights & rights::MOVE != 0,
-                        takes: path.rights & rights::CAPTURE != 0,
-                        promotes: promo.may(s as u8, path.to, path.rights & rights::CAPTURE != 0),
-                        checks: path.rights == rights::CHECK_ONLY,
-                        pushes: false,
-                        sets_ep: en_passant && path.ep & SETS_EP != 0,
-                    };
-                    if step.takes || step.promotes || step.checks {
-                        hit[s].push(step);
-                    }
-                    if step.promotes && !promo.must(s as u8, path.to) {
-                        // Declined: a plain move or capture as well.
-                        step.promotes = false;
-                        if step.takes {
-                            hit[s].push(step);
-                        }
-                    }
-                    if !step.moves || step.promotes {
-                        continue;
-                    }
-                    if i < heights.len() {
-                        // Out of the level: a lookup of a level solved before.
-                        hit[s].push(Step {
-                            pushes: true,
-                            ..step
-                        });
-                        continue;
-                    }
-                    fwd[s].push(step);
-                    back[path.to as usize].push(Step {
-                        sq: s as u8,
-                        block: W::of_set(empty | bit(s as u8)),
-                        row_block: last_bits(empty | bit(s as u8)),
-                        share: share_of(s),
-                        ..step
-                    });
-                }
-            }
-            moves.push(fwd);
-            hits.push(hit);
-            unmoves.push(back);
-        }
-        let last_paths = pm_of(last);
-        let mut last_moves = vec![Vec::new(); len];
-        let mut last_unmoves = vec![Vec::new(); len];
-        let mut last_into = vec![Vec::new(); n];
-        let mut last_promotes = Vec::new();
-        let mut last_checks = vec![Vec::new(); n];
-        for (a, &sa) in ix.domain(last).iter().enumerate() {
-            for path in &last_paths.from[sa as usize] {
-                let empty = path.cond.empty;
-                let screen = W::of_set(path.cond.screen_bits());
-                let need = Need {
-                    empty: W::of_set(empty),
-                    screen,
-                };
-                if path.rights == rights::CHECK_ONLY {
-                    last_checks[path.to as usize].push((a as u8, need));
-                    continue;
-                }
-                let promotes = promo_of(last).may(sa, path.to, path.rights & rights::CAPTURE != 0);
-                // A promotion that may be declined is a plain move or capture as well.
-                let declines = promotes && !promo_of(last).must(sa, path.to);
-                if path.rights & rights::CAPTURE != 0 {
-                    last_into[path.to as usize].push((a as u8, need, promotes));
-                    if declines {
-                        last_into[path.to as usize].push((a as u8, need, false));
-                    }
-                }
-                if path.rights & rights::MOVE == 0 {
-                    continue;
-                }
-                if promotes {
-                    last_promotes.push((a as u8, path.to, need));
-                    if !declines {
-                        continue;
-                    }
-                }
-                let Some(b) = ix.local_of(last, path.to) else {
-                    continue;
-                };
-                let need_to = |end: u8| Need {
-                    empty: W::of_set(empty | bit(end)),
-                    screen,
-                };
-                last_moves[a].push(LastStep {
-                    local: b as u8,
-                    need: need_to(path.to),
-                });
-                last_unmoves[b].push(LastStep {
-                    local: a as u8,
-                    need: need_to(sa),
-                });
-            }
-        }
-        let last_map: Vec<Vec<u8>> = ix
-            .maps
-            .iter()
-            .map(|map| {
-                ix.domain(last)
-                    .iter()
-                    .map(|&s| ix.local_of(last, map[s as usize]).unwrap_or(0) as u8)
-                    .collect()
-            })
-            .collect();
+        let share = shares(table, len);
+        let (moves, hits, unmoves) = other_steps(table, &share, &last_bit, heights.len());
+        let LastPaths {
+            moves: mut last_moves,
+            unmoves: mut last_unmoves,
+            into: last_into,
+            promotes: last_promotes,
+            checks: last_checks,
+        } = last_paths(table);
+        let (last_map, last_flip, last_unflip) = last_maps(table);
         let set_stride = (0..last)
             .map(|i| ix.alike(i).then(|| ix.stride_of(i) / len))
             .collect();
-        let last_flip: Vec<Option<(bool, bool, bool)>> = last_map
-            .iter()
-            .map(|map: &Vec<u8>| {
-                let combos = (0..8).map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0));
-                combos.into_iter().find(|&flip| {
-                    len == 64 && (0..64).all(|b| flip_word(1u64 << b, flip) == 1u64 << map[b])
-                })
-            })
-            .collect();
-        let inverse = |k: usize| {
-            let map = &ix.maps[k];
-            (0..ix.maps.len()).find(|&u| (0..n).all(|s| ix.maps[u][map[s] as usize] as usize == s))
-        };
-        let last_unflip = (0..ix.maps.len())
-            .map(|k| inverse(k).and_then(|u| last_flip[u]))
-            .collect();
-        let digits = (ix.size / len <= u32::MAX as usize).then(|| {
-            let mut d = Box::new(Digits {
-                size: [1; MAX_MEN],
-                magic: [0; MAX_MEN],
-                first: [0; MAX_MEN],
-                men: [1; MAX_MEN],
-                factors: 0,
-                squares: [[0; MAX_ROW]; MAX_MEN],
-                sets: std::array::from_fn(|_| Vec::new()),
-                last: ix.domain(last)[0],
-            });
-            for (j, (first, men, size)) in ix.factor_spans().filter(|f| f.0 < last).enumerate() {
-                d.factors = j + 1;
-                d.size[j] = size as u32;
-                d.magic[j] = (u64::MAX / u64::from(d.size[j].max(1))).wrapping_add(1);
-                d.first[j] = first as u8;
-                d.men[j] = men as u8;
-                if men == 1 {
-                    d.squares[first][..ix.domain(first).len()].copy_from_slice(ix.domain(first));
-                    continue;
-                }
-                let mut sq = [0u8; MAX_MEN];
-                for v in 0..size {
-                    ix.unrank_factor(first, v, &mut sq);
-                    d.sets[j].extend_from_slice(&sq[first..first + men]);
-                }
-            }
-            d
-        });
-        let ends = |steps: &Vec<Vec<LastStep<W>>>| {
-            // A path with a hop screen needs a man where the others need none: every square
-            // counts as a block, so that such ends are always looked at path by path.
-            let both = |(l, b): (W, W), vs: &LastStep<W>| {
-                let need = vs.need;
-                let block = if need.screen.any() {
-                    !W::ZERO
-                } else {
-                    need.empty
-                };
-                (l | W::bit(vs.local as usize), b | block)
-            };
-            steps
-                .iter()
-                .map(|v| v.iter().fold((W::ZERO, W::ZERO), both))
-                .collect()
-        };
         let last_leaps = leaps(&mut last_moves, ix.domain(last));
         let last_slides = slides(&last_moves, &last_leaps);
         // Rays are found only where every path left is one (see `slides`).
@@ -402,7 +209,7 @@ impl<W: Word> Geometry<W> {
             last_slides,
             last_pure,
             last_sources,
-            digits,
+            digits: digits(table, len),
             m,
             len,
             share,
@@ -636,6 +443,284 @@ impl<W: Word> Cursor<W> {
             high: W::ZERO,
         }
     }
+}
+
+/// Per symmetry map, its word operations (see [`Geometry::last_flip`]).
+type Flips = Vec<Option<(bool, bool, bool)>>;
+
+/// A man's paths per square in row form: moves, hits (see [`Geometry::hits`]) and un-moves.
+type StepLists<W> = Vec<Vec<Vec<Step<W>>>>;
+
+/// Per man but the last, per board square: the man's share of the row number (see
+/// [`Geometry::share`]); `len`: the row's length.
+fn shares(table: &Table, len: usize) -> Vec<Vec<usize>> {
+    let ix = &table.index;
+    let (n, last) = (table.rules.board.n, table.men() - 1);
+    let mut share = vec![vec![usize::MAX; n]; last];
+    for (i, sh) in share.iter_mut().enumerate() {
+        // The last man's factor is the innermost: every other stride is a whole row's.
+        let stride = ix.stride_of(i) / len;
+        for (l, &s) in ix.domain(i).iter().enumerate() {
+            sh[s as usize] = l * stride;
+        }
+    }
+    share
+}
+
+/// The paths of the men but the last in row form (see [`Geometry::moves`], `hits` and
+/// `unmoves`): `share` their shares of the row number, `last_bit` the last man's bit per
+/// square, `levels` the men solved by levels (a pawn's move out of its level is a hit).
+fn other_steps<W: Word>(
+    table: &Table,
+    share: &[Vec<usize>],
+    last_bit: &[W],
+    levels: usize,
+) -> (StepLists<W>, StepLists<W>, StepLists<W>) {
+    let rules = &table.rules;
+    let ix = &table.index;
+    let n = rules.board.n;
+    let en_passant = table.en_passant();
+    let last_bits = |set: Bits| {
+        set.squares()
+            .fold(W::ZERO, |acc, s| acc | last_bit[s as usize])
+    };
+    let pm_of = |i: usize| &rules.moves[table.colour[i] as usize][table.piece[i] as usize];
+    let promo_of = |i: usize| &rules.promo[table.colour[i] as usize][table.piece[i] as usize];
+    let mut moves = Vec::new();
+    let mut hits = Vec::new();
+    let mut unmoves = Vec::new();
+    for (i, sh) in share.iter().enumerate() {
+        let share_of = |s: usize| if ix.alike(i) { usize::MAX } else { sh[s] };
+        let pm = pm_of(i);
+        let mut fwd = vec![Vec::new(); n];
+        let mut hit = vec![Vec::new(); n];
+        let mut back = vec![Vec::new(); n];
+        for (s, paths) in pm.from.iter().enumerate() {
+            for path in paths {
+                let empty = path.cond.empty;
+                let promo = promo_of(i);
+                let mut step = Step {
+                    sq: path.to,
+                    block: W::of_set(empty | bit(path.to)),
+                    row_block: last_bits(empty | bit(path.to)),
+                    screen: W::of_set(path.cond.screen_bits()),
+                    share: share_of(path.to as usize),
+                    moves: path.rights & rights::MOVE != 0,
+                    takes: path.rights & rights::CAPTURE != 0,
+                    promotes: promo.may(s as u8, path.to, path.rights & rights::CAPTURE != 0),
+                    checks: path.rights == rights::CHECK_ONLY,
+                    pushes: false,
+                    sets_ep: en_passant && path.ep & SETS_EP != 0,
+                };
+                if step.takes || step.promotes || step.checks {
+                    hit[s].push(step);
+                }
+                if step.promotes && !promo.must(s as u8, path.to) {
+                    // Declined: a plain move or capture as well.
+                    step.promotes = false;
+                    if step.takes {
+                        hit[s].push(step);
+                    }
+                }
+                if !step.moves || step.promotes {
+                    continue;
+                }
+                if i < levels {
+                    // Out of the level: a lookup of a level solved before.
+                    hit[s].push(Step {
+                        pushes: true,
+                        ..step
+                    });
+                    continue;
+                }
+                fwd[s].push(step);
+                back[path.to as usize].push(Step {
+                    sq: s as u8,
+                    block: W::of_set(empty | bit(s as u8)),
+                    row_block: last_bits(empty | bit(s as u8)),
+                    share: share_of(s),
+                    ..step
+                });
+            }
+        }
+        moves.push(fwd);
+        hits.push(hit);
+        unmoves.push(back);
+    }
+    (moves, hits, unmoves)
+}
+
+/// The last man's paths by kind (see the `last_` fields of [`Geometry`]).
+struct LastPaths<W> {
+    moves: Vec<Vec<LastStep<W>>>,
+    unmoves: Vec<Vec<LastStep<W>>>,
+    into: Vec<Vec<(u8, Need<W>, bool)>>,
+    promotes: Vec<(u8, u8, Need<W>)>,
+    checks: Vec<Vec<(u8, Need<W>)>>,
+}
+
+/// The last man's paths: moves and un-moves inside its row, captures by the square taken,
+/// promotions on an empty square, check-only sight lines.
+fn last_paths<W: Word>(table: &Table) -> LastPaths<W> {
+    let rules = &table.rules;
+    let ix = &table.index;
+    let n = rules.board.n;
+    let last = table.men() - 1;
+    let len = ix.domain(last).len();
+    let last_paths = &rules.moves[table.colour[last] as usize][table.piece[last] as usize];
+    let promo = &rules.promo[table.colour[last] as usize][table.piece[last] as usize];
+    let mut last_moves = vec![Vec::new(); len];
+    let mut last_unmoves = vec![Vec::new(); len];
+    let mut last_into = vec![Vec::new(); n];
+    let mut last_promotes = Vec::new();
+    let mut last_checks = vec![Vec::new(); n];
+    for (a, &sa) in ix.domain(last).iter().enumerate() {
+        for path in &last_paths.from[sa as usize] {
+            let empty = path.cond.empty;
+            let screen = W::of_set(path.cond.screen_bits());
+            let need = Need {
+                empty: W::of_set(empty),
+                screen,
+            };
+            if path.rights == rights::CHECK_ONLY {
+                last_checks[path.to as usize].push((a as u8, need));
+                continue;
+            }
+            let promotes = promo.may(sa, path.to, path.rights & rights::CAPTURE != 0);
+            // A promotion that may be declined is a plain move or capture as well.
+            let declines = promotes && !promo.must(sa, path.to);
+            if path.rights & rights::CAPTURE != 0 {
+                last_into[path.to as usize].push((a as u8, need, promotes));
+                if declines {
+                    last_into[path.to as usize].push((a as u8, need, false));
+                }
+            }
+            if path.rights & rights::MOVE == 0 {
+                continue;
+            }
+            if promotes {
+                last_promotes.push((a as u8, path.to, need));
+                if !declines {
+                    continue;
+                }
+            }
+            let Some(b) = ix.local_of(last, path.to) else {
+                continue;
+            };
+            let need_to = |end: u8| Need {
+                empty: W::of_set(empty | bit(end)),
+                screen,
+            };
+            last_moves[a].push(LastStep {
+                local: b as u8,
+                need: need_to(path.to),
+            });
+            last_unmoves[b].push(LastStep {
+                local: a as u8,
+                need: need_to(sa),
+            });
+        }
+    }
+    LastPaths {
+        moves: last_moves,
+        unmoves: last_unmoves,
+        into: last_into,
+        promotes: last_promotes,
+        checks: last_checks,
+    }
+}
+
+/// Per symmetry map: the last man's local index to its image's, the same as word
+/// operations where they agree (an 8x8 row), and those of the map's inverse (see
+/// [`Geometry::last_map`], `last_flip`, `last_unflip`).
+fn last_maps(table: &Table) -> (Vec<Vec<u8>>, Flips, Flips) {
+    let ix = &table.index;
+    let n = table.rules.board.n;
+    let last = table.men() - 1;
+    let len = ix.domain(last).len();
+    let last_map: Vec<Vec<u8>> = ix
+        .maps
+        .iter()
+        .map(|map| {
+            ix.domain(last)
+                .iter()
+                .map(|&s| ix.local_of(last, map[s as usize]).unwrap_or(0) as u8)
+                .collect()
+        })
+        .collect();
+    let last_flip: Vec<Option<(bool, bool, bool)>> = last_map
+        .iter()
+        .map(|map: &Vec<u8>| {
+            let combos = (0..8).map(|c| (c & 4 != 0, c & 1 != 0, c & 2 != 0));
+            combos.into_iter().find(|&flip| {
+                len == 64 && (0..64).all(|b| flip_word(1u64 << b, flip) == 1u64 << map[b])
+            })
+        })
+        .collect();
+    let inverse = |k: usize| {
+        let map = &ix.maps[k];
+        (0..ix.maps.len()).find(|&u| (0..n).all(|s| ix.maps[u][map[s] as usize] as usize == s))
+    };
+    let last_unflip = (0..ix.maps.len())
+        .map(|k| inverse(k).and_then(|u| last_flip[u]))
+        .collect();
+    (last_map, last_flip, last_unflip)
+}
+
+/// The digits of a row number (see [`Geometry::digits`]), when row numbers fit 32 bits.
+fn digits(table: &Table, len: usize) -> Option<Box<Digits>> {
+    let ix = &table.index;
+    let last = table.men() - 1;
+    let digits = (ix.size / len <= u32::MAX as usize).then(|| {
+        let mut d = Box::new(Digits {
+            size: [1; MAX_MEN],
+            magic: [0; MAX_MEN],
+            first: [0; MAX_MEN],
+            men: [1; MAX_MEN],
+            factors: 0,
+            squares: [[0; MAX_ROW]; MAX_MEN],
+            sets: std::array::from_fn(|_| Vec::new()),
+            last: ix.domain(last)[0],
+        });
+        for (j, (first, men, size)) in ix.factor_spans().filter(|f| f.0 < last).enumerate() {
+            d.factors = j + 1;
+            d.size[j] = size as u32;
+            d.magic[j] = (u64::MAX / u64::from(d.size[j].max(1))).wrapping_add(1);
+            d.first[j] = first as u8;
+            d.men[j] = men as u8;
+            if men == 1 {
+                d.squares[first][..ix.domain(first).len()].copy_from_slice(ix.domain(first));
+                continue;
+            }
+            let mut sq = [0u8; MAX_MEN];
+            for v in 0..size {
+                ix.unrank_factor(first, v, &mut sq);
+                d.sets[j].extend_from_slice(&sq[first..first + men]);
+            }
+        }
+        d
+    });
+    digits
+}
+
+/// Per local index: the other ends of `steps` as row bits, and the board squares any of
+/// them needs empty (see [`Geometry::last_targets`]).
+fn ends<W: Word>(steps: &[Vec<LastStep<W>>]) -> Vec<(W, W)> {
+    // A path with a hop screen needs a man where the others need none: every square
+    // counts as a block, so that such ends are always looked at path by path.
+    let both = |(l, b): (W, W), vs: &LastStep<W>| {
+        let need = vs.need;
+        let block = if need.screen.any() {
+            !W::ZERO
+        } else {
+            need.empty
+        };
+        (l | W::bit(vs.local as usize), b | block)
+    };
+    steps
+        .iter()
+        .map(|v| v.iter().fold((W::ZERO, W::ZERO), both))
+        .collect()
 }
 
 /// Takes the one-square paths out of `last_moves` (by local index) as (offset, origins) when the
