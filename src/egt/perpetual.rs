@@ -439,7 +439,8 @@ impl<'a> Game<'a> {
     }
 }
 
-/// [`losses`] by whole sweeps over the table until nothing changes (its twin).
+/// An oracle for the tests, not used by a build: [`losses`] by whole sweeps over the table
+/// until nothing changes (its twin).
 pub fn losses_by_sweeps(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
     let n = table.index.size;
     let undecided = undecided(table);

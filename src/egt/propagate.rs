@@ -152,8 +152,8 @@ pub fn solve(
     run(table, threads, presets, progress, false).map(|_| ())
 }
 
-/// [`solve`] through the general driver only, whatever the pieces (the twin of the row
-/// solver).
+/// An oracle for the tests (tests/egt.rs), not used by a build: [`solve`] through the
+/// general driver only, whatever the pieces (the twin of the row solver).
 pub fn solve_general(
     table: &Table,
     threads: usize,
@@ -163,7 +163,8 @@ pub fn solve_general(
     run(table, &Threads::new(threads), presets, progress, false).map(|_| ())
 }
 
-/// [`solve`], returning the escape counters of the positions left undecided.
+/// An oracle for the tests (tests/egt.rs), not used by a build: [`solve`], returning the
+/// escape counters of the positions left undecided.
 pub fn solve_counted(
     table: &Table,
     threads: usize,

@@ -313,7 +313,9 @@ static ONE: Threads = Threads::new(1);
 /// [`ONE`]'s read-modify-writes: never locked.
 static UNSHARED: AtomicBool = AtomicBool::new(false);
 
-/// Solves `table` with the row solver (the caller checked [`eligible`]) on `threads` threads.
+/// An entry for the tests (tests/egt.rs), not used by a build (which goes through
+/// [`solve_lent`]): solves `table` with the row solver (the caller checked [`eligible`]) on
+/// `threads` threads.
 pub fn solve(
     table: &Table,
     threads: usize,
@@ -339,7 +341,8 @@ pub fn solve_lent(
     }
 }
 
-/// [`solve_lent`], with passes over wins made by sweeps where they cost less (`sweeps`)
+/// An oracle for the tests (tests/egt.rs), not used by a build: [`solve_lent`], with passes
+/// over wins made by sweeps where they cost less (`sweeps`)
 /// or always through the predecessors; returns how many were made by sweeps (see
 /// [`Solver::sweep`]).
 pub fn solve_passes(
