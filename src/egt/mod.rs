@@ -4,28 +4,38 @@
 //! The tables use the variant's compiled pieces (the same trajectories as the engine), laid
 //! out as path lists with occupancy conditions on a small board (`paths`).
 
+// The layers, top to bottom: each group of modules uses only its own members and the
+// groups below it. The entry point, [`Builder`], is this module's; the users call it.
+//
+// Users of the tables: the command line, the engine's background service, probing.
 pub mod bench;
-pub mod board;
-pub mod cache;
 pub mod cli;
-pub mod counts;
-pub mod escapes;
-pub mod index;
+pub mod probe;
+pub mod service;
+// What a build prints and the files it keeps.
+pub mod cache;
+pub mod report;
+// The order tables are solved in, and the two solvers: the row solver and the general one
+// (which also dispatches between them).
 pub mod layout;
+pub mod propagate;
+pub mod rows;
+pub mod schedule;
+// The general solver's escape counters, the perpetual-check pass, counting a solved table.
+pub mod escapes;
+pub mod perpetual;
+pub mod stats;
+// One table: its men, values, moves and un-moves; the pass threads; the statistics' counts.
+pub mod counts;
+pub mod solve;
+pub mod threads;
+// The variant compiled for tables, materials, indexing, values, words and the board.
+pub mod board;
+pub mod index;
 pub mod material;
 pub mod mirror;
 pub mod paths;
-pub mod perpetual;
-pub mod probe;
-pub mod propagate;
-pub mod report;
-pub mod rows;
 pub mod rules;
-pub mod schedule;
-pub mod service;
-pub mod solve;
-pub mod stats;
-pub mod threads;
 pub mod value;
 pub mod word;
 
