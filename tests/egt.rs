@@ -699,7 +699,7 @@ fn conversions_that_cannot_win_change_nothing_where_a_move_draws() {
         t.convs
             .iter()
             .flatten()
-            .filter(|c| c.table.losses.get().is_some())
+            .filter(|c| c.table.losses().is_some())
             .count()
     };
     assert_eq!(known(&solved), 0, "sub-tables solved in the build");
@@ -764,7 +764,7 @@ fn cached_tables_report_as_solved() {
         let (count, read) = build();
         assert_eq!(count, 1, "{material}: read from the cache alone");
         assert!(same_values(&solved, &read));
-        assert_eq!(read.stuck.get().is_some(), !null_move, "{material}");
+        assert_eq!(read.stuck().is_some(), !null_move, "{material}");
         assert_eq!(report(&solved), report(&read), "{material}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -838,7 +838,7 @@ fn files_of_several_segments_are_checked() {
     );
     assert!(locust::egt::cache::check(&dir, &t).is_ok());
     // After the values: per side a count and the positions without a move, then the sum.
-    let stuck = t.stuck.get().expect("the row solver records them");
+    let stuck = t.stuck().expect("the row solver records them");
     let moveless: usize = stuck
         .iter()
         .flatten()
@@ -1329,31 +1329,7 @@ fn predecessors_invert_successors() {
 
 /// A table solved again from scratch beside `t` (same sub-tables), with its escape counters.
 fn resolve(t: &Table) -> (Table, locust::egt::propagate::Counters) {
-    let fresh = || {
-        (0..t.index.size)
-            .map(|_| std::sync::atomic::AtomicU8::new(0))
-            .collect::<Vec<_>>()
-    };
-    let copy = Table {
-        material: t.material.clone(),
-        perm: t.perm.clone(),
-        name: t.name.clone(),
-        index: t.index.clone(),
-        values: [fresh(), fresh()],
-        open: locust::egt::solve::open_bits(t.index.size),
-        metric: t.metric,
-        colour: t.colour.clone(),
-        piece: t.piece.clone(),
-        royal: t.royal,
-        royals: t.royals,
-        promos: t.promos.clone(),
-        convs: t.convs.clone(),
-        rules: t.rules.clone(),
-        stuck: Default::default(),
-        counted: Default::default(),
-        losses: Default::default(),
-        writer: Default::default(),
-    };
+    let copy = t.unsolved_copy();
     let counts = locust::egt::propagate::solve_counted(&copy, 2, &[], &mut |_| {}).unwrap();
     (copy, counts)
 }
@@ -1463,7 +1439,7 @@ fn single_steps() -> Variant {
 
 /// A copy of `t` (same sub-tables) solved by the general driver alone.
 fn general_twin(t: &Table) -> Table {
-    let copy = unsolved_copy(t);
+    let copy = t.unsolved_copy();
     locust::egt::propagate::solve_general(&copy, 2, &[], &mut |_| {}).unwrap();
     copy
 }
@@ -1480,35 +1456,6 @@ fn canonical_copy(t: &Table) -> Table {
         back[k as usize] = j;
     }
     locust::egt::layout::reordered(t, &back)
-}
-
-/// A copy of `t` (same index and sub-tables) with fresh values.
-fn unsolved_copy(t: &Table) -> Table {
-    let fresh = || {
-        (0..t.index.size)
-            .map(|_| std::sync::atomic::AtomicU8::new(0))
-            .collect::<Vec<_>>()
-    };
-    Table {
-        material: t.material.clone(),
-        perm: t.perm.clone(),
-        name: t.name.clone(),
-        index: t.index.clone(),
-        values: [fresh(), fresh()],
-        open: locust::egt::solve::open_bits(t.index.size),
-        metric: t.metric,
-        colour: t.colour.clone(),
-        piece: t.piece.clone(),
-        royal: t.royal,
-        royals: t.royals,
-        promos: t.promos.clone(),
-        convs: t.convs.clone(),
-        rules: t.rules.clone(),
-        stuck: Default::default(),
-        counted: Default::default(),
-        losses: Default::default(),
-        writer: Default::default(),
-    }
 }
 
 /// Pawn tables hold their pawns first and are solved by levels of the pawns' advancement
@@ -1549,7 +1496,7 @@ fn pawn_tables_by_levels_equal_the_plain_row_solve() {
         let m = t.men();
         let mut sq = [0u8; MAX_MEN];
         let stuck = |table: &Table, stm: usize, idx: usize| {
-            table.stuck.get().unwrap()[stm][idx / 64] >> (idx % 64) & 1 != 0
+            table.stuck().unwrap()[stm][idx / 64] >> (idx % 64) & 1 != 0
         };
         for stm in 0..2 {
             let mut differ = 0;
@@ -1571,8 +1518,8 @@ fn pawn_tables_by_levels_equal_the_plain_row_solve() {
         // (the levels, and the plain table), the same but for the longest win's example
         // (the first in each table's own order).
         let sliced = v.files == 8 && v.ranks == 8;
-        assert_eq!(t.counted.get().is_some(), sliced, "{} {material}", v.name);
-        assert!(plain.counted.get().is_none());
+        assert_eq!(t.counted().is_some(), sliced, "{} {material}", v.name);
+        assert!(plain.counted().is_none());
         let counts = |table: &Table| {
             report::stats(table, 2).map(|mut side| {
                 side.longest = side.longest.map(|(plies, _)| (plies, 0));
@@ -1643,7 +1590,7 @@ fn sweeps_decide_what_the_predecessors_decide() {
         let t = build(&v, material);
         let what = format!("{} {material}", v.name);
         let solved = |sweeps: bool| {
-            let copy = unsolved_copy(&t);
+            let copy = t.unsolved_copy();
             let swept = solve_passes(&copy, &Threads::new(2), sweeps, &mut |_| {}).unwrap();
             (copy, swept)
         };
@@ -1754,7 +1701,7 @@ fn rows_equal_general(cases: &[(Variant, &str, Metric)]) {
         let twin = same_as_general(&t, &format!("{material} {metric:?}"));
         // The row solver records the positions without a move; the statistics of the twin,
         // which has no record, look for moves: the same mates and stalemates.
-        assert!(t.stuck.get().is_some() && twin.stuck.get().is_none());
+        assert!(t.stuck().is_some() && twin.stuck().is_none());
         let (a, b) = (report::stats(&t, 2), report::stats(&twin, 2));
         for stm in 0..2 {
             let stuck = |s: &report::SideStats| (s.mates, s.stalemates);
@@ -1783,7 +1730,7 @@ fn a_pawn_table_needs_no_second_copy() {
             .count();
         assert_eq!(differ, 0, "side {stm}");
     }
-    assert_eq!(free.stuck.get(), tight.stuck.get());
+    assert_eq!(free.stuck(), tight.stuck());
 }
 
 /// Tables whose alike men are indexed as a set equal the tables with one factor per man on
@@ -1964,7 +1911,7 @@ fn en_passant_is_played() {
         let n = engine_agrees(&v, "KPvKP", &|idx, sq| near(sq) && idx % step == 0);
         assert!(n > 10_000, "{name}: only {n} positions");
         for e in [
-            locust::egt::propagate::solve_general(&unsolved_copy(&t), 2, &[], &mut |_| {}),
+            locust::egt::propagate::solve_general(&t.unsolved_copy(), 2, &[], &mut |_| {}),
             locust::egt::rows::solve(&canonical_copy(&t), 2, &mut |_| {}),
         ] {
             assert!(e.unwrap_err().to_string().contains("en passant"), "{name}");

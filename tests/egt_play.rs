@@ -464,9 +464,12 @@ fn a_clocked_game_builds_five_man_tables_in_the_background() {
 /// its messages.
 fn prepare_and_wait(service: &TableService, game: &Game, budget: Duration) -> Vec<String> {
     let (tx, rx) = crossbeam_channel::unbounded();
-    service.prepare(game.position(), Some(budget), Some(tx));
+    let notices = Box::new(move |text| {
+        let _ = tx.send(text);
+    });
+    service.prepare(game.position(), Some(budget), Some(notices));
     wait_idle(service, game.position().variant());
-    messages_in(&rx).collect()
+    rx.try_iter().collect()
 }
 
 /// Waits until no table of `v` is queued or being built (two minutes at most: a builder

@@ -170,7 +170,13 @@ impl Position {
 
     /// Puts a new man on an empty square without touching the attack map (setup only; call
     /// [`Position::rebuild`] afterwards).
-    pub fn setup_put(&mut self, sq: Sq, kind: u8, colour: Colour, promoted: bool) -> Option<Slot> {
+    pub(crate) fn setup_put(
+        &mut self,
+        sq: Sq,
+        kind: u8,
+        colour: Colour,
+        promoted: bool,
+    ) -> Option<Slot> {
         let slot = self.free.pop()?;
         self.hi = self.hi.max(slot as usize + 1);
         self.men[slot as usize] = Some(Man {

@@ -10,9 +10,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
 
-use super::report::set_bits;
 use super::rules::Rules;
-use super::solve::{Metric, Table};
+use super::solve::{set_bits, Metric, Table};
 use super::value::is_loss;
 
 const MAGIC: &[u8; 8] = b"LOCUSTTB";

@@ -112,8 +112,8 @@ pub struct Indexer {
     factor_of: Vec<usize>,
     /// `C(n, k)` (see [`binomials`]).
     binom: Vec<[usize; MAX_MEN + 1]>,
-    /// True when some men share a factor; false keeps the plain per-man loops (measured:
-    /// the factor loops cost KBNvK 12 % more instructions).
+    /// True when some men share a factor; false keeps the plain per-man loops (the factor
+    /// loops cost more instructions where no man shares one).
     grouped: bool,
     /// The placements with men told apart that each entry stands for.
     orderings: usize,
@@ -549,7 +549,7 @@ impl Indexer {
     }
 
     /// [`Indexer::encode_mapped`] with alike men: a factor per run. Apart, so that the plain
-    /// case stays small enough to inline (measured: KBNvK 4.29G -> 4.18G instructions).
+    /// case stays small enough to inline.
     #[inline(never)]
     fn encode_sets(&self, sq: &[u8], k: usize) -> Option<usize> {
         let map = &self.maps[k];

@@ -29,9 +29,8 @@ fn pawns_first(table: &Table) -> Option<Vec<usize>> {
 /// The row solver's order of a table's men (`perm[j]`: the table's man that is man `j` in
 /// it), when it differs from the table's: [`pawns_first`], then, when the last man is a
 /// royal, the last man that is neither royal nor promotes moved to the end. A king's moves
-/// are few, a piece's many: carried by the row's words they cost least (callgrind, the
-/// table alone, one thread: KRvKP 3.92 -> 3.23 G instructions, KQvKP 3.36 -> 2.96 G,
-/// KBNvK 1.37 -> 1.24 G; a piece at the end already, as KQvKR's rook, stays). `None` when
+/// are few, a piece's many: carried by the row's words they cost least (a piece at the end
+/// already, as KQvKR's rook, stays). `None` when
 /// alike men share a factor of the index, as for [`pawns_first`].
 pub fn row_order(table: &Table) -> Option<Vec<usize>> {
     let m = table.men();
@@ -120,7 +119,6 @@ pub fn reordered(table: &Table, perm: &[usize]) -> Table {
         stuck: Default::default(),
         counted: Default::default(),
         losses: Default::default(),
-        writer: Default::default(),
     };
     out.convs = convs(table, &out, &inv);
     out

@@ -4,30 +4,43 @@
 //! The tables use the variant's compiled pieces (the same trajectories as the engine), laid
 //! out as path lists with occupancy conditions on a small board (`paths`).
 
+// The layers, top to bottom: each group of modules uses only its own members and the
+// groups below it. The entry point, [`Builder`], is this module's; the users call it.
+//
+// Users of the tables: the command line, the engine's background service, probing.
 pub mod bench;
-pub mod board;
-pub mod cache;
 pub mod cli;
-pub mod escapes;
-pub mod index;
+pub mod probe;
+pub mod service;
+// What a build prints and the files it keeps.
+pub mod cache;
+pub mod report;
+// The order tables are solved in, and the two solvers: the row solver and the general one
+// (which also dispatches between them).
 pub mod layout;
+pub mod propagate;
+pub mod rows;
+pub mod schedule;
+// The general solver's escape counters, the perpetual-check pass, counting a solved table.
+pub mod escapes;
+pub mod perpetual;
+pub mod stats;
+// One table: its men, values, moves and un-moves; the pass threads; the statistics' counts.
+pub mod counts;
+pub mod solve;
+pub mod threads;
+// The variant compiled for tables, materials, indexing, values, words and the board.
+pub mod board;
+pub mod index;
 pub mod material;
 pub mod mirror;
 pub mod paths;
-pub mod perpetual;
-pub mod probe;
-pub mod propagate;
-pub mod report;
-pub mod rows;
 pub mod rules;
-pub mod schedule;
-pub mod service;
-pub mod solve;
-pub mod threads;
 pub mod value;
 pub mod word;
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
@@ -37,7 +50,7 @@ use parking_lot::Mutex;
 use material::{ManSpec, Material, MaterialError};
 use mirror::Mirror;
 use rules::{Rules, RulesError};
-use solve::{Conv, Metric, SolveError, Table};
+use solve::{Conv, IdleWork, Metric, SolveError, Table};
 use threads::Threads;
 
 /// Why tables could not be had.
@@ -426,16 +439,25 @@ impl Builder {
     /// `cache::Writer`).
     fn fill(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
         let not_cached = |e: cache::CacheError| log::warn!("{}: not cached: {e}", table.name);
-        if let Some(dir) = self.cache_dir() {
-            match (cache::Writer::create(dir, table), table.writer.write()) {
-                (Ok(w), Ok(mut slot)) => *slot = Some(w),
-                (Err(e), _) => not_cached(e),
-                (Ok(_), Err(_)) => {}
+        let writer = match self
+            .cache_dir()
+            .map(|dir| cache::Writer::create(dir, table))
+        {
+            Some(Ok(w)) => Some(w),
+            Some(Err(e)) => {
+                not_cached(e);
+                None
             }
-        }
-        let solved = self.solve(table, threads);
-        // Taken out whatever the outcome: dropped unfinished, it removes its file.
-        let writer = table.writer.write().ok().and_then(|mut w| w.take());
+            None => None,
+        };
+        let write = |ready: &dyn Fn(Range<usize>) -> bool| {
+            if let Some(w) = &writer {
+                w.write_ready(table, ready);
+            }
+        };
+        let idle = writer.is_some().then_some(&write as IdleWork);
+        let solved = self.solve(table, threads, idle);
+        // Whatever the outcome: dropped unfinished, the writer removes its file.
         solved?;
         if let Some(Err(e)) = writer.map(|w| w.finish(table, threads.get())) {
             not_cached(e);
@@ -443,7 +465,12 @@ impl Builder {
         Ok(())
     }
 
-    fn solve(&self, table: &Table, threads: &Threads) -> Result<(), EgtError> {
+    fn solve(
+        &self,
+        table: &Table,
+        threads: &Threads,
+        idle: Option<IdleWork>,
+    ) -> Result<(), EgtError> {
         let show = self.settings.progress;
         let mut shown = report::Progress::new(&table.name, Some((&self.solved, self.planned)));
         let mut progress = |what: &str| {
@@ -464,7 +491,7 @@ impl Builder {
                     presets.push((p.stm, idx, p.code))
                 });
         }
-        propagate::solve(table, threads, &presets, &mut progress)?;
+        propagate::solve(table, threads, &presets, idle, &mut progress)?;
         self.solved.fetch_add(1, Relaxed);
         if show {
             shown.done();
@@ -482,31 +509,7 @@ impl Builder {
     fn empty_sides(&mut self, material: &Material, only: Option<usize>) -> Result<Table, EgtError> {
         let rules = &self.rules;
         let name = material.name(&rules.variant);
-        for m in &material.men {
-            let (c, p) = (m.colour as usize, m.piece as usize);
-            if let Some(why) = rules.moves[c][p].unsupported {
-                let piece = rules.variant.pieces[p].name.clone();
-                return Err(EgtError::Piece { name, piece, why });
-            }
-        }
-        if lions_on_both_sides(rules, material) {
-            return Err(EgtError::LionTrading { name });
-        }
-        if let Some(piece) = jumper_with_lower_men(rules, material) {
-            let why = "range jumps over lower men, and a man it could jump is in the table";
-            return Err(EgtError::Piece { name, piece, why });
-        }
-        let promos = allowed_promotions(rules, material);
-        for (m, choices) in material.men.iter().zip(&promos) {
-            if choices
-                .iter()
-                .any(|&c| rules.variant.pieces[c as usize].burns)
-            {
-                let piece = rules.variant.pieces[m.piece as usize].name.clone();
-                let why = "a promotion into a burner (which would burn as it lands)";
-                return Err(EgtError::Piece { name, piece, why });
-            }
-        }
+        refuse_unsupported(rules, material, &name)?;
         let mut group = u8::MAX;
         let mut domains = Vec::new();
         let kinds: Vec<u32> = material
@@ -561,7 +564,6 @@ impl Builder {
             stuck: Default::default(),
             counted: Default::default(),
             losses: Default::default(),
-            writer: Default::default(),
         };
         if rows::eligible(&table) {
             if let Some(perm) = layout::row_order(&table) {
@@ -880,6 +882,52 @@ fn jumper_with_lower_men(rules: &Rules, material: &Material) -> Option<String> {
         let lower = (0..material.men.len()).any(|j| j != i && lowest(j) < jumper.jump_rank);
         (jumper.range_jump && lower).then(|| jumper.name.clone())
     })
+}
+
+/// The refusals of a material whose men the generator cannot solve (named `name`): a piece
+/// with moves the tables do not model, lions on both sides, a range jumper with lower men
+/// to jump, a promotion into a burner.
+fn refuse_unsupported(rules: &Rules, material: &Material, name: &str) -> Result<(), EgtError> {
+    for m in &material.men {
+        let (c, p) = (m.colour as usize, m.piece as usize);
+        if let Some(why) = rules.moves[c][p].unsupported {
+            let piece = rules.variant.pieces[p].name.clone();
+            return Err(EgtError::Piece {
+                name: name.to_string(),
+                piece,
+                why,
+            });
+        }
+    }
+    if lions_on_both_sides(rules, material) {
+        return Err(EgtError::LionTrading {
+            name: name.to_string(),
+        });
+    }
+    if let Some(piece) = jumper_with_lower_men(rules, material) {
+        let why = "range jumps over lower men, and a man it could jump is in the table";
+        return Err(EgtError::Piece {
+            name: name.to_string(),
+            piece,
+            why,
+        });
+    }
+    let promos = allowed_promotions(rules, material);
+    for (m, choices) in material.men.iter().zip(&promos) {
+        if choices
+            .iter()
+            .any(|&c| rules.variant.pieces[c as usize].burns)
+        {
+            let piece = rules.variant.pieces[m.piece as usize].name.clone();
+            let why = "a promotion into a burner (which would burn as it lands)";
+            return Err(EgtError::Piece {
+                name: name.to_string(),
+                piece,
+                why,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// True when the variant has lion-trading rules and both sides of `material` hold a lion or

@@ -27,8 +27,8 @@ use std::sync::Mutex;
 
 use super::escapes::for_predecessors_once;
 use super::material::MAX_MEN;
-use super::propagate::parallel;
 use super::solve::Table;
+use super::threads::parallel;
 use super::value::{is_win, DRAW};
 
 /// One bit per position and side to move.
@@ -439,7 +439,8 @@ impl<'a> Game<'a> {
     }
 }
 
-/// [`losses`] by whole sweeps over the table until nothing changes (its twin).
+/// An oracle for the tests, not used by a build: [`losses`] by whole sweeps over the table
+/// until nothing changes (its twin).
 pub fn losses_by_sweeps(table: &Table, violator: usize, threads: usize) -> Vec<usize> {
     let n = table.index.size;
     let undecided = undecided(table);

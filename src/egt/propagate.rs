@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Mutex;
 
 use super::escapes::{
@@ -13,67 +13,10 @@ use super::escapes::{
     UNCOUNTED_BYTE, VERIFY, VERIFY_BYTE,
 };
 use super::material::MAX_MEN;
-use super::solve::{SolveError, Table};
-use super::threads::Threads;
+use super::solve::{IdleWork, SolveError, Table};
+use super::threads::{parallel, Threads};
 use super::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
 use super::word::zeroed_words;
-
-/// Most positions handed to a thread at a time.
-const CHUNK: usize = 1 << 14;
-
-/// Fewest positions handed to a thread at a time.
-const MIN_CHUNK: usize = 64;
-
-/// Chunks per thread a pass is cut into at least, so that threads finish together.
-const CHUNKS_PER_THREAD: usize = 16;
-
-/// [`parallel`] with a state per thread: `init` makes it, `work(state, start, end)` takes
-/// it through the thread's chunks, `finish` receives it after the last.
-pub fn parallel_with<S>(
-    size: usize,
-    threads: usize,
-    init: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S, usize, usize) + Sync,
-    finish: impl Fn(S) + Sync,
-) {
-    let chunk = (size / (threads.max(1) * CHUNKS_PER_THREAD)).clamp(MIN_CHUNK, CHUNK);
-    // No more threads than chunks: a pass of one chunk (a distance with few positions) is
-    // not worth starting a thread for.
-    let threads = threads.clamp(1, size.div_ceil(chunk).max(1));
-    if threads == 1 {
-        // In chunks all the same: a chunk's finds are buffered until it ends.
-        let mut state = init();
-        for start in (0..size).step_by(CHUNK) {
-            work(&mut state, start, (start + CHUNK).min(size));
-        }
-        finish(state);
-        return;
-    }
-    let next = AtomicUsize::new(0);
-    let share = || {
-        let mut state = init();
-        loop {
-            let start = next.fetch_add(chunk, Relaxed);
-            if start >= size {
-                break;
-            }
-            work(&mut state, start, (start + chunk).min(size));
-        }
-        finish(state);
-    };
-    // The calling thread takes a share too: one thread fewer to start and to wait for.
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(share);
-        }
-        share();
-    });
-}
-
-/// Runs `work(start, end)` over `0..size` in chunks on `threads` threads.
-pub fn parallel(size: usize, threads: usize, work: impl Fn(usize, usize) + Sync) {
-    parallel_with(size, threads, || (), |_, a, b| work(a, b), |_| ());
-}
 
 /// A decided position waiting to be expanded: `index << 1 | side to move`.
 type Entry = u64;
@@ -200,16 +143,17 @@ pub fn solve(
     table: &Table,
     threads: &Threads,
     presets: &[(usize, usize, u8)],
+    idle: Option<IdleWork>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
     if by_rows(table, !presets.is_empty()) {
-        return super::rows::solve_lent(table, threads, progress);
+        return super::rows::solve_lent(table, threads, idle, progress);
     }
     run(table, threads, presets, progress, false).map(|_| ())
 }
 
-/// [`solve`] through the general driver only, whatever the pieces (the twin of the row
-/// solver).
+/// An oracle for the tests (tests/egt.rs), not used by a build: [`solve`] through the
+/// general driver only, whatever the pieces (the twin of the row solver).
 pub fn solve_general(
     table: &Table,
     threads: usize,
@@ -219,7 +163,8 @@ pub fn solve_general(
     run(table, &Threads::new(threads), presets, progress, false).map(|_| ())
 }
 
-/// [`solve`], returning the escape counters of the positions left undecided.
+/// An oracle for the tests (tests/egt.rs), not used by a build: [`solve`], returning the
+/// escape counters of the positions left undecided.
 pub fn solve_counted(
     table: &Table,
     threads: usize,

@@ -8,7 +8,6 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use super::solve::Table;
 use super::threads::Threads;
-use super::EgtError;
 
 /// Where a table stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -19,15 +18,15 @@ enum Stage {
 }
 
 /// The shared state of a run.
-struct Board {
+struct Board<E> {
     stage: Vec<Stage>,
-    error: Option<EgtError>,
+    error: Option<E>,
     /// Per table: its entries plus the most of any chain of tables waiting on it (see
     /// [`critical_paths`]); the ready table with the most starts first.
     rank: Vec<usize>,
 }
 
-impl Board {
+impl<E> Board<E> {
     /// True when table `i` waits and its sub-tables are all done.
     fn can_start(&self, i: usize, deps: &[Vec<usize>]) -> bool {
         self.stage[i] == Stage::Waiting && deps[i].iter().all(|&j| self.stage[j] == Stage::Done)
@@ -68,11 +67,11 @@ impl Board {
 
 /// Fills `tables` (each listed after the tables among them it converts into) with `fill(table,
 /// threads)` on `threads` threads in all; stops at the first error.
-pub fn run(
+pub fn run<E: Send>(
     tables: &[Arc<Table>],
     threads: usize,
-    fill: impl Fn(&Table, &Threads) -> Result<(), EgtError> + Sync,
-) -> Result<(), EgtError> {
+    fill: impl Fn(&Table, &Threads) -> Result<(), E> + Sync,
+) -> Result<(), E> {
     if threads <= 1 || tables.len() <= 1 {
         let all = Threads::new(threads);
         return tables.iter().try_for_each(|t| fill(t, &all));
@@ -131,10 +130,10 @@ fn critical_paths(tables: &[Arc<Table>], deps: &[Vec<usize>]) -> Vec<usize> {
 }
 
 /// What the threads of [`run`] share.
-struct Shared<'a> {
+struct Shared<'a, E> {
     deps: &'a [Vec<usize>],
     threads: usize,
-    board: &'a Mutex<Board>,
+    board: &'a Mutex<Board<E>>,
     changed: &'a Condvar,
     /// Per table, the threads its solve uses now.
     lent: &'a [Threads],
@@ -142,10 +141,10 @@ struct Shared<'a> {
 
 /// One thread of [`run`]: takes ready tables until all are done; while none is ready, its
 /// thread is lent to a running table.
-fn worker(
+fn worker<E: Send>(
     tables: &[Arc<Table>],
-    s: &Shared,
-    fill: &(impl Fn(&Table, &Threads) -> Result<(), EgtError> + Sync),
+    s: &Shared<E>,
+    fill: &(impl Fn(&Table, &Threads) -> Result<(), E> + Sync),
 ) {
     let (deps, threads) = (s.deps, s.threads);
     let mut b = s.board.lock().unwrap_or_else(PoisonError::into_inner);

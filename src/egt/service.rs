@@ -19,7 +19,11 @@ use super::rules::Rules;
 use super::solve::{Metric, Table};
 use super::{Builder, Settings, View};
 use crate::board::position::Position;
-use crate::search::SearchEvent;
+
+/// Where the service's messages about a request go (a table skipped for the clock, built,
+/// read, failed): the search that asked passes one that forwards them to its GUI, so that
+/// the service knows nothing of the search above it.
+pub type Notices = Box<dyn Fn(String) + Send>;
 
 /// Positions (both sides to move) solved per second per thread, measured on this project's
 /// machine (docs/PERFORMANCE.md, session 18: KBBvKN 165 million in 15 s on one thread,
@@ -31,10 +35,11 @@ const POSITIONS_PER_SECOND: f64 = 7.0e6;
 /// side get them, and at blitz the clock budget declines them, one message each.
 pub const DEFAULT_MAX_MEN: usize = 5;
 
-/// The same for the general solver (xiangqi's perpetual check ban, passing, bare-king
-/// losses, hoppers and other pieces the row solver does not take), measured the same way
-/// (session 19): capablanca KAvKR, 20.5 million in 9.9 s, and xiangqi KRNvKA, 4.4 million
-/// in 2.1 s, one thread each.
+/// The same for the general solver (the tables `rows::eligible` refuses: boards of more
+/// than 128 squares, passing, capture exceptions, men taken on the way or burnt, paths that
+/// need a friend or a foe, promotions that depend on the capture), measured the same way
+/// (session 19, when capablanca KAvKR and xiangqi KRNvKA still went through it: 20.5
+/// million in 9.9 s and 4.4 million in 2.1 s, one thread each).
 const GENERAL_POSITIONS_PER_SECOND: f64 = 2.0e6;
 
 /// How often a search waiting for its root's table looks again.
@@ -123,7 +128,7 @@ struct Request {
     variant: Variant,
     materials: Vec<Material>,
     budget: Option<Duration>,
-    events: Option<Sender<SearchEvent>>,
+    notices: Option<Notices>,
 }
 
 /// Builds tables in the background and answers probes.
@@ -268,12 +273,7 @@ impl TableService {
 
     /// Asks for the tables a game at `pos` will need soon: its own material and those one
     /// capture away, within the men limit. `budget`: the time the build may take.
-    pub fn prepare(
-        &self,
-        pos: &Position,
-        budget: Option<Duration>,
-        events: Option<Sender<SearchEvent>>,
-    ) {
+    pub fn prepare(&self, pos: &Position, budget: Option<Duration>, notices: Option<Notices>) {
         let settings = self.settings.read().clone();
         if !settings.enabled || pos.men_count() > settings.max_men + 1 {
             return;
@@ -317,7 +317,7 @@ impl TableService {
                 variant: v.clone(),
                 materials: wanted,
                 budget,
-                events,
+                notices,
             });
         }
     }
@@ -353,9 +353,9 @@ fn reached_at_root(rules: &Rules, pos: &Position, own: &Material) -> Vec<Materia
     reached.into_iter().map(|r| r.1).collect()
 }
 
-fn say(events: &Option<Sender<SearchEvent>>, text: String) {
-    if let Some(tx) = events {
-        let _ = tx.send(SearchEvent::Message(text));
+fn say(notices: &Option<Notices>, text: String) {
+    if let Some(tell) = notices {
+        tell(text);
     }
 }
 
@@ -401,7 +401,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
             };
             let seconds = 2.0 * size as f64 / rate;
             if !cached && req.budget.is_some_and(|b| seconds > b.as_secs_f64()) {
-                say(&req.events, format!("table {text} skipped: about {seconds:.1} s to build, more than the clock allows"));
+                say(&req.notices, format!("table {text} skipped: about {seconds:.1} s to build, more than the clock allows"));
                 let key = (name.clone(), text);
                 service.queued.lock().remove(&key);
                 service
@@ -411,7 +411,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                 continue;
             }
             let how = if cached { "loading" } else { "building" };
-            say(&req.events, format!("table {text}: {how}"));
+            say(&req.notices, format!("table {text}: {how}"));
             let start = Instant::now();
             match builder.view(&material) {
                 Ok(_) => {
@@ -424,7 +424,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                         entry.tables.insert(t.key(), t.clone());
                     }
                     say(
-                        &req.events,
+                        &req.notices,
                         format!(
                             "table {text}: ready in {:.2} s",
                             start.elapsed().as_secs_f64()
@@ -434,7 +434,7 @@ fn builder_loop(rx: Receiver<Request>, service: std::sync::Weak<TableService>) {
                 Err(e) => {
                     // Not queued any more: nobody waits for a table that will not come.
                     service.queued.lock().remove(&(name.clone(), text.clone()));
-                    say(&req.events, format!("table {text}: {e}"));
+                    say(&req.notices, format!("table {text}: {e}"));
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! The retrograde driver lives in `propagate`.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 use variants::rules::Royalty;
 use variants::PieceId;
@@ -15,7 +15,7 @@ use super::rules::Rules;
 use super::value::{
     better, from_mover, is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES,
 };
-use super::word::zeroed_words;
+use super::word::{zeroed_bytes, zeroed_words};
 
 /// Distance metric of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,7 +185,7 @@ pub struct Table {
     pub values: [Vec<AtomicU8>; 2],
     /// While solving: one bit per position and side to move, set while the position is
     /// undecided and its byte is an escape counter. Empty once solved.
-    pub open: [Vec<AtomicU64>; 2],
+    pub(crate) open: [Vec<AtomicU64>; 2],
     /// The metric.
     pub metric: Metric,
     /// Colour of each man.
@@ -208,20 +208,22 @@ pub struct Table {
     /// Positions without a legal move (mated or stalemated), one bit per entry and side to
     /// move, when the solver recorded them (the row solver's seed finds them for free); the
     /// statistics look for a move otherwise.
-    pub stuck: OnceLock<[Vec<u64>; 2]>,
+    pub(crate) stuck: OnceLock<[Vec<u64>; 2]>,
     /// The statistics' counts of the entries per side to move (before the symmetry's fixed
     /// placements, see `report::stats`), when the solver counted them as it went: a pawn
     /// table's slices each as it is done, while its values are in the cache.
-    pub counted: OnceLock<[super::report::SideStats; 2]>,
+    pub(crate) counted: OnceLock<[super::counts::SideStats; 2]>,
     /// Per side to move, whether it loses in some position: known once the table is read
     /// from its file (see `cache::load`), which lets a conversion into it that cannot win
     /// be skipped where the mover already draws (see [`Table::conv_may_win`]).
-    pub losses: OnceLock<[bool; 2]>,
-    /// The table's cache file while it is solved, when it is cached: the threads the
-    /// solve has no more work for write the parts already final, side by side (see
-    /// `cache::Writer`).
-    pub writer: RwLock<Option<super::cache::Writer>>,
+    pub(crate) losses: OnceLock<[bool; 2]>,
 }
+
+/// Work a solve gives the threads it has nothing else for, called with a test of which
+/// ranges of positions hold final values: the builder's writes the parts of the table's
+/// cache file that are final, side by side (see `cache::Writer`), so that the solver knows
+/// nothing of the file.
+pub type IdleWork<'a> = &'a (dyn Fn(&dyn Fn(std::ops::Range<usize>) -> bool) + Sync);
 
 /// Which moves a generation reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,6 +295,48 @@ impl Table {
     /// Number of men.
     pub fn men(&self) -> usize {
         self.colour.len()
+    }
+
+    /// The same table unsolved, beside this one (same men, index, rules and sub-tables):
+    /// values zero and every position's undecided bit set, for the oracles that solve a
+    /// table again another way and compare.
+    pub fn unsolved_copy(&self) -> Table {
+        let zero = || zeroed_bytes(self.index.size);
+        Table {
+            material: self.material.clone(),
+            perm: self.perm.clone(),
+            name: self.name.clone(),
+            index: self.index.clone(),
+            values: [zero(), zero()],
+            open: open_bits(self.index.size),
+            metric: self.metric,
+            colour: self.colour.clone(),
+            piece: self.piece.clone(),
+            royal: self.royal,
+            royals: self.royals,
+            promos: self.promos.clone(),
+            convs: self.convs.clone(),
+            rules: self.rules.clone(),
+            stuck: OnceLock::new(),
+            counted: OnceLock::new(),
+            losses: OnceLock::new(),
+        }
+    }
+
+    /// The positions without a legal move, one bit per entry and side to move, when the
+    /// solver recorded them (see the field).
+    pub fn stuck(&self) -> Option<&[Vec<u64>; 2]> {
+        self.stuck.get()
+    }
+
+    /// The statistics' counts the solver made as it went, if it did (see the field).
+    pub fn counted(&self) -> Option<&[super::counts::SideStats; 2]> {
+        self.counted.get()
+    }
+
+    /// Per side to move, whether it loses in some position, once known (see the field).
+    pub fn losses(&self) -> Option<&[bool; 2]> {
+        self.losses.get()
     }
 
     /// The key of a conversion: a victim (or none) and a promotion (man, piece) or none.
@@ -1280,4 +1324,24 @@ pub fn inconsistencies(table: &Table) -> Vec<(usize, usize, u8, u8)> {
         }
     }
     out
+}
+
+/// The indices in `range` whose bits are set in `bits` (64 a word): the positions a bit set
+/// such as [`Table::stuck`] holds.
+pub(super) fn set_bits(
+    bits: &[u64],
+    range: std::ops::Range<usize>,
+) -> impl Iterator<Item = usize> + '_ {
+    (range.start / 64..range.end.div_ceil(64))
+        .flat_map(move |w| {
+            let mut x = bits.get(w).copied().unwrap_or(0);
+            std::iter::from_fn(move || {
+                (x != 0).then(|| {
+                    let b = x.trailing_zeros() as usize;
+                    x &= x - 1;
+                    w * 64 + b
+                })
+            })
+        })
+        .filter(move |i| range.contains(i))
 }

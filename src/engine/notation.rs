@@ -16,7 +16,7 @@ use crate::game::{move_text, Game, GameError};
 /// The conventions of one protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
-    /// UCI (and UCCI/USI until they get their own).
+    /// UCI (USI and UCCI have their own below).
     Uci {
         /// `UCI_Chess960`: castling as the king capturing its rook.
         chess960: bool,

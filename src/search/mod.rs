@@ -241,7 +241,11 @@ impl Searcher {
         if let Some(service) = &self.opts.tables {
             // A share of the clock at most; no limit in analysis or fixed-depth searches.
             let budget = limits.table_share(pos.side_to_move());
-            service.prepare(&pos, budget, Some(events.clone()));
+            let tx = events.clone();
+            let notices = Box::new(move |text| {
+                let _ = tx.send(SearchEvent::Message(text));
+            });
+            service.prepare(&pos, budget, Some(notices));
         }
         let shared = Arc::new(Shared {
             tt: self.tt.clone(),

@@ -1,0 +1,220 @@
+//! Verification, the row solver's escape count: a candidate is lost when none of its moves
+//! inside the table reaches a position not yet won in time and no capture holds it, checked
+//! for a whole row at once.
+
+use super::*;
+
+impl<'a, W: Word> Solver<'a, W> {
+    /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
+    /// has a legal quiet move to a position not in `closed` of the other side.
+    pub(super) fn escapes(&self, f: &[u8; MAX_MEN], occ: W, row: usize, x: usize, cand: W) -> W {
+        let closed = self.closed[1 - x];
+        if !self.memo[x] {
+            return self.escapes_from(f, occ, row, x, cand, closed);
+        }
+        let memo = &self.moving[x][row];
+        let mut moving = memo.load(Relaxed);
+        // Zero: not known since the row's `closed` word last grew (or none, found again).
+        if !moving.any() {
+            moving = self.geo.reach_open(closed[row].load(Relaxed), occ);
+            memo.store(moving, Relaxed);
+        }
+        let esc = cand & moving;
+        if esc == cand {
+            return esc;
+        }
+        self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
+    }
+
+    /// Whether `moving` may hold the escapes of side `x`'s last man (see
+    /// [`Solver::memo`]): the man is `x`'s and moves by leaps and rays alone.
+    pub(super) fn memo_of(&self, x: usize) -> bool {
+        let g = &self.geo;
+        g.colour[g.m - 1] as usize == x && g.last_pure && !g.last_leaps.is_empty()
+    }
+
+    /// The positions of `cand` in `row` where side `x`'s last man has an escape, as far as
+    /// `moving` knows (none when it is not kept): they need no verification.
+    #[inline]
+    pub(super) fn moving(&self, row: usize, x: usize) -> W {
+        if self.memo[x] {
+            self.moving[x][row].load(Relaxed)
+        } else {
+            W::ZERO
+        }
+    }
+
+    /// Closes `bits` of side `y` in `row`, and forgets what `moving` knew of the other
+    /// side's escapes there.
+    #[inline]
+    pub(super) fn close(&self, rmw: Rmw, y: usize, row: usize, bits: W) {
+        rmw.or(&self.closed[y][row], bits);
+        if self.memo[1 - y] {
+            self.moving[1 - y][row].store(W::ZERO, Relaxed);
+        }
+    }
+
+    /// [`Solver::escapes`] with `closed` for the other side's positions that are no escape.
+    pub(super) fn escapes_from(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: W,
+        row: usize,
+        x: usize,
+        cand: W,
+        closed: &[W::Atomic],
+    ) -> W {
+        let g = &self.geo;
+        let last = g.m - 1;
+        // The last man first: its moves stay in the row (one word, in cache), where the
+        // other men's each read another row's.
+        let mut esc = W::ZERO;
+        if g.colour[last] as usize == x {
+            let w = closed[row].load(Relaxed);
+            if !g.last_leaps.is_empty() {
+                esc |= cand & g.reach_open(w, occ);
+            }
+            let rest = if g.last_pure { W::ZERO } else { cand & !esc };
+            for a in ones(rest) {
+                // Most often every target is closed, or no path is blocked: no path to
+                // look at.
+                let (targets, block) = g.last_targets[a];
+                if (targets & !w).any()
+                    && (!(occ & block).any()
+                        || g.last_moves[a]
+                            .iter()
+                            .any(|vs| vs.need.open(occ) && !w.has(vs.local as usize)))
+                {
+                    esc |= W::bit(a);
+                }
+            }
+        }
+        if esc == cand {
+            return esc;
+        }
+        self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
+    }
+
+    /// [`Solver::escapes_from`] by the moves of side `x`'s men but the last, of the
+    /// positions `cand` but those of `esc` (found already, and returned with the rest).
+    pub(super) fn escapes_of_others(
+        &self,
+        f: &[u8; MAX_MEN],
+        occ: W,
+        row: usize,
+        x: usize,
+        (cand, mut esc): (W, W),
+        closed: &[W::Atomic],
+    ) -> W {
+        let g = &self.geo;
+        let ix = &self.table.index;
+        let last = g.m - 1;
+        let mut next = *f;
+        for &i in &g.side_men[x] {
+            let base = g.base(ix, row, f, i);
+            if let Some((quick, _)) = &g.quick[i] {
+                for q in &quick[f[i] as usize] {
+                    if (occ & q.block).any() {
+                        continue;
+                    }
+                    let w = closed[base + q.share].load(Relaxed);
+                    esc |= cand & !q.row_block & !w;
+                    if esc == cand {
+                        return esc;
+                    }
+                }
+                continue;
+            }
+            let alike = g.set_stride[i].is_some();
+            for st in &g.moves[i][f[i] as usize] {
+                if (occ & st.block).any() {
+                    continue;
+                }
+                let c = cand & !esc & !st.row_block & g.screened(occ, st.screen);
+                if !c.any() {
+                    continue;
+                }
+                let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
+                let row2 = if k == 0 && !alike {
+                    (st.share != usize::MAX).then(|| base + st.share)
+                } else if k == 0 {
+                    g.step_row(ix, base, f, i, st)
+                } else {
+                    next[i] = st.sq;
+                    let r = ix.encode_mapped(&next[..last], k);
+                    next[i] = f[i];
+                    r
+                };
+                let Some(row2) = row2 else {
+                    continue;
+                };
+                let w = closed[row2].load(Relaxed);
+                if k == 0 {
+                    esc |= c & !w;
+                } else if let Some(flip) = g.last_unflip[k] {
+                    // The word seen from this row: bit `b` is the image's bit `last_map[k][b]`.
+                    esc |= c & !W::of_low64(flip_word(w.low64(), flip));
+                } else {
+                    for b in ones(c) {
+                        if !w.has(g.last_map[k][b] as usize) {
+                            esc |= W::bit(b);
+                        }
+                    }
+                }
+                if esc == cand {
+                    return esc;
+                }
+            }
+        }
+        esc
+    }
+
+    /// Positions of `x` (to move) in `row` whose successors have all been won in at most
+    /// `p` plies: lost, unless a capture holds them.
+    pub(super) fn verify(&self, p: u8, row: usize, x: usize, cand: W) {
+        let mut f = [0u8; MAX_MEN];
+        let occ = self.decode(row, &mut f);
+        self.verify_at(p, (row, &f, occ), x, cand);
+    }
+
+    /// [`Solver::verify`] with the row decoded (`f`, `occ`).
+    pub(super) fn verify_at(
+        &self,
+        p: u8,
+        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        x: usize,
+        cand: W,
+    ) {
+        let g = &self.geo;
+        let t = self.table;
+        let lost = cand & !self.escapes(f, occ, row, x, cand);
+        if !lost.any() {
+            return;
+        }
+        let mine = lost & !self.rmw().or(&self.done[x][row], lost);
+        settle(&self.settled[x][row], mine);
+        // Most are lost in `p + 1`: filed together.
+        let mut next = W::ZERO;
+        for bit in ones(mine) {
+            // The seed's note of the captures (see `seed_values`); the position is ours.
+            let value = &t.values[x][row * g.len + bit];
+            let memo = value.load(Relaxed);
+            if memo == HELD {
+                // A draw for good: every quiet move lets the opponent win.
+                value.store(DRAW, Relaxed);
+                continue;
+            }
+            let d = p.max(memo.saturating_sub(1));
+            let code = loss((d + 1).min(MAX_PLIES));
+            value.store(code, Relaxed);
+            if d == p {
+                next |= W::bit(bit);
+            } else {
+                self.file(p, plies(code), row, x, W::bit(bit));
+            }
+        }
+        if next.any() {
+            self.file(p, plies(loss((p + 1).min(MAX_PLIES))), row, x, next);
+        }
+    }
+}
