@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
+use parking_lot::Mutex;
 use variants::geometry::Coord;
 
 use super::params::*;
@@ -40,6 +41,7 @@ pub(crate) fn run(
     eval: Arc<EvalTables>,
     shared: Arc<Shared>,
     events: Sender<SearchEvent>,
+    kept: &Mutex<Option<Histories>>,
 ) {
     let budget = *shared.budget.lock();
     let threads = opts.threads.clamp(1, 256);
@@ -56,7 +58,11 @@ pub(crate) fn run(
         }
         let mut main = Worker::new(0, &root, &limits, eval.clone(), shared.clone());
         main.tables = tables.clone();
+        if let Some(h) = kept.lock().take() {
+            main.hist = h;
+        }
         let result = main.iterate(Some(&events));
+        *kept.lock() = Some(std::mem::replace(&mut main.hist, Histories::empty()));
         // Infinite and ponder searches hold their move until told.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stopped() {
             std::thread::sleep(Duration::from_millis(2));
@@ -91,6 +97,34 @@ fn await_root_table(
     });
 }
 
+/// The records that order quiet moves. The main thread's outlive its search (the searcher
+/// keeps them until a new game or variant): what refuted a move a ply ago still does.
+pub(crate) struct Histories {
+    /// Butterfly history: side, from and to square.
+    history: Vec<i32>,
+    /// Continuation histories: a quiet move's record after the opponent's last move
+    /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
+    /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
+    cont: [Vec<i16>; 2],
+}
+
+impl Histories {
+    fn new() -> Histories {
+        Histories {
+            history: vec![0; 2 * 256 * 256],
+            cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
+        }
+    }
+
+    /// A placeholder without tables, left behind when the records are handed back.
+    fn empty() -> Histories {
+        Histories {
+            history: Vec::new(),
+            cont: [Vec::new(), Vec::new()],
+        }
+    }
+}
+
 /// Per-thread search state.
 struct Worker<'a> {
     id: usize,
@@ -110,11 +144,8 @@ struct Worker<'a> {
     seldepth: usize,
     lists: Vec<Vec<Move>>,
     killers: Vec<[u32; 2]>,
-    history: Vec<i32>,
-    /// Continuation histories: a quiet move's record after the opponent's last move
-    /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
-    /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
-    cont: [Vec<i16>; 2],
+    /// Quiet-move records; the main thread's are kept from one search to the next.
+    hist: Histories,
     /// `played[ply]`: the [`Worker::move_code`] of the move made at `ply` (0 for a pass).
     played: Vec<u32>,
     pv: Vec<Vec<Move>>,
@@ -171,8 +202,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             lists: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 256 * 256],
-            cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
+            hist: Histories::new(),
             played: vec![0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves: Vec::new(),
@@ -230,6 +260,14 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 let score = self.aspiration(depth, scores[line]);
                 if self.aborted && !(depth == 1 + (self.id % 2) as i32 && line == 0) {
+                    // A root move that raised alpha in the unfinished iteration was searched
+                    // in full at the new depth: it is played rather than the last
+                    // iteration's choice.
+                    if line == 0 {
+                        if let Some(&m) = self.pv[0].first() {
+                            best = (Some(m), self.pv[0].get(1).copied());
+                        }
+                    }
                     break;
                 }
                 let Some(&m) = self.pv[0].first() else { break };
@@ -476,8 +514,8 @@ impl<'a> Worker<'a> {
     /// two moves.
     fn quiet_score(&self, m: &Move, ply: usize) -> i32 {
         let code = self.move_code(m);
-        let mut score = self.history[self.history_index(m)];
-        for (back, table) in self.cont.iter().enumerate() {
+        let mut score = self.hist.history[self.history_index(m)];
+        for (back, table) in self.hist.cont.iter().enumerate() {
             if let Some(&prev) = ply.checked_sub(back + 1).map(|p| &self.played[p]) {
                 if prev != 0 {
                     score += table[cont_index(prev, code)] as i32;
@@ -670,7 +708,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Principal variation search.
-    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         if !self.enter(ply) {
             return 0;
         }
@@ -690,6 +735,13 @@ impl<'a> Worker<'a> {
             }
             if ply >= MAX_PLY {
                 return self.eval.evaluate(&self.pos);
+            }
+            // Mate-distance pruning: no line from here can mate sooner than a mate already
+            // found nearer the root, nor be mated later than being mated here.
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
             }
         }
         let in_check = *self.checks.last().unwrap_or(&false);
@@ -925,7 +977,7 @@ impl<'a> Worker<'a> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = sig;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = history_bonus(depth);
         self.update_quiet(m, ply, bonus);
         for &t in tried {
             if is_quiet(keys[t]) && keys[t] < KILLER_KEY {
@@ -939,15 +991,15 @@ impl<'a> Worker<'a> {
     fn update_quiet(&mut self, m: &Move, ply: usize, bonus: i32) {
         let moved = |e: i32| e + bonus - e * bonus.abs() / HISTORY_MAX;
         let i = self.history_index(m);
-        self.history[i] = moved(self.history[i]);
+        self.hist.history[i] = moved(self.hist.history[i]);
         let code = self.move_code(m);
-        for back in 0..self.cont.len() {
+        for back in 0..self.hist.cont.len() {
             let Some(p) = ply.checked_sub(back + 1) else {
                 break;
             };
             let prev = self.played[p];
             if prev != 0 {
-                let e = &mut self.cont[back][cont_index(prev, code)];
+                let e = &mut self.hist.cont[back][cont_index(prev, code)];
                 *e = moved(*e as i32) as i16;
             }
         }
@@ -1076,6 +1128,12 @@ const BAD_CAPTURE_KEY: i32 = 1 << 23;
 /// A quiet move not yet scored: below every other band, so the unscored moves sort last and
 /// together.
 const UNSCORED: i32 = i32::MIN;
+
+/// History bonus of a cut-off at `depth` (the malus of the moves tried before it): large
+/// enough that a few cut-offs move a record by a good share of [`HISTORY_MAX`].
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
+}
 
 /// Slot of a (previous move, move) pair in a continuation history.
 fn cont_index(prev: u32, code: u32) -> usize {
