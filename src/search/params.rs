@@ -13,25 +13,27 @@ pub const MAX_PLY: usize = 128;
 pub const ASPIRATION: i32 = 20;
 /// Depth from which aspiration windows are used.
 pub const ASPIRATION_DEPTH: i32 = 5;
-/// Reverse futility: margin per ply of depth.
-pub const RFP_MARGIN: i32 = 90;
+/// Reverse futility: margin per ply of depth (one ply less when the node is improving).
+pub const RFP_MARGIN: i32 = 85;
 /// Reverse futility: deepest draft it applies to.
-pub const RFP_DEPTH: i32 = 6;
+pub const RFP_DEPTH: i32 = 8;
 /// Null move: smallest draft.
 pub const NULL_DEPTH: i32 = 3;
 /// Null move: base reduction and extra reduction per this many plies of depth.
 pub const NULL_BASE: i32 = 3;
 /// See [`NULL_BASE`].
 pub const NULL_DIVISOR: i32 = 4;
+/// Null move: one more ply of reduction per this much of the eval above beta (three at most).
+pub const NULL_EVAL_DIVISOR: i32 = 200;
 /// Futility pruning of quiet moves: margin per ply.
 pub const FUTILITY_MARGIN: i32 = 110;
 /// Futility pruning: deepest draft.
 pub const FUTILITY_DEPTH: i32 = 3;
 /// Late-move pruning: quiet moves tried at draft `d` before the rest are skipped:
-/// `LMP_BASE + d * d`.
+/// `LMP_BASE + d * d`, half as many when the node is not improving.
 pub const LMP_BASE: usize = 4;
 /// Late-move pruning: deepest draft.
-pub const LMP_DEPTH: i32 = 4;
+pub const LMP_DEPTH: i32 = 8;
 /// LMR: smallest draft and first move index reduced.
 pub const LMR_DEPTH: i32 = 3;
 /// See [`LMR_DEPTH`].

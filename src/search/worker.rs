@@ -149,6 +149,8 @@ struct Worker<'a> {
     /// `played[ply]`: the [`Worker::move_code`] of the move made at `ply` (0 for a pass).
     played: Vec<u32>,
     pv: Vec<Vec<Move>>,
+    /// `static_evals[ply]`: the static score of the node at `ply` (-MATE in check).
+    static_evals: Vec<i32>,
     root_moves: Vec<Move>,
     excluded: Vec<Move>,
     lmr: Vec<Vec<i32>>,
@@ -205,6 +207,7 @@ impl<'a> Worker<'a> {
             hist: Histories::new(),
             played: vec![0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            static_evals: vec![-MATE; MAX_PLY + 2],
             root_moves: Vec::new(),
             excluded: Vec::new(),
             lmr,
@@ -778,18 +781,26 @@ impl<'a> Worker<'a> {
         } else {
             self.eval.evaluate(&self.pos)
         };
+        self.static_evals[ply] = static_eval;
+        // Improving: our static score rose since our last move (never when in check then or
+        // now); the pruning below is bolder when it did not.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2] && {
+            self.static_evals[ply - 2] > -MATE
+        };
+        let eval = refined_eval(static_eval, hit.map(|h| (from_tt(h.score, ply), h.bound)));
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && ply > 0 {
             // A man next to our royal under attack is a blast check: the static score is
             // blind to it, so no cut-off on that score (asked last: the other tests are cheap).
             if depth <= RFP_DEPTH
-                && static_eval - RFP_MARGIN * depth >= beta
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
                 && beta.abs() < KNOWN_WIN
+                && eval.abs() < KNOWN_WIN
                 && !(self.blasts && self.pos.blast_threat(us))
             {
-                return static_eval;
+                return eval;
             }
-            if let Some(s) = self.null_move(depth, beta, ply, static_eval, us) {
+            if let Some(s) = self.null_move(depth, beta, ply, eval, us) {
                 return s;
             }
         }
@@ -855,7 +866,7 @@ impl<'a> Worker<'a> {
             let quiet = is_quiet(keys[i]);
             let late = prunable(best)
                 && depth <= LMP_DEPTH
-                && quiets_tried >= LMP_BASE + (depth * depth) as usize;
+                && quiets_tried >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize);
             if quiet && (futile(alpha, best) || late) {
                 // The quiet moves sort last, so the rest would be skipped too (a killer,
                 // before the captures that look losing, only skips itself).
@@ -953,7 +964,7 @@ impl<'a> Worker<'a> {
         }
         let mut pass = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
         pass.kind = MoveKind::Pass;
-        let r = NULL_BASE + depth / NULL_DIVISOR;
+        let r = NULL_BASE + depth / NULL_DIVISOR + ((eval - beta) / NULL_EVAL_DIVISOR).min(3);
         let saved = self.make(&pass);
         self.played[ply] = 0;
         let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -1128,6 +1139,17 @@ const BAD_CAPTURE_KEY: i32 = 1 << 23;
 /// A quiet move not yet scored: below every other band, so the unscored moves sort last and
 /// together.
 const UNSCORED: i32 = i32::MIN;
+
+/// The static score refined by the table's bound on the node's score: a lower bound above
+/// it or an upper bound below it is the better guess for the pruning decisions.
+fn refined_eval(static_eval: i32, stored: Option<(i32, Bound)>) -> i32 {
+    match stored {
+        Some((s, Bound::Lower)) if s > static_eval && s.abs() < KNOWN_WIN => s,
+        Some((s, Bound::Upper)) if s < static_eval && s.abs() < KNOWN_WIN => s,
+        Some((s, Bound::Exact)) if s.abs() < KNOWN_WIN => s,
+        _ => static_eval,
+    }
+}
 
 /// History bonus of a cut-off at `depth` (the malus of the moves tried before it): large
 /// enough that a few cut-offs move a record by a good share of [`HISTORY_MAX`].
