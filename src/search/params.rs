@@ -40,6 +40,8 @@ pub const LMR_DEPTH: i32 = 3;
 pub const LMR_MOVES: usize = 3;
 /// LMR: reduction = ln(depth) * ln(index) / LMR_DIVISOR.
 pub const LMR_DIVISOR: f64 = 2.2;
+/// Internal iterative reduction: smallest draft reduced by a ply when the table has no move.
+pub const IIR_DEPTH: i32 = 4;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence plies after which only recaptures (onto the previous move's square) are tried.

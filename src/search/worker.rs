@@ -770,6 +770,13 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its first iteration, as it were; the next finds the move stored).
+        let depth = if tt_sig == 0 && depth >= IIR_DEPTH && !in_check {
+            depth - 1
+        } else {
+            depth
+        };
         // Below the root the moves are pseudo-legal, tested only when tried: a cut-off
         // saves the tests of the moves after it. No context: the game is over.
         let legality = if ply == 0 { None } else { self.pos.legality() };
@@ -1038,6 +1045,23 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
         }
+        // The table: a bound from any search of this position (never a perpetual-check
+        // score, which belongs to its path) may end the node; its move is tried first.
+        let key = self.pos.hash();
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit.filter(|h| h.depth >= 0 && h.score.abs() != KNOWN_WIN) {
+            let s = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let tt_sig = hit.map_or(0, |h| h.sig);
+        let alpha0 = alpha;
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut best;
@@ -1069,9 +1093,10 @@ impl<'a> Worker<'a> {
                 }
             }
         };
-        let keys = self.order(&moves, 0, ply, true);
+        let keys = self.order(&moves, tt_sig, ply, true);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
+        let mut best_sig = 0;
         for &i in &order {
             let m = moves[i];
             if !in_check && qply >= QS_RECAPTURE_PLY && last_to != Some(m.to) {
@@ -1106,6 +1131,7 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_sig = move_sig(&m);
                     if score >= beta {
                         break;
                     }
@@ -1113,6 +1139,18 @@ impl<'a> Worker<'a> {
             }
         }
         self.lists[ply] = moves;
+        if !self.aborted && best.abs() != KNOWN_WIN {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if alpha > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_sig, to_tt(best, ply), 0, bound);
+        }
         best
     }
 
