@@ -38,6 +38,9 @@ pub const LMP_DEPTH: i32 = 8;
 pub const LMR_DEPTH: i32 = 3;
 /// See [`LMR_DEPTH`].
 pub const LMR_MOVES: usize = 3;
+/// LMR: a quiet move whose record (history plus continuation histories) is at least this
+/// far from zero is reduced a ply less (good) or more (bad).
+pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 /// LMR: reduction = ln(depth) * ln(index) / LMR_DIVISOR.
 pub const LMR_DIVISOR: f64 = 2.2;
 /// Internal iterative reduction: smallest draft reduced by a ply when the table has no move.

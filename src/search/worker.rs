@@ -896,7 +896,13 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
-                    r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32;
+                    r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32
+                        + !improving as i32;
+                    if keys[i] < BAD_CAPTURE_KEY {
+                        // A quiet move's record (not a killer's): a ply less for a good
+                        // one, a ply more for a bad one.
+                        r -= (keys[i] / LMR_HISTORY_DIVISOR).clamp(-1, 1);
+                    }
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
