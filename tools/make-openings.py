@@ -6,7 +6,10 @@ when the newest Fairy-Stockfish judges it roughly level (|score| <= MAX_CP at de
 usage: tools/make-openings.py VARIANT COUNT [PLIES]
 writes tests/data/openings/VARIANT.epd (FENs) and VARIANT.pgn (the same openings as moves from
 the start, for engines without setboard such as Fairy-Max).
+Environment: OUT=DIR writes DIR/VARIANT.epd and .pgn instead; DEPTH and MAX_CP change the
+level test (tools/sprt.sh's larger books: OUT=tests/data/openings/sprt DEPTH=8 MAX_CP=100).
 """
+import os
 import random
 import subprocess
 import sys
@@ -14,8 +17,9 @@ import sys
 import pyffish
 
 FSF = "/opt/peers/fairy-stockfish-latest"
-DEPTH = 10
-MAX_CP = 80
+DEPTH = int(os.environ.get("DEPTH", 10))
+MAX_CP = int(os.environ.get("MAX_CP", 80))
+OUT = os.environ.get("OUT", "tests/data/openings")
 
 
 def score(proc, variant, fen):
@@ -38,8 +42,8 @@ def main():
     proc = subprocess.Popen([FSF], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     start = pyffish.start_fen(variant)
     seen = set()
-    epd = open(f"tests/data/openings/{variant}.epd", "w")
-    pgn = open(f"tests/data/openings/{variant}.pgn", "w")
+    epd = open(f"{OUT}/{variant}.epd", "w")
+    pgn = open(f"{OUT}/{variant}.pgn", "w")
     while len(seen) < count:
         moves = []
         for _ in range(plies):

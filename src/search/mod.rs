@@ -186,6 +186,8 @@ pub struct Searcher {
     /// Evaluation tables of the last variant searched; the layout is kept alive so that its
     /// identity cannot be taken by another variant's layout.
     evals: Option<(Arc<crate::board::layout::Layout>, Arc<EvalTables>)>,
+    /// The main thread's move-ordering records, kept between the searches of one game.
+    histories: Arc<Mutex<Option<worker::Histories>>>,
 }
 
 impl Searcher {
@@ -197,6 +199,7 @@ impl Searcher {
             shared: None,
             handle: None,
             evals: None,
+            histories: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -218,6 +221,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.wait();
         self.tt.clear();
+        *self.histories.lock() = None;
     }
 
     /// Starts a search of the game's current position; returns at once. Every search ends with
@@ -234,6 +238,7 @@ impl Searcher {
                     .unwrap_or_else(|_| pos.clone());
                 let e = Arc::new(EvalTables::new(&lay, &start));
                 self.evals = Some((lay.clone(), e.clone()));
+                *self.histories.lock() = None; // another variant's squares and kinds
                 e
             }
         };
@@ -270,8 +275,9 @@ impl Searcher {
             moves: game.moves().copied().collect(),
         };
         let opts = self.opts.clone();
+        let kept = self.histories.clone();
         self.handle = Some(std::thread::spawn(move || {
-            worker::run(root, limits, opts, eval, shared, events);
+            worker::run(root, limits, opts, eval, shared, events, &kept);
         }));
     }
 

@@ -13,31 +13,38 @@ pub const MAX_PLY: usize = 128;
 pub const ASPIRATION: i32 = 20;
 /// Depth from which aspiration windows are used.
 pub const ASPIRATION_DEPTH: i32 = 5;
-/// Reverse futility: margin per ply of depth.
-pub const RFP_MARGIN: i32 = 90;
+/// Reverse futility: margin per ply of depth (one ply less when the node is improving).
+pub const RFP_MARGIN: i32 = 85;
 /// Reverse futility: deepest draft it applies to.
-pub const RFP_DEPTH: i32 = 6;
+pub const RFP_DEPTH: i32 = 8;
 /// Null move: smallest draft.
 pub const NULL_DEPTH: i32 = 3;
 /// Null move: base reduction and extra reduction per this many plies of depth.
 pub const NULL_BASE: i32 = 3;
 /// See [`NULL_BASE`].
 pub const NULL_DIVISOR: i32 = 4;
+/// Null move: one more ply of reduction per this much of the eval above beta (three at most).
+pub const NULL_EVAL_DIVISOR: i32 = 200;
 /// Futility pruning of quiet moves: margin per ply.
 pub const FUTILITY_MARGIN: i32 = 110;
 /// Futility pruning: deepest draft.
 pub const FUTILITY_DEPTH: i32 = 3;
 /// Late-move pruning: quiet moves tried at draft `d` before the rest are skipped:
-/// `LMP_BASE + d * d`.
+/// `LMP_BASE + d * d`, half as many when the node is not improving.
 pub const LMP_BASE: usize = 4;
 /// Late-move pruning: deepest draft.
-pub const LMP_DEPTH: i32 = 4;
+pub const LMP_DEPTH: i32 = 8;
 /// LMR: smallest draft and first move index reduced.
 pub const LMR_DEPTH: i32 = 3;
 /// See [`LMR_DEPTH`].
 pub const LMR_MOVES: usize = 3;
+/// LMR: a quiet move whose record (history plus continuation histories) is at least this
+/// far from zero is reduced a ply less (good) or more (bad).
+pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 /// LMR: reduction = ln(depth) * ln(index) / LMR_DIVISOR.
 pub const LMR_DIVISOR: f64 = 2.2;
+/// Internal iterative reduction: smallest draft reduced by a ply when the table has no move.
+pub const IIR_DEPTH: i32 = 4;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence plies after which only recaptures (onto the previous move's square) are tried.
@@ -48,6 +55,14 @@ pub const QS_RECAPTURE_PLY: usize = 4;
 pub const CONT_BITS: u32 = 20;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
+/// History bonus of a cut-off: `HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET`, at
+/// most [`HISTORY_BONUS_MAX`] (Stockfish's scale: a cut-off at depth 8 moves a record by
+/// about a seventh of its range; `depth * depth` moved it by 0.05% at depth 3).
+pub const HISTORY_BONUS_PER_PLY: i32 = 300;
+/// See [`HISTORY_BONUS_PER_PLY`].
+pub const HISTORY_BONUS_OFFSET: i32 = 250;
+/// See [`HISTORY_BONUS_PER_PLY`].
+pub const HISTORY_BONUS_MAX: i32 = 2_400;
 /// Nodes between looks at the clock and the stop flag.
 pub const POLL_NODES: u64 = 128;
 /// Time management: moves to go assumed in sudden death.

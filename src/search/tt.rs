@@ -56,6 +56,10 @@ pub struct Tt {
 
 const ENTRY_BYTES: usize = 16;
 
+/// Plies by which another position's entry of the current search must be deeper than a new
+/// one to be kept (see [`Tt::store`]).
+const KEEP_DEEPER: i32 = 4;
+
 impl Tt {
     /// A table of `mb` megabytes (at least one entry).
     /// When the machine cannot give that much (a GUI may offer the option's maximum on a
@@ -105,15 +109,21 @@ impl Tt {
     }
 
     /// Stores an entry, replacing a shallower or older one (an exact score always wins).
+    /// Another position's entry of this search is kept when it is [`KEEP_DEEPER`] plies
+    /// deeper: quiescence stores its results too, and would otherwise wash the main
+    /// search's deep entries out.
     pub fn store(&self, key: u64, sig: u32, score: i32, depth: i32, bound: Bound) {
         let s = &self.slots[self.index(key)];
         let old = s[1].load(Ordering::Relaxed);
         let age = self.age.load(Ordering::Relaxed) & 0x3F;
         let same = s[0].load(Ordering::Relaxed) ^ old == key;
-        if same && old != 0 {
+        if old != 0 {
             let prev = unpack(old);
             let old_age = (old >> 58) & 0x3F;
-            if old_age == age && prev.depth > depth + 2 && bound != Bound::Exact {
+            if same && old_age == age && prev.depth > depth + 2 && bound != Bound::Exact {
+                return;
+            }
+            if !same && old_age == age && prev.depth >= depth + KEEP_DEEPER {
                 return;
             }
         }

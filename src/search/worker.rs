@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
+use parking_lot::Mutex;
 use variants::geometry::Coord;
 
 use super::params::*;
@@ -40,6 +41,7 @@ pub(crate) fn run(
     eval: Arc<EvalTables>,
     shared: Arc<Shared>,
     events: Sender<SearchEvent>,
+    kept: &Mutex<Option<Histories>>,
 ) {
     let budget = *shared.budget.lock();
     let threads = opts.threads.clamp(1, 256);
@@ -56,7 +58,11 @@ pub(crate) fn run(
         }
         let mut main = Worker::new(0, &root, &limits, eval.clone(), shared.clone());
         main.tables = tables.clone();
+        if let Some(h) = kept.lock().take() {
+            main.hist = h;
+        }
         let result = main.iterate(Some(&events));
+        *kept.lock() = Some(std::mem::replace(&mut main.hist, Histories::empty()));
         // Infinite and ponder searches hold their move until told.
         while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stopped() {
             std::thread::sleep(Duration::from_millis(2));
@@ -91,6 +97,34 @@ fn await_root_table(
     });
 }
 
+/// The records that order quiet moves. The main thread's outlive its search (the searcher
+/// keeps them until a new game or variant): what refuted a move a ply ago still does.
+pub(crate) struct Histories {
+    /// Butterfly history: side, from and to square.
+    history: Vec<i32>,
+    /// Continuation histories: a quiet move's record after the opponent's last move
+    /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
+    /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
+    cont: [Vec<i16>; 2],
+}
+
+impl Histories {
+    fn new() -> Histories {
+        Histories {
+            history: vec![0; 2 * 256 * 256],
+            cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
+        }
+    }
+
+    /// A placeholder without tables, left behind when the records are handed back.
+    fn empty() -> Histories {
+        Histories {
+            history: Vec::new(),
+            cont: [Vec::new(), Vec::new()],
+        }
+    }
+}
+
 /// Per-thread search state.
 struct Worker<'a> {
     id: usize,
@@ -110,14 +144,13 @@ struct Worker<'a> {
     seldepth: usize,
     lists: Vec<Vec<Move>>,
     killers: Vec<[u32; 2]>,
-    history: Vec<i32>,
-    /// Continuation histories: a quiet move's record after the opponent's last move
-    /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
-    /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
-    cont: [Vec<i16>; 2],
+    /// Quiet-move records; the main thread's are kept from one search to the next.
+    hist: Histories,
     /// `played[ply]`: the [`Worker::move_code`] of the move made at `ply` (0 for a pass).
     played: Vec<u32>,
     pv: Vec<Vec<Move>>,
+    /// `static_evals[ply]`: the static score of the node at `ply` (-MATE in check).
+    static_evals: Vec<i32>,
     root_moves: Vec<Move>,
     excluded: Vec<Move>,
     lmr: Vec<Vec<i32>>,
@@ -171,10 +204,10 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             lists: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 256 * 256],
-            cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
+            hist: Histories::new(),
             played: vec![0; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            static_evals: vec![-MATE; MAX_PLY + 2],
             root_moves: Vec::new(),
             excluded: Vec::new(),
             lmr,
@@ -230,6 +263,14 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 let score = self.aspiration(depth, scores[line]);
                 if self.aborted && !(depth == 1 + (self.id % 2) as i32 && line == 0) {
+                    // A root move that raised alpha in the unfinished iteration was searched
+                    // in full at the new depth: it is played rather than the last
+                    // iteration's choice.
+                    if line == 0 {
+                        if let Some(&m) = self.pv[0].first() {
+                            best = (Some(m), self.pv[0].get(1).copied());
+                        }
+                    }
                     break;
                 }
                 let Some(&m) = self.pv[0].first() else { break };
@@ -476,8 +517,8 @@ impl<'a> Worker<'a> {
     /// two moves.
     fn quiet_score(&self, m: &Move, ply: usize) -> i32 {
         let code = self.move_code(m);
-        let mut score = self.history[self.history_index(m)];
-        for (back, table) in self.cont.iter().enumerate() {
+        let mut score = self.hist.history[self.history_index(m)];
+        for (back, table) in self.hist.cont.iter().enumerate() {
             if let Some(&prev) = ply.checked_sub(back + 1).map(|p| &self.played[p]) {
                 if prev != 0 {
                     score += table[cont_index(prev, code)] as i32;
@@ -670,7 +711,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Principal variation search.
-    fn search(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
         if !self.enter(ply) {
             return 0;
         }
@@ -690,6 +738,13 @@ impl<'a> Worker<'a> {
             }
             if ply >= MAX_PLY {
                 return self.eval.evaluate(&self.pos);
+            }
+            // Mate-distance pruning: no line from here can mate sooner than a mate already
+            // found nearer the root, nor be mated later than being mated here.
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
             }
         }
         let in_check = *self.checks.last().unwrap_or(&false);
@@ -715,6 +770,13 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its first iteration, as it were; the next finds the move stored).
+        let depth = if tt_sig == 0 && depth >= IIR_DEPTH && !in_check {
+            depth - 1
+        } else {
+            depth
+        };
         // Below the root the moves are pseudo-legal, tested only when tried: a cut-off
         // saves the tests of the moves after it. No context: the game is over.
         let legality = if ply == 0 { None } else { self.pos.legality() };
@@ -726,18 +788,26 @@ impl<'a> Worker<'a> {
         } else {
             self.eval.evaluate(&self.pos)
         };
+        self.static_evals[ply] = static_eval;
+        // Improving: our static score rose since our last move (never when in check then or
+        // now); the pruning below is bolder when it did not.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2] && {
+            self.static_evals[ply - 2] > -MATE
+        };
+        let eval = refined_eval(static_eval, hit.map(|h| (from_tt(h.score, ply), h.bound)));
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && ply > 0 {
             // A man next to our royal under attack is a blast check: the static score is
             // blind to it, so no cut-off on that score (asked last: the other tests are cheap).
             if depth <= RFP_DEPTH
-                && static_eval - RFP_MARGIN * depth >= beta
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
                 && beta.abs() < KNOWN_WIN
+                && eval.abs() < KNOWN_WIN
                 && !(self.blasts && self.pos.blast_threat(us))
             {
-                return static_eval;
+                return eval;
             }
-            if let Some(s) = self.null_move(depth, beta, ply, static_eval, us) {
+            if let Some(s) = self.null_move(depth, beta, ply, eval, us) {
                 return s;
             }
         }
@@ -803,7 +873,7 @@ impl<'a> Worker<'a> {
             let quiet = is_quiet(keys[i]);
             let late = prunable(best)
                 && depth <= LMP_DEPTH
-                && quiets_tried >= LMP_BASE + (depth * depth) as usize;
+                && quiets_tried >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize);
             if quiet && (futile(alpha, best) || late) {
                 // The quiet moves sort last, so the rest would be skipped too (a killer,
                 // before the captures that look losing, only skips itself).
@@ -826,7 +896,13 @@ impl<'a> Worker<'a> {
             } else {
                 let mut r = 0;
                 if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
-                    r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32;
+                    r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32
+                        + !improving as i32;
+                    if keys[i] < BAD_CAPTURE_KEY {
+                        // A quiet move's record (not a killer's): a ply less for a good
+                        // one, a ply more for a bad one.
+                        r -= (keys[i] / LMR_HISTORY_DIVISOR).clamp(-1, 1);
+                    }
                     r = r.clamp(0, depth - 2);
                 }
                 score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
@@ -901,7 +977,7 @@ impl<'a> Worker<'a> {
         }
         let mut pass = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
         pass.kind = MoveKind::Pass;
-        let r = NULL_BASE + depth / NULL_DIVISOR;
+        let r = NULL_BASE + depth / NULL_DIVISOR + ((eval - beta) / NULL_EVAL_DIVISOR).min(3);
         let saved = self.make(&pass);
         self.played[ply] = 0;
         let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -925,7 +1001,7 @@ impl<'a> Worker<'a> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = sig;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = history_bonus(depth);
         self.update_quiet(m, ply, bonus);
         for &t in tried {
             if is_quiet(keys[t]) && keys[t] < KILLER_KEY {
@@ -939,15 +1015,15 @@ impl<'a> Worker<'a> {
     fn update_quiet(&mut self, m: &Move, ply: usize, bonus: i32) {
         let moved = |e: i32| e + bonus - e * bonus.abs() / HISTORY_MAX;
         let i = self.history_index(m);
-        self.history[i] = moved(self.history[i]);
+        self.hist.history[i] = moved(self.hist.history[i]);
         let code = self.move_code(m);
-        for back in 0..self.cont.len() {
+        for back in 0..self.hist.cont.len() {
             let Some(p) = ply.checked_sub(back + 1) else {
                 break;
             };
             let prev = self.played[p];
             if prev != 0 {
-                let e = &mut self.cont[back][cont_index(prev, code)];
+                let e = &mut self.hist.cont[back][cont_index(prev, code)];
                 *e = moved(*e as i32) as i16;
             }
         }
@@ -975,6 +1051,23 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.eval.evaluate(&self.pos);
         }
+        // The table: a bound from any search of this position (never a perpetual-check
+        // score, which belongs to its path) may end the node; its move is tried first.
+        let key = self.pos.hash();
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit.filter(|h| h.depth >= 0 && h.score.abs() != KNOWN_WIN) {
+            let s = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let tt_sig = hit.map_or(0, |h| h.sig);
+        let alpha0 = alpha;
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut best;
@@ -1006,9 +1099,10 @@ impl<'a> Worker<'a> {
                 }
             }
         };
-        let keys = self.order(&moves, 0, ply, true);
+        let keys = self.order(&moves, tt_sig, ply, true);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
+        let mut best_sig = 0;
         for &i in &order {
             let m = moves[i];
             if !in_check && qply >= QS_RECAPTURE_PLY && last_to != Some(m.to) {
@@ -1043,6 +1137,7 @@ impl<'a> Worker<'a> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_sig = move_sig(&m);
                     if score >= beta {
                         break;
                     }
@@ -1050,6 +1145,18 @@ impl<'a> Worker<'a> {
             }
         }
         self.lists[ply] = moves;
+        if !self.aborted && best.abs() != KNOWN_WIN {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if alpha > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_sig, to_tt(best, ply), 0, bound);
+        }
         best
     }
 
@@ -1076,6 +1183,23 @@ const BAD_CAPTURE_KEY: i32 = 1 << 23;
 /// A quiet move not yet scored: below every other band, so the unscored moves sort last and
 /// together.
 const UNSCORED: i32 = i32::MIN;
+
+/// The static score refined by the table's bound on the node's score: a lower bound above
+/// it or an upper bound below it is the better guess for the pruning decisions.
+fn refined_eval(static_eval: i32, stored: Option<(i32, Bound)>) -> i32 {
+    match stored {
+        Some((s, Bound::Lower)) if s > static_eval && s.abs() < KNOWN_WIN => s,
+        Some((s, Bound::Upper)) if s < static_eval && s.abs() < KNOWN_WIN => s,
+        Some((s, Bound::Exact)) if s.abs() < KNOWN_WIN => s,
+        _ => static_eval,
+    }
+}
+
+/// History bonus of a cut-off at `depth` (the malus of the moves tried before it): large
+/// enough that a few cut-offs move a record by a good share of [`HISTORY_MAX`].
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
+}
 
 /// Slot of a (previous move, move) pair in a continuation history.
 fn cont_index(prev: u32, code: u32) -> usize {
