@@ -30,7 +30,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("tenjiku.ini", include_str!("../../data/tenjiku.ini")),
 ];
 
+/// What the path of every built-in file starts with.
+pub const PREFIX: &str = "<builtin>/";
+
 /// The path used in errors and origins for a built-in file.
 pub fn label(file: &str) -> String {
-    format!("<builtin>/{file}")
+    format!("{PREFIX}{file}")
 }

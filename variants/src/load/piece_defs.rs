@@ -148,24 +148,38 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
     }
 }
 
+/// One letter, one piece. A letter defined by the section itself replaces the same letter
+/// inherited from an ancestor (Fairy-Stockfish's `add_piece` removes the piece that held
+/// it, as in `[dragon-chess:chess]` redefining `b n p r`); two definitions of one letter at
+/// the same level are an error.
 fn reject_duplicates(ctx: &mut Ctx, defs: &mut Vec<Def>) {
     let mut kept: Vec<Def> = Vec::new();
     for d in defs.drain(..) {
-        if let Some(first) = kept.iter().find(|k| k.symbol == d.symbol) {
+        let Some(i) = kept.iter().position(|k| k.symbol == d.symbol) else {
+            kept.push(d);
+            continue;
+        };
+        let first = &kept[i];
+        if d.entry.depth < first.entry.depth {
+            kept.remove(i);
+            kept.push(d);
+        } else if d.entry.depth == first.entry.depth {
             let msg = format!(
                 "piece `{}` already used by {} (line {})",
                 d.symbol, first.name, first.entry.line
             );
             ctx.fail(&d.entry, msg);
-        } else {
-            kept.push(d);
         }
     }
     *defs = kept;
 }
 
 /// Compiles one definition's XBetza; a parse error is recorded and gives empty moves.
+/// Empty XBetza is a man without moves (FSF's `immobile`, the stones of tictactoe).
 pub fn compile_moves(ctx: &mut Ctx, d: &Def, betza: &str, max_range: u8) -> Option<Trajectories> {
+    if betza.trim().is_empty() {
+        return Some(Trajectories::default());
+    }
     match xbetza::parse(betza) {
         Ok(parsed) => match xbetza::compile(&parsed, max_range) {
             Ok(t) => Some(t),

@@ -13,6 +13,8 @@ use crate::xbetza;
 
 /// Fairy-Stockfish's default start position.
 pub const CHESS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// The fields FSF assumes after a start FEN that gives the board alone.
+const BOARD_ONLY_FEN_TAIL: &str = "w - - 0 1";
 /// FSF's default n-move rule, in moves.
 const DEFAULT_N_MOVE_RULE: u32 = 50;
 /// The check-only sight line royals get under the flying-general and bikjang rules.
@@ -23,35 +25,6 @@ const DEFAULT_N_FOLD: u32 = 3;
 const MAX_COUNTER: u32 = 10_000;
 /// Most pieces of one type a promotion limit may name.
 const MAX_LIMIT: u32 = 255;
-
-/// FSF keys whose rules Locust does not model (yet); they are accepted so that FSF files load,
-/// and documented in docs/variants.md.
-const ACCEPTED_UNMODELLED: &[&str] = &[
-    "pieceToCharTable",
-    "pocketSize",
-    "countingRule",
-    "materialCounting",
-    "nFoldValue",
-    "nFoldValueAbsolute",
-    "extinctionClaim",
-    "extinctionOpponentPieceCount",
-    "diagonalLines",
-    "enPassantRegion",
-    "enPassantRegionWhite",
-    "enPassantRegionBlack",
-    "enPassantTypes",
-    "enPassantTypesWhite",
-    "enPassantTypesBlack",
-    "nMoveRuleTypes",
-    "nMoveRuleTypesWhite",
-    "nMoveRuleTypesBlack",
-    "castlingRank",
-    "castlingKingFile",
-    "castlingRookKingsideFile",
-    "castlingRookQueensideFile",
-    "dropChecks",
-    "pieceValueEg",
-];
 
 /// Everything after the pieces; `None` when something essential failed.
 /// Flying general and bikjang: every royal gets a check-only rook path along its file
@@ -74,14 +47,18 @@ fn royal_sight(b: &mut Build, end: &GameEnd) {
 }
 
 pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
-    for key in ACCEPTED_UNMODELLED {
-        b.ctx.take(key);
-    }
     values_from_keys(b);
     let promotion = promotion(b);
     let drops = drops(b, &promotion);
     let castling = castling(b);
     let end = game_end(b);
+    let builtin = matches!(origin, Origin::Builtin(_));
+    let rules = super::unmodelled::Modelled {
+        castling: castling.is_some(),
+        n_move_rule: end.n_move_rule > 0,
+        bare_king: end.bare_king_loses,
+    };
+    let omits = super::unmodelled::check(b, rules, builtin);
     let blast = blast(b);
     let capture_matrix = capture_matrix(b);
     leave_behind(b);
@@ -95,7 +72,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     let fen = b
         .ctx
         .take("startFen")
-        .map(|e| e.value)
+        .map(|e| complete_fen(&e.value))
         .unwrap_or(CHESS_FEN.to_string());
     let info = check_start_fen(b, &fen);
     check_royals(b, &end, info.as_ref());
@@ -117,7 +94,16 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         capture_matrix,
         pass_move,
         xboard_parent,
+        omits,
     })
+}
+
+/// FSF reads a start FEN of the board alone as White to move, no castling, no e.p.
+fn complete_fen(fen: &str) -> String {
+    match fen.split_whitespace().count() {
+        1 => format!("{} {BOARD_ONLY_FEN_TAIL}", fen.trim()),
+        _ => fen.to_string(),
+    }
 }
 
 fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
@@ -133,10 +119,18 @@ fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
     (aliases, parent, pass)
 }
 
-/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126).
+/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126), and
+/// FSF's `pieceValueEg` (pawn = 208) for the pieces neither of those values: Locust has one
+/// value per piece, and evaluation only is affected, never the rules.
 fn values_from_keys(b: &mut Build) {
     const FSF_PAWN_MG: i32 = 126;
-    for (key, scale) in [("pieceValueMg", FSF_PAWN_MG), ("pieceValue", 100)] {
+    const FSF_PAWN_EG: i32 = 208;
+    let keys = [
+        ("pieceValueEg", FSF_PAWN_EG),
+        ("pieceValueMg", FSF_PAWN_MG),
+        ("pieceValue", 100),
+    ];
+    for (key, scale) in keys {
         let Some(entry) = b.ctx.take(key) else {
             continue;
         };
@@ -335,11 +329,10 @@ fn castling(b: &mut Build) -> Option<Castling> {
         ("castlingQueensideFile", queen_side),
     ] {
         if file > b.files as u32 {
-            let msg = format!("file {file} is off the board");
-            match b.ctx.take(key) {
-                Some(e) => b.ctx.fail(&e, msg),
-                None => b.ctx.fail_section(key, msg),
-            }
+            // FSF's default g-file on a board narrower than 7 files: no castling can
+            // happen there (FSF finds no such square), so castling is off.
+            let e = b.ctx.take(key)?;
+            b.ctx.fail(&e, format!("file {file} is off the board"));
         }
     }
     let king = king?;
