@@ -75,7 +75,12 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         .map(|e| complete_fen(&e.value))
         .unwrap_or(CHESS_FEN.to_string());
     let info = check_start_fen(b, &fen);
+    let fen = match (&castling, info.as_ref().and_then(|i| i.castling.as_deref())) {
+        (None, Some(rights)) if rights != "-" => without_castling_rights(&fen),
+        _ => fen,
+    };
     check_royals(b, &end, info.as_ref());
+    check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
         name: b.ctx.name().to_string(),
@@ -104,6 +109,16 @@ fn complete_fen(fen: &str) -> String {
         1 => format!("{} {BOARD_ONLY_FEN_TAIL}", fen.trim()),
         _ => fen.to_string(),
     }
+}
+
+/// FSF ignores castling rights in a start FEN when the variant has no castling
+/// (`[epicatomic:atomic]` keeps `KQkq` with `castling = false`): the field becomes `-`.
+fn without_castling_rights(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if let Some(field) = fields.get_mut(2) {
+        *field = "-";
+    }
+    fields.join(" ")
 }
 
 fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
@@ -736,6 +751,38 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
                 Some(e) => b.ctx.fail(&e, msg),
                 None => b.ctx.fail_section("startFen", msg),
             }
+        }
+    }
+}
+
+/// FSF makes extinction men pseudo-royal only while a side has at most
+/// `extinctionPieceCount` + 1 of them; Locust makes every one royal under `royalty =
+/// absolute`. The two agree while no side starts with more, so a start with more is refused
+/// (`[maharajah2]`'s two maharajahs) unless the section chose a `royalty` itself.
+fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>) {
+    let Some(info) = info else { return };
+    if end.royalty != Royalty::Absolute || b.ctx.peek("royalty").is_some() {
+        return;
+    }
+    let Some(entry) = b.ctx.take("extinctionPseudoRoyal") else {
+        return;
+    };
+    if entry.value != "true" {
+        return;
+    }
+    for white in [true, false] {
+        let count = (info.pieces.iter())
+            .filter(|(s, w, _)| {
+                *w == white && b.id(*s).is_some_and(|p| end.extinction_types.contains(&p))
+            })
+            .count();
+        let kept = b.ctx.peek("extinctionPieceCount");
+        let kept = kept.and_then(|v| values::integer(v, MAX_COUNTER).ok());
+        if count as u32 > kept.unwrap_or(0) + 1 {
+            let msg = "a side starts with more pseudo-royal men than extinctionPieceCount + 1: \
+                       Fairy-Stockfish makes them royal only from that count down, which Locust \
+                       does not model (with a count of 0, `royalty = last` is that rule)";
+            return b.ctx.fail(&entry, msg);
         }
     }
 }
