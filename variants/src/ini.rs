@@ -29,6 +29,9 @@ pub struct Entry {
     /// its parent's, and so on (set by [`resolve`]). A piece letter defined at a smaller depth
     /// replaces the same letter inherited from further up, as in Fairy-Stockfish.
     pub depth: usize,
+    /// For [`MAP_KEYS`]: the pairs set by ancestors, which the value's own pairs override
+    /// piece by piece (empty otherwise).
+    pub inherited: String,
 }
 
 /// One `[name]` or `[name:parent]` section with its entries in file order.
@@ -178,6 +181,7 @@ fn entry_of(raw: &str, line: &str, path: &str, line_no: usize) -> Result<Entry, 
         path: path.to_string(),
         line: line_no,
         depth: 0,
+        inherited: String::new(),
     })
 }
 
@@ -268,15 +272,33 @@ fn chain<'a>(
     Ok(list)
 }
 
+/// Keys whose value is a per-piece map: Fairy-Stockfish updates only the pieces a child
+/// names and keeps its parent's other pairs (`[cannonshogi:shogi]`'s `promotedPieceType`
+/// adds its new pieces and keeps shogi's `r:d`). A child's entry keeps its ancestors' pairs
+/// in [`Entry::inherited`]; the readers let the child's pair for a piece win, and skip an
+/// inherited pair whose piece the child removed. (Locust's own `pieceValue` replaces the
+/// parent's list: tenjiku's empty `pieceValue =` drops chu's values.)
+pub const MAP_KEYS: &[&str] = &[
+    "promotedPieceType",
+    "promotionLimit",
+    "pieceValueMg",
+    "pieceValueEg",
+];
+
 /// The entries in force, root first; each keeps how far up the chain it was set.
 fn merge(ancestors: &[&Section]) -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::new();
     for (i, s) in ancestors.iter().enumerate() {
         let depth = ancestors.len() - 1 - i;
         for e in &s.entries {
-            let e = Entry { depth, ..e.clone() };
+            let mut e = Entry { depth, ..e.clone() };
             match entries.iter_mut().find(|x| x.key == e.key) {
-                Some(slot) => *slot = e,
+                Some(slot) => {
+                    if MAP_KEYS.contains(&e.key.as_str()) {
+                        e.inherited = format!("{} {}", slot.inherited, slot.value);
+                    }
+                    *slot = e
+                }
                 None => entries.push(e),
             }
         }

@@ -180,3 +180,22 @@ fn fsf_file() -> Option<String> {
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+/// A limited hopper's range counts the screen's square, as FSF reads `pR2`: a screen next
+/// to it is hopped to the square behind, a screen two away is out of reach.
+#[test]
+fn a_limited_hopper_counts_the_screen() {
+    let v = load_str("[h:chess]\ncustomPiece1 = x:pR2\n", "t.ini").unwrap();
+    let x = v[0].piece_by_letter('X').unwrap();
+    let moves = &v[0].pieces[x as usize].moves;
+    let up = |screen: i32| {
+        let t = moves.targets((0, 0), 8, 8, &|f, r| {
+            (f == 0 && r == screen).then_some(false)
+        });
+        let mut up: Vec<i32> = t.iter().filter(|m| m.0 == 0).map(|m| m.1).collect();
+        up.sort_unstable();
+        up
+    };
+    assert_eq!(up(1), [2]);
+    assert!(up(2).is_empty());
+}

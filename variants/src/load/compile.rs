@@ -295,18 +295,26 @@ pub fn check_start_fen(b: &mut Build, fen_text: &str) -> Option<fen::FenInfo> {
     }
 }
 
-/// Squares (White's view) from which a piece has no move at all on an empty board.
+/// Squares (White's view) from which a piece has no move at all on an empty board. A pure
+/// hopper (no move from any square of an empty board, cannonshogi's `pB`) is judged on a
+/// board full of enemy men instead, where it is stuck only where it cannot hop at all.
 pub fn dead_squares(moves: &Trajectories, files: u8, ranks: u8) -> SquareSet {
     let mut dead = SquareSet::EMPTY;
     if moves.roots.is_empty() {
         return dead;
     }
-    for file in 0..files {
-        for rank in 0..ranks {
-            let from = (file as i32, rank as i32);
-            if !moves.can_move_from(from, files as i32, ranks as i32) {
-                dead.insert(Coord::new(file, rank));
-            }
+    let (f, r) = (files as i32, ranks as i32);
+    let squares = || (0..files).flat_map(|file| (0..ranks).map(move |rank| (file, rank)));
+    let on_empty = |(a, b): (u8, u8)| moves.can_move_from((a as i32, b as i32), f, r);
+    let hopper = !squares().any(on_empty);
+    for (file, rank) in squares() {
+        let from = (file as i32, rank as i32);
+        let live = match hopper {
+            false => on_empty((file, rank)),
+            true => !moves.targets(from, f, r, &|_, _| Some(false)).is_empty(),
+        };
+        if !live {
+            dead.insert(Coord::new(file, rank));
         }
     }
     dead

@@ -118,10 +118,23 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
     let Some(entry) = ctx.take("promotedPieceType") else {
         return;
     };
-    let items = match pairs(&entry.value) {
+    let own = match pairs(&entry.value) {
         Ok(items) => items,
         Err(msg) => return ctx.fail(&entry, msg),
     };
+    // Inherited pairs (`ini::MAP_KEYS`) for pieces the section itself does not pair; one
+    // whose piece the section removed is skipped, as Fairy-Stockfish leaves it unused.
+    let known = |l: &str| symbol(l).is_ok_and(|s| defs.iter().any(|d| d.symbol == s));
+    let inherited = pairs(&entry.inherited).unwrap_or_default().into_iter();
+    let inherited =
+        inherited.filter(|(f, t)| known(f) && known(t) && !own.iter().any(|o| o.0 == *f));
+    let mut items: Vec<(String, String)> = Vec::new();
+    for (from, to) in inherited.chain(own.iter().cloned()) {
+        match items.iter_mut().find(|x| x.0 == from) {
+            Some(slot) => slot.1 = to,
+            None => items.push((from, to)),
+        }
+    }
     for (from, to) in items {
         let (Ok(from), Ok(to)) = (symbol(&from), symbol(&to)) else {
             ctx.fail(&entry, format!("expected piece letters in `{from}:{to}`"));

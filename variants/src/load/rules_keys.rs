@@ -155,25 +155,41 @@ fn values_from_keys(b: &mut Build) {
     }
 }
 
-/// Reads `x:N` pairs as (piece, number); errors are recorded.
+/// Reads `x:N` pairs as (piece, number), one per piece, the last pair winning; errors are
+/// recorded. Inherited pairs (`ini::MAP_KEYS`) come first, and one whose piece this section
+/// removed is skipped, as Fairy-Stockfish keeps it unused.
 fn letter_map(b: &mut Build, entry: &crate::ini::Entry, max: u32) -> Vec<(PieceId, u32)> {
+    let mut out: Vec<(PieceId, u32)> = Vec::new();
+    let inherited = values::pairs(&entry.inherited).unwrap_or_default();
+    for (l, n) in inherited {
+        let piece = symbol(&l).ok().and_then(|s| b.id(s));
+        if let (Some(p), Ok(n)) = (piece, values::integer(&n, max)) {
+            set_pair(&mut out, p, n);
+        }
+    }
     let items = match values::pairs(&entry.value) {
         Ok(items) => items,
         Err(msg) => {
             b.ctx.fail(entry, msg);
-            return Vec::new();
+            return out;
         }
     };
-    let mut out = Vec::new();
     for (l, n) in items {
         let piece = symbol(&l).ok().and_then(|s| b.id(s));
         match (piece, values::integer(&n, max)) {
-            (Some(p), Ok(n)) => out.push((p, n)),
+            (Some(p), Ok(n)) => set_pair(&mut out, p, n),
             (None, _) => b.ctx.fail(entry, format!("unknown piece `{l}`")),
             (_, Err(msg)) => b.ctx.fail(entry, msg),
         }
     }
     out
+}
+
+fn set_pair(out: &mut Vec<(PieceId, u32)>, p: PieceId, n: u32) {
+    match out.iter_mut().find(|(q, _)| *q == p) {
+        Some(slot) => slot.1 = n,
+        None => out.push((p, n)),
+    }
 }
 
 /// Reads `x:y` pairs as (piece, piece).
@@ -673,11 +689,20 @@ fn mobility_regions(b: &mut Build) {
             }
         };
         let zone_name = format!("mobility{name}");
+        // The side the key does not name keeps the region it had (FSF sets one colour's
+        // region: `[crowdedxiangqi:xiangqi]` moves Black's palace and keeps White's).
         let all = SquareSet::ranks(f, 0, r - 1);
+        let (old_white, old_black) = match b.pieces[piece as usize].confined {
+            Some(z) => (
+                b.zones.list[z as usize].white,
+                b.zones.list[z as usize].black,
+            ),
+            None => (all, all),
+        };
         let zone = b
             .zones
             .index(&zone_name)
-            .unwrap_or_else(|| b.zones.add(&zone_name, all, all));
+            .unwrap_or_else(|| b.zones.add(&zone_name, old_white, old_black));
         let z = &mut b.zones.list[zone as usize];
         if white {
             z.white = set
