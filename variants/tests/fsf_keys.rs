@@ -199,3 +199,17 @@ fn a_limited_hopper_counts_the_screen() {
     assert_eq!(up(1), [2]);
     assert!(up(2).is_empty());
 }
+
+/// A parent that is one of FSF's built-ins Locust does not play is named as such; an
+/// unknown name stays unknown.
+#[test]
+fn an_fsf_parent_locust_lacks_is_named() {
+    let e = load_str("[g:giveaway]\n", "t.ini").unwrap_err();
+    assert!(
+        e[0].message.contains("Fairy-Stockfish built-in variant"),
+        "{}",
+        e[0]
+    );
+    let e = load_str("[g:nosuchthing]\n", "t.ini").unwrap_err();
+    assert_eq!(e[0].message, "unknown parent variant `nosuchthing`");
+}

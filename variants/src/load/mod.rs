@@ -133,7 +133,8 @@ fn report_with_library(
     };
     for s in &sections {
         let mut errors = s.errors.clone();
-        errors.extend(resolve_errors.iter().filter(|e| is_about(e, s)).cloned());
+        let about = resolve_errors.iter().filter(|e| is_about(e, s));
+        errors.extend(about.map(|e| name_fsf_parent(e.clone(), s)));
         let compiled = match resolved.iter().find(|r| r.section.line == s.line) {
             Some(r) if errors.is_empty() => compile::compile(r, origin(s)),
             _ => Err(Vec::new()),
@@ -153,6 +154,20 @@ fn report_with_library(
         });
     }
     report
+}
+
+/// An unknown parent that is one of Fairy-Stockfish's built-ins is named as such.
+fn name_fsf_parent(mut e: VariantError, s: &Section) -> VariantError {
+    let Some(parent) = s.parent.as_deref() else {
+        return e;
+    };
+    let unknown = e.message == format!("unknown parent variant `{parent}`");
+    if unknown && builtin::FSF_BUILTIN_NAMES.contains(&parent) {
+        e.message = format!(
+            "parent `{parent}` is a Fairy-Stockfish built-in variant that Locust does not play"
+        );
+    }
+    e
 }
 
 /// True when a resolve error is about section `s` (it is reported at the section's header).
