@@ -134,7 +134,7 @@ fn report_with_library(
     for s in &sections {
         let mut errors = s.errors.clone();
         let about = resolve_errors.iter().filter(|e| is_about(e, s));
-        errors.extend(about.map(|e| name_fsf_parent(e.clone(), s)));
+        errors.extend(about.map(|e| name_fsf_parent(e.clone())));
         let compiled = match resolved.iter().find(|r| r.section.line == s.line) {
             Some(r) if errors.is_empty() => compile::compile(r, origin(s)),
             _ => Err(Vec::new()),
@@ -156,15 +156,16 @@ fn report_with_library(
     report
 }
 
-/// An unknown parent that is one of Fairy-Stockfish's built-ins is named as such.
-fn name_fsf_parent(mut e: VariantError, s: &Section) -> VariantError {
-    let Some(parent) = s.parent.as_deref() else {
-        return e;
-    };
-    let unknown = e.message == format!("unknown parent variant `{parent}`");
-    if unknown && builtin::FSF_BUILTIN_NAMES.contains(&parent) {
+/// An unknown parent (or further ancestor) that is one of Fairy-Stockfish's built-ins is
+/// named as such.
+fn name_fsf_parent(mut e: VariantError) -> VariantError {
+    let missing = (e.message.strip_prefix("unknown parent variant `"))
+        .and_then(|rest| rest.strip_suffix('`'))
+        .filter(|name| builtin::FSF_BUILTIN_NAMES.contains(name))
+        .map(str::to_string);
+    if let Some(name) = missing {
         e.message = format!(
-            "parent `{parent}` is a Fairy-Stockfish built-in variant that Locust does not play"
+            "parent `{name}` is a Fairy-Stockfish built-in variant that Locust does not play"
         );
     }
     e
