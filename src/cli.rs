@@ -164,11 +164,20 @@ fn variants_for(cli: &Cli) -> Result<Vec<Variant>, Vec<VariantError>> {
 }
 
 /// The built-in variants plus the user's file; a user variant replaces a built-in of the
-/// same name.
+/// same name. A bad section of the user's file is reported on stderr and skipped: the rest
+/// of the file loads.
 fn all_variants(user: Option<&PathBuf>) -> Result<Vec<Variant>, Vec<VariantError>> {
     let mut all = variants::builtins()?;
     if let Some(path) = user {
-        for v in variants::load_file(&path.to_string_lossy())? {
+        let report = variants::load_file_report(&path.to_string_lossy());
+        report.file_errors.iter().for_each(|e| eprintln!("{e}"));
+        for s in &report.sections {
+            if let Err(errors) = &s.result {
+                eprintln!("variant {} refused:", s.name);
+                errors.iter().for_each(|e| eprintln!("  {e}"));
+            }
+        }
+        for v in report.variants() {
             all.retain(|b| b.name != v.name);
             all.push(v);
         }
@@ -194,25 +203,48 @@ fn origin_text(origin: &Origin) -> String {
 fn list(all: &[Variant]) -> ExitCode {
     for v in all {
         let size = format!("{}x{}", v.files, v.ranks);
-        println!("{:<16} {:<6} {}", v.name, size, origin_text(&v.origin));
+        let omits = match v.omits.is_empty() {
+            true => String::new(),
+            false => format!("  (omits FSF's {})", v.omits.join(", ")),
+        };
+        println!(
+            "{:<16} {:<6} {}{omits}",
+            v.name,
+            size,
+            origin_text(&v.origin)
+        );
     }
     ExitCode::SUCCESS
 }
 
+/// One line per section (`name: 8x8, 6 piece types, start FEN ok` or `name: refused, N
+/// error(s)` followed by its errors), then the file's totals; exit status 1 on any error.
 fn check(file: &std::path::Path) -> ExitCode {
-    match variants::load_file(&file.to_string_lossy()) {
-        Ok(list) => {
-            for v in list {
-                println!(
-                    "{}: {}x{}, {} piece types, start FEN ok",
-                    v.name,
-                    v.files,
-                    v.ranks,
-                    v.pieces.len()
-                );
+    let report = variants::load_file_report(&file.to_string_lossy());
+    for e in &report.file_errors {
+        println!("{e}");
+    }
+    let mut loaded = 0;
+    for s in &report.sections {
+        match &s.result {
+            Ok(v) => {
+                loaded += 1;
+                let size = format!("{}x{}", v.files, v.ranks);
+                let kinds = v.pieces.len();
+                println!("{}: {size}, {kinds} piece types, start FEN ok", v.name);
             }
-            ExitCode::SUCCESS
+            Err(errors) => {
+                println!("{}: refused, {} error(s)", s.name, errors.len());
+                errors.iter().for_each(|e| println!("  {e}"));
+            }
         }
-        Err(errors) => report(&errors),
+    }
+    let errors = report.errors().len();
+    let total = report.sections.len();
+    eprintln!("{loaded} of {total} section(s) loaded, {errors} error(s)");
+    if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

@@ -7,6 +7,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use variants::rules::Origin;
+
 fn locust(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_locust"))
         .args(args)
@@ -26,14 +28,59 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// Every built-in file passes as a user's file, except that a built-in that records an
+/// omitted Fairy-Stockfish rule (makruk's `countingRule = makruk`) is refused by exactly
+/// that rule's name there: a user's copy must not play the omission unawares.
 #[test]
 fn check_variants_passes_every_builtin_file() {
+    let all = variants::builtins().unwrap();
     for (file, text) in variants::load::BUILTIN_FILES {
         let path = temp_file(file, text);
         let out = locust(&["check-variants", path.to_str().unwrap()]);
-        assert!(out.status.success(), "{file}: {}", stdout(&out));
-        assert!(stdout(&out).contains("start FEN ok"), "{file}");
+        let from_file = all
+            .iter()
+            .filter(|v| v.origin == Origin::Builtin(file.to_string()));
+        let omits: Vec<&String> = from_file.flat_map(|v| &v.omits).collect();
+        if omits.is_empty() {
+            assert!(out.status.success(), "{file}: {}", stdout(&out));
+            assert!(stdout(&out).contains("start FEN ok"), "{file}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        let errors: Vec<String> = stdout(&out)
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(errors.len(), omits.len(), "{file}: {errors:?}");
+        for rule in omits {
+            let named = format!("`{rule}` is not modelled by Locust");
+            assert!(errors.iter().any(|e| e.contains(&named)), "{file}: {rule}");
+        }
     }
+}
+
+/// A file's bad section is reported with its line and skipped; the rest of the file loads,
+/// and `check-variants` reports each section on its own line.
+#[test]
+fn a_bad_section_is_skipped_and_the_rest_loads() {
+    let text = "[good1:chess]\ncastling = false\n\n[bad:chess]\ncountingRule = makruk\n\
+                [good2:good1]\nmaxFile = 6\nmaxRank = 6\nstartFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR\n";
+    let path = temp_file("mixed.ini", text);
+    let out = locust(&["check-variants", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("good1: 8x8"), "{text}");
+    assert!(text.contains("good2: 6x6"), "{text}");
+    assert!(text.contains("bad: refused, 1 error(s)"), "{text}");
+    let want = format!("{}:5: countingRule:", path.display());
+    assert!(text.contains(&want), "{text}");
+    let out = locust(&["--variants", path.to_str().unwrap(), "variants"]);
+    assert!(out.status.success());
+    let listed: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert!(listed.iter().any(|l| l.starts_with("good1 ")));
+    assert!(listed.iter().any(|l| l.starts_with("good2 ")));
+    assert!(!listed.iter().any(|l| l.starts_with("bad ")));
 }
 
 #[test]
@@ -70,8 +117,10 @@ fn user_variants_join_the_list() {
         .any(|l| l.starts_with("tinychess") && l.contains("6x6")));
     let bad = temp_file("bad.ini", "[x:chess]\nfoo = 1\n");
     let out = locust(&["--variants", bad.to_str().unwrap(), "variants"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains(":2: foo: unknown key"));
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(":2: foo: unknown key"), "{err}");
+    assert!(!stdout(&out).lines().any(|l| l.starts_with("x ")));
 }
 
 #[test]

@@ -79,6 +79,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         capture_matrix: CaptureMatrix::default(),
         pass_move: false,
         xboard_parent: "fairy".into(),
+        omits: Vec::new(),
     }
 }
 

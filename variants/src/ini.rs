@@ -1,8 +1,11 @@
 //! The INI reader: sections `[name]` / `[child:parent]`, `key = value` lines, `#`/`;` comments,
 //! with the file and line of every key kept so that later errors can point at it.
 //!
-//! Reading is in two steps. [`parse`] splits one text into [`Section`]s and reports syntax
-//! errors, duplicate sections and duplicate keys. [`resolve`] then flattens inheritance: a
+//! Reading is in two steps. [`parse`] splits one text into [`Section`]s; a syntax error inside
+//! a section belongs to that section (so that the rest of the file still loads), and a key set
+//! twice in one section takes its later value, as Fairy-Stockfish reads it (its own
+//! variants.ini resets keys that way: `promotionPieceTypes = -` and later the real list).
+//! [`resolve`] then flattens inheritance: a
 //! child sees every key of its ancestors unless it sets the key itself. Parents are looked up
 //! among all sections given (the user's file and the built-in files), so `[mine:chess]` works.
 //! Nothing here knows what a key means; unknown keys are the loader's business.
@@ -22,6 +25,13 @@ pub struct Entry {
     pub path: String,
     /// 1-based line number.
     pub line: usize,
+    /// How far up the inheritance chain the line is: 0 for the section's own lines, 1 for
+    /// its parent's, and so on (set by [`resolve`]). A piece letter defined at a smaller depth
+    /// replaces the same letter inherited from further up, as in Fairy-Stockfish.
+    pub depth: usize,
+    /// For [`MAP_KEYS`]: the pairs set by ancestors, which the value's own pairs override
+    /// piece by piece (empty otherwise).
+    pub inherited: String,
 }
 
 /// One `[name]` or `[name:parent]` section with its entries in file order.
@@ -37,6 +47,8 @@ pub struct Section {
     pub line: usize,
     /// The entries, in order.
     pub entries: Vec<Entry>,
+    /// Syntax errors found inside this section: they make this section fail alone.
+    pub errors: Vec<VariantError>,
 }
 
 /// A section with inheritance flattened: its own entries override its ancestors'.
@@ -86,70 +98,91 @@ fn strip_comment(line: &str) -> &str {
     line
 }
 
-/// Splits `text` into sections. Returns every section that could be read and every error.
+/// Splits `text` into sections. Returns every section that could be read (each with its own
+/// syntax errors) and the errors that belong to no section (lines before the first header,
+/// unreadable headers).
 pub fn parse(text: &str, path: &str) -> (Vec<Section>, Vec<VariantError>) {
     let mut sections: Vec<Section> = Vec::new();
-    let mut errors = Vec::new();
+    let mut file_errors = Vec::new();
     let mut seen_sections: HashMap<String, usize> = HashMap::new();
-    let mut seen_keys: HashMap<String, usize> = HashMap::new();
+    // A header that cannot be read: its lines belong to no section and are skipped.
+    let mut in_bad_header = false;
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
-        if raw.len() > MAX_LINE_LEN {
-            errors.push(err(path, line_no, "line", "line too long"));
-            continue;
-        }
         let line = strip_comment(raw).trim();
-        if line.is_empty() {
+        if raw.len() <= MAX_LINE_LEN && line.is_empty() {
             continue;
         }
-        if let Some(rest) = line.strip_prefix('[') {
-            match parse_header(rest) {
+        if raw.len() <= MAX_LINE_LEN && line.starts_with('[') {
+            in_bad_header = false;
+            match parse_header(&line[1..]) {
                 Ok((name, parent)) => {
-                    if let Some(first) = seen_sections.get(&name) {
-                        let msg = format!("duplicate section (first defined on line {first})");
-                        errors.push(err(path, line_no, &name, msg));
-                    }
-                    seen_sections.insert(name.clone(), line_no);
-                    seen_keys.clear();
-                    sections.push(Section {
-                        name,
+                    let mut section = Section {
+                        name: name.clone(),
                         parent,
                         path: path.to_string(),
                         line: line_no,
                         entries: Vec::new(),
-                    });
+                        errors: Vec::new(),
+                    };
+                    if let Some(first) = seen_sections.get(&name) {
+                        let msg = format!("duplicate section (first defined on line {first})");
+                        section.errors.push(err(path, line_no, &name, msg));
+                    }
+                    seen_sections.entry(name).or_insert(line_no);
+                    sections.push(section);
                 }
-                Err(message) => errors.push(err(path, line_no, "section", message)),
+                Err(message) => {
+                    in_bad_header = true;
+                    file_errors.push(err(path, line_no, "section", message));
+                }
             }
             continue;
         }
-        let Some((key, value)) = line.split_once('=') else {
-            errors.push(err(path, line_no, line, "expected `key = value`"));
-            continue;
-        };
-        let (key, value) = (key.trim(), value.trim());
-        if !check_name(key) {
-            errors.push(err(path, line_no, key, "bad key name"));
-            continue;
+        match (sections.last_mut(), in_bad_header) {
+            (_, true) => {}
+            (Some(section), false) => read_entry(raw, line, line_no, section),
+            (None, false) => match entry_of(raw, line, path, line_no) {
+                Ok(e) => file_errors.push(err(path, line_no, &e.key, "key outside any [section]")),
+                Err(e) => file_errors.push(e),
+            },
         }
-        let Some(section) = sections.last_mut() else {
-            errors.push(err(path, line_no, key, "key outside any [section]"));
-            continue;
-        };
-        if let Some(first) = seen_keys.get(key) {
-            let msg = format!("duplicate key (first set on line {first})");
-            errors.push(err(path, line_no, key, msg));
-            continue;
-        }
-        seen_keys.insert(key.to_string(), line_no);
-        section.entries.push(Entry {
-            key: key.to_string(),
-            value: value.to_string(),
-            path: path.to_string(),
-            line: line_no,
-        });
     }
-    (sections, errors)
+    (sections, file_errors)
+}
+
+/// Adds one `key = value` line to `section`, or records its error there. A key set again
+/// replaces the earlier value (Fairy-Stockfish's reading), keeping the later line.
+fn read_entry(raw: &str, line: &str, line_no: usize, section: &mut Section) {
+    match entry_of(raw, line, &section.path, line_no) {
+        Ok(entry) => match section.entries.iter_mut().find(|e| e.key == entry.key) {
+            Some(slot) => *slot = entry,
+            None => section.entries.push(entry),
+        },
+        Err(e) => section.errors.push(e),
+    }
+}
+
+/// Reads one non-empty, non-header line as an entry.
+fn entry_of(raw: &str, line: &str, path: &str, line_no: usize) -> Result<Entry, VariantError> {
+    if raw.len() > MAX_LINE_LEN {
+        return Err(err(path, line_no, "line", "line too long"));
+    }
+    let Some((key, value)) = line.split_once('=') else {
+        return Err(err(path, line_no, line, "expected `key = value`"));
+    };
+    let (key, value) = (key.trim(), value.trim());
+    if !check_name(key) {
+        return Err(err(path, line_no, key, "bad key name"));
+    }
+    Ok(Entry {
+        key: key.to_string(),
+        value: value.to_string(),
+        path: path.to_string(),
+        line: line_no,
+        depth: 0,
+        inherited: String::new(),
+    })
 }
 
 /// Reads the inside of `[...]` (after the opening bracket).
@@ -176,7 +209,12 @@ fn parse_header(rest: &str) -> Result<(String, Option<String>), String> {
 /// cycles.
 pub fn resolve(own: &[Section], library: &[Section]) -> (Vec<Resolved>, Vec<VariantError>) {
     let mut by_name: HashMap<&str, &Section> = HashMap::new();
-    for s in library.iter().chain(own.iter()) {
+    for s in library {
+        by_name.insert(s.name.as_str(), s);
+    }
+    // A name defined twice in the file means its first section (the second is an error).
+    let mut own_names = HashSet::new();
+    for s in own.iter().filter(|s| own_names.insert(s.name.as_str())) {
         by_name.insert(s.name.as_str(), s);
     }
     let built_in: HashMap<&str, &Section> = library.iter().map(|s| (s.name.as_str(), s)).collect();
@@ -221,6 +259,12 @@ fn chain<'a>(
         if list.len() > MAX_DEPTH {
             return Err(at("inheritance chain too deep".to_string()));
         }
+        if !next.errors.is_empty() {
+            return Err(at(format!(
+                "parent variant `{parent}` did not load (its errors are reported at line {})",
+                next.line
+            )));
+        }
         list.push(next);
         current = next;
     }
@@ -228,13 +272,34 @@ fn chain<'a>(
     Ok(list)
 }
 
+/// Keys whose value is a per-piece map: Fairy-Stockfish updates only the pieces a child
+/// names and keeps its parent's other pairs (`[cannonshogi:shogi]`'s `promotedPieceType`
+/// adds its new pieces and keeps shogi's `r:d`). A child's entry keeps its ancestors' pairs
+/// in [`Entry::inherited`]; the readers let the child's pair for a piece win, and skip an
+/// inherited pair whose piece the child removed. (Locust's own `pieceValue` replaces the
+/// parent's list: tenjiku's empty `pieceValue =` drops chu's values.)
+pub const MAP_KEYS: &[&str] = &[
+    "promotedPieceType",
+    "promotionLimit",
+    "pieceValueMg",
+    "pieceValueEg",
+];
+
+/// The entries in force, root first; each keeps how far up the chain it was set.
 fn merge(ancestors: &[&Section]) -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::new();
-    for s in ancestors {
+    for (i, s) in ancestors.iter().enumerate() {
+        let depth = ancestors.len() - 1 - i;
         for e in &s.entries {
+            let mut e = Entry { depth, ..e.clone() };
             match entries.iter_mut().find(|x| x.key == e.key) {
-                Some(slot) => *slot = e.clone(),
-                None => entries.push(e.clone()),
+                Some(slot) => {
+                    if MAP_KEYS.contains(&e.key.as_str()) {
+                        e.inherited = format!("{} {}", slot.inherited, slot.value);
+                    }
+                    *slot = e
+                }
+                None => entries.push(e),
             }
         }
     }

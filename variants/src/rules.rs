@@ -281,6 +281,10 @@ pub struct Variant {
     /// XBoard's name for the parent variant when the engine must describe this one with
     /// `setup` (`fairy`, `shogi`, `chu`, `xiangqi`).
     pub xboard_parent: String,
+    /// Fairy-Stockfish rules the built-in of FSF's name has and this one does not play,
+    /// as `key = value` (Locust's makruk: `countingRule = makruk`). Empty for a user's
+    /// variant: there such a key refuses the section.
+    pub omits: Vec<String>,
 }
 
 impl Variant {

@@ -102,14 +102,18 @@ fn duplicate_section() {
     expect(&text, 8, "v", "duplicate section");
 }
 
+/// A key set twice in a section takes its later value, as Fairy-Stockfish reads it.
 #[test]
-fn duplicate_key() {
-    expect(&with("king = k"), 8, "king", "duplicate key");
+fn duplicate_key_takes_the_later_value() {
+    let v = load_str(&with("castling = true\ncastling = false"), "t.ini").unwrap();
+    assert!(v[0].castling.is_none());
+    let v = load_str(&with("castling = false\ncastling = true"), "t.ini").unwrap();
+    assert!(v[0].castling.is_some());
 }
 
 #[test]
 fn board_too_large() {
-    expect(&with("maxFile = 17"), 8, "maxFile", "board too large");
+    expect(&with("maxFile = 17"), 8, "maxFile", "1 to 16");
 }
 
 #[test]
@@ -202,10 +206,10 @@ fn bad_zone_move_syntax() {
 #[test]
 fn bad_square_in_zone() {
     expect(
-        &with("zone.palace = d1-j3"),
+        &with("zone.palace = d1-r3"),
         8,
         "zone.palace",
-        "bad square `d1-j3`",
+        "bad square `d1-r3`",
     );
 }
 

@@ -6,10 +6,12 @@
 use super::context::Ctx;
 use super::fen;
 use super::piece_defs::{self, canonical, compile_moves, Def};
-use super::pieces::{DOUBLE_STEP_BETZA, PAWN_NO_EP_BETZA};
+use super::pieces::{DOUBLE_STEP_BETZA, PAWN_NO_EP_BETZA, REGION_DOUBLE_STEP_BETZA};
 use super::rules_keys;
 use super::values::{self, Symbol};
 use super::zones::Zones;
+use std::collections::HashSet;
+
 use crate::error::VariantError;
 use crate::geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
 use crate::ini::Resolved;
@@ -135,9 +137,19 @@ fn clamp_size(ctx: &mut Ctx, key: &str, n: u32, max: u8) -> u8 {
 /// Compiles every definition; the orthodox pawn gets its double step from `doubleStep`.
 fn compile_pieces(b: &mut Build) {
     let double_step = b.ctx.flag("doubleStep", true);
+    // FSF's double step is allowed anywhere in its region, moved before or not. On one rank
+    // where the pawns start (rank 2, grand's rank 3) only an unmoved pawn can stand, so the
+    // compiled `i` step is the same game; a region over several ranks (semitorpedo's
+    // `*2 *3`) drops the `i`. (A one-rank region above the pawns' start would still need it
+    // dropped; no known variant has one.)
     let ds_white = b.squares("doubleStepRegionWhite", SquareSet::ranks(b.files, 1, 1));
     let top = b.ranks.saturating_sub(2);
     let ds_black = b.squares("doubleStepRegionBlack", SquareSet::ranks(b.files, top, top));
+    let ranks_of = |s: &SquareSet| s.iter().map(|c| c.rank).collect::<HashSet<u8>>().len();
+    let ds_betza = match ranks_of(&ds_white) > 1 || ranks_of(&ds_black) > 1 {
+        true => REGION_DOUBLE_STEP_BETZA,
+        false => DOUBLE_STEP_BETZA,
+    };
     let defs = b.defs.clone();
     for d in &defs {
         let is_pawn = piece_defs::is_predefined(d, "pawn");
@@ -150,9 +162,9 @@ fn compile_pieces(b: &mut Build) {
         let mut text = base.to_string();
         if is_pawn && double_step {
             let zone = b.zones.add("doubleStep", ds_white, ds_black);
-            if let Some(extra) = compile_moves(b.ctx, d, DOUBLE_STEP_BETZA, b.max_range()) {
+            if let Some(extra) = compile_moves(b.ctx, d, ds_betza, b.max_range()) {
                 append(&mut moves, &extra, Some(zone), None);
-                text.push_str(DOUBLE_STEP_BETZA);
+                text.push_str(ds_betza);
             }
         }
         let mut piece = piece_defs::piece_type(d, canonical(&text), moves);
@@ -283,18 +295,26 @@ pub fn check_start_fen(b: &mut Build, fen_text: &str) -> Option<fen::FenInfo> {
     }
 }
 
-/// Squares (White's view) from which a piece has no move at all on an empty board.
+/// Squares (White's view) from which a piece has no move at all on an empty board. A pure
+/// hopper (no move from any square of an empty board, cannonshogi's `pB`) is judged on a
+/// board full of enemy men instead, where it is stuck only where it cannot hop at all.
 pub fn dead_squares(moves: &Trajectories, files: u8, ranks: u8) -> SquareSet {
     let mut dead = SquareSet::EMPTY;
     if moves.roots.is_empty() {
         return dead;
     }
-    for file in 0..files {
-        for rank in 0..ranks {
-            let from = (file as i32, rank as i32);
-            if !moves.can_move_from(from, files as i32, ranks as i32) {
-                dead.insert(Coord::new(file, rank));
-            }
+    let (f, r) = (files as i32, ranks as i32);
+    let squares = || (0..files).flat_map(|file| (0..ranks).map(move |rank| (file, rank)));
+    let on_empty = |(a, b): (u8, u8)| moves.can_move_from((a as i32, b as i32), f, r);
+    let hopper = !squares().any(on_empty);
+    for (file, rank) in squares() {
+        let from = (file as i32, rank as i32);
+        let live = match hopper {
+            false => on_empty((file, rank)),
+            true => !moves.targets(from, f, r, &|_, _| Some(false)).is_empty(),
+        };
+        if !live {
+            dead.insert(Coord::new(file, rank));
         }
     }
     dead

@@ -30,6 +30,12 @@ impl<'a> Ctx<'a> {
         Some(self.resolved.entries[i].clone())
     }
 
+    /// The value of a key without marking it used.
+    pub fn peek(&self, key: &str) -> Option<&str> {
+        let e = self.resolved.entries.iter().find(|e| e.key == key)?;
+        Some(e.value.as_str())
+    }
+
     /// Takes a key only if the section itself sets it (not inherited), e.g. `alias`.
     pub fn take_own(&mut self, key: &str) -> Option<Entry> {
         let own = self.resolved.section.entries.iter().any(|e| e.key == key);

@@ -11,6 +11,7 @@ mod fen;
 mod piece_defs;
 mod pieces;
 mod rules_keys;
+pub mod unmodelled;
 pub mod values;
 mod zones;
 
@@ -31,7 +32,8 @@ fn builtin_sections() -> Vec<Section> {
         .collect()
 }
 
-/// Loads every variant of `text`; `path` labels errors and origins.
+/// Loads every variant of `text`, all or nothing: any error anywhere fails the whole text
+/// (the built-in files are read this way); `path` labels errors and origins.
 pub fn load_str(text: &str, path: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
     let library = builtin_sections();
     load_with_library(text, path, &library, |s| Origin::File {
@@ -40,28 +42,147 @@ pub fn load_str(text: &str, path: &str) -> Result<Vec<Variant>, Vec<VariantError
     })
 }
 
+/// What loading one file gave, section by section: a bad section is reported and skipped,
+/// and the rest of the file still loads.
+#[derive(Clone, Debug, Default)]
+pub struct FileReport {
+    /// Every section in file order: its name, header line, and the variant or its errors.
+    pub sections: Vec<SectionReport>,
+    /// Errors that belong to no section (lines before the first header, bad headers).
+    pub file_errors: Vec<VariantError>,
+}
+
+/// One section's outcome.
+#[derive(Clone, Debug)]
+pub struct SectionReport {
+    /// The section's name.
+    pub name: String,
+    /// The line of its header.
+    pub line: usize,
+    /// The compiled variant, or every error found in the section (sorted by line).
+    pub result: Result<Variant, Vec<VariantError>>,
+}
+
+impl FileReport {
+    /// The variants that loaded, in file order.
+    pub fn variants(&self) -> Vec<Variant> {
+        (self.sections.iter())
+            .filter_map(|s| s.result.as_ref().ok().cloned())
+            .collect()
+    }
+
+    /// Every error: the file's own, then each section's, in line order.
+    pub fn errors(&self) -> Vec<VariantError> {
+        let mut all = self.file_errors.clone();
+        for s in &self.sections {
+            if let Err(e) = &s.result {
+                all.extend(e.iter().cloned());
+            }
+        }
+        all.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+        all
+    }
+
+    /// The variants if nothing failed, else every error (the all-or-nothing reading).
+    pub fn into_result(self) -> Result<Vec<Variant>, Vec<VariantError>> {
+        let errors = self.errors();
+        if errors.is_empty() {
+            Ok(self.variants())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// Loads `text` section by section; a section that fails is reported and skipped.
+pub fn load_report(text: &str, path: &str) -> FileReport {
+    let library = builtin_sections();
+    report_with_library(text, path, &library, |s| Origin::File {
+        path: path.to_string(),
+        line: s.line,
+    })
+}
+
+/// Reads a file from disk section by section ([`load_report`]).
+pub fn load_file_report(path: &str) -> FileReport {
+    match std::fs::read_to_string(path) {
+        Ok(text) => load_report(&text, path),
+        Err(e) => FileReport {
+            sections: Vec::new(),
+            file_errors: vec![VariantError {
+                path: path.to_string(),
+                line: 0,
+                key: "file".to_string(),
+                message: format!("cannot read: {e}"),
+            }],
+        },
+    }
+}
+
+fn report_with_library(
+    text: &str,
+    path: &str,
+    library: &[Section],
+    origin: impl Fn(&Section) -> Origin,
+) -> FileReport {
+    let (sections, file_errors) = ini::parse(text, path);
+    let (resolved, resolve_errors) = ini::resolve(&sections, library);
+    let mut report = FileReport {
+        sections: Vec::new(),
+        file_errors,
+    };
+    for s in &sections {
+        let mut errors = s.errors.clone();
+        let about = resolve_errors.iter().filter(|e| is_about(e, s));
+        errors.extend(about.map(|e| name_fsf_parent(e.clone())));
+        let compiled = match resolved.iter().find(|r| r.section.line == s.line) {
+            Some(r) if errors.is_empty() => compile::compile(r, origin(s)),
+            _ => Err(Vec::new()),
+        };
+        let result = match compiled {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                errors.extend(e);
+                errors.sort_by_key(|e| e.line);
+                Err(errors)
+            }
+        };
+        report.sections.push(SectionReport {
+            name: s.name.clone(),
+            line: s.line,
+            result,
+        });
+    }
+    report
+}
+
+/// An unknown parent (or further ancestor) that is one of Fairy-Stockfish's built-ins is
+/// named as such.
+fn name_fsf_parent(mut e: VariantError) -> VariantError {
+    let missing = (e.message.strip_prefix("unknown parent variant `"))
+        .and_then(|rest| rest.strip_suffix('`'))
+        .filter(|name| builtin::FSF_BUILTIN_NAMES.contains(name))
+        .map(str::to_string);
+    if let Some(name) = missing {
+        e.message = format!(
+            "parent `{name}` is a Fairy-Stockfish built-in variant that Locust does not play"
+        );
+    }
+    e
+}
+
+/// True when a resolve error is about section `s` (it is reported at the section's header).
+fn is_about(e: &VariantError, s: &Section) -> bool {
+    e.line == s.line && e.key == s.name
+}
+
 fn load_with_library(
     text: &str,
     path: &str,
     library: &[Section],
     origin: impl Fn(&Section) -> Origin,
 ) -> Result<Vec<Variant>, Vec<VariantError>> {
-    let (sections, mut errors) = ini::parse(text, path);
-    let (resolved, resolve_errors) = ini::resolve(&sections, library);
-    errors.extend(resolve_errors);
-    let mut variants = Vec::new();
-    for r in &resolved {
-        match compile::compile(r, origin(&r.section)) {
-            Ok(v) => variants.push(v),
-            Err(e) => errors.extend(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(variants)
-    } else {
-        errors.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-        Err(errors)
-    }
+    report_with_library(text, path, library, origin).into_result()
 }
 
 /// Loads a file from disk.

@@ -118,10 +118,23 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
     let Some(entry) = ctx.take("promotedPieceType") else {
         return;
     };
-    let items = match pairs(&entry.value) {
+    let own = match pairs(&entry.value) {
         Ok(items) => items,
         Err(msg) => return ctx.fail(&entry, msg),
     };
+    // Inherited pairs (`ini::MAP_KEYS`) for pieces the section itself does not pair; one
+    // whose piece the section removed is skipped, as Fairy-Stockfish leaves it unused.
+    let known = |l: &str| symbol(l).is_ok_and(|s| defs.iter().any(|d| d.symbol == s));
+    let inherited = pairs(&entry.inherited).unwrap_or_default().into_iter();
+    let inherited =
+        inherited.filter(|(f, t)| known(f) && known(t) && !own.iter().any(|o| o.0 == *f));
+    let mut items: Vec<(String, String)> = Vec::new();
+    for (from, to) in inherited.chain(own.iter().cloned()) {
+        match items.iter_mut().find(|x| x.0 == from) {
+            Some(slot) => slot.1 = to,
+            None => items.push((from, to)),
+        }
+    }
     for (from, to) in items {
         let (Ok(from), Ok(to)) = (symbol(&from), symbol(&to)) else {
             ctx.fail(&entry, format!("expected piece letters in `{from}:{to}`"));
@@ -148,24 +161,38 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
     }
 }
 
+/// One letter, one piece. A letter defined by the section itself replaces the same letter
+/// inherited from an ancestor (Fairy-Stockfish's `add_piece` removes the piece that held
+/// it, as in `[dragon-chess:chess]` redefining `b n p r`); two definitions of one letter at
+/// the same level are an error.
 fn reject_duplicates(ctx: &mut Ctx, defs: &mut Vec<Def>) {
     let mut kept: Vec<Def> = Vec::new();
     for d in defs.drain(..) {
-        if let Some(first) = kept.iter().find(|k| k.symbol == d.symbol) {
+        let Some(i) = kept.iter().position(|k| k.symbol == d.symbol) else {
+            kept.push(d);
+            continue;
+        };
+        let first = &kept[i];
+        if d.entry.depth < first.entry.depth {
+            kept.remove(i);
+            kept.push(d);
+        } else if d.entry.depth == first.entry.depth {
             let msg = format!(
                 "piece `{}` already used by {} (line {})",
                 d.symbol, first.name, first.entry.line
             );
             ctx.fail(&d.entry, msg);
-        } else {
-            kept.push(d);
         }
     }
     *defs = kept;
 }
 
 /// Compiles one definition's XBetza; a parse error is recorded and gives empty moves.
+/// Empty XBetza is a man without moves (FSF's `immobile`, the stones of tictactoe).
 pub fn compile_moves(ctx: &mut Ctx, d: &Def, betza: &str, max_range: u8) -> Option<Trajectories> {
+    if betza.trim().is_empty() {
+        return Some(Trajectories::default());
+    }
     match xbetza::parse(betza) {
         Ok(parsed) => match xbetza::compile(&parsed, max_range) {
             Ok(t) => Some(t),

@@ -23,6 +23,8 @@ pub const PAWN_BETZA: &str = "fmWfceF";
 pub const PAWN_NO_EP_BETZA: &str = "fmWfcF";
 /// The pawn's initial double step, added when `doubleStep = true`.
 pub const DOUBLE_STEP_BETZA: &str = "ifmnD";
+/// The double step from a region the file sets: from anywhere in it, moved before or not.
+pub const REGION_DOUBLE_STEP_BETZA: &str = "fmnD";
 
 /// Every predefined piece name Fairy-Stockfish accepts, with its moves.
 pub const PREDEFINED: &[Predefined] = &[

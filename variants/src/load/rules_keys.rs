@@ -13,6 +13,8 @@ use crate::xbetza;
 
 /// Fairy-Stockfish's default start position.
 pub const CHESS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// The fields FSF assumes after a start FEN that gives the board alone.
+const BOARD_ONLY_FEN_TAIL: &str = "w - - 0 1";
 /// FSF's default n-move rule, in moves.
 const DEFAULT_N_MOVE_RULE: u32 = 50;
 /// The check-only sight line royals get under the flying-general and bikjang rules.
@@ -23,35 +25,6 @@ const DEFAULT_N_FOLD: u32 = 3;
 const MAX_COUNTER: u32 = 10_000;
 /// Most pieces of one type a promotion limit may name.
 const MAX_LIMIT: u32 = 255;
-
-/// FSF keys whose rules Locust does not model (yet); they are accepted so that FSF files load,
-/// and documented in docs/variants.md.
-const ACCEPTED_UNMODELLED: &[&str] = &[
-    "pieceToCharTable",
-    "pocketSize",
-    "countingRule",
-    "materialCounting",
-    "nFoldValue",
-    "nFoldValueAbsolute",
-    "extinctionClaim",
-    "extinctionOpponentPieceCount",
-    "diagonalLines",
-    "enPassantRegion",
-    "enPassantRegionWhite",
-    "enPassantRegionBlack",
-    "enPassantTypes",
-    "enPassantTypesWhite",
-    "enPassantTypesBlack",
-    "nMoveRuleTypes",
-    "nMoveRuleTypesWhite",
-    "nMoveRuleTypesBlack",
-    "castlingRank",
-    "castlingKingFile",
-    "castlingRookKingsideFile",
-    "castlingRookQueensideFile",
-    "dropChecks",
-    "pieceValueEg",
-];
 
 /// Everything after the pieces; `None` when something essential failed.
 /// Flying general and bikjang: every royal gets a check-only rook path along its file
@@ -74,14 +47,18 @@ fn royal_sight(b: &mut Build, end: &GameEnd) {
 }
 
 pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
-    for key in ACCEPTED_UNMODELLED {
-        b.ctx.take(key);
-    }
     values_from_keys(b);
     let promotion = promotion(b);
     let drops = drops(b, &promotion);
     let castling = castling(b);
     let end = game_end(b);
+    let builtin = matches!(origin, Origin::Builtin(_));
+    let rules = super::unmodelled::Modelled {
+        castling: castling.is_some(),
+        n_move_rule: end.n_move_rule > 0,
+        bare_king: end.bare_king_loses,
+    };
+    let omits = super::unmodelled::check(b, rules, builtin);
     let blast = blast(b);
     let capture_matrix = capture_matrix(b);
     leave_behind(b);
@@ -95,10 +72,15 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     let fen = b
         .ctx
         .take("startFen")
-        .map(|e| e.value)
+        .map(|e| complete_fen(&e.value))
         .unwrap_or(CHESS_FEN.to_string());
     let info = check_start_fen(b, &fen);
+    let fen = match (&castling, info.as_ref().and_then(|i| i.castling.as_deref())) {
+        (None, Some(rights)) if rights != "-" => without_castling_rights(&fen),
+        _ => fen,
+    };
     check_royals(b, &end, info.as_ref());
+    check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
         name: b.ctx.name().to_string(),
@@ -117,7 +99,26 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         capture_matrix,
         pass_move,
         xboard_parent,
+        omits,
     })
+}
+
+/// FSF reads a start FEN of the board alone as White to move, no castling, no e.p.
+fn complete_fen(fen: &str) -> String {
+    match fen.split_whitespace().count() {
+        1 => format!("{} {BOARD_ONLY_FEN_TAIL}", fen.trim()),
+        _ => fen.to_string(),
+    }
+}
+
+/// FSF ignores castling rights in a start FEN when the variant has no castling
+/// (`[epicatomic:atomic]` keeps `KQkq` with `castling = false`): the field becomes `-`.
+fn without_castling_rights(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if let Some(field) = fields.get_mut(2) {
+        *field = "-";
+    }
+    fields.join(" ")
 }
 
 fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
@@ -133,10 +134,18 @@ fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
     (aliases, parent, pass)
 }
 
-/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126).
+/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126), and
+/// FSF's `pieceValueEg` (pawn = 208) for the pieces neither of those values: Locust has one
+/// value per piece, and evaluation only is affected, never the rules.
 fn values_from_keys(b: &mut Build) {
     const FSF_PAWN_MG: i32 = 126;
-    for (key, scale) in [("pieceValueMg", FSF_PAWN_MG), ("pieceValue", 100)] {
+    const FSF_PAWN_EG: i32 = 208;
+    let keys = [
+        ("pieceValueEg", FSF_PAWN_EG),
+        ("pieceValueMg", FSF_PAWN_MG),
+        ("pieceValue", 100),
+    ];
+    for (key, scale) in keys {
         let Some(entry) = b.ctx.take(key) else {
             continue;
         };
@@ -146,25 +155,41 @@ fn values_from_keys(b: &mut Build) {
     }
 }
 
-/// Reads `x:N` pairs as (piece, number); errors are recorded.
+/// Reads `x:N` pairs as (piece, number), one per piece, the last pair winning; errors are
+/// recorded. Inherited pairs (`ini::MAP_KEYS`) come first, and one whose piece this section
+/// removed is skipped, as Fairy-Stockfish keeps it unused.
 fn letter_map(b: &mut Build, entry: &crate::ini::Entry, max: u32) -> Vec<(PieceId, u32)> {
+    let mut out: Vec<(PieceId, u32)> = Vec::new();
+    let inherited = values::pairs(&entry.inherited).unwrap_or_default();
+    for (l, n) in inherited {
+        let piece = symbol(&l).ok().and_then(|s| b.id(s));
+        if let (Some(p), Ok(n)) = (piece, values::integer(&n, max)) {
+            set_pair(&mut out, p, n);
+        }
+    }
     let items = match values::pairs(&entry.value) {
         Ok(items) => items,
         Err(msg) => {
             b.ctx.fail(entry, msg);
-            return Vec::new();
+            return out;
         }
     };
-    let mut out = Vec::new();
     for (l, n) in items {
         let piece = symbol(&l).ok().and_then(|s| b.id(s));
         match (piece, values::integer(&n, max)) {
-            (Some(p), Ok(n)) => out.push((p, n)),
+            (Some(p), Ok(n)) => set_pair(&mut out, p, n),
             (None, _) => b.ctx.fail(entry, format!("unknown piece `{l}`")),
             (_, Err(msg)) => b.ctx.fail(entry, msg),
         }
     }
     out
+}
+
+fn set_pair(out: &mut Vec<(PieceId, u32)>, p: PieceId, n: u32) {
+    match out.iter_mut().find(|(q, _)| *q == p) {
+        Some(slot) => slot.1 = n,
+        None => out.push((p, n)),
+    }
 }
 
 /// Reads `x:y` pairs as (piece, piece).
@@ -335,11 +360,10 @@ fn castling(b: &mut Build) -> Option<Castling> {
         ("castlingQueensideFile", queen_side),
     ] {
         if file > b.files as u32 {
-            let msg = format!("file {file} is off the board");
-            match b.ctx.take(key) {
-                Some(e) => b.ctx.fail(&e, msg),
-                None => b.ctx.fail_section(key, msg),
-            }
+            // FSF's default g-file on a board narrower than 7 files: no castling can
+            // happen there (FSF finds no such square), so castling is off.
+            let e = b.ctx.take(key)?;
+            b.ctx.fail(&e, format!("file {file} is off the board"));
         }
     }
     let king = king?;
@@ -665,11 +689,20 @@ fn mobility_regions(b: &mut Build) {
             }
         };
         let zone_name = format!("mobility{name}");
+        // The side the key does not name keeps the region it had (FSF sets one colour's
+        // region: `[crowdedxiangqi:xiangqi]` moves Black's palace and keeps White's).
         let all = SquareSet::ranks(f, 0, r - 1);
+        let (old_white, old_black) = match b.pieces[piece as usize].confined {
+            Some(z) => (
+                b.zones.list[z as usize].white,
+                b.zones.list[z as usize].black,
+            ),
+            None => (all, all),
+        };
         let zone = b
             .zones
             .index(&zone_name)
-            .unwrap_or_else(|| b.zones.add(&zone_name, all, all));
+            .unwrap_or_else(|| b.zones.add(&zone_name, old_white, old_black));
         let z = &mut b.zones.list[zone as usize];
         if white {
             z.white = set
@@ -743,6 +776,38 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
                 Some(e) => b.ctx.fail(&e, msg),
                 None => b.ctx.fail_section("startFen", msg),
             }
+        }
+    }
+}
+
+/// FSF makes extinction men pseudo-royal only while a side has at most
+/// `extinctionPieceCount` + 1 of them; Locust makes every one royal under `royalty =
+/// absolute`. The two agree while no side starts with more, so a start with more is refused
+/// (`[maharajah2]`'s two maharajahs) unless the section chose a `royalty` itself.
+fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>) {
+    let Some(info) = info else { return };
+    if end.royalty != Royalty::Absolute || b.ctx.peek("royalty").is_some() {
+        return;
+    }
+    let Some(entry) = b.ctx.take("extinctionPseudoRoyal") else {
+        return;
+    };
+    if entry.value != "true" {
+        return;
+    }
+    for white in [true, false] {
+        let count = (info.pieces.iter())
+            .filter(|(s, w, _)| {
+                *w == white && b.id(*s).is_some_and(|p| end.extinction_types.contains(&p))
+            })
+            .count();
+        let kept = b.ctx.peek("extinctionPieceCount");
+        let kept = kept.and_then(|v| values::integer(v, MAX_COUNTER).ok());
+        if count as u32 > kept.unwrap_or(0) + 1 {
+            let msg = "a side starts with more pseudo-royal men than extinctionPieceCount + 1: \
+                       Fairy-Stockfish makes them royal only from that count down, which Locust \
+                       does not model (with a count of 0, `royalty = last` is that rule)";
+            return b.ctx.fail(&entry, msg);
         }
     }
 }

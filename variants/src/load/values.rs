@@ -2,7 +2,7 @@
 //! results, square lists (Fairy-Stockfish's `Bitboard` type plus rectangles), piece symbols
 //! and `letter:value` maps. Each returns a message on failure; the caller adds file and line.
 
-use crate::geometry::{Coord, SquareSet};
+use crate::geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
 use crate::rules::Outcome;
 
 /// A piece as written in FEN and in key values: `p`, `+p` (promoted form), `n'` or `n!`
@@ -65,21 +65,23 @@ pub fn integer(text: &str, max: u32) -> Result<u32, String> {
 /// Returns the 1-based count.
 pub fn file(text: &str) -> Result<u32, String> {
     let bytes = text.as_bytes();
-    if bytes.len() == 1 && bytes[0].is_ascii_lowercase() {
+    if bytes.len() == 1 && (b'a'..b'a' + MAX_FILES).contains(&bytes[0]) {
         return Ok(u32::from(bytes[0] - b'a') + 1);
     }
     text.parse::<u32>()
         .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| format!("expected a file (letter or number), found `{text}`"))
+        .filter(|&n| (1..=MAX_FILES as u32).contains(&n))
+        .ok_or_else(|| {
+            format!("expected a file (a letter, or a number 1 to {MAX_FILES}), found `{text}`")
+        })
 }
 
 /// Parses a 1-based rank number.
 pub fn rank(text: &str) -> Result<u32, String> {
     text.parse::<u32>()
         .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| format!("expected a rank number, found `{text}`"))
+        .filter(|&n| (1..=MAX_RANKS as u32).contains(&n))
+        .ok_or_else(|| format!("expected a rank number 1 to {MAX_RANKS}, found `{text}`"))
 }
 
 /// Parses a game result for the side to move: `win`, `loss` or `draw`.
@@ -93,29 +95,37 @@ pub fn outcome(text: &str) -> Result<Outcome, String> {
 }
 
 /// Parses a list of squares: `a1`, rectangles `a1-c3`, whole ranks `*1`, whole files `a*`,
-/// `*` (every square) and `-` (nothing), separated by blanks or commas.
+/// `*` (every square) and `-` (nothing), separated by blanks or commas. A square beyond this
+/// board but within the largest board (16x16) names nothing, as in Fairy-Stockfish, whose
+/// files list regions for its largest board (`*9 *10` on an 8-rank child of a 10-rank
+/// parent); beyond that it is an error.
 pub fn squares(text: &str, files: u8, ranks: u8) -> Result<SquareSet, String> {
-    let mut set = SquareSet::EMPTY;
+    let mut wide = SquareSet::EMPTY;
     for token in text.split(|c: char| c.is_whitespace() || c == ',') {
         match token {
             "" | "-" => {}
-            "*" => set = SquareSet::ranks(files, 0, ranks.saturating_sub(1)),
-            _ => add_token(&mut set, token, files, ranks)?,
+            "*" => wide = union(wide, SquareSet::ranks(files, 0, ranks.saturating_sub(1))),
+            _ => add_token(&mut wide, token, files, ranks)?,
         }
     }
+    let mut set = SquareSet::EMPTY;
+    wide.iter()
+        .filter(|c| c.file < files && c.rank < ranks)
+        .for_each(|c| set.insert(c));
     Ok(set)
 }
 
 fn add_token(set: &mut SquareSet, token: &str, files: u8, ranks: u8) -> Result<(), String> {
-    let bad = || format!("bad square `{token}` for a {files}x{ranks} board");
+    let bad = || format!("bad square `{token}` (boards are at most {MAX_FILES}x{MAX_RANKS})");
+    let (max_f, max_r) = (MAX_FILES, MAX_RANKS);
     if let Some(r) = token.strip_prefix('*') {
-        let r = r.parse::<u8>().ok().filter(|&r| r >= 1 && r <= ranks);
+        let r = r.parse::<u8>().ok().filter(|&r| r >= 1 && r <= max_r);
         let r = r.ok_or_else(bad)?;
         *set = union(*set, SquareSet::ranks(files, r - 1, r - 1));
         return Ok(());
     }
     if let Some(f) = token.strip_suffix('*') {
-        let c = Coord::parse(&format!("{f}1"), files, ranks).ok_or_else(bad)?;
+        let c = Coord::parse(&format!("{f}1"), max_f, max_r).ok_or_else(bad)?;
         for r in 0..ranks {
             set.insert(Coord::new(c.file, r));
         }
@@ -125,8 +135,8 @@ fn add_token(set: &mut SquareSet, token: &str, files: u8, ranks: u8) -> Result<(
         Some((a, b)) => (a, b),
         None => (token, token),
     };
-    let lo = Coord::parse(lo, files, ranks).ok_or_else(bad)?;
-    let hi = Coord::parse(hi, files, ranks).ok_or_else(bad)?;
+    let lo = Coord::parse(lo, max_f, max_r).ok_or_else(bad)?;
+    let hi = Coord::parse(hi, max_f, max_r).ok_or_else(bad)?;
     for f in lo.file.min(hi.file)..=lo.file.max(hi.file) {
         for r in lo.rank.min(hi.rank)..=lo.rank.max(hi.rank) {
             set.insert(Coord::new(f, r));
@@ -213,8 +223,13 @@ mod tests {
         assert!(s.contains(Coord::new(4, 1)));
         assert!(s.contains(Coord::new(8, 7)));
         assert!(s.contains(Coord::new(0, 9)));
-        assert!(squares("j1", 9, 10).is_err());
-        assert!(squares("*11", 9, 10).is_err());
+        // Off this board but on the largest: names nothing (FSF's reading).
+        assert!(squares("j1 *11", 9, 10).unwrap().is_empty());
+        assert!(squares("*17", 9, 10).is_err());
+        assert!(squares("q1", 9, 10).is_err());
+        assert!(squares("a0", 9, 10).is_err());
+        assert!(rank("-1").is_err() && rank("17").is_err() && rank("99999999999").is_err());
+        assert!(file("z").is_err() && file("0").is_err() && file("16") == Ok(16));
     }
 
     #[test]

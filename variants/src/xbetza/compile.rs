@@ -11,8 +11,9 @@
 //!   elephant). `n` needs those squares empty, `j` needs them occupied;
 //! * `j` on a unit atom (`W F K R B Q`) skips the first square whatever stands there;
 //! * a hopper (`p`) slides over empty squares, hops the first occupied one and then may land
-//!   on the following squares up to the rest of its range (a leaper hops an adjacent
-//!   piece and lands one step behind it); `g` lands only on the square right behind;
+//!   on the following squares up to the rest of its range, which counts the screen's square
+//!   (`pR2` hops only an adjacent screen; a leaper hops an adjacent piece and lands one step
+//!   behind it); `g` lands only on the square right behind;
 //! * in a leg followed by `a`: `m` (the default) continues from an empty square, `c` from a
 //!   foe that is captured (locust), `d` from a friend that is captured, `p` hops any piece
 //!   (with `c`/`d` the foe/friend is captured instead), `t` forbids hopping foes, `y`
@@ -250,12 +251,14 @@ impl Builder<'_> {
     fn hop_square(&mut self, v: (i32, i32), mods: Mods, i: u8, n: u8) -> Tree {
         self.made += 1;
         let mut t = Tree::new(v, hop_rights(mods));
-        let after = if mods.any(Mods::G) {
-            1
-        } else {
-            n.saturating_sub(i).max(1)
+        // The range counts the whole path, screen included (FSF: `pR2` hops a screen next
+        // to it and lands right behind, never further); a range of one is a leaper that
+        // hops the adjacent man and lands behind it.
+        let after = match (mods.any(Mods::G), n) {
+            (true, _) | (false, 1) => 1,
+            _ => n - i,
         };
-        if self.made <= BUILD_BUDGET {
+        if after > 0 && self.made <= BUILD_BUDGET {
             let landing = self.end_square(v, Mods(mods.0 & !Mods::J), 1, after, false);
             t.occ.push(self.segment(v, mods, landing));
         }

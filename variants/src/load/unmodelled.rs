@@ -1,0 +1,330 @@
+//! Fairy-Stockfish keys whose rules Locust does not model. Such a key is accepted only at a
+//! value that leaves the game as Locust plays it (FSF's default, or what Locust's own rules
+//! already do); any other value refuses the section by name, so that a user's variant never
+//! silently plays a different game. Presentation keys (GUI hints) are accepted as they are.
+//!
+//! A built-in file may set such a key to say which rule of Fairy-Stockfish's variant of the
+//! same name it omits (makruk's `countingRule = makruk`): the built-in records it in
+//! [`Variant::omits`](crate::Variant), and a user's section that inherits it is refused with a
+//! hint to set the key to its neutral value, so that it never plays the omission unawares.
+
+use super::compile::Build;
+use super::values;
+use crate::geometry::SquareSet;
+use crate::ini::Entry;
+use crate::rules::PieceId;
+
+/// What value of an unmodelled key leaves the game unchanged.
+#[derive(Clone, Copy)]
+enum Neutral {
+    /// Display only (XBoard's piece table, pocket size): any value.
+    Presentation,
+    /// A boolean at this value.
+    Bool(bool),
+    /// A word among these (FSF's default spellings).
+    Word(&'static [&'static str]),
+    /// A whole number at this value.
+    Int(u32),
+    /// A square list naming no square, or every square of the board.
+    Squares { all: bool },
+    /// A castling key whose default Locust's castling is built on: this value, or any while
+    /// castling is off.
+    Castling(CastlingDefault),
+    /// A set of piece types equal to the types Locust gives the rule to.
+    Pieces(PieceRule),
+}
+
+#[derive(Clone, Copy)]
+enum CastlingDefault {
+    /// `castlingRank`: the first rank.
+    Rank1,
+    /// `castlingKingFile`: the e-file.
+    KingOnE,
+    /// `castlingRookKingsideFile`: the last file.
+    LastFile,
+    /// `castlingRookQueensideFile`: the a-file.
+    FirstFile,
+}
+
+#[derive(Clone, Copy)]
+enum PieceRule {
+    /// Locust's n-move counter restarts on a move of a man that can promote (a pawn type).
+    NMoveReset,
+    /// Locust gives en passant to the types whose XBetza has `e` (FSF's pawn, custom `e`).
+    EnPassant,
+}
+
+/// FSF's rules Locust does not model, with the value at which each is without effect.
+const UNMODELLED: &[(&str, Neutral)] = &[
+    ("pieceToCharTable", Neutral::Presentation),
+    ("pocketSize", Neutral::Presentation),
+    ("countingRule", Neutral::Word(&["none"])),
+    ("materialCounting", Neutral::Word(&["none"])),
+    ("nFoldValue", Neutral::Word(&["draw"])),
+    ("extinctionClaim", Neutral::Bool(false)),
+    ("diagonalLines", Neutral::Squares { all: false }),
+    ("enPassantRegion", Neutral::Squares { all: true }),
+    ("enPassantRegionWhite", Neutral::Squares { all: true }),
+    ("enPassantRegionBlack", Neutral::Squares { all: true }),
+    ("enPassantTypes", Neutral::Pieces(PieceRule::EnPassant)),
+    ("enPassantTypesWhite", Neutral::Pieces(PieceRule::EnPassant)),
+    ("enPassantTypesBlack", Neutral::Pieces(PieceRule::EnPassant)),
+    ("nMoveRuleTypes", Neutral::Pieces(PieceRule::NMoveReset)),
+    (
+        "nMoveRuleTypesWhite",
+        Neutral::Pieces(PieceRule::NMoveReset),
+    ),
+    (
+        "nMoveRuleTypesBlack",
+        Neutral::Pieces(PieceRule::NMoveReset),
+    ),
+    ("castlingRank", Neutral::Castling(CastlingDefault::Rank1)),
+    (
+        "castlingKingFile",
+        Neutral::Castling(CastlingDefault::KingOnE),
+    ),
+    (
+        "castlingRookKingsideFile",
+        Neutral::Castling(CastlingDefault::LastFile),
+    ),
+    (
+        "castlingRookQueensideFile",
+        Neutral::Castling(CastlingDefault::FirstFile),
+    ),
+    ("dropChecks", Neutral::Bool(true)),
+    ("checking", Neutral::Bool(true)),
+    ("mustCapture", Neutral::Bool(false)),
+    ("mustDrop", Neutral::Bool(false)),
+    ("dropLoop", Neutral::Bool(false)),
+    ("dropPromoted", Neutral::Bool(false)),
+    ("dropOppositeColoredBishop", Neutral::Bool(false)),
+    ("sittuyinRookDrop", Neutral::Bool(false)),
+    ("sittuyinPromotion", Neutral::Bool(false)),
+    ("castlingDroppedPiece", Neutral::Bool(false)),
+    ("oppositeCastling", Neutral::Bool(false)),
+    ("piecePromotionOnCapture", Neutral::Bool(false)),
+    ("petrifyBlastPieces", Neutral::Bool(false)),
+    ("gating", Neutral::Bool(false)),
+    ("seirawanGating", Neutral::Bool(false)),
+    ("wallOrMove", Neutral::Bool(false)),
+    ("cambodianMoves", Neutral::Bool(false)),
+    ("makpongRule", Neutral::Bool(false)),
+    ("moveRepetitionIllegal", Neutral::Bool(false)),
+    ("stalematePieceCount", Neutral::Bool(false)),
+    ("shatarMateRule", Neutral::Bool(false)),
+    ("flagPieceBlockedWin", Neutral::Bool(false)),
+    ("flagMove", Neutral::Bool(false)),
+    ("flagPieceSafe", Neutral::Bool(false)),
+    ("checkCounting", Neutral::Bool(false)),
+    ("adjudicateFullBoard", Neutral::Bool(false)),
+    ("twoBoards", Neutral::Bool(false)),
+    ("passOnStalemate", Neutral::Bool(false)),
+    ("passOnStalemateWhite", Neutral::Bool(false)),
+    ("passOnStalemateBlack", Neutral::Bool(false)),
+    ("connectN", Neutral::Int(0)),
+    ("connectNxN", Neutral::Int(0)),
+    ("collinearN", Neutral::Int(0)),
+    ("dropNoDoubledCount", Neutral::Int(1)),
+    ("enclosingDrop", Neutral::Word(&["none"])),
+    ("flipEnclosedPieces", Neutral::Word(&["none"])),
+    ("wallingRule", Neutral::Word(&["none"])),
+    ("castlingWins", Neutral::Word(&["-"])),
+    ("flagRegion", Neutral::Squares { all: false }),
+    ("flagRegionWhite", Neutral::Squares { all: false }),
+    ("flagRegionBlack", Neutral::Squares { all: false }),
+    ("tripleStepRegionWhite", Neutral::Squares { all: false }),
+    ("tripleStepRegionBlack", Neutral::Squares { all: false }),
+    ("dropRegionWhite", Neutral::Squares { all: true }),
+    ("dropRegionBlack", Neutral::Squares { all: true }),
+    ("enclosingDropStart", Neutral::Squares { all: false }),
+    ("mutuallyImmuneTypes", Neutral::Word(&["-", ""])),
+    ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
+];
+
+/// FSF keys Locust does not model at any value: any use refuses the section by name.
+const REFUSED: &[&str] = &[
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "flagPieceCount",
+    "connectPieceTypes",
+    "connectHorizontal",
+    "connectVertical",
+    "connectDiagonal",
+    "connectRegion1White",
+    "connectRegion2White",
+    "connectRegion1Black",
+    "connectRegion2Black",
+    "connectValue",
+    "mustDropType",
+    "wallingRegion",
+    "wallingRegionWhite",
+    "wallingRegionBlack",
+    "pawnTypes",
+];
+
+/// Reads every unmodelled key of the section: neutral values are accepted, others refused.
+/// Runs after the rules Locust models, so that "what Locust does" can be asked of them.
+/// What the rules Locust modelled for the section decide about neutral values.
+#[derive(Clone, Copy)]
+pub struct Modelled {
+    /// Castling is on.
+    pub castling: bool,
+    /// An n-move rule is in force.
+    pub n_move_rule: bool,
+    /// The bare-king rule is in force.
+    pub bare_king: bool,
+}
+
+/// Where a value that changes the game is accepted: only in a built-in's own section.
+struct Judge {
+    builtin: bool,
+    omits: Vec<String>,
+}
+
+/// Reads every unmodelled key of the section: neutral values are accepted, others refused
+/// (or, in a built-in's own section, recorded as omitted). Returns the omissions.
+pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
+    let mut judge = Judge {
+        builtin,
+        omits: Vec::new(),
+    };
+    let Modelled {
+        castling: castling_on,
+        n_move_rule,
+        bare_king,
+    } = rules;
+    let fold_value_neutral = b.ctx.peek("nFoldValue").is_none_or(|v| v == "draw");
+    if let Some(entry) = b.ctx.take("nFoldValueAbsolute") {
+        // Whose repetition it is matters only when a repetition is not a draw.
+        match values::boolean(&entry.value) {
+            Ok(absolute) if absolute && !fold_value_neutral => judge.refuse(b, &entry),
+            Ok(_) => {}
+            Err(msg) => b.ctx.fail(&entry, msg),
+        }
+    }
+    if let Some(entry) = b.ctx.take("extinctionOpponentPieceCount") {
+        // Locust's bare-king rule is FSF's with a count of 2: a bared king loses unless its
+        // side bared the other king too. Without the rule only FSF's default 0 is neutral.
+        let neutral = if bare_king { 2 } else { 0 };
+        match values::integer(&entry.value, u32::MAX) {
+            Ok(n) if n != neutral => judge.refuse(b, &entry),
+            Ok(_) => {}
+            Err(msg) => b.ctx.fail(&entry, msg),
+        }
+    }
+    for &(key, neutral) in UNMODELLED {
+        let Some(entry) = b.ctx.take(key) else {
+            continue;
+        };
+        match neutral_value(b, &entry, neutral, castling_on, n_move_rule) {
+            Ok(true) => {}
+            Ok(false) => judge.refuse(b, &entry),
+            Err(msg) => b.ctx.fail(&entry, msg),
+        }
+    }
+    for key in REFUSED {
+        if let Some(entry) = b.ctx.take(key) {
+            judge.refuse(b, &entry);
+        }
+    }
+    judge.omits
+}
+
+impl Judge {
+    fn refuse(&mut self, b: &mut Build, entry: &Entry) {
+        let rule = format!("{} = {}", entry.key, entry.value);
+        let from_builtin = entry.path.starts_with(super::builtin::PREFIX);
+        if from_builtin && self.builtin {
+            self.omits.push(rule);
+            return;
+        }
+        let msg = if from_builtin {
+            format!(
+                "Fairy-Stockfish's rule `{rule}` (set by the built-in parent, {}:{}) is not \
+                 modelled by Locust; set `{}` to its neutral value in this section to play \
+                 without it",
+                entry.path, entry.line, entry.key
+            )
+        } else {
+            format!(
+                "Fairy-Stockfish's rule `{rule}` is not modelled by Locust; the variant is \
+                 refused rather than played under different rules"
+            )
+        };
+        b.ctx.fail(entry, msg);
+    }
+}
+
+/// Ok(true) when the value leaves the game unchanged; Err when it does not even parse.
+fn neutral_value(
+    b: &mut Build,
+    entry: &Entry,
+    neutral: Neutral,
+    castling_on: bool,
+    n_move_rule: bool,
+) -> Result<bool, String> {
+    let v = entry.value.as_str();
+    match neutral {
+        Neutral::Presentation => Ok(true),
+        Neutral::Bool(d) => values::boolean(v).map(|x| x == d),
+        Neutral::Word(words) => Ok(words.contains(&v)),
+        Neutral::Int(d) => values::integer(v, u32::MAX).map(|x| x == d),
+        Neutral::Squares { all } => {
+            let set = values::squares(v, b.files, b.ranks)?;
+            let full = SquareSet::ranks(b.files, 0, b.ranks - 1);
+            Ok(if all { set == full } else { set.is_empty() })
+        }
+        Neutral::Castling(d) => Ok(!castling_on || castling_default(b, v, d)?),
+        Neutral::Pieces(rule) => {
+            let mut set = piece_set(b, v)?;
+            set.sort_unstable();
+            let mut locust = locust_types(b, rule);
+            locust.sort_unstable();
+            // Without an n-move rule, which men restart its count does not matter.
+            let moot = matches!(rule, PieceRule::NMoveReset) && !n_move_rule;
+            Ok(moot || set == locust)
+        }
+    }
+}
+
+fn castling_default(b: &Build, v: &str, d: CastlingDefault) -> Result<bool, String> {
+    Ok(match d {
+        CastlingDefault::Rank1 => values::rank(v)? == 1,
+        CastlingDefault::KingOnE => values::file(v)? == 5,
+        CastlingDefault::LastFile => values::file(v)? == b.files as u32,
+        CastlingDefault::FirstFile => values::file(v)? == 1,
+    })
+}
+
+/// The piece types a set names (`*` = all); unknown letters are errors.
+fn piece_set(b: &Build, v: &str) -> Result<Vec<PieceId>, String> {
+    let Some(symbols) = values::symbol_set(v)? else {
+        return Ok((0..b.pieces.len() as PieceId).collect());
+    };
+    symbols
+        .into_iter()
+        .map(|s| b.id(s).ok_or_else(|| format!("unknown piece `{s}`")))
+        .collect()
+}
+
+/// The types Locust gives a rule to, as compiled.
+fn locust_types(b: &Build, rule: PieceRule) -> Vec<PieceId> {
+    let ids = 0..b.pieces.len() as PieceId;
+    match rule {
+        PieceRule::NMoveReset => ids
+            .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
+            .collect(),
+        PieceRule::EnPassant => ids
+            .filter(|&p| b.defs[p as usize].betza.contains('e'))
+            .collect(),
+    }
+}
+
+/// Every FSF key this module reads.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    let special = ["nFoldValueAbsolute", "extinctionOpponentPieceCount"];
+    (UNMODELLED.iter().map(|(k, _)| *k))
+        .chain(REFUSED.iter().copied())
+        .chain(special)
+}
