@@ -165,11 +165,16 @@ fn variants_for(cli: &Cli) -> Result<Vec<Variant>, Vec<VariantError>> {
 
 /// The built-in variants plus the user's file; a user variant replaces a built-in of the
 /// same name. A bad section of the user's file is reported on stderr and skipped: the rest
-/// of the file loads.
+/// of the file loads. A file of which nothing can be read is an error.
 fn all_variants(user: Option<&PathBuf>) -> Result<Vec<Variant>, Vec<VariantError>> {
     let mut all = variants::builtins()?;
     if let Some(path) = user {
         let report = variants::load_file_report(&path.to_string_lossy());
+        if report.sections.is_empty() && !report.file_errors.is_empty() {
+            // Nothing of the file could be read (a device, a directory, no sections): the
+            // user's request fails rather than going on with the built-ins alone.
+            return Err(report.file_errors);
+        }
         report.file_errors.iter().for_each(|e| eprintln!("{e}"));
         for s in &report.sections {
             if let Err(errors) = &s.result {

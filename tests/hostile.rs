@@ -537,15 +537,64 @@ fn variant_files_are_refused_when_not_regular() {
     );
 }
 
-/// `--variants /dev/zero` ends with an error instead of reading forever.
+/// `--variants /dev/zero` and `check-variants /dev/zero` end with an error instead of
+/// reading forever.
 #[test]
 fn variants_argument_is_read_with_a_bound() {
-    let out = Command::new(env!("CARGO_BIN_EXE_locust"))
-        .args(["--variants", "/dev/zero", "variants"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("not a regular file"), "{text}");
+    for args in [
+        &["--variants", "/dev/zero", "variants"][..],
+        &["check-variants", "/dev/zero"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_locust"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("not a regular file"), "{args:?}: {text}");
+    }
+}
+
+/// A variant file with one bad section: the bad one is reported in the protocol's own form
+/// and skipped, the good one loads and can be played (UCI and XBoard alike).
+#[test]
+fn a_variant_file_loads_its_good_sections_and_reports_the_bad() {
+    let file = std::env::temp_dir().join(format!("locust-hostile-{}.ini", std::process::id()));
+    std::fs::write(
+        &file,
+        "[goodchess:chess]\n\n[badchess:chess]\nmaxRank = nine\n",
+    )
+    .unwrap();
+    let path = file.to_string_lossy();
+    let uci = transcript(
+        dialect("uci"),
+        &[
+            &format!("setoption name VariantPath value {path}"),
+            "setoption name UCI_Variant value goodchess",
+            "position startpos moves e2e4",
+        ],
+    );
+    assert!(
+        uci.iter()
+            .any(|l| l.starts_with("info string") && l.contains("maxRank")),
+        "{uci:#?}"
+    );
+    // The good section is a variant now: chosen and played without a word.
+    assert_eq!(uci.len(), 2, "{uci:#?}");
+    let xb = transcript(
+        dialect("xboard"),
+        &[&format!("option VariantPath={path}"), "variant goodchess"],
+    );
+    assert!(
+        xb.iter()
+            .any(|l| l.starts_with("Error (variant file)") && l.contains("maxRank")),
+        "{xb:#?}"
+    );
+    assert!(
+        !xb.iter()
+            .any(|l| l.contains("goodchess") && l.starts_with("Error")),
+        "{xb:#?}"
+    );
+    let _ = std::fs::remove_file(&file);
 }

@@ -204,6 +204,22 @@ impl<W: Write> Engine<W> {
             .cloned()
     }
 
+    /// Loads a user's variant file (the `VariantPath` option) section by section: each
+    /// section that loads joins the known variants, replacing one of the same name; the
+    /// errors of the others come back, for the protocol to report in its own form. Returns
+    /// how many sections loaded.
+    fn load_variant_file(&mut self, path: &str) -> (usize, Vec<variants::VariantError>) {
+        let report = variants::load_file_report(path);
+        let errors = report.errors();
+        let loaded = report.variants();
+        let count = loaded.len();
+        for v in loaded {
+            self.variants.retain(|b| b.name != v.name);
+            self.variants.push(v);
+        }
+        (count, errors)
+    }
+
     /// Sets one of the endgame-table options (`EGT`, `EGT Men`, `EGT Path`, `EGT Memory`,
     /// case-insensitive); the error says what was expected.
     fn set_table_option(&mut self, name: &str, value: &str) -> Result<(), String> {

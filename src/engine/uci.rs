@@ -232,19 +232,12 @@ impl<W: Write> Engine<W> {
         if path.is_empty() || path == "<empty>" {
             return;
         }
-        match variants::load_file(path) {
-            Ok(list) => {
-                for v in list {
-                    self.variants.retain(|b| b.name != v.name);
-                    self.variants.push(v);
-                }
-                self.uci.variant_path = path.to_string();
-            }
-            Err(errors) => {
-                for e in errors {
-                    self.say(&format!("info string {e}"));
-                }
-            }
+        let (loaded, errors) = self.load_variant_file(path);
+        for e in errors {
+            self.say(&format!("info string {e}"));
+        }
+        if loaded > 0 {
+            self.uci.variant_path = path.to_string();
         }
     }
 

@@ -344,19 +344,12 @@ impl<W: Write> Engine<W> {
 
     fn xb_option(&mut self, name: &str, value: &str) {
         match name {
-            "VariantPath" => match variants::load_file(value.trim()) {
-                Ok(list) => {
-                    for v in list {
-                        self.variants.retain(|b| b.name != v.name);
-                        self.variants.push(v);
-                    }
+            "VariantPath" => {
+                let (_, errors) = self.load_variant_file(value.trim());
+                for e in errors {
+                    self.say(&format!("Error (variant file): {e}"));
                 }
-                Err(errors) => {
-                    for e in errors {
-                        self.say(&format!("Error (variant file): {e}"));
-                    }
-                }
-            },
+            }
             "Ranks from 0" => match value.trim() {
                 "0" | "1" => self.xb.zero_ranks = value.trim() == "1",
                 v => self.say(&format!(

@@ -105,15 +105,16 @@ pub fn load_report(text: &str, path: &str) -> FileReport {
 
 /// Reads a file from disk section by section ([`load_report`]).
 pub fn load_file_report(path: &str) -> FileReport {
-    match std::fs::read_to_string(path) {
+    // Bounded: a device or a huge file is refused, never read without end.
+    match crate::file::read_text(std::path::Path::new(path)) {
         Ok(text) => load_report(&text, path),
-        Err(e) => FileReport {
+        Err(message) => FileReport {
             sections: Vec::new(),
             file_errors: vec![VariantError {
                 path: path.to_string(),
                 line: 0,
                 key: "file".to_string(),
-                message: format!("cannot read: {e}"),
+                message,
             }],
         },
     }
@@ -185,17 +186,9 @@ fn load_with_library(
     report_with_library(text, path, library, origin).into_result()
 }
 
-/// Loads a file from disk.
+/// Loads a file from disk, all or nothing: the variants if no section failed.
 pub fn load_file(path: &str) -> Result<Vec<Variant>, Vec<VariantError>> {
-    match crate::file::read_text(std::path::Path::new(path)) {
-        Ok(text) => load_str(&text, path),
-        Err(message) => Err(vec![VariantError {
-            path: path.to_string(),
-            line: 0,
-            key: "file".to_string(),
-            message,
-        }]),
-    }
+    load_file_report(path).into_result()
 }
 
 /// Compiles one embedded file (by its file name, e.g. `chess.ini`).
