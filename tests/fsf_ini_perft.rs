@@ -6,13 +6,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod peers;
+
 use locust::board::position::Position;
 use locust::perft::perft;
 
 #[test]
 fn loaded_fsf_sections_match_pyffish_perft() {
-    let Some(text) = fsf_file() else {
-        eprintln!("SKIPPED: FSF variants.ini not found (set LOCUST_FSF_VARIANTS_INI)");
+    let Some(text) = peers::fsf_variants_ini() else {
+        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
+        peers::missing(
+            peers::FSF_VARIANTS_INI,
+            "loaded_fsf_sections_match_pyffish_perft",
+            why,
+        );
         return;
     };
     let loaded = variants::load_report(&text, "variants.ini").variants();
@@ -31,21 +38,4 @@ fn loaded_fsf_sections_match_pyffish_perft() {
         checked += 1;
     }
     assert_eq!(checked, loaded.len(), "a loaded section has no perft row");
-}
-
-fn fsf_file() -> Option<String> {
-    if let Ok(path) = std::env::var("LOCUST_FSF_VARIANTS_INI") {
-        return std::fs::read_to_string(path).ok();
-    }
-    let out = std::process::Command::new("git")
-        .args([
-            "--git-dir=/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo",
-            "show",
-            "HEAD:src/variants.ini",
-        ])
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }

@@ -12,7 +12,7 @@ use variants::geometry::Coord;
 
 use super::params::*;
 use super::time::Budget;
-use super::tt::{move_sig, Bound};
+use super::tt::{move_sig, Bound, TtHit};
 use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
@@ -759,16 +759,9 @@ impl<'a> Worker<'a> {
         let key = self.pos.hash();
         let hit = self.shared.tt.probe(key);
         let tt_sig = hit.map_or(0, |h| h.sig);
-        if let Some(h) = hit.filter(|h| !pv_node && ply > 0 && h.depth >= depth) {
-            let s = from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        let usable = hit.filter(|h| !pv_node && ply > 0 && h.depth >= depth);
+        if let Some(s) = usable.and_then(|h| tt_cut(&h, ply, alpha, beta)) {
+            return s;
         }
         // Internal iterative reduction: a node the table knows no move for is searched a ply
         // shallower (its first iteration, as it were; the next finds the move stored).
@@ -1055,16 +1048,9 @@ impl<'a> Worker<'a> {
         // score, which belongs to its path) may end the node; its move is tried first.
         let key = self.pos.hash();
         let hit = self.shared.tt.probe(key);
-        if let Some(h) = hit.filter(|h| h.depth >= 0 && h.score.abs() != KNOWN_WIN) {
-            let s = from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        let usable = hit.filter(|h| h.depth >= 0 && h.score.abs() != KNOWN_WIN);
+        if let Some(s) = usable.and_then(|h| tt_cut(&h, ply, alpha, beta)) {
+            return s;
         }
         let tt_sig = hit.map_or(0, |h| h.sig);
         let alpha0 = alpha;
@@ -1244,6 +1230,17 @@ fn to_tt(s: i32, ply: usize) -> i32 {
     } else {
         s
     }
+}
+
+/// The score a table entry ends the node with, if its bound decides the window.
+fn tt_cut(h: &TtHit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(h.score, ply);
+    let cut = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
 }
 
 fn from_tt(s: i32, ply: usize) -> i32 {

@@ -24,6 +24,7 @@ pub const FAIRY_STOCKFISH: &str = "fairy-stockfish";
 pub const FAIRYMAX: &str = "fairymax";
 pub const MAXQI: &str = "maxqi";
 pub const SHOGIOPS: &str = "shogiops";
+pub const FSF_VARIANTS_INI: &str = "fsf-variants-ini";
 
 /// Whether `peer` must be present: it is listed in `LOCUST_REQUIRE_PEERS`, or that says `all`.
 pub fn required(peer: &str) -> bool {
@@ -58,4 +59,24 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
         .flat_map(std::env::split_paths)
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
+}
+
+/// Where Fairy-Stockfish's own variants.ini is looked for: `LOCUST_FSF_VARIANTS_INI`, else a
+/// git directory of its repository at this path (the session tool's mirror). It is in no
+/// registry, so where neither is at hand the tests that read it skip.
+const FSF_MIRROR: &str = "/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo";
+
+/// The text of Fairy-Stockfish's variants.ini, if it is at hand.
+pub fn fsf_variants_ini() -> Option<String> {
+    if let Ok(path) = std::env::var("LOCUST_FSF_VARIANTS_INI") {
+        return std::fs::read_to_string(path).ok();
+    }
+    let out = std::process::Command::new("git")
+        .arg(format!("--git-dir={FSF_MIRROR}"))
+        .args(["show", "HEAD:src/variants.ini"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }

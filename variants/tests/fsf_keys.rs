@@ -6,6 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../tests/peers/mod.rs"]
+mod peers;
+
 use variants::{load_report, load_str};
 
 const BASE: &str = "[v:chess]\n";
@@ -143,8 +146,13 @@ fn a_bad_section_does_not_stop_the_file() {
 /// says what it is about. Skipped, visibly, where the file is not at hand.
 #[test]
 fn fsf_variants_ini_loads_section_by_section() {
-    let Some(text) = fsf_file() else {
-        eprintln!("SKIPPED: FSF variants.ini not found (set LOCUST_FSF_VARIANTS_INI)");
+    let Some(text) = peers::fsf_variants_ini() else {
+        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
+        peers::missing(
+            peers::FSF_VARIANTS_INI,
+            "fsf_variants_ini_loads_section_by_section",
+            why,
+        );
         return;
     };
     let report = load_report(&text, "variants.ini");
@@ -162,23 +170,6 @@ fn fsf_variants_ini_loads_section_by_section() {
         assert!(loaded.iter().any(|v| v.name == name), "{name} did not load");
     }
     assert!(loaded.len() >= 27, "{} loaded", loaded.len());
-}
-
-fn fsf_file() -> Option<String> {
-    if let Ok(path) = std::env::var("LOCUST_FSF_VARIANTS_INI") {
-        return std::fs::read_to_string(path).ok();
-    }
-    let out = std::process::Command::new("git")
-        .args([
-            "--git-dir=/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo",
-            "show",
-            "HEAD:src/variants.ini",
-        ])
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// A limited hopper's range counts the screen's square, as FSF reads `pR2`: a screen next
