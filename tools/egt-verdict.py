@@ -3,13 +3,14 @@
 White within N moves, every "draw" start not lost. usage: egt-verdict.py EPD PGN
 (XBoard writes xiangqi's horse and elephant as H and E: read as N and B.)"""
 import re, sys
+from textfile import read_text
 epd, pgn = sys.argv[1], sys.argv[2]
 want = {}
-for line in open(epd):
+for line in read_text(epd).splitlines():
     fen = " ".join(line.split()[:2])  # board and side: XBoard drops the other fields
     m = re.search(r'"(\S+) (win in (\d+)|draw)"', line)
     want[fen] = (m.group(1), int(m.group(3)) if m.group(3) else None)
-games = open(pgn).read().split("[Event ")[1:]
+games = read_text(pgn).split("[Event ")[1:]
 bad = 0
 for g in games:
     fen = re.search(r'\[FEN "([^"]+)"\]', g).group(1)

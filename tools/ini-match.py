@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
+from textfile import read_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INI = os.path.join(ROOT, "engines.ini")
@@ -138,7 +139,7 @@ def xboard_command(e1, e2, variant, games, tc, gui, stamp, outdir):
 
 def opening_lines(path, first):
     """The games of a PGN file from the `first`-th on (1-based), as texts."""
-    text = open(path, encoding="utf-8").read()
+    text = read_text(path)
     games = [g.strip() + "\n" for g in re.split(r"^(?=\[Event )", text, flags=re.M) if g.strip()]
     if not 1 <= first <= len(games):
         sys.exit(f"{path}: {len(games)} openings, none numbered {first}")
