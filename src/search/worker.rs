@@ -936,13 +936,7 @@ impl<'a> Worker<'a> {
         if searched == 0 {
             return self.terminal(ply); // every pseudo-legal move was illegal
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha0, alpha, beta);
         // A perpetual-check score belongs to the path (the cycle that led here), not to the
         // position: stored with a draft it would decide the same position reached without
         // the cycle. Depth 0 keeps the move for ordering and never cuts.
@@ -1132,13 +1126,7 @@ impl<'a> Worker<'a> {
         }
         self.lists[ply] = moves;
         if !self.aborted && best.abs() != KNOWN_WIN {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if alpha > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, alpha0, alpha, beta);
             self.shared
                 .tt
                 .store(key, best_sig, to_tt(best, ply), 0, bound);
@@ -1229,6 +1217,18 @@ fn to_tt(s: i32, ply: usize) -> i32 {
         s - ply as i32
     } else {
         s
+    }
+}
+
+/// How a node's best score bounds the truth: at least `beta` a lower bound, inside the
+/// window it was searched with (`alpha` raised above `alpha0`) exact, else an upper bound.
+fn bound_of(best: i32, alpha0: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if alpha > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
