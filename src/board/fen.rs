@@ -198,20 +198,19 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
             let digits = &row[start..i];
             // A run may reach the rank's end but not past it: checked, so that a 20-digit
             // run cannot wrap the file count round to a square already filled.
-            let n = protocol::number::unsigned(digits).ok().filter(|&n| n > 0);
-            file = match n.zip(u64::try_from(file).ok()) {
-                Some((n, f)) if !digits.starts_with('0') => match f.checked_add(n) {
-                    Some(end) if end <= u64::from(lay.files) => end as usize,
-                    _ => {
-                        return Err(FenError::RankWidth {
-                            rank: rank + 1,
-                            found: usize::try_from(f.saturating_add(n)).unwrap_or(usize::MAX),
-                            expected: lay.files,
-                        })
-                    }
-                },
-                _ => return Err(FenError::BadCount(digits.into())),
-            };
+            let n = protocol::number::unsigned(digits)
+                .ok()
+                .filter(|&n| n > 0 && !digits.starts_with('0'))
+                .ok_or_else(|| FenError::BadCount(digits.into()))?;
+            let end = (file as u64).saturating_add(n);
+            if end > u64::from(lay.files) {
+                return Err(FenError::RankWidth {
+                    rank: rank + 1,
+                    found: usize::try_from(end).unwrap_or(usize::MAX),
+                    expected: lay.files,
+                });
+            }
+            file = end as usize;
             continue;
         }
         match c {
