@@ -58,9 +58,18 @@ pub fn unsigned(text: &str) -> Result<u64, NumberError> {
         .map_err(|_| NumberError::TooLarge(t.to_string()))
 }
 
-/// A whole number capped at `max` (values above it mean "as much as possible").
+/// A whole number capped at `max` (values above it mean "as much as possible", even those
+/// with more digits than `u64` holds).
 pub fn capped(text: &str, max: u64) -> Result<u64, NumberError> {
-    unsigned(text).map(|n| n.min(max))
+    saturating(text).map(|n| n.min(max))
+}
+
+/// [`unsigned`], with a number too large for `u64` read as `u64::MAX`.
+fn saturating(text: &str) -> Result<u64, NumberError> {
+    match unsigned(text) {
+        Err(NumberError::TooLarge(_)) => Ok(u64::MAX),
+        other => other,
+    }
 }
 
 /// A whole number of milliseconds, capped at [`MAX_TIME_MS`].
@@ -71,7 +80,7 @@ pub fn millis(text: &str) -> Result<Duration, NumberError> {
 /// A whole number of `unit_ms`-millisecond units (XBoard's centiseconds: 10), capped at
 /// [`MAX_TIME_MS`] in all.
 pub fn units(text: &str, unit_ms: u64) -> Result<Duration, NumberError> {
-    let n = unsigned(text)?;
+    let n = saturating(text)?;
     Ok(Duration::from_millis(
         n.saturating_mul(unit_ms).min(MAX_TIME_MS),
     ))
@@ -92,9 +101,7 @@ pub fn seconds(text: &str) -> Result<Duration, NumberError> {
     let s: f64 = t
         .parse()
         .map_err(|_| NumberError::NotANumber(t.to_string()))?;
-    if !s.is_finite() {
-        return Err(NumberError::TooLarge(t.to_string()));
-    }
+    // The text is digits, so an infinite reading is a number past `f64`'s range: capped.
     if s < 0.0 {
         return Err(NumberError::Negative(t.to_string()));
     }
@@ -157,6 +164,11 @@ mod tests {
         assert!(matches!(unsigned("nan"), Err(NumberError::NotANumber(_))));
         assert_eq!(unsigned(""), Err(NumberError::Empty));
         assert_eq!(capped("99999", 100), Ok(100));
+        assert_eq!(capped("99999999999999999999999", 100), Ok(100));
+        assert!(matches!(
+            capped("-99999999999999999999999", 100),
+            Err(NumberError::Negative(_))
+        ));
     }
 
     #[test]
@@ -173,7 +185,15 @@ mod tests {
         );
         assert_eq!(seconds("0.5"), Ok(Duration::from_millis(500)));
         assert_eq!(seconds("1e308"), Ok(Duration::from_millis(MAX_TIME_MS)));
-        assert!(matches!(seconds("1e309"), Err(NumberError::TooLarge(_))));
+        assert_eq!(seconds("1e309"), Ok(Duration::from_millis(MAX_TIME_MS)));
+        assert_eq!(
+            seconds("-1e309"),
+            Err(NumberError::Negative("-1e309".to_string()))
+        );
+        assert_eq!(
+            millis("99999999999999999999999"),
+            Ok(Duration::from_millis(MAX_TIME_MS))
+        );
         for bad in [
             "nan", "NaN", "inf", "-inf", "infinity", "1..2", "e5", "5e", "0x10",
         ] {

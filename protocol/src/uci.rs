@@ -300,7 +300,7 @@ fn go(words: &[&str], family: Family, errors: &mut Vec<String>) -> UciCommand {
                     errors,
                 ))
             }
-            "nodes" => go.nodes = Some(slot(key, arg, number::unsigned, 1, errors)),
+            "nodes" => go.nodes = Some(slot(key, arg, |t| number::capped(t, u64::MAX), 1, errors)),
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "searchmoves" => {
@@ -365,6 +365,19 @@ mod tests {
         );
         let (g, _) = go_of("go time 3", Family::Ucci { millisec: true });
         assert_eq!(g.own_time, ms(3));
+    }
+
+    #[test]
+    fn numbers_past_u64_mean_as_much_as_possible() {
+        let big = "99999999999999999999999";
+        let (g, errors) = go_of(
+            &format!("go nodes {big} depth {big} wtime {big}"),
+            Family::Uci,
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(g.nodes, Some(u64::MAX));
+        assert_eq!(g.depth, Some(MAX_GO_DEPTH));
+        assert_eq!(g.time[0], Some(Duration::from_millis(number::MAX_TIME_MS)));
     }
 
     #[test]

@@ -153,7 +153,7 @@ pub fn parse(line: &str) -> XbCommand {
         "level" => XbCommand::Level(level(arg)),
         "st" => XbCommand::St(number::seconds(arg)),
         "sd" => XbCommand::Sd(number::capped(arg, MAX_SD)),
-        "nps" => XbCommand::Nps(number::unsigned(arg)),
+        "nps" => XbCommand::Nps(number::capped(arg, u64::MAX)),
         "ping" => XbCommand::Ping(arg.to_string()),
         "?" => XbCommand::MoveNow,
         "undo" => XbCommand::Undo,
@@ -166,8 +166,8 @@ pub fn parse(line: &str) -> XbCommand {
         "nopost" => XbCommand::NoPost,
         "analyze" => XbCommand::Analyze,
         "exit" => XbCommand::Exit,
-        "memory" => XbCommand::Memory(number::unsigned(arg)),
-        "cores" => XbCommand::Cores(number::unsigned(arg)),
+        "memory" => XbCommand::Memory(number::capped(arg, u64::MAX)),
+        "cores" => XbCommand::Cores(number::capped(arg, u64::MAX)),
         "option" => {
             let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
             XbCommand::Option {
