@@ -501,6 +501,13 @@ fn read(
     size: usize,
     mut body: impl FnMut(usize, usize, &[u8]),
 ) -> Result<Option<[Vec<u64>; 2]>, CacheError> {
+    // A FIFO or device under a table's name would block the open or never end.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(CacheError::Refused(
+            path.to_path_buf(),
+            "not a regular file",
+        ));
+    }
     let file = std::fs::File::open(path)?;
     let mut f = Reader {
         path,
@@ -600,6 +607,20 @@ mod tests {
             changed[at] ^= 1;
             assert_ne!(checksum(&changed), whole, "byte {at}");
         }
+    }
+
+    /// Only a regular file is read: a directory (as a FIFO or a device would be) is refused
+    /// before it is opened.
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let dir = std::env::temp_dir().join(format!("locust-not-a-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|_| unreachable!());
+        let got = read(&dir, b"head", 1, |_, _, _| {});
+        assert!(
+            matches!(&got, Err(CacheError::Refused(_, why)) if *why == "not a regular file"),
+            "{got:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A file written in parts as they become final (every other segment first, then the
