@@ -206,14 +206,19 @@ fn origin_text(origin: &Origin) -> String {
 }
 
 fn list(all: &[Variant]) -> ExitCode {
+    let width = all.iter().map(|v| v.name.len()).max().unwrap_or(0);
     for v in all {
         let size = format!("{}x{}", v.files, v.ranks);
+        let aliases = match v.aliases.is_empty() {
+            true => String::new(),
+            false => format!("  (also {})", v.aliases.join(", ")),
+        };
         let omits = match v.omits.is_empty() {
             true => String::new(),
             false => format!("  (omits FSF's {})", v.omits.join(", ")),
         };
         println!(
-            "{:<16} {:<6} {}{omits}",
+            "{:<width$} {:<6} {}{aliases}{omits}",
             v.name,
             size,
             origin_text(&v.origin)

@@ -149,6 +149,53 @@ fn xboard_highlight_transcript() {
     run_transcript("xboard-highlight.txt");
 }
 
+/// The variant list a protocol's hello gives, as the names in it (`(prefix, separator)`
+/// says where the list starts and how names are split).
+fn offered(hello: &[&str], list_line: &str, prefix: &str, sep: &str) -> Vec<String> {
+    let (tx, sink, handle) = start_engine();
+    hello.iter().for_each(|c| tx.send(c.to_string()).unwrap());
+    tx.send("quit".to_string()).unwrap();
+    handle.join().unwrap();
+    let lines = sink.lines();
+    let line = (lines.iter().find(|l| l.starts_with(list_line)))
+        .unwrap_or_else(|| panic!("no `{list_line}` line in {lines:#?}"));
+    let list = &line[line.find(prefix).unwrap() + prefix.len()..];
+    list.trim_end_matches('"')
+        .split(sep)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Fairy-Stockfish's names are offered: built-ins under FSF's names, and the aliases that
+/// are FSF names (`normal`, `mini`), each once; other aliases (`chushogi`) are not.
+#[test]
+fn fsf_names_are_offered_under_uci_and_xboard() {
+    let uci = offered(&["uci"], "option name UCI_Variant", " var ", " var ");
+    let xb = offered(
+        &["xboard", "protover 2"],
+        "feature variants=",
+        "variants=\"",
+        ",",
+    );
+    for (list, names) in [
+        (&uci, ["chess", "normal"]),
+        (&xb, ["normal", "fischerandom"]),
+    ] {
+        for name in names
+            .iter()
+            .chain(&["mini", "minishogi", "nocastle", "janggicasual"])
+        {
+            let n = list.iter().filter(|n| n == name).count();
+            assert_eq!(n, 1, "{name} offered {n} times in {list:?}");
+        }
+        assert!(!list.iter().any(|n| n == "chushogi"), "{list:?}");
+    }
+    assert!(
+        !xb.iter().any(|n| n == "chess"),
+        "XBoard's name is normal: {xb:?}"
+    );
+}
+
 /// Random and mutated protocol lines: no panic, no hang, and the engine still answers.
 fn fuzz(protocol: &str, lines: usize, seed: u64) {
     let (tx, sink, handle) = start_engine();

@@ -267,6 +267,14 @@ impl<W: Write> Engine<W> {
     }
 }
 
+/// The aliases a variant is also offered under in a protocol's variant list: those that are
+/// Fairy-Stockfish built-in names (`normal`, `mini`), which FSF offers beside the main name.
+/// Other aliases (`chushogi`) are accepted when a GUI sends them but not offered, so that a
+/// GUI's menu does not show one game twice.
+fn fsf_aliases(v: &Variant) -> impl Iterator<Item = &String> {
+    (v.aliases.iter()).filter(|a| variants::load::builtin::FSF_BUILTIN_NAMES.contains(&a.as_str()))
+}
+
 /// Runs the engine on stdin/stdout.
 pub fn run_stdio(variants: Vec<Variant>) -> std::process::ExitCode {
     let stdout = std::io::stdout();

@@ -127,10 +127,11 @@ impl<W: Write> Engine<W> {
     }
 
     fn uci_hello(&mut self, ok: &str) {
-        let names: Vec<String> = self
-            .variants
-            .iter()
-            .map(|v| format!("var {}", v.name))
+        // Each variant's name, then its aliases that are FSF names (FSF lists `chess` and
+        // `normal`, `minishogi` and `mini`).
+        let names: Vec<String> = (self.variants.iter())
+            .flat_map(|v| std::iter::once(&v.name).chain(super::fsf_aliases(v)))
+            .map(|name| format!("var {name}"))
             .collect();
         let current = self.game.position().variant().name.clone();
         let lines = [

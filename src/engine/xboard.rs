@@ -185,11 +185,13 @@ impl<W: Write> Engine<W> {
     }
 
     fn features(&mut self) {
-        let names: Vec<String> = self
-            .variants
-            .iter()
-            .map(|v| xboard_name(&v.name).to_string())
-            .collect();
+        // XBoard's name for each variant, then its aliases that are FSF names (`mini`).
+        let mut names: Vec<String> = Vec::new();
+        for v in &self.variants {
+            let own = xboard_name(&v.name);
+            names.push(own.to_string());
+            names.extend(super::fsf_aliases(v).filter(|a| *a != own).cloned());
+        }
         self.say(&format!(
             "feature done=0 myname=\"{NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 san=0 name=0 pause=0 nps=0 memory=1 smp=1 exclude=0 debug=1 highlight=1"
         ));

@@ -16,7 +16,7 @@ use crate::error::VariantError;
 use crate::geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
 use crate::ini::Resolved;
 use crate::rules::{Origin, PieceId, PieceType, Variant};
-use crate::trajectory::{NodeId, Trajectories};
+use crate::trajectory::{rights, NodeId, Trajectories};
 
 /// Board size when `maxFile` / `maxRank` are not given.
 const DEFAULT_SIZE: u32 = 8;
@@ -162,7 +162,8 @@ fn compile_pieces(b: &mut Build) {
         let mut text = base.to_string();
         if is_pawn && double_step {
             let zone = b.zones.add("doubleStep", ds_white, ds_black);
-            if let Some(extra) = compile_moves(b.ctx, d, ds_betza, b.max_range()) {
+            if let Some(mut extra) = compile_moves(b.ctx, d, ds_betza, b.max_range()) {
+                double_step_sets_ep(&mut extra);
                 append(&mut moves, &extra, Some(zone), None);
                 text.push_str(ds_betza);
             }
@@ -172,6 +173,17 @@ fn compile_pieces(b: &mut Build) {
             piece.value = estimate_value(&piece.moves, b.files, b.ranks);
         }
         b.pieces.push(piece);
+    }
+}
+
+/// The double step leaves its passed square open to en passant wherever it starts: the
+/// region form (`fmnD`, no `i`) is not marked by the XBetza compiler, which marks only
+/// initial moves (torpedo: a pawn that double-steps from its fifth rank may be taken e.p.).
+fn double_step_sets_ep(moves: &mut Trajectories) {
+    for node in moves.nodes.iter_mut() {
+        if node.parent.is_some() && node.rights & rights::MOVE != 0 {
+            node.rights |= rights::SETS_EP;
+        }
     }
 }
 
