@@ -8,8 +8,6 @@ use variants::{PieceId, SquareSet, Variant};
 use super::board::{bit, Bits, Board, MAX_SQUARES};
 use super::material::Material;
 use super::paths::{zones_for, PieceMoves, SETS_EP};
-use crate::board::fen::start_squares;
-use crate::board::layout::Layout;
 
 /// Promotion of one piece type for one colour.
 #[derive(Clone, Debug, Default)]
@@ -169,8 +167,7 @@ impl Rules {
         if let Some(rule) = unsupported(v) {
             return Err(RulesError::Unsupported(v.name.clone(), rule));
         }
-        let lay = Layout::new(v.clone());
-        let initial = start_squares(&lay);
+        let initial = variants::start_squares(v);
         let n = v.pieces.len();
         let shell = || Rules {
             variant: v.clone(),
