@@ -1,7 +1,15 @@
 //! The perpetual-check ban in the row solver: whether a position may lose to it, the rounds of
 //! `perpetual` run whenever the solve stops, and the draws left at the end.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::threads::parallel;
+use crate::egt::value::{loss, DRAW};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::seed::HELD;
+use super::Solver;
 
 impl<'a, W: Word> Solver<'a, W> {
     /// False when no undecided position of `violator` (to move) can be lost to the

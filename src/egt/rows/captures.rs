@@ -1,7 +1,16 @@
 //! Conversions of a row: its captures and promotions listed once per row ([`Captures`]), looked
 //! up in the sub-tables, and what they lead to per position of the row ([`Outcomes`]).
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use variants::PieceId;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::solve::ConvPartial;
+use crate::egt::value::{is_loss, is_win, plies, ILLEGAL, WON_NOW};
+use crate::egt::word::{ones, Word};
+
+use super::{Solver, MAX_ROW};
 
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]

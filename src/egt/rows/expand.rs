@@ -2,7 +2,15 @@
 //! their symmetry images), merged per row ([`Merger`]) or found by sweeps over the undecided
 //! rows, and the wins they make.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::threads::{parallel, parallel_with};
+use crate::egt::value::{is_win, win};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::geometry::Cursor;
+use super::{settle, Solver};
 
 /// A small direct-mapped buffer that merges the bits emitted for one row several times
 /// (neighbouring rows share predecessors) before they are acted on: fewer verifications and

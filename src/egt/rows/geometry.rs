@@ -2,7 +2,17 @@
 //! last man's moves inside its row (leaps, slides, symmetry flips), and the decoding of a row
 //! number into the other men's squares ([`Cursor`], [`Digits`]).
 
-use super::*;
+use variants::rights;
+
+use crate::egt::board::{bit, Bits};
+use crate::egt::index::Indexer;
+use crate::egt::material::MAX_MEN;
+use crate::egt::paths::SETS_EP;
+use crate::egt::solve::{Bare, Table};
+use crate::egt::word::{ones, Word};
+
+use super::levels::heights;
+use super::MAX_ROW;
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
 /// none of the other men (the squares it crosses and its other end), and the same squares as

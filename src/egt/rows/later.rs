@@ -1,7 +1,15 @@
 //! Decided positions waiting for their distance (seeds and losses deferred by captures):
 //! the per-distance lists the threads file them in, and their merge into the row state.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use parking_lot::Mutex;
+
+use crate::egt::threads::parallel;
+use crate::egt::value::{is_win, plies, DRAW, ILLEGAL, MAX_PLIES};
+use crate::egt::word::{ones, Word};
+
+use super::{settle, Rmw, Solver};
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance, in the lists the threads filed them in (the seed's

@@ -2,7 +2,13 @@
 //! before it promotes) per square, and the rows of each sum of heights, solved the highest
 //! first, so that a level reads only itself and levels solved already.
 
-use super::*;
+use variants::rights;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::solve::Table;
+use crate::egt::word::Word;
+
+use super::Solver;
 
 /// Per man that promotes, per board square, the most moves to an empty square (not
 /// promoting) it can still make: when the men that promote are the first ones (a pawn

@@ -42,21 +42,14 @@
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
-use parking_lot::{Condvar, Mutex};
-use variants::rules::Royalty;
-use variants::{rights, PieceId};
+use variants::rights;
 
-use super::board::{bit, Bits};
-use super::counts::SideStats;
-use super::index::Indexer;
 use super::material::MAX_MEN;
-use super::paths::SETS_EP;
 use super::rules::Rules;
-use super::solve::{Bare, ConvPartial, IdleWork, SolveError, Table};
-use super::stats::count_range;
-use super::threads::{parallel, parallel_with, Threads};
-use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES, WON_NOW};
-use super::word::{ones, zeroed_words, AtomicWord, Word};
+use super::solve::{IdleWork, SolveError, Table};
+use super::threads::Threads;
+use super::value::MAX_PLIES;
+use super::word::{zeroed_words, AtomicWord, Word};
 
 mod ban;
 mod captures;
@@ -70,14 +63,9 @@ mod slices;
 mod tests;
 mod verify;
 
-// The submodules' items the driver and its siblings share (each submodule reads this
-// module's through `use super::*`).
-use captures::*;
-use expand::*;
-use geometry::*;
-use later::*;
-use levels::*;
-use seed::*;
+use expand::FEW_ROWS;
+use geometry::Geometry;
+use later::{later, Later};
 
 /// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
 const MAX_ROW: usize = 128;

@@ -1,7 +1,20 @@
 //! The seed pass: illegal positions (the side not to move in check), mates and stalemates,
 //! the bare-king rule, and each position's conversions, filed by their distance.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use variants::rules::Royalty;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::solve::Bare;
+use crate::egt::threads::parallel;
+use crate::egt::value::{is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::captures::{Captures, Outcomes};
+use super::geometry::Cursor;
+use super::later::{file_seed, Filed, LATER};
+use super::Solver;
 
 /// The byte of an undecided position with a capture to a draw (see [`Solver::seed_values`]);
 /// otherwise its byte holds one more than the deepest win a capture leads to (0: no

@@ -2,7 +2,21 @@
 //! first ([`Needs`]), the board the threads take them from ([`SliceBoard`]), and the sliced
 //! solve itself, each slice on one thread from its seed to its end.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use parking_lot::{Condvar, Mutex};
+
+use crate::egt::counts::SideStats;
+use crate::egt::index::Indexer;
+use crate::egt::material::MAX_MEN;
+use crate::egt::solve::SolveError;
+use crate::egt::stats::count_range;
+use crate::egt::threads::parallel;
+use crate::egt::word::Word;
+
+use super::geometry::Geometry;
+use super::later::{later, later_of, Later, LATER};
+use super::{Solver, ONE, UNSHARED};
 
 /// The slices (by their place in the solving order, `at[slice]`) whose values the seed of
 /// slice `slice` (of `per` rows) reads: those its pawns' moves to an empty square lead to

@@ -1,10 +1,15 @@
 //! The row solver's unit tests: its geometry, decoding and word tricks against plain twins.
 
-use super::{div_rem, flip_word, rights, Cursor, Geometry, Outcomes, Word, MAX_MEN, MAX_ROW};
+use super::captures::Outcomes;
+use super::geometry::{div_rem, flip_word, Cursor, Geometry};
+use super::MAX_ROW;
 use crate::egt::material::Material;
+use crate::egt::material::MAX_MEN;
 use crate::egt::rules::Rules;
 use crate::egt::value::{loss, win, DRAW, ILLEGAL, WON_NOW};
+use crate::egt::word::Word;
 use crate::egt::{Builder, Settings};
+use variants::rights;
 
 /// The unsolved table of a built-in variant's material.
 fn empty_table(variant: &str, material: &str) -> crate::egt::solve::Table {

@@ -2,7 +2,15 @@
 //! inside the table reaches a position not yet won in time and no capture holds it, checked
 //! for a whole row at once.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::value::{loss, plies, DRAW, MAX_PLIES};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::geometry::flip_word;
+use super::seed::HELD;
+use super::{settle, Rmw, Solver};
 
 impl<'a, W: Word> Solver<'a, W> {
     /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
