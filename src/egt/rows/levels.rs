@@ -18,14 +18,14 @@ use super::Solver;
 /// lowest first (see [`Solver::levels`]). `None` otherwise.
 pub(super) fn heights(table: &Table) -> Option<Vec<Vec<u8>>> {
     let rules = &table.rules;
-    let m = table.men();
+    let men = table.men();
     let promotes = |i: usize| {
         !rules.promo[table.colour[i] as usize][table.piece[i] as usize]
             .choices
             .is_empty()
     };
-    let pawns = (0..m).take_while(|&i| promotes(i)).count();
-    if pawns == 0 || pawns + 1 >= m || (pawns..m).any(promotes) {
+    let pawns = (0..men).take_while(|&i| promotes(i)).count();
+    if pawns == 0 || pawns + 1 >= men || (pawns..men).any(promotes) {
         return None;
     }
     if rules.game.perpetual_check_loses {
@@ -33,10 +33,10 @@ pub(super) fn heights(table: &Table) -> Option<Vec<Vec<u8>>> {
     }
     (0..pawns)
         .map(|i| {
-            let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
-            let promo = &rules.promo[c][p];
+            let (colour, piece) = (table.colour[i] as usize, table.piece[i] as usize);
+            let promo = &rules.promo[colour][piece];
             let next = |s: usize| {
-                rules.moves[c][p].from[s]
+                rules.moves[colour][piece].from[s]
                     .iter()
                     .filter(|path| path.rights & rights::MOVE != 0 && !promo.must(s as u8, path.to))
                     .map(|path| path.to as usize)
@@ -53,18 +53,18 @@ pub(super) fn height_table(n: usize, next: &dyn Fn(usize) -> Vec<usize>) -> Opti
     // Relaxed `n` times: a longest walk without a cycle has fewer than `n` steps, so a
     // change in round `n` means a cycle.
     let succ: Vec<Vec<usize>> = (0..n).map(next).collect();
-    let mut h = vec![0usize; n];
+    let mut height = vec![0usize; n];
     for _ in 0..=n {
         let mut changed = false;
         for s in 0..n {
-            let best = succ[s].iter().map(|&t| h[t] + 1).max().unwrap_or(0);
-            if best > h[s] {
-                h[s] = best;
+            let best = succ[s].iter().map(|&t| height[t] + 1).max().unwrap_or(0);
+            if best > height[s] {
+                height[s] = best;
                 changed = true;
             }
         }
         if !changed {
-            return h.into_iter().map(|x| u8::try_from(x).ok()).collect();
+            return height.into_iter().map(|x| u8::try_from(x).ok()).collect();
         }
     }
     None
@@ -76,15 +76,19 @@ impl<'a, W: Word> Solver<'a, W> {
     /// lowest first. A level's moves reach only rows of its own or of lower levels, which
     /// are final then: so a level's state stays small enough for the cache.
     pub(super) fn levels(&self) -> Vec<Vec<usize>> {
-        let h = &self.geo.heights;
-        if h.is_empty() {
+        let heights = &self.geo.heights;
+        if heights.is_empty() {
             return vec![(0..self.rows).collect()];
         }
-        let mut f = [0u8; MAX_MEN];
+        let mut squares = [0u8; MAX_MEN];
         let mut out: Vec<Vec<usize>> = Vec::new();
         for row in 0..self.rows {
-            self.decode(row, &mut f);
-            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            self.decode(row, &mut squares);
+            let sum: usize = heights
+                .iter()
+                .zip(&squares)
+                .map(|(man_heights, &s)| man_heights[s as usize] as usize)
+                .sum();
             if out.len() <= sum {
                 out.resize_with(sum + 1, Vec::new);
             }

@@ -25,21 +25,24 @@ use super::{Solver, ONE, UNSHARED};
 /// waits for every lower level. A move leads to a lower level, solved earlier; one that
 /// did not would wait for ever, so it too falls back on the levels.
 pub(super) fn slice_needs<W: Word>(
-    g: &Geometry<W>,
+    geo: &Geometry<W>,
     ix: &Indexer,
     per: usize,
     slice: usize,
     at: &[usize],
 ) -> Option<Vec<usize>> {
-    let mut f = [0u8; MAX_MEN];
+    let mut squares = [0u8; MAX_MEN];
     let row = slice * per;
-    g.decode(ix, row, &mut f);
+    geo.decode(ix, row, &mut squares);
     let own = *at.get(slice)?;
     let mut out = Vec::new();
-    for i in 0..g.heights.len() {
-        let base = g.base(ix, row, &f, i);
-        for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
-            let to = g.step_row(ix, base, &f, i, st)?;
+    for i in 0..geo.heights.len() {
+        let base = geo.base(ix, row, &squares, i);
+        for st in geo.hits[i][squares[i] as usize]
+            .iter()
+            .filter(|st| st.pushes)
+        {
+            let to = geo.step_row(ix, base, &squares, i, st)?;
             out.push(*at.get(to / per).filter(|&&k| k < own)?);
         }
     }
@@ -156,16 +159,20 @@ impl<'a, W: Word> Solver<'a, W> {
     /// slices, the lowest level first. A slice's moves reach only its own rows or lower
     /// levels', so the slices of a level are solved apart, each by one thread.
     pub(super) fn slices(&self) -> Option<(usize, Vec<Vec<usize>>)> {
-        let (h, ix) = (&self.geo.heights, &self.table.index);
-        let per = ix.stride_of(h.len().checked_sub(1)?) / self.geo.len;
-        if h.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
+        let (heights, ix) = (&self.geo.heights, &self.table.index);
+        let per = ix.stride_of(heights.len().checked_sub(1)?) / self.geo.len;
+        if heights.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
             return None;
         }
-        let mut f = [0u8; MAX_MEN];
+        let mut squares = [0u8; MAX_MEN];
         let mut out: Vec<Vec<usize>> = Vec::new();
         for slice in 0..self.rows / per {
-            self.decode(slice * per, &mut f);
-            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            self.decode(slice * per, &mut squares);
+            let sum: usize = heights
+                .iter()
+                .zip(&squares)
+                .map(|(man_heights, &s)| man_heights[s as usize] as usize)
+                .sum();
             if out.len() <= sum {
                 out.resize_with(sum + 1, Vec::new);
             }
@@ -308,18 +315,18 @@ impl<'a, W: Word> Solver<'a, W> {
     /// kilobytes, kept in the core's cache) where in their own order they read a block 8
     /// times at different moments.
     pub(super) fn orbit_order(&self, per: usize, slice: usize) -> Vec<usize> {
-        let h = self.geo.heights.len();
+        let pawns = self.geo.heights.len();
         let mut order: Vec<usize> = (0..per).collect();
-        if h + 1 >= self.geo.m {
+        if pawns + 1 >= self.geo.men {
             return order;
         }
         let maps = &self.table.rules.board.maps;
-        let orbit = |sq: u8| maps.iter().map(|m| m[sq as usize]).min().unwrap_or(sq);
-        let mut f = [0u8; MAX_MEN];
+        let orbit = |sq: u8| maps.iter().map(|map| map[sq as usize]).min().unwrap_or(sq);
+        let mut squares = [0u8; MAX_MEN];
         let keys: Vec<u8> = (0..per)
             .map(|j| {
-                self.decode(slice * per + j, &mut f);
-                orbit(f[h])
+                self.decode(slice * per + j, &mut squares);
+                orbit(squares[pawns])
             })
             .collect();
         order.sort_by_key(|&j| keys[j]);
