@@ -10,7 +10,8 @@ use crate::egt::solve::ConvPartial;
 use crate::egt::value::{is_loss, is_win, plies, ILLEGAL, WON_NOW};
 use crate::egt::word::{ones, Word};
 
-use super::{Solver, MAX_ROW};
+use super::geometry::MAX_ROW;
+use super::Solver;
 
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]

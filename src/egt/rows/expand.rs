@@ -108,10 +108,6 @@ pub(super) const BATCH: usize = 16;
 /// a few dozen rows.
 pub(super) const NEWS_SLOTS: usize = 32;
 
-/// The fewest rows with news that a distance pass spreads over threads: a shorter pass
-/// costs less than starting a thread (most of a table's distances near the end are short).
-pub(super) const FEW_ROWS: usize = 64;
-
 /// The undecided rows are counted (see [`Solver::sweeps`]) only when the rows the news
 /// reach are at least this fraction of the rows solved.
 pub(super) const SWEEP_SCAN: usize = 16;

@@ -11,8 +11,10 @@ use crate::egt::paths::SETS_EP;
 use crate::egt::solve::{Bare, Table};
 use crate::egt::word::{ones, Word};
 
-use super::levels::heights;
-use super::MAX_ROW;
+use super::heights::heights;
+
+/// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
+pub(super) const MAX_ROW: usize = 128;
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
 /// none of the other men (the squares it crosses and its other end), and the same squares as

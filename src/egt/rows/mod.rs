@@ -23,7 +23,7 @@
 //! promotions, listed once per row) are looked up in the sub-tables position by position.
 //!
 //! Pawn tables come here with their pawns first (see `layout`) and are solved by levels of the
-//! pawns' advancement, the most advanced first (see [`heights`]): a pawn's move leaves its level
+//! pawns' advancement, the most advanced first (see `heights`): a pawn's move leaves its level
 //! for one solved already, and is looked up there like a conversion (its code as it is, injected at
 //! its distance like a capture's); so a level reads only itself and final values. Where a placement
 //! of the pawns (a slice, a run of whole rows) can be solved apart, each slice is solved by one
@@ -33,7 +33,7 @@
 //!
 //! This module holds the entry points, the shared row state and the pass driver; the concerns live
 //! in submodules: `geometry` (the men's moves in row form, the last man's prefixed `last_`),
-//! `levels` and `slices` (pawn tables), `seed` (illegal positions, mates, the bare-king rule),
+//! `heights`, `levels` and `slices` (pawn tables), `seed` (illegal positions, mates, the bare-king rule),
 //! `captures` (conversions per row), `later` (positions deferred to their distance), `verify` (the
 //! escape check of candidates), `expand` (the passes over predecessors, sweeps and wins) and `ban`
 //! (the perpetual-check rounds).
@@ -54,6 +54,7 @@ mod ban;
 mod captures;
 mod expand;
 mod geometry;
+mod heights;
 mod later;
 mod levels;
 mod seed;
@@ -62,12 +63,12 @@ mod slices;
 mod tests;
 mod verify;
 
-use expand::FEW_ROWS;
-use geometry::Geometry;
+use geometry::{Geometry, MAX_ROW};
 use later::{later, Later};
 
-/// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
-const MAX_ROW: usize = 128;
+/// The fewest rows with news that a distance pass spreads over threads: a shorter pass
+/// costs less than starting a thread (most of a table's distances near the end are short).
+const FEW_ROWS: usize = 64;
 
 /// False when the variant's rules keep every table from the row solver (a board of more
 /// than 128 squares, passing).

@@ -152,7 +152,7 @@ pub(super) const TAKEN: u8 = 1;
 pub(super) const DONE: u8 = 2;
 
 impl<'a, W: Word> Solver<'a, W> {
-    /// When the table is solved by levels (see [`heights`]) and each placement of the pawns
+    /// When the table is solved by levels (see `heights`) and each placement of the pawns
     /// (a slice: the rows of one value of the pawns' factors, which lead the index) is a
     /// whole number of `summary` words and holds no first man some symmetry keeps in place
     /// (whose images would be another slice's rows): the rows per slice, and per level the

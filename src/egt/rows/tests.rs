@@ -1,8 +1,7 @@
 //! The row solver's unit tests: its geometry, decoding and word tricks against plain twins.
 
 use super::captures::Outcomes;
-use super::geometry::{div_rem, flip_word, Cursor, Geometry};
-use super::MAX_ROW;
+use super::geometry::{div_rem, flip_word, Cursor, Geometry, MAX_ROW};
 use crate::egt::material::Material;
 use crate::egt::material::MAX_MEN;
 use crate::egt::rules::Rules;
