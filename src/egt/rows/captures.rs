@@ -31,7 +31,8 @@ pub(super) struct Capture<W> {
     /// of its kind (see [`Captures`]): the last man, unless it was taken (then the man that
     /// took it).
     pub(super) open: u8,
-    /// The mover may win by it (see [`Table::conv_may_win`]).
+    /// The mover may win by it (see
+    /// [`Table::conv_may_win`](crate::egt::solve::Table::conv_may_win)).
     pub(super) may_win: bool,
 }
 
@@ -407,9 +408,9 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// Adds to `out` what the moves of side `x` (to move) out of the level (see
-    /// [`Step::pushes`]) lead to in the positions `want` of `row` (other men on `squares`,
-    /// occupying `occ`); returns the positions with such a legal move. A move carries the
-    /// row to another, final already: the codes lie together there.
+    /// [`Step::pushes`](super::geometry::Step::pushes)) lead to in the positions `want` of `row`
+    /// (other men on `squares`, occupying `occ`); returns the positions with such a legal move. A
+    /// move carries the row to another, final already: the codes lie together there.
     pub(super) fn push_outcomes(
         &self,
         (row, squares, occ): (usize, &[u8; MAX_MEN], W),

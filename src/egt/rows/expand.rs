@@ -279,15 +279,14 @@ impl<'a, W: Word> Solver<'a, W> {
         }
     }
 
-    /// Whether the wins of `side` at `distance` are better expanded by [`Solver::sweep`]
-    /// than through their predecessors: when the mover's rows of `level` (the rows being
-    /// solved) with undecided positions are at most as many as the rows the news reach
-    /// through the un-moves of the mover's men but the last (see [`emits`]; none when
-    /// only the last man moves in the level, whose un-moves cost a few word operations).
-    /// Not in more than [`SMALL`] rows: there sweeps took longer (KBBvKN), the rows' state
-    /// far bigger than the cache either way. Not at distance 0 (whose news mix wins and losses), nor under
-    /// the perpetual-check ban (whose game reads the notes of positions no pass reached,
-    /// and a sweep reaches them all).
+    /// Whether the wins of `side` at `distance` are better expanded by [`Solver::sweep`] than
+    /// through their predecessors: when the mover's rows of `level` (the rows being solved) with
+    /// undecided positions are at most as many as the rows the news reach through the un-moves of
+    /// the mover's men but the last (see [`emits`](super::emits); none when only the last man moves
+    /// in the level, whose un-moves cost a few word operations). Not in more than [`SMALL`] rows:
+    /// there sweeps took longer (KBBvKN), the rows' state far bigger than the cache either way. Not
+    /// at distance 0 (whose news mix wins and losses), nor under the perpetual-check ban (whose
+    /// game reads the notes of positions no pass reached, and a sweep reaches them all).
     pub(super) fn sweeps(&self, distance: u8, side: usize, level: &[usize]) -> bool {
         if !self.sweeps
             || distance == 0

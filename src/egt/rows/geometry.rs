@@ -157,7 +157,7 @@ pub(super) struct Geometry<W> {
     /// When the table is solved by levels: per man that promotes (the first men), per
     /// board square, the most moves to an empty square it can still make before it
     /// promotes; a level holds the rows of one sum of these over the men (see
-    /// [`Solver::levels`]). Empty otherwise.
+    /// [`Solver::levels`](super::Solver::levels)). Empty otherwise.
     pub(super) heights: Vec<Vec<u8>>,
     /// Per side to move: what the bare-king rule makes of every position, when it decides
     /// them by itself (a side holds its royal alone).

@@ -10,7 +10,7 @@ use crate::egt::solve::Table;
 /// table's order, see `layout`), not the last, their moves never return (the heights exist), and no
 /// rule looks further than the position (the perpetual-check ban): then a move of such a
 /// man lowers the sum of the heights, and the table is solved by levels of that sum, the
-/// lowest first (see [`Solver::levels`]). `None` otherwise.
+/// lowest first (see `Solver::levels`). `None` otherwise.
 pub(super) fn heights(table: &Table) -> Option<Vec<Vec<u8>>> {
     let rules = &table.rules;
     let men = table.men();

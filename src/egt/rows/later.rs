@@ -55,7 +55,8 @@ pub(super) fn file_seed<W: Word>(
 }
 
 impl<'a, W: Word> Solver<'a, W> {
-    /// Files decided bits of `side` in `row` for distance `due` (`distance`: the distance expanded).
+    /// Files decided bits of `side` in `row` for distance `due` (`distance`: the distance
+    /// expanded).
     pub(super) fn file(&self, distance: u8, due: u8, row: usize, side: usize, bits: W) {
         if due == distance + 1 {
             let par = (due & 1) as usize;

@@ -23,20 +23,20 @@
 //! promotions, listed once per row) are looked up in the sub-tables position by position.
 //!
 //! Pawn tables come here with their pawns first (see `layout`) and are solved by levels of the
-//! pawns' advancement, the most advanced first (see `heights`): a pawn's move leaves its level
-//! for one solved already, and is looked up there like a conversion (its code as it is, injected at
-//! its distance like a capture's); so a level reads only itself and final values. Where a placement
-//! of the pawns (a slice, a run of whole rows) can be solved apart, each slice is solved by one
-//! thread from its illegal positions and its seed to its end, with a state small enough for the
-//! cache, once the slices its pawns' moves reach are done (see [`Solver::slices`],
+//! pawns' advancement, the most advanced first (see `heights`): a pawn's move leaves its level for
+//! one solved already, and is looked up there like a conversion (its code as it is, injected at its
+//! distance like a capture's); so a level reads only itself and final values. Where a placement of
+//! the pawns (a slice, a run of whole rows) can be solved apart, each slice is solved by one thread
+//! from its illegal positions and its seed to its end, with a state small enough for the cache,
+//! once the slices its pawns' moves reach are done (see [`Solver::slices`],
 //! [`Solver::solve_slices`]).
 //!
 //! This module holds the entry points, the shared row state and the pass driver; the concerns live
 //! in submodules: `geometry` (the men's moves in row form, the last man's prefixed `last_`),
-//! `heights`, `levels` and `slices` (pawn tables), `seed` (illegal positions, mates, the bare-king rule),
-//! `captures` (conversions per row), `later` (positions deferred to their distance), `verify` (the
-//! escape check of candidates), `expand` (the passes over predecessors, sweeps and wins) and `ban`
-//! (the perpetual-check rounds).
+//! `heights`, `levels` and `slices` (pawn tables), `seed` (illegal positions, mates, the bare-king
+//! rule), `captures` (conversions per row), `later` (positions deferred to their distance),
+//! `verify` (the escape check of candidates), `expand` (the passes over predecessors, sweeps and
+//! wins) and `ban` (the perpetual-check rounds).
 
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};

@@ -63,8 +63,9 @@ impl<'a, W: Word> Solver<'a, W> {
         }
     }
 
-    /// The row's bits where the other side's royals stand attacked by side `x` (to move)
-    /// as its royalty does not allow (see [`Table::exposed`]): the position is broken.
+    /// The row's bits where the other side's royals stand attacked by side `x` (to move) as its
+    /// royalty does not allow (see [`Table::exposed`](crate::egt::solve::Table::exposed)): the
+    /// position is broken.
     pub(super) fn attacks_royal(&self, squares: &[u8; MAX_MEN], occ: W, x: usize) -> W {
         let table = self.table;
         if !table.several(1 - x) {

@@ -242,9 +242,9 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
                 report(board.finish(k, solved.err()));
             }
-            // Nothing left to take: while the last slices are solved (alone, a noticeable
-            // part of a pawn table's build), this thread writes the parts of the table's file that are
-            // final (see `cache::Writer`), the file's write once at the end.
+            // Nothing left to take: while the last slices are solved (alone, a noticeable part of a
+            // pawn table's build), this thread writes the parts of the table's file that are final
+            // (see `cache::Writer`), the file's write once at the end.
             if let Some(write) = self.idle {
                 let span = per * self.geo.len;
                 let slices = |r: std::ops::Range<usize>| r.start / span..r.end.div_ceil(span);
