@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use variants::geometry::{Coord, SquareSet};
+use variants::geometry::Coord;
 use variants::PieceId;
 
 use crate::board::layout::Layout;
@@ -285,24 +285,6 @@ fn suffix_at(bytes: &[u8], i: usize) -> Option<char> {
         Some(b'!') => Some('!'),
         _ => None,
     }
-}
-
-/// The squares each piece type occupies in the variant's start position, per colour.
-pub fn start_squares(lay: &Layout) -> [Vec<SquareSet>; 2] {
-    let n = lay.variant.pieces.len();
-    let mut out = [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]];
-    let board = lay
-        .variant
-        .start_fen
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
-    if let Ok(p) = parse_placement(lay, board) {
-        for m in p.men {
-            out[m.colour.index()][m.piece as usize].insert(m.at);
-        }
-    }
-    out
 }
 
 impl Position {
@@ -820,4 +802,89 @@ pub(crate) fn split_squares(field: &str) -> Option<Vec<&str>> {
         out.push(&field[start..i]);
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use variants::{SquareSet, Variant};
+
+    /// The start squares as the engine's own FEN reader finds them: how the layout computed
+    /// them before the variants crate did, kept as the oracle the new source must equal.
+    fn start_squares_by_engine_reader(lay: &Layout) -> [Vec<SquareSet>; 2] {
+        let types = lay.variant.pieces.len();
+        let mut squares = [vec![SquareSet::EMPTY; types], vec![SquareSet::EMPTY; types]];
+        let board = lay.variant.start_fen.split_whitespace().next();
+        if let Ok(placement) = parse_placement(lay, board.unwrap_or("")) {
+            for man in placement.men {
+                squares[man.colour.index()][man.piece as usize].insert(man.at);
+            }
+        }
+        squares
+    }
+
+    /// Asserts the layout's start squares equal the oracle's; returns how many men they hold.
+    fn assert_same_start_squares(variant: &Variant) -> usize {
+        let lay = Layout::new(variant.clone());
+        let oracle = start_squares_by_engine_reader(&lay);
+        assert_eq!(lay.start_squares, oracle, "{}", variant.name);
+        oracle.iter().flatten().map(|s| s.iter().count()).sum()
+    }
+
+    #[test]
+    fn start_squares_equal_the_engine_readers_for_every_built_in_variant() {
+        let all = variants::builtins().expect("built-in variants load");
+        assert!(all.len() >= 20, "only {} built-in variants", all.len());
+        for v in &all {
+            let men = assert_same_start_squares(v);
+            // Every man of the start position stands on a start square of its type.
+            let start = Position::new_game(v.clone()).expect("built-in start position");
+            assert_eq!(men, start.live().count(), "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn start_squares_equal_the_engine_readers_for_variant_files() {
+        let hachu = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/chu-hachu.ini");
+        let mut loaded = variants::load_file(hachu).expect("chu-hachu.ini");
+        // Walls, holdings, a promoted man and a suffixed letter in start FENs.
+        let text = "[walled:chess]\n\
+            startFen = rnbqkbnr/pppppppp/8/2*2*2/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+            [stocked:crazyhouse]\n\
+            startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRqr] w KQkq - 0 1\n\
+            [promoted:shogi]\n\
+            startFen = lnsgkgsnl/1r5+b1/ppppppppp/9/9/9/PPPPPPPPP/1+B5R1/LNSGKGSNL[-] w 0 1\n\
+            [marked:tenjiku]\n\
+            startFen = 16/16/16/16/16/16/7k8/16/16/16/16/16/16/7D!8/16/7K8 w - - 0 1\n";
+        loaded.extend(variants::load_str(text, "start-squares.ini").expect("test variants"));
+        assert_eq!(loaded.len(), 5);
+        for v in &loaded {
+            assert!(
+                assert_same_start_squares(v) > 0,
+                "{}: no start squares",
+                v.name
+            );
+        }
+    }
+
+    #[test]
+    fn unreadable_start_placements_give_no_start_squares_either_way() {
+        let all = variants::builtins().expect("built-in variants load");
+        let chess = variants::find(&all, "chess").expect("chess");
+        let bad = [
+            "",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKZNR w",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN[ w",
+            "rnbqkbnr/pppppppp/8/0/8/8/PPPPPPPP/RNBQKBNR w",
+        ];
+        for fen in bad {
+            let v = Variant {
+                start_fen: fen.into(),
+                ..chess.clone()
+            };
+            assert_eq!(assert_same_start_squares(&v), 0, "{fen}");
+        }
+    }
 }

@@ -177,6 +177,7 @@ impl Layout {
                 coord_of[sq as usize] = Some(c);
             }
         }
+        let start_squares = variants::start_squares(&variant);
         let mut lay = Layout {
             files,
             ranks,
@@ -198,14 +199,13 @@ impl Layout {
             zone_sq: [Vec::new(), Vec::new()],
             no_hop: Vec::new(),
             no_capture: Vec::new(),
-            start_squares: [Vec::new(), Vec::new()],
+            start_squares,
             start_royals: [0, 0],
             variant,
         };
         lay.build_zones();
         lay.build_kinds();
         lay.build_matrix();
-        lay.start_squares = crate::board::fen::start_squares(&lay);
         for c in 0..2 {
             lay.start_royals[c] = lay.start_squares[c]
                 .iter()

@@ -1,50 +1,12 @@
-//! Colour mirrors: where Black's compiled rules are White's reflected on the board, the table
-//! of a material with the colours swapped (KPvKQ for KQvKP) holds the same values, read with
-//! the board reflected and the side to move swapped, so only one of the two is solved.
+//! Colour mirrors: where Black's compiled rules are White's reflected on the board (the map
+//! `rules` finds, `Rules::colour_flip`), the table of a material with the colours swapped
+//! (KPvKQ for KQvKP) holds the same values, read with the board reflected and the side to
+//! move swapped, so only one of the two is solved.
 
 use std::sync::Arc;
 
-use super::board::Bits;
 use super::material::{ManSpec, Material, MAX_MEN};
-use super::paths::PieceMoves;
 use super::rules::Rules;
-
-/// The board map under which Black's moves, domains and promotions are White's, when there
-/// is one (the identity never counts: the colours' pawns move apart).
-pub fn colour_map(rules: &Rules) -> Option<Arc<[u8]>> {
-    let b = &rules.board;
-    (1..b.maps.len())
-        .find(|&k| (0..rules.variant.pieces.len()).all(|p| reflects(rules, k, p)))
-        .map(|k| Arc::from(b.maps[k].as_slice()))
-}
-
-/// True when piece `p`'s rules for Black are its rules for White under board map `k`.
-fn reflects(rules: &Rules, k: usize, p: usize) -> bool {
-    let b = &rules.board;
-    let bits = |x: Bits| b.map_bits(k, x);
-    let (w, k_promo) = (&rules.promo[0][p], &rules.promo[1][p]);
-    let promo_same = w.choices == k_promo.choices
-        && w.shogi == k_promo.shogi
-        && bits(w.zone) == k_promo.zone
-        && bits(w.forced) == k_promo.forced;
-    promo_same
-        && bits(rules.domain[0][p]) == rules.domain[1][p]
-        && moves_reflect(b, k, &rules.moves[0][p], &rules.moves[1][p])
-}
-
-/// True when `black`'s paths are `white`'s under board map `k`, square by square.
-fn moves_reflect(
-    b: &super::board::Board,
-    k: usize,
-    white: &PieceMoves,
-    black: &PieceMoves,
-) -> bool {
-    if white.unsupported != black.unsupported {
-        return false;
-    }
-    let map = &b.maps[k];
-    (0..b.n).all(|s| white.maps_onto(b, k, s, &black.from[map[s] as usize]))
-}
 
 /// How to read a table through the table of its colour mirror.
 #[derive(Clone, Debug)]

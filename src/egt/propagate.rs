@@ -46,8 +46,8 @@ impl Buckets {
     fn add(&self, found: &mut Vec<(u8, Entry)>) {
         found.sort_unstable_by_key(|f| f.0);
         for group in found.chunk_by(|a, b| a.0 == b.0) {
-            let d = (group[0].0 as usize).min(self.lists.len() - 1);
-            if let Ok(mut list) = self.lists[d].lock() {
+            let distance = (group[0].0 as usize).min(self.lists.len() - 1);
+            if let Ok(mut list) = self.lists[distance].lock() {
                 for &(_, e) in group {
                     if self.wide {
                         list.push((e >> 32) as u32);
@@ -59,8 +59,8 @@ impl Buckets {
         found.clear();
     }
 
-    fn take(&self, d: u8) -> Current {
-        let words = self.lists[d as usize]
+    fn take(&self, distance: u8) -> Current {
+        let words = self.lists[distance as usize]
             .lock()
             .map(|mut l| std::mem::take(&mut *l))
             .unwrap_or_default();
@@ -186,10 +186,11 @@ fn run(
     }
     let solver = Solver::seeded(table, threads, presets);
     progress("seeded");
-    let mut p: u8 = 0;
+    let mut distance: u8 = 0;
     loop {
-        solver.propagate(&mut p, progress)?;
-        if !table.rules.game.perpetual_check_loses || solver.perpetual_losses(&mut p, progress) == 0
+        solver.propagate(&mut distance, progress)?;
+        if !table.rules.game.perpetual_check_loses
+            || solver.perpetual_losses(&mut distance, progress) == 0
         {
             return Ok(solver.finish(keep_counters));
         }
@@ -204,7 +205,7 @@ impl<'a> Solver<'a> {
         presets: &[(usize, usize, u8)],
     ) -> Solver<'a> {
         let size = table.index.size;
-        let m = table.men();
+        let men = table.men();
         let buckets = Buckets::new(size);
         let verifying = AtomicBool::new(false);
         let lazy = table.escape_bound() <= MAX_COUNT;
@@ -213,12 +214,12 @@ impl<'a> Solver<'a> {
                 let mut sq = [0u8; MAX_MEN];
                 let mut found = Vec::new();
                 let mut bits = OpenBits::new(&table.open[stm], a);
-                table.index.decode(a, &mut sq[..m]);
+                table.index.decode(a, &mut sq[..men]);
                 for (idx, cell) in (a..b).zip(&side[a..b]) {
                     let seed = if lazy {
-                        table.seed_lazy(&sq[..m], stm, Some(idx))
+                        table.seed_lazy(&sq[..men], stm, Some(idx))
                     } else {
-                        table.seed_counted(&sq[..m], stm, Some(idx))
+                        table.seed_counted(&sq[..men], stm, Some(idx))
                     };
                     let open = seed.code == DRAW && seed.count != NONE;
                     if open {
@@ -233,7 +234,7 @@ impl<'a> Solver<'a> {
                     if seed.code != DRAW && seed.code != ILLEGAL {
                         found.push((plies(seed.code), entry(idx, stm)));
                     }
-                    table.index.advance(&mut sq[..m]);
+                    table.index.advance(&mut sq[..men]);
                 }
                 bits.flush();
                 buckets.add(&mut found);
@@ -276,7 +277,7 @@ impl<'a> Solver<'a> {
     /// Positions held only by perpetual check become losses where propagation stopped
     /// (`at`, moved on to an even distance); returns how many.
     fn perpetual_losses(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> usize {
-        let q = *at + (*at & 1);
+        let due = *at + (*at & 1);
         let mut found = 0;
         for violator in 0..2 {
             let mut lost = super::perpetual::losses(self.table, violator, self.threads.get());
@@ -285,8 +286,8 @@ impl<'a> Solver<'a> {
                 .into_iter()
                 .filter(|&i| self.take(violator, i))
                 .map(|i| {
-                    self.table.values[violator][i].store(loss(q), Release);
-                    (q, entry(i, violator))
+                    self.table.values[violator][i].store(loss(due), Release);
+                    (due, entry(i, violator))
                 })
                 .collect();
             found += entries.len();
@@ -295,7 +296,7 @@ impl<'a> Solver<'a> {
         progress(&format!(
             "{found} positions lost to the perpetual-check ban"
         ));
-        *at = q;
+        *at = due;
         found
     }
 
@@ -326,7 +327,7 @@ impl<'a> Solver<'a> {
         &self,
         stm: usize,
         idx: usize,
-        p: u8,
+        distance: u8,
         refuted: &[Vec<AtomicU64>; 2],
         found: &mut Vec<(u8, Entry)>,
     ) {
@@ -335,10 +336,10 @@ impl<'a> Solver<'a> {
         if word.is_some_and(|w| w.load(Relaxed) & mask != 0) {
             return;
         }
-        let m = table.men();
+        let men = table.men();
         let mut sq = [0u8; MAX_MEN];
-        table.index.decode(idx, &mut sq[..m]);
-        let Some(d) = table.all_lose(&sq[..m], stm, p + 1, Some(idx)) else {
+        table.index.decode(idx, &mut sq[..men]);
+        let Some(d) = table.all_lose(&sq[..men], stm, distance + 1, Some(idx)) else {
             if let Some(w) = word {
                 w.fetch_or(mask, Relaxed);
             }
@@ -367,37 +368,37 @@ impl<'a> Solver<'a> {
         };
         let refuted: [Vec<AtomicU64>; 2] = [0, 1].map(|_| zeroed_words(words));
         while *at <= self.buckets.deepest() {
-            let p = *at;
+            let distance = *at;
             for w in refuted.iter().flatten() {
                 w.store(0, Relaxed);
             }
-            if p >= MAX_PLIES {
+            if distance >= MAX_PLIES {
                 return Err(SolveError::TooDeep(table.name.clone()));
             }
-            let mut current = self.buckets.take(p);
+            let mut current = self.buckets.take(distance);
             current.sort();
-            self.expand_losses(&current, p);
-            self.expand_wins(&current, p, &refuted);
-            progress(&format!("distance {p}"));
+            self.expand_losses(&current, distance);
+            self.expand_wins(&current, distance, &refuted);
+            progress(&format!("distance {distance}"));
             *at += 1;
         }
         Ok(())
     }
 
-    /// Losses in `p` make their predecessors wins in `p + 1`.
-    fn expand_losses(&self, current: &Current, p: u8) {
+    /// Losses in `distance` make their predecessors wins in `distance + 1`.
+    fn expand_losses(&self, current: &Current, distance: u8) {
         let table = self.table;
-        let m = table.men();
+        let men = table.men();
         parallel(current.len(), self.threads.get(), |a, b| {
             let mut sq = [0u8; MAX_MEN];
             let mut found = Vec::new();
             for e in (a..b).map(|k| current.get(k)) {
                 let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
-                if table.values[stm][idx].load(Relaxed) != loss(p) {
+                if table.values[stm][idx].load(Relaxed) != loss(distance) {
                     continue;
                 }
-                table.index.decode(idx, &mut sq[..m]);
-                table.predecessors_at(&sq[..m], stm, Some(idx), |pi| {
+                table.index.decode(idx, &mut sq[..men]);
+                table.predecessors_at(&sq[..men], stm, Some(idx), |pi| {
                     let them = 1 - stm;
                     if self.is_fixed(pi, them) {
                         return;
@@ -407,19 +408,19 @@ impl<'a> Solver<'a> {
                     // decides it, it looks like a loss and is left alone.
                     let won = if table.is_open(them, pi) {
                         self.take(them, pi) && {
-                            cell.store(win(p + 1), Release);
+                            cell.store(win(distance + 1), Release);
                             true
                         }
                     } else {
                         let cur = cell.load(Acquire);
                         is_win(cur)
-                            && plies(cur) > p + 1
+                            && plies(cur) > distance + 1
                             && cell
-                                .compare_exchange(cur, win(p + 1), AcqRel, Relaxed)
+                                .compare_exchange(cur, win(distance + 1), AcqRel, Relaxed)
                                 .is_ok()
                     };
                     if won {
-                        found.push((p + 1, entry(pi, them)));
+                        found.push((distance + 1, entry(pi, them)));
                     }
                 });
             }
@@ -427,11 +428,11 @@ impl<'a> Solver<'a> {
         });
     }
 
-    /// Wins in `p` close an escape of each undecided predecessor; one left without escapes
+    /// Wins in `distance` close an escape of each undecided predecessor; one left without escapes
     /// is lost. Predecessors with too many successors to count are verified move by move.
-    fn expand_wins(&self, current: &Current, p: u8, refuted: &[Vec<AtomicU64>; 2]) {
+    fn expand_wins(&self, current: &Current, distance: u8, refuted: &[Vec<AtomicU64>; 2]) {
         let table = self.table;
-        let m = table.men();
+        let men = table.men();
         parallel(current.len(), self.threads.get(), |a, b| {
             let mut sq = [0u8; MAX_MEN];
             let mut pre = [0u8; MAX_MEN];
@@ -439,12 +440,12 @@ impl<'a> Solver<'a> {
             let mut found = Vec::new();
             for e in (a..b).map(|k| current.get(k)) {
                 let (idx, stm) = ((e >> 1) as usize, (e & 1) as usize);
-                if table.values[stm][idx].load(Relaxed) != win(p) {
+                if table.values[stm][idx].load(Relaxed) != win(distance) {
                     continue;
                 }
-                table.index.decode(idx, &mut sq[..m]);
+                table.index.decode(idx, &mut sq[..men]);
                 let them = 1 - stm;
-                let position = (&sq[..m], stm, idx);
+                let position = (&sq[..men], stm, idx);
                 for_predecessors_once(table, position, &mut preds, |pi| {
                     if self.is_fixed(pi, them) {
                         return;
@@ -458,7 +459,7 @@ impl<'a> Solver<'a> {
                         return;
                     }
                     if byte == VERIFY_BYTE {
-                        self.verify(them, pi, p, refuted, &mut found);
+                        self.verify(them, pi, distance, refuted, &mut found);
                         return;
                     }
                     let last = match cell.fetch_sub(COUNTER_STEP, AcqRel) {
@@ -466,20 +467,21 @@ impl<'a> Solver<'a> {
                         UNCOUNTED_BYTE if self.lazy => {
                             // The first escape closed: count them all now, less those closed
                             // meanwhile (the byte went even below zero).
-                            table.index.decode(pi, &mut pre[..m]);
-                            let count = table.seed_counted(&pre[..m], them, Some(pi)).count;
+                            table.index.decode(pi, &mut pre[..men]);
+                            let count = table.seed_counted(&pre[..men], them, Some(pi)).count;
                             let add = counter_byte(count.min(MAX_COUNT as u8));
                             cell.fetch_add(add, AcqRel).wrapping_add(add) == 1
                         }
                         _ => false,
                     };
                     if last {
-                        // Every successor inside the table is won in at most p plies. This
+                        // Every successor inside the table is won in at most distance plies. This
                         // thread alone saw the last escape close: it stores the code, then
                         // clears the bit (readers look at the bit first).
-                        table.index.decode(pi, &mut pre[..m]);
-                        let d = p.max(table.conversion_depth(&pre[..m], them, Some(pi)));
-                        let code = loss((d + 1).min(MAX_PLIES));
+                        table.index.decode(pi, &mut pre[..men]);
+                        let depth =
+                            distance.max(table.conversion_depth(&pre[..men], them, Some(pi)));
+                        let code = loss((depth + 1).min(MAX_PLIES));
                         cell.store(code, Release);
                         self.take(them, pi);
                         found.push((plies(code), entry(pi, them)));

@@ -1,6 +1,9 @@
 //! The variant as the table generator sees it: every piece's paths per colour, the squares
-//! each piece can stand on, promotion, the symmetries each piece allows and the game-end
-//! rules, compiled once per variant.
+//! each piece can stand on, promotion, the symmetries each piece allows, the board map that
+//! carries White's rules onto Black's (when there is one: what colour mirrors read through)
+//! and the game-end rules, compiled once per variant.
+
+use std::sync::Arc;
 
 use variants::rules::Outcome;
 use variants::{PieceId, SquareSet, Variant};
@@ -8,8 +11,6 @@ use variants::{PieceId, SquareSet, Variant};
 use super::board::{bit, Bits, Board, MAX_SQUARES};
 use super::material::Material;
 use super::paths::{zones_for, PieceMoves, SETS_EP};
-use crate::board::fen::start_squares;
-use crate::board::layout::Layout;
 
 /// Promotion of one piece type for one colour.
 #[derive(Clone, Debug, Default)]
@@ -98,7 +99,7 @@ pub struct Rules {
     pub irregular: [bool; 2],
     /// The board map that carries White's compiled rules onto Black's, when the colours play
     /// alike (see `mirror`): a table is then read through its colour mirror's.
-    pub colour_flip: Option<std::sync::Arc<[u8]>>,
+    pub colour_flip: Option<Arc<[u8]>>,
 }
 
 /// Why a variant cannot have tables.
@@ -169,8 +170,7 @@ impl Rules {
         if let Some(rule) = unsupported(v) {
             return Err(RulesError::Unsupported(v.name.clone(), rule));
         }
-        let lay = Layout::new(v.clone());
-        let initial = start_squares(&lay);
+        let initial = variants::start_squares(v);
         let n = v.pieces.len();
         let shell = || Rules {
             variant: v.clone(),
@@ -211,7 +211,7 @@ impl Rules {
         rules.domain[1] = std::mem::take(&mut black.domain[1]);
         rules.symmetric[1] = std::mem::take(&mut black.symmetric[1]);
         rules.irregular[1] = black.irregular[1];
-        rules.colour_flip = super::mirror::colour_map(&rules);
+        rules.colour_flip = colour_map(&rules);
         rules.royal_cap = [0, 1].map(|c| rules.royal_caps(c, &initial[c]));
         Ok(rules)
     }
@@ -405,6 +405,38 @@ impl Rules {
     pub fn other(c: usize) -> usize {
         1 - c
     }
+}
+
+/// The board map under which Black's moves, domains and promotions are White's, when there
+/// is one (the identity never counts: the colours' pawns move apart).
+fn colour_map(rules: &Rules) -> Option<Arc<[u8]>> {
+    let b = &rules.board;
+    (1..b.maps.len())
+        .find(|&k| (0..rules.variant.pieces.len()).all(|p| reflects(rules, k, p)))
+        .map(|k| Arc::from(b.maps[k].as_slice()))
+}
+
+/// True when piece `p`'s rules for Black are its rules for White under board map `k`.
+fn reflects(rules: &Rules, k: usize, p: usize) -> bool {
+    let b = &rules.board;
+    let bits = |x: Bits| b.map_bits(k, x);
+    let (w, k_promo) = (&rules.promo[0][p], &rules.promo[1][p]);
+    let promo_same = w.choices == k_promo.choices
+        && w.shogi == k_promo.shogi
+        && bits(w.zone) == k_promo.zone
+        && bits(w.forced) == k_promo.forced;
+    promo_same
+        && bits(rules.domain[0][p]) == rules.domain[1][p]
+        && moves_reflect(b, k, &rules.moves[0][p], &rules.moves[1][p])
+}
+
+/// True when `black`'s paths are `white`'s under board map `k`, square by square.
+fn moves_reflect(b: &Board, k: usize, white: &PieceMoves, black: &PieceMoves) -> bool {
+    if white.unsupported != black.unsupported {
+        return false;
+    }
+    let map = &b.maps[k];
+    (0..b.n).all(|s| white.maps_onto(b, k, s, &black.from[map[s] as usize]))
 }
 
 #[cfg(test)]

@@ -114,11 +114,11 @@ impl ConvPartial<'_> {
                 let values = &self.table.values[stm];
                 for (k, sq) in squares {
                     let sq = self.flip.map_or(sq, |flip| flip[sq as usize]);
-                    let l = local[map[sq as usize] as usize];
-                    if l == Partial::OUTSIDE {
+                    let local_square = local[map[sq as usize] as usize];
+                    if local_square == Partial::OUTSIDE {
                         continue;
                     }
-                    let code = values[base + l as usize * stride].load(Acquire);
+                    let code = values[base + local_square as usize * stride].load(Acquire);
                     if code != ILLEGAL {
                         visit(k, through(self.metric, code));
                     }
@@ -368,15 +368,15 @@ impl Table {
     /// none come first; several (a locust's double capture) follow, in tables that have
     /// room for them (see [`conv_slots`]).
     pub fn conv_key_of(&self, victims: u32, promo: Option<(usize, PieceId)>) -> usize {
-        let m = self.men();
+        let men = self.men();
         let np = self.rules.variant.pieces.len();
-        let v = match victims.count_ones() {
+        let victim_index = match victims.count_ones() {
             0 => 0,
             1 => victims.trailing_zeros() as usize + 1,
-            _ => m + victims as usize,
+            _ => men + victims as usize,
         };
-        let p = promo.map_or(0, |(i, pc)| 1 + i * np + pc as usize);
-        v * (m * np + 1) + p
+        let promo_index = promo.map_or(0, |(i, pc)| 1 + i * np + pc as usize);
+        victim_index * (men * np + 1) + promo_index
     }
 
     /// True when some man of `stm` has a locust capture, burns or passes (see
@@ -488,11 +488,11 @@ impl Table {
             if alive & (1 << e) == 0 || self.colour[e] as usize != by {
                 continue;
             }
-            let p = self.piece[e] as usize;
-            if self.rules.no_capture[p][victim] {
+            let piece = self.piece[e] as usize;
+            if self.rules.no_capture[piece][victim] {
                 continue;
             }
-            let pm = &self.rules.moves[by][p];
+            let pm = &self.rules.moves[by][piece];
             if pm.attacks(n, es, ts).iter().any(|c| c.open(occ, own)) {
                 return true;
             }
@@ -520,11 +520,11 @@ impl Table {
             if self.colour[e] as usize == stm {
                 continue;
             }
-            let p = self.piece[e] as usize;
-            if self.rules.no_capture[p][victim] {
+            let piece = self.piece[e] as usize;
+            if self.rules.no_capture[piece][victim] {
                 continue;
             }
-            for c in self.rules.moves[1 - stm][p].attacks(n, es, ts) {
+            for c in self.rules.moves[1 - stm][piece].attacks(n, es, ts) {
                 if c.open(occ, theirs) {
                     return Bits::ALL;
                 }
@@ -544,9 +544,9 @@ impl Table {
             if self.colour[i] as usize != stm {
                 continue;
             }
-            let p = self.piece[i] as usize;
-            let pm = &self.rules.moves[stm][p];
-            if !self.rules.promo[stm][p].choices.is_empty() || pm.irregular {
+            let piece = self.piece[i] as usize;
+            let pm = &self.rules.moves[stm][piece];
+            if !self.rules.promo[stm][piece].choices.is_empty() || pm.irregular {
                 return true;
             }
             for (j, &t) in sq.iter().enumerate() {
@@ -561,15 +561,15 @@ impl Table {
         false
     }
 
-    /// All men's squares and those of colour `c`.
+    /// All men's squares and those of `colour`.
     #[inline]
-    pub(super) fn occupancy(&self, sq: &[u8], alive: u32, c: usize) -> (Bits, Bits) {
+    pub(super) fn occupancy(&self, sq: &[u8], alive: u32, colour: usize) -> (Bits, Bits) {
         let mut occ = Bits::EMPTY;
         let mut own = Bits::EMPTY;
         for (i, &s) in sq.iter().enumerate() {
             if alive & (1 << i) != 0 {
                 occ |= bit(s);
-                if self.colour[i] as usize == c {
+                if self.colour[i] as usize == colour {
                     own |= bit(s);
                 }
             }
@@ -602,37 +602,44 @@ impl Table {
             .any(|r| self.attacked(sq, all, 1 - stm, r))
     }
 
-    /// True when side `c` keeps more than one royal man.
+    /// True when side `colour` keeps more than one royal man.
     #[inline]
-    pub(super) fn several(&self, c: usize) -> bool {
-        self.royals[c].count_ones() > 1
+    pub(super) fn several(&self, colour: usize) -> bool {
+        self.royals[colour].count_ones() > 1
     }
 
     /// True when man `j` may not be taken: a royal whose loss would end the game (its
     /// side's only one, or any under absolute royalty, where none may stand attacked).
     #[inline]
     pub(super) fn protected(&self, j: usize) -> bool {
-        let c = self.colour[j] as usize;
-        self.royals[c] & (1 << j) != 0
-            && (!self.several(c) || self.rules.variant.end.royalty == Royalty::Absolute)
+        let colour = self.colour[j] as usize;
+        self.royals[colour] & (1 << j) != 0
+            && (!self.several(colour) || self.rules.variant.end.royalty == Royalty::Absolute)
     }
 
-    /// True when side `c`'s royals among the men `alive` stand attacked as the variant does
-    /// not allow after `c`'s own move (so a move of `c` leading there is illegal, and the
+    /// True when side `colour`'s royals among the men `alive` stand attacked as the variant does
+    /// not allow after `colour`'s own move (so a move of `colour` leading there is illegal, and the
     /// position with the other side to move is broken): one royal attacked when it has one;
     /// with several, any of them under absolute royalty, all of them under extinction
     /// royalty (spartan's duple check), none under last-royal royalty. `occ`: all men,
     /// `theirs`: the attackers'.
     #[inline]
-    pub(super) fn exposed(&self, sq: &[u8], alive: u32, c: usize, occ: Bits, theirs: Bits) -> bool {
-        let mine = self.royals[c] & alive;
+    pub(super) fn exposed(
+        &self,
+        sq: &[u8],
+        alive: u32,
+        colour: usize,
+        occ: Bits,
+        theirs: Bits,
+    ) -> bool {
+        let mine = self.royals[colour] & alive;
         if mine.count_ones() <= 1 {
-            let r = mine.trailing_zeros() as usize;
-            return r < sq.len() && self.attacked_in(sq, alive, 1 - c, r, occ, theirs);
+            let royal = mine.trailing_zeros() as usize;
+            return royal < sq.len() && self.attacked_in(sq, alive, 1 - colour, royal, occ, theirs);
         }
         let mut hit = (0..sq.len())
-            .filter(|&r| mine & (1 << r) != 0)
-            .map(|r| self.attacked_in(sq, alive, 1 - c, r, occ, theirs));
+            .filter(|&royal| mine & (1 << royal) != 0)
+            .map(|royal| self.attacked_in(sq, alive, 1 - colour, royal, occ, theirs));
         match self.rules.variant.end.royalty {
             Royalty::Absolute => hit.any(|a| a),
             Royalty::Extinction => hit.all(|a| a),
@@ -640,10 +647,10 @@ impl Table {
         }
     }
 
-    /// Calls `f` with the successor of every legal move of `stm`; stops when `f` returns
+    /// Calls `visit` with the successor of every legal move of `stm`; stops when `visit` returns
     /// false. Returns the number of legal moves seen.
-    pub fn successors(&self, sq: &[u8], stm: usize, f: impl FnMut(Succ) -> bool) -> usize {
-        self.successors_at(sq, stm, None, f)
+    pub fn successors(&self, sq: &[u8], stm: usize, visit: impl FnMut(Succ) -> bool) -> usize {
+        self.successors_at(sq, stm, None, visit)
     }
 
     /// [`Table::successors`] of the canonical position stored at `base`, when known: moves
@@ -653,9 +660,9 @@ impl Table {
         sq: &[u8],
         stm: usize,
         base: Option<usize>,
-        f: impl FnMut(Succ) -> bool,
+        visit: impl FnMut(Succ) -> bool,
     ) -> usize {
-        self.moves_of(sq, stm, base, Mode::All, f)
+        self.moves_of(sq, stm, base, Mode::All, visit)
     }
 
     /// The legal moves of one kind (see [`Mode`]), as [`Table::successors_at`].
@@ -665,25 +672,25 @@ impl Table {
         stm: usize,
         base: Option<usize>,
         mode: Mode,
-        mut f: impl FnMut(Succ) -> bool,
+        mut visit: impl FnMut(Succ) -> bool,
     ) -> usize {
-        let m = self.men();
-        let all = (1u32 << m) - 1;
+        let men = self.men();
+        let all = (1u32 << men) - 1;
         let (occ, own) = self.occupancy(sq, all, stm);
         let mut count = 0;
         let mut next = [0u8; MAX_MEN];
-        next[..m].copy_from_slice(&sq[..m]);
+        next[..men].copy_from_slice(&sq[..men]);
         let opp = 1 - stm;
         let guard = self.guard(sq, stm, occ, own);
-        for k in 0..m {
-            let i = if mode == Mode::Any { m - 1 - k } else { k };
+        for k in 0..men {
+            let i = if mode == Mode::Any { men - 1 - k } else { k };
             if self.colour[i] as usize != stm {
                 continue;
             }
-            let p = self.piece[i] as usize;
-            let pm = &self.rules.moves[stm][p];
-            let promo = &self.rules.promo[stm][p];
-            let s = sq[i];
+            let piece = self.piece[i] as usize;
+            let pm = &self.rules.moves[stm][piece];
+            let promo = &self.rules.promo[stm][piece];
+            let from = sq[i];
             // Moves that touch no line to the royal, when it is not in check, are legal.
             let guarded = if i == self.royal[stm] {
                 Bits::ALL
@@ -691,49 +698,50 @@ impl Table {
                 guard
             };
             let mut seen = Bits::EMPTY;
-            for path in &pm.from[s as usize] {
-                let t = path.to;
+            for path in &pm.from[from as usize] {
+                let to = path.to;
                 if pm.burns || path.cond.locust != 0 {
                     let at = (i, guarded, base, mode);
-                    if !self.irregular_move(&mut next, stm, at, path, &mut seen, &mut count, &mut f)
+                    if !self
+                        .irregular_move(&mut next, stm, at, path, &mut seen, &mut count, &mut visit)
                     {
                         return count;
                     }
                     continue;
                 }
-                if seen.has(t) || !path.cond.open(occ, own) {
+                if seen.has(to) || !path.cond.open(occ, own) {
                     continue;
                 }
-                let Some(victim) = self.landing(sq, i, t, occ, own, path.rights) else {
+                let Some(victim) = self.landing(sq, i, to, occ, own, path.rights) else {
                     continue;
                 };
-                let converts = victim.is_some() || promo.may(s, t, false);
+                let converts = victim.is_some() || promo.may(from, to, false);
                 match mode {
                     _ if mode.quiet() && victim.is_some() => continue,
                     Mode::Conversions if !converts => continue,
                     _ => {}
                 }
-                seen |= bit(t);
-                next[i] = t;
+                seen |= bit(to);
+                next[i] = to;
                 let alive = victim.map_or(all, |j| all & !(1 << j));
-                let occ_after = (occ & !bit(s)) | bit(t);
-                let theirs = occ & !own & !bit(t);
-                let safe = !guarded.meets(bit(s) | bit(t));
+                let occ_after = (occ & !bit(from)) | bit(to);
+                let theirs = occ & !own & !bit(to);
+                let safe = !guarded.meets(bit(from) | bit(to));
                 let victims = victim.map_or(0, |j| 1 << j);
-                if (safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs))
+                if (safe || !self.exposed(&next[..men], alive, stm, occ_after, theirs))
                     && !self.emit(
                         &next,
                         stm,
-                        (i, s, t),
+                        (i, from, to),
                         (victims, base, mode),
                         promo,
                         &mut count,
-                        &mut f,
+                        &mut visit,
                     )
                 {
                     return count;
                 }
-                next[i] = s;
+                next[i] = from;
             }
         }
         if stm == 1
@@ -742,9 +750,9 @@ impl Table {
             && !self.in_check(sq, stm)
         {
             count += 1;
-            let index = self.index.encode(&next[..m]).unwrap_or(usize::MAX);
-            f(Succ {
-                code: self.code(opp, &next[..m]),
+            let index = self.index.encode(&next[..men]).unwrap_or(usize::MAX);
+            visit(Succ {
+                code: self.code(opp, &next[..men]),
                 in_table: true,
                 index,
             });
@@ -752,7 +760,7 @@ impl Table {
         count
     }
 
-    /// How man `i`'s path with `rights` may end on `t`: `Some(None)` moving to an empty
+    /// How man `i`'s path with `rights` may end on `to`: `Some(None)` moving to an empty
     /// square (or back to its own, which it left), `Some(Some(j))` capturing man `j`,
     /// `None` when it may not end there.
     #[inline(always)]
@@ -760,19 +768,19 @@ impl Table {
         &self,
         sq: &[u8],
         i: usize,
-        t: u8,
+        to: u8,
         occ: Bits,
         own: Bits,
         rights: u16,
     ) -> Option<Option<usize>> {
-        if !occ.has(t) || t == sq[i] {
+        if !occ.has(to) || to == sq[i] {
             (rights & variants::rights::MOVE != 0).then_some(None)
         } else {
-            self.victim(sq, i, t, own, rights).map(Some)
+            self.victim(sq, i, to, own, rights).map(Some)
         }
     }
 
-    /// The man man `i` would capture on the occupied square `t` by a path with `rights`:
+    /// The man man `i` would capture on the occupied square `to` by a path with `rights`:
     /// `None` for a friend, a path that cannot capture, a protected man or a royal whose
     /// loss would end the game (see [`Table::protected`]).
     #[inline]
@@ -780,16 +788,16 @@ impl Table {
         &self,
         sq: &[u8],
         i: usize,
-        t: u8,
+        to: u8,
         own: Bits,
         rights: u16,
     ) -> Option<usize> {
-        if own.has(t) || rights & variants::rights::CAPTURE == 0 {
+        if own.has(to) || rights & variants::rights::CAPTURE == 0 {
             return None;
         }
-        let j = sq.iter().position(|&x| x == t)?;
-        let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
-        (!self.rules.no_capture[p][vp] && !self.protected(j)).then_some(j)
+        let j = sq.iter().position(|&x| x == to)?;
+        let (piece, victim_piece) = (self.piece[i] as usize, self.piece[j] as usize);
+        (!self.rules.no_capture[piece][victim_piece] && !self.protected(j)).then_some(j)
     }
 
     /// Reports man `i`'s move along `path` if it is legal (`next`: the squares before it,
@@ -808,26 +816,26 @@ impl Table {
         path: &super::paths::Path,
         seen: &mut Bits,
         count: &mut usize,
-        f: &mut impl FnMut(Succ) -> bool,
+        visit: &mut impl FnMut(Succ) -> bool,
     ) -> bool {
-        let m = self.men();
-        let sq = &next[..m];
-        let (s, t) = (sq[i], path.to);
-        let (occ, own) = self.occupancy(sq, (1u32 << m) - 1, stm);
+        let men_count = self.men();
+        let sq = &next[..men_count];
+        let (from, to) = (sq[i], path.to);
+        let (occ, own) = self.occupancy(sq, (1u32 << men_count) - 1, stm);
         if !path.cond.open(occ, own) {
             return true;
         }
-        let Some(end) = self.landing(sq, i, t, occ, own, path.rights) else {
+        let Some(end) = self.landing(sq, i, to, occ, own, path.rights) else {
             return true;
         };
         let Some((mut victims, mut gone)) = self.on_the_way(sq, i, &path.cond) else {
             return true;
         };
         if let Some(j) = end {
-            (victims, gone) = (victims | 1 << j, gone | bit(t));
+            (victims, gone) = (victims | 1 << j, gone | bit(to));
         }
         if self.rules.moves[stm][self.piece[i] as usize].burns {
-            let Some((men, squares)) = self.burnt(sq, stm, t, victims) else {
+            let Some((men, squares)) = self.burnt(sq, stm, to, victims) else {
                 return true;
             };
             (victims, gone) = (victims | men, gone | squares);
@@ -835,30 +843,38 @@ impl Table {
         let promo = &self.rules.promo[stm][self.piece[i] as usize];
         match mode {
             _ if mode.quiet() && victims != 0 => return true,
-            Mode::Conversions if victims == 0 && !promo.may(s, t, false) => return true,
-            _ if victims == 0 && seen.has(t) => return true,
+            Mode::Conversions if victims == 0 && !promo.may(from, to, false) => return true,
+            _ if victims == 0 && seen.has(to) => return true,
             _ => {}
         }
         if victims == 0 {
-            *seen |= bit(t);
+            *seen |= bit(to);
         }
-        let alive = ((1u32 << m) - 1) & !victims;
-        let occ_after = (occ & !bit(s) & !gone) | bit(t);
-        let theirs = occ & !own & !gone & !bit(t);
-        let safe = !guarded.meets(bit(s) | bit(t) | gone);
-        next[i] = t;
-        let legal = safe || !self.exposed(&next[..m], alive, stm, occ_after, theirs);
-        let go_on =
-            !legal || self.emit(next, stm, (i, s, t), (victims, base, mode), promo, count, f);
-        next[i] = s;
+        let alive = ((1u32 << men_count) - 1) & !victims;
+        let occ_after = (occ & !bit(from) & !gone) | bit(to);
+        let theirs = occ & !own & !gone & !bit(to);
+        let safe = !guarded.meets(bit(from) | bit(to) | gone);
+        next[i] = to;
+        let legal = safe || !self.exposed(&next[..men_count], alive, stm, occ_after, theirs);
+        let go_on = !legal
+            || self.emit(
+                next,
+                stm,
+                (i, from, to),
+                (victims, base, mode),
+                promo,
+                count,
+                visit,
+            );
+        next[i] = from;
         go_on
     }
 
-    /// The enemy men a burner of `stm` landing on `t` burns (those next to `t` not among
+    /// The enemy men a burner of `stm` landing on `to` burns (those next to `to` not among
     /// `taken` already): their bits and squares, or `None` when one of them is a protected
     /// royal (the position is broken then: the burner attacks it).
-    fn burnt(&self, sq: &[u8], stm: usize, t: u8, taken: u32) -> Option<(u32, Bits)> {
-        let near = self.rules.board.near[t as usize];
+    fn burnt(&self, sq: &[u8], stm: usize, to: u8, taken: u32) -> Option<(u32, Bits)> {
+        let near = self.rules.board.near[to as usize];
         let (mut men, mut squares) = (0u32, Bits::EMPTY);
         for (j, &x) in sq.iter().enumerate() {
             if self.colour[j] as usize == stm || taken >> j & 1 != 0 || !near.has(x) {
@@ -880,8 +896,8 @@ impl Table {
         let (mut men, mut squares) = (0u32, Bits::EMPTY);
         for v in cond.victims() {
             let j = sq.iter().position(|&x| x == v)?;
-            let (p, vp) = (self.piece[i] as usize, self.piece[j] as usize);
-            if self.rules.no_capture[p][vp] || self.protected(j) {
+            let (piece, victim_piece) = (self.piece[i] as usize, self.piece[j] as usize);
+            if self.rules.no_capture[piece][victim_piece] || self.protected(j) {
                 return None;
             }
             men |= 1 << j;
@@ -900,10 +916,10 @@ impl Table {
         (victims, base, mode): (u32, Option<usize>, Mode),
         promo: &super::rules::Promo,
         count: &mut usize,
-        f: &mut impl FnMut(Succ) -> bool,
+        visit: &mut impl FnMut(Succ) -> bool,
     ) -> bool {
         let opp = 1 - stm;
-        let m = self.men();
+        let men = self.men();
         let promotes = promo.may(s, t, victims != 0);
         if promotes && !mode.quiet() {
             for &c in &self.promos[i] {
@@ -913,7 +929,7 @@ impl Table {
                 } else {
                     self.conv_code_of(next, opp, victims, Some((i, c)))
                 };
-                if !f(Succ {
+                if !visit(Succ {
                     code,
                     in_table: false,
                     index: usize::MAX,
@@ -930,7 +946,7 @@ impl Table {
             0 => {
                 let index = base
                     .and_then(|b| self.index.step(b, i, s, t))
-                    .or_else(|| self.index.encode(&next[..m]));
+                    .or_else(|| self.index.encode(&next[..men]));
                 let code = match index {
                     None => ILLEGAL,
                     Some(_) if mode.blind() => DRAW,
@@ -952,7 +968,7 @@ impl Table {
                 index: usize::MAX,
             },
         };
-        f(succ)
+        visit(succ)
     }
 
     /// True when a man of one side may step past a square where a man of the other side
@@ -971,16 +987,16 @@ impl Table {
     /// stands where it could take man `i` en passant after its step from `from` to `to`: a
     /// quick test before [`Table::with_en_passant`].
     pub(super) fn may_take_en_passant(&self, sq: &[u8], (i, from, to): (usize, u8, u8)) -> bool {
-        let m = self.men();
-        let y = 1 - self.colour[i] as usize;
+        let men = self.men();
+        let foe = 1 - self.colour[i] as usize;
         let takes = |j: usize, e: u8| {
-            let into = &self.rules.moves[y][self.piece[j] as usize].ep_into[e as usize];
-            j == m - 1 && !into.is_empty() || into.iter().any(|&(s, _)| s == sq[j])
+            let into = &self.rules.moves[foe][self.piece[j] as usize].ep_into[e as usize];
+            j == men - 1 && !into.is_empty() || into.iter().any(|&(s, _)| s == sq[j])
         };
         self.rules
             .board
             .passed(from, to)
-            .any(|e| (0..m).any(|j| self.colour[j] as usize == y && j != i && takes(j, e)))
+            .any(|e| (0..men).any(|j| self.colour[j] as usize == foe && j != i && takes(j, e)))
     }
 
     /// The code, for the side to move, of the position `next` that man `i` reached by a
@@ -994,11 +1010,11 @@ impl Table {
         code: u8,
         stuck: bool,
     ) -> u8 {
-        let m = self.men();
-        let y = 1 - self.colour[i] as usize;
-        let all = (1u32 << m) - 1;
+        let men = self.men();
+        let capturer = 1 - self.colour[i] as usize;
+        let all = (1u32 << men) - 1;
         let alive = all & !(1 << i);
-        let (occ, own) = self.occupancy(&next[..m], all, y);
+        let (occ, own) = self.occupancy(&next[..men], all, capturer);
         let mut best = (!stuck).then_some(code);
         for e in self
             .rules
@@ -1006,24 +1022,24 @@ impl Table {
             .passed(from, next[i])
             .filter(|&e| !occ.has(e))
         {
-            for j in (0..m).filter(|&j| self.colour[j] as usize == y) {
-                let p = self.piece[j] as usize;
-                if self.rules.no_capture[p][self.piece[i] as usize] {
+            for j in (0..men).filter(|&j| self.colour[j] as usize == capturer) {
+                let piece = self.piece[j] as usize;
+                if self.rules.no_capture[piece][self.piece[i] as usize] {
                     continue;
                 }
-                let reach = &self.rules.moves[y][p].ep_into[e as usize];
+                let reach = &self.rules.moves[capturer][piece].ep_into[e as usize];
                 if !reach.iter().any(|&(s, c)| s == next[j] && c.open(occ, own)) {
                     continue;
                 }
                 let mut after = *next;
                 after[j] = e;
-                let (occ_after, mine) = self.occupancy(&after[..m], alive, y);
-                if self.exposed(&after[..m], alive, y, occ_after, occ_after & !mine) {
+                let (occ_after, mine) = self.occupancy(&after[..men], alive, capturer);
+                if self.exposed(&after[..men], alive, capturer, occ_after, occ_after & !mine) {
                     continue;
                 }
-                let promo = &self.rules.promo[y][p];
+                let promo = &self.rules.promo[capturer][piece];
                 let mut take = |pr| {
-                    let c = from_mover(self.conv_code(&after, 1 - y, Some(i), pr));
+                    let c = from_mover(self.conv_code(&after, 1 - capturer, Some(i), pr));
                     best = Some(best.map_or(c, |b| better(b, c)));
                 };
                 if promo.may(next[j], e, true) {
@@ -1068,7 +1084,7 @@ impl Table {
         through(self.metric, conv.table.code(stm, &sub[..conv.order.len()]))
     }
 
-    /// [`Table::conv_code`] for many positions that differ only in the square of man `v`
+    /// [`Table::conv_code`] for many positions that differ only in the square of man `open_man`
     /// (after the conversion): the sub-table's index of the others is made once. `None`
     /// when that cannot be done (see [`Indexer::partial`]) or there is no sub-table.
     pub(super) fn conv_partial(
@@ -1076,10 +1092,10 @@ impl Table {
         next: &[u8; MAX_MEN],
         victim: Option<usize>,
         promo: Option<(usize, PieceId)>,
-        v: usize,
+        open_man: usize,
     ) -> Option<ConvPartial<'_>> {
         let conv = self.convs.get(self.conv_key(victim, promo))?.as_ref()?;
-        let open = conv.order.iter().position(|&o| o as usize == v)?;
+        let open = conv.order.iter().position(|&o| o as usize == open_man)?;
         let sub = conv.squares(next);
         let at = conv.table.index.partial(&sub[..conv.order.len()], open)?;
         Some(ConvPartial {
@@ -1090,11 +1106,11 @@ impl Table {
         })
     }
 
-    /// Calls `f` with the index of every predecessor (`1 - stm` to move) of the position
+    /// Calls `visit` with the index of every predecessor (`1 - stm` to move) of the position
     /// `sq` with `stm` to move: un-moves of the other side that capture nothing and do not
     /// promote.
-    pub fn predecessors(&self, sq: &[u8], stm: usize, f: impl FnMut(usize)) {
-        self.predecessors_at(sq, stm, None, f)
+    pub fn predecessors(&self, sq: &[u8], stm: usize, visit: impl FnMut(usize)) {
+        self.predecessors_at(sq, stm, None, visit)
     }
 
     /// [`Table::predecessors`] of the canonical position stored at `base`, when known.
@@ -1103,51 +1119,51 @@ impl Table {
         sq: &[u8],
         stm: usize,
         base: Option<usize>,
-        mut f: impl FnMut(usize),
+        mut visit: impl FnMut(usize),
     ) {
-        let m = self.men();
+        let men = self.men();
         let mover = 1 - stm;
-        let all = (1u32 << m) - 1;
+        let all = (1u32 << men) - 1;
         let (occ, own) = self.occupancy(sq, all, mover);
         let mut prev = [0u8; MAX_MEN];
-        prev[..m].copy_from_slice(&sq[..m]);
+        prev[..men].copy_from_slice(&sq[..men]);
         let images = base.and_then(|b| self.stored_images(sq, b));
-        for i in 0..m {
+        for i in 0..men {
             if self.colour[i] as usize != mover {
                 continue;
             }
-            let p = self.piece[i] as usize;
-            let pm = &self.rules.moves[mover][p];
-            let promo = &self.rules.promo[mover][p];
+            let piece = self.piece[i] as usize;
+            let pm = &self.rules.moves[mover][piece];
+            let promo = &self.rules.promo[mover][piece];
             let promotes = !promo.choices.is_empty();
-            let t = sq[i];
-            if pm.burns && self.rules.board.near[t as usize].meets(occ & !own) {
+            let square = sq[i];
+            if pm.burns && self.rules.board.near[square as usize].meets(occ & !own) {
                 // A burner's move would have burnt the enemy beside it.
                 continue;
             }
             let mut seen = Bits::EMPTY;
-            for &(s, cond) in &pm.into[t as usize] {
+            for &(s, cond) in &pm.into[square as usize] {
                 // A man that moved back to its square (a pass) came from where it stands.
-                let from_elsewhere = s != t;
+                let from_elsewhere = s != square;
                 if (from_elsewhere && occ.has(s)) || seen.has(s) || !cond.open(occ, own) {
                     continue;
                 }
-                if promotes && promo.must(s, t) {
+                if promotes && promo.must(s, square) {
                     continue;
                 }
                 seen |= bit(s);
                 let stepped = images
                     .as_ref()
-                    .is_some_and(|im| self.step_images(im, i, t, s, &mut f));
+                    .is_some_and(|im| self.step_images(im, i, square, s, &mut visit));
                 if !stepped {
                     prev[i] = s;
-                    self.index.encode_all(&prev[..m], &mut f);
+                    self.index.encode_all(&prev[..men], &mut visit);
                 }
             }
-            prev[i] = t;
+            prev[i] = square;
         }
         if stm == 0 && self.rules.game.null_move {
-            self.index.encode_all(&prev[..m], &mut f);
+            self.index.encode_all(&prev[..men], &mut visit);
         }
     }
 
@@ -1167,37 +1183,44 @@ impl Table {
         Some(im)
     }
 
-    /// Reports the indices of the position after man `i` moves from `t` to `s` by stepping
+    /// Reports the indices of the position after man `i` moves from `from` to `to` by stepping
     /// from each stored image; false when that is not possible (the first man leaving the
     /// fundamental region or landing on a shared square: the caller encodes).
     #[inline]
-    fn step_images(&self, im: &Images, i: usize, t: u8, s: u8, f: &mut impl FnMut(usize)) -> bool {
+    fn step_images(
+        &self,
+        im: &Images,
+        i: usize,
+        from: u8,
+        to: u8,
+        visit: &mut impl FnMut(usize),
+    ) -> bool {
         if i == 0 {
             // The position before has one index unless its first man stands on a shared
             // square; `step` refuses squares outside the fundamental region.
-            if self.index.shared(s) {
+            if self.index.shared(to) {
                 return false;
             }
-            return match self.index.step(im.index[0], 0, t, s) {
+            return match self.index.step(im.index[0], 0, from, to) {
                 Some(j) => {
-                    f(j);
+                    visit(j);
                     true
                 }
                 None => false,
             };
         }
-        let Some(j) = self.index.step(im.index[0], i, t, s) else {
+        let Some(j) = self.index.step(im.index[0], i, from, to) else {
             // Outside the man's domain: no index.
             return true;
         };
-        f(j);
+        visit(j);
         for k in 1..im.len {
             let map = &self.index.maps[im.maps[k] as usize];
             let image = self
                 .index
-                .step(im.index[k], i, map[t as usize], map[s as usize]);
+                .step(im.index[k], i, map[from as usize], map[to as usize]);
             if let Some(other) = image.filter(|&o| o != j) {
-                f(other);
+                visit(other);
             }
         }
         true
@@ -1285,8 +1308,8 @@ pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
         // A legal move never leads to a position the tables cannot hold.
         broken |= s.code == ILLEGAL;
         if is_loss(s.code) {
-            let p = plies(s.code) + 1;
-            best_win = Some(best_win.map_or(p, |b| b.min(p)));
+            let plies_after = plies(s.code) + 1;
+            best_win = Some(best_win.map_or(plies_after, |b| b.min(plies_after)));
         }
         worst = match worst {
             Some(w) if is_win(s.code) => Some(w.max(plies(s.code) + 1)),
@@ -1301,8 +1324,8 @@ pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
         return seed;
     }
     match (best_win, worst) {
-        (Some(p), _) => win(p),
-        (None, Some(p)) => loss(p),
+        (Some(plies_after), _) => win(plies_after),
+        (None, Some(plies_after)) => loss(plies_after),
         _ => DRAW,
     }
 }
@@ -1310,14 +1333,14 @@ pub fn expected(table: &Table, sq: &[u8], stm: usize) -> u8 {
 /// Every position whose stored code differs from [`expected`]: (side, index, stored,
 /// expected).
 pub fn inconsistencies(table: &Table) -> Vec<(usize, usize, u8, u8)> {
-    let m = table.men();
+    let men = table.men();
     let mut out = Vec::new();
     let mut sq = [0u8; MAX_MEN];
     for stm in 0..2 {
         for idx in 0..table.index.size {
-            table.index.decode(idx, &mut sq[..m]);
+            table.index.decode(idx, &mut sq[..men]);
             let got = table.values[stm][idx].load(Relaxed);
-            let want = expected(table, &sq[..m], stm);
+            let want = expected(table, &sq[..men], stm);
             if got != want {
                 out.push((stm, idx, got, want));
             }

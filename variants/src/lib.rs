@@ -20,7 +20,7 @@ pub use error::{VariantError, XbetzaError};
 pub use geometry::{Coord, SquareSet, MAX_FILES, MAX_RANKS};
 pub use load::{
     builtin, builtins, find, load_builtin_file, load_file, load_file_report, load_report, load_str,
-    FileReport, SectionReport,
+    start_squares, FileReport, SectionReport,
 };
 pub use rules::{PieceId, PieceType, Variant};
 pub use trajectory::{rights, Node, NodeId, Trajectories};

@@ -1,7 +1,15 @@
 //! The perpetual-check ban in the row solver: whether a position may lose to it, the rounds of
 //! `perpetual` run whenever the solve stops, and the draws left at the end.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::threads::parallel;
+use crate::egt::value::{loss, DRAW};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::seed::HELD;
+use super::Solver;
 
 impl<'a, W: Word> Solver<'a, W> {
     /// False when no undecided position of `violator` (to move) can be lost to the
@@ -17,35 +25,35 @@ impl<'a, W: Word> Solver<'a, W> {
     /// the answer is the game's first round's: when it is `Some(true)`, the game's own
     /// quick sweeps would find the same and can be skipped.
     pub(super) fn may_lose_to_ban(&self, violator: usize) -> Option<bool> {
-        let (g, x, y) = (&self.geo, violator, 1 - violator);
+        let (geo, x, y) = (&self.geo, violator, 1 - violator);
         let stalemate_drawn = (self.stuck[x].iter().enumerate())
             .flat_map(|(k, w)| ones(w.load(Relaxed)).map(move |b| k * 64 + b))
             .any(|idx| self.table.values[x][idx].load(Relaxed) == DRAW);
-        if !g.heights.is_empty() || stalemate_drawn {
+        if !geo.heights.is_empty() || stalemate_drawn {
             return None;
         }
         let rows = self.rows;
-        let mut f = [0u8; MAX_MEN];
-        let open = |side: usize, row: usize| g.full & !self.done[side][row].load(Relaxed);
+        let mut squares = [0u8; MAX_MEN];
+        let open = |side: usize, row: usize| geo.full & !self.done[side][row].load(Relaxed);
         // The other side's positions decided as draws: quiet targets as good as those of
         // `Y`.
         let drawn_y: Vec<W> = (0..rows)
             .map(|row| {
-                let decided = g.full & self.done[y][row].load(Relaxed);
+                let decided = geo.full & self.done[y][row].load(Relaxed);
                 ones(decided)
-                    .filter(|&b| self.table.values[y][row * g.len + b].load(Relaxed) == DRAW)
+                    .filter(|&b| self.table.values[y][row * geo.len + b].load(Relaxed) == DRAW)
                     .fold(W::ZERO, |acc, b| acc | W::bit(b))
             })
             .collect();
-        // The other side's undecided positions in check, and the violator's with a capture
-        // to a draw.
+        // The other side's undecided positions in check, and the violator's with word capture
+        // to word draw.
         let mut check = vec![W::ZERO; rows];
         let mut yx = vec![W::ZERO; rows];
         for row in 0..rows {
-            let occ = self.decode(row, &mut f);
-            check[row] = open(y, row) & self.checks(&f, occ, x);
+            let occ = self.decode(row, &mut squares);
+            check[row] = open(y, row) & self.checks(&squares, occ, x);
             for bit in ones(open(x, row)) {
-                if self.table.values[x][row * g.len + bit].load(Relaxed) == HELD {
+                if self.table.values[x][row * geo.len + bit].load(Relaxed) == HELD {
                     yx[row] |= W::bit(bit);
                 }
             }
@@ -54,9 +62,9 @@ impl<'a, W: Word> Solver<'a, W> {
         let words = |w: &dyn Fn(usize) -> W| -> Vec<W::Atomic> {
             (0..rows)
                 .map(|r| {
-                    let a = W::Atomic::default();
-                    a.store(w(r), Relaxed);
-                    a
+                    let word = W::Atomic::default();
+                    word.store(w(r), Relaxed);
+                    word
                 })
                 .collect()
         };
@@ -66,8 +74,8 @@ impl<'a, W: Word> Solver<'a, W> {
             for (row, in_y) in yx.iter_mut().enumerate() {
                 let cand = open(x, row) & !*in_y;
                 if cand.any() {
-                    let occ = self.decode(row, &mut f);
-                    let into = self.escapes_from(&f, occ, row, x, cand, &not_y);
+                    let occ = self.decode(row, &mut squares);
+                    let into = self.escapes_from(&squares, occ, row, x, cand, &not_y);
                     changed |= into.any();
                     *in_y |= into;
                 }
@@ -76,8 +84,8 @@ impl<'a, W: Word> Solver<'a, W> {
             for row in 0..rows {
                 let cand = check[row] & !yy[row];
                 if cand.any() {
-                    let occ = self.decode(row, &mut f);
-                    let kept = cand & !self.escapes_from(&f, occ, row, y, cand, &not_bad);
+                    let occ = self.decode(row, &mut squares);
+                    let kept = cand & !self.escapes_from(&squares, occ, row, y, cand, &not_bad);
                     changed |= kept.any();
                     yy[row] |= kept;
                 }
@@ -92,7 +100,7 @@ impl<'a, W: Word> Solver<'a, W> {
     /// holds become losses at the next even distance (`at` moves there), filed for it;
     /// returns how many (see `perpetual`, which reads undecided positions as draws).
     pub(super) fn perpetual_losses(&self, at: &mut u8, progress: &mut dyn FnMut(&str)) -> usize {
-        let q = *at + (*at & 1);
+        let due = *at + (*at & 1);
         let len = self.geo.len;
         // Before the notes are taken out of the bytes: the check reads them.
         let suspects: Vec<Option<bool>> = (0..2).map(|v| self.may_lose_to_ban(v)).collect();
@@ -114,10 +122,10 @@ impl<'a, W: Word> Solver<'a, W> {
             let threads = self.threads.get();
             for idx in crate::egt::perpetual::losses_after(self.table, violator, threads, shown) {
                 let (row, b) = (idx / len, W::bit(idx % len));
-                self.table.values[violator][idx].store(loss(q), Relaxed);
+                self.table.values[violator][idx].store(loss(due), Relaxed);
                 self.done[violator][row].fetch_or(b, Relaxed);
                 self.settled[violator][row].fetch_or(b, Relaxed);
-                self.file(q, q, row, violator, b);
+                self.file(due, due, row, violator, b);
                 found += 1;
             }
         }
@@ -130,7 +138,7 @@ impl<'a, W: Word> Solver<'a, W> {
         progress(&format!(
             "{found} positions lost to the perpetual-check ban"
         ));
-        *at = q;
+        *at = due;
         found
     }
 

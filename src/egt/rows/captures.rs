@@ -1,7 +1,17 @@
 //! Conversions of a row: its captures and promotions listed once per row ([`Captures`]), looked
 //! up in the sub-tables, and what they lead to per position of the row ([`Outcomes`]).
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use variants::PieceId;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::solve::ConvPartial;
+use crate::egt::value::{is_loss, is_win, plies, ILLEGAL, WON_NOW};
+use crate::egt::word::{ones, Word};
+
+use super::geometry::MAX_ROW;
+use super::Solver;
 
 /// One capture in the positions of a row (see [`Solver::capture_list`]).
 #[derive(Clone, Copy)]
@@ -21,7 +31,8 @@ pub(super) struct Capture<W> {
     /// of its kind (see [`Captures`]): the last man, unless it was taken (then the man that
     /// took it).
     pub(super) open: u8,
-    /// The mover may win by it (see [`Table::conv_may_win`]).
+    /// The mover may win by it (see
+    /// [`Table::conv_may_win`](crate::egt::solve::Table::conv_may_win)).
     pub(super) may_win: bool,
 }
 
@@ -89,23 +100,23 @@ impl<W: Word> Outcomes<W> {
             for j in 0..LANE {
                 // A loss's code is its plies plus one, and `ILLEGAL` odd and above them all;
                 // a win's too, but `WON_NOW`'s (no plies) and `DRAW`'s (no win).
-                let c = codes[j];
-                let odd = c & 1;
+                let code = codes[j];
+                let odd = code & 1;
                 let even = odd ^ 1;
                 // Without branches or selects, in lanes: odd codes to `best`, even to `worst`.
-                best[j] = best[j].min(c | even.wrapping_neg());
-                let won_now = u8::from(c == WON_NOW);
-                worst[j] = worst[j].max((c & odd.wrapping_sub(1)) - won_now * (WON_NOW - 1));
+                best[j] = best[j].min(code | even.wrapping_neg());
+                let won_now = u8::from(code == WON_NOW);
+                worst[j] = worst[j].max((code & odd.wrapping_sub(1)) - won_now * (WON_NOW - 1));
             }
         }
         let mut any = W::ZERO;
         for (k, chunk) in codes.chunks_exact(8).take(len.div_ceil(8)).enumerate() {
-            let v = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            let present = !zero_bytes(!v) & BYTE_LOW;
-            let at = |m: u64| W::of_low64(byte_bits(m)).offset_by(-8 * k as i32);
+            let packed = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            let present = !zero_bytes(!packed) & BYTE_LOW;
+            let at = |mask: u64| W::of_low64(byte_bits(mask)).offset_by(-8 * k as i32);
             any |= at(present);
-            self.won |= at(v & present);
-            self.open |= at(zero_bytes(v));
+            self.won |= at(packed & present);
+            self.open |= at(zero_bytes(packed));
         }
         self.any |= any;
         any
@@ -144,36 +155,39 @@ pub(super) const ROW_CODES: u32 = 16;
 
 impl<'a, W: Word> Solver<'a, W> {
     /// The captures of side `x` (to move) in the positions `want` of the row with the other
-    /// men on `f` (occupying `occ`), into `out`; returns the row's bits that have one. Made
+    /// men on `squares` (occupying `occ`), into `out`; returns the row's bits that have one. Made
     /// once per row: the positions differ only in the last man, which a capture takes, makes
     /// or blocks.
     pub(super) fn capture_list(
         &self,
-        (f, occ): (&[u8; MAX_MEN], W),
+        (squares, occ): (&[u8; MAX_MEN], W),
         x: usize,
         want: W,
         caps: &mut Captures<'a, W>,
     ) -> W {
-        let g = &self.geo;
-        let last = g.m - 1;
+        let geo = &self.geo;
+        let last = geo.men - 1;
         // A royal may be taken where its side keeps another, unless under absolute royalty
         // (see `Table::protected`): a conversion like any capture.
-        let prey = |j: usize| g.colour[j] as usize != x && !self.table.protected(j);
+        let prey = |j: usize| geo.colour[j] as usize != x && !self.table.protected(j);
         caps.looks.clear();
         let out = &mut caps.list;
         out.clear();
-        for &i in &g.side_men[x] {
+        for &i in &geo.side_men[x] {
             // The row's bits where man `i` takes the last man: without, with promotion.
             let mut takes = [W::ZERO; 2];
-            for st in &g.hits[i][f[i] as usize] {
+            for st in &geo.hits[i][squares[i] as usize] {
                 let end = W::bit(st.sq as usize);
                 if (occ & st.block & !end).any() {
                     continue;
                 }
-                let mut next = *f;
+                let mut next = *squares;
                 next[i] = st.sq;
                 let (victim, bits) = if (occ & end).any() {
-                    let Some(j) = (0..last).find(|&j| f[j] == st.sq).filter(|&j| prey(j)) else {
+                    let Some(j) = (0..last)
+                        .find(|&j| squares[j] == st.sq)
+                        .filter(|&j| prey(j))
+                    else {
                         continue;
                     };
                     if !st.takes {
@@ -181,12 +195,12 @@ impl<'a, W: Word> Solver<'a, W> {
                     }
                     // Open unless the last man stands on a square the path crosses (or
                     // screens it where no other man does).
-                    let crossed = st.row_block & !g.last_bit[st.sq as usize];
-                    (Some(j), g.full & !crossed & g.screened(occ, st.screen))
+                    let crossed = st.row_block & !geo.last_bit[st.sq as usize];
+                    (Some(j), geo.full & !crossed & geo.screened(occ, st.screen))
                 } else {
                     // The last man taken on the path's end screens nothing of it.
                     if st.takes && prey(last) && occ & st.screen == st.screen {
-                        takes[st.promotes as usize] |= g.last_bit[st.sq as usize];
+                        takes[st.promotes as usize] |= geo.last_bit[st.sq as usize];
                     }
                     if st.pushes {
                         // Row by row: see `push_outcomes`.
@@ -196,36 +210,39 @@ impl<'a, W: Word> Solver<'a, W> {
                         continue;
                     }
                     // A promotion on the empty square, unless the last man is in the way.
-                    (None, g.full & !st.row_block & g.screened(occ, st.screen))
+                    (
+                        None,
+                        geo.full & !st.row_block & geo.screened(occ, st.screen),
+                    )
                 };
                 self.push_capture(out, (next, victim, bits, last), st.promotes, i);
             }
             for (promotes, bits) in [(false, takes[0]), (true, takes[1])] {
                 if (bits & want).any() {
-                    self.push_capture(out, (*f, Some(last), bits, i), promotes, i);
+                    self.push_capture(out, (*squares, Some(last), bits, i), promotes, i);
                 }
             }
         }
-        if g.colour[last] as usize == x {
+        if geo.colour[last] as usize == x {
             for j in (0..last).filter(|&j| prey(j)) {
                 // The origins from which the last man takes man `j`: one position after.
                 let mut takes = [W::ZERO; 2];
-                for &(from, need, promotes) in &g.last_into[f[j] as usize] {
+                for &(from, need, promotes) in &geo.last_into[squares[j] as usize] {
                     if need.open(occ) {
                         takes[promotes as usize] |= W::bit(from as usize);
                     }
                 }
-                let mut next = *f;
-                next[last] = f[j];
+                let mut next = *squares;
+                next[last] = squares[j];
                 for (promotes, bits) in [(false, takes[0]), (true, takes[1])] {
                     if (bits & want).any() {
                         self.push_capture(out, (next, Some(j), bits, MAX_MEN), promotes, last);
                     }
                 }
             }
-            for &(from, to, need) in &g.last_promotes {
+            for &(from, to, need) in &geo.last_promotes {
                 if need.open(occ) && !occ.has(to as usize) && want.has(from as usize) {
-                    let mut next = *f;
+                    let mut next = *squares;
                     next[last] = to;
                     self.push_capture(
                         out,
@@ -258,10 +275,10 @@ impl<'a, W: Word> Solver<'a, W> {
         promotes: bool,
         i: usize,
     ) {
-        let t = self.table;
+        let table = self.table;
         let spread = open < MAX_MEN;
         let open = if spread { open } else { i } as u8;
-        let mover = t.colour[i] as usize;
+        let mover = table.colour[i] as usize;
         let mut add = |promo| {
             out.push(Capture {
                 next,
@@ -273,14 +290,14 @@ impl<'a, W: Word> Solver<'a, W> {
                 // Asked of promotions only: a capture into a table where its maker
                 // cannot win rarely meets another move that draws, and the question costs
                 // a key's arithmetic in every capture of every row.
-                may_win: promo.is_none() || t.conv_may_win(victim, promo, mover),
+                may_win: promo.is_none() || table.conv_may_win(victim, promo, mover),
             })
         };
         if !promotes {
             add(None);
             return;
         }
-        for &c in &t.promos[i] {
+        for &c in &table.promos[i] {
             add(Some((i, c)));
         }
     }
@@ -299,28 +316,32 @@ impl<'a, W: Word> Solver<'a, W> {
         if !bits.any() {
             return;
         }
-        let c = caps.list[k];
-        let open = c.open as usize;
-        if !c.spread {
+        let capture = caps.list[k];
+        let open = capture.open as usize;
+        if !capture.spread {
             // One position: its code once. Promotions of the last man to an empty square
             // differ only in its square, and share a partial lookup.
-            let code = match c.victim {
+            let code = match capture.victim {
                 None => self
-                    .shared_look(caps, &c, &c.next)
-                    .map(|look| look.code(1 - x, c.next[open])),
+                    .shared_look(caps, &capture, &capture.next)
+                    .map(|look| look.code(1 - x, capture.next[open])),
                 Some(_) => None,
             }
-            .unwrap_or_else(|| self.table.conv_code(&c.next, 1 - x, c.victim, c.promo));
+            .unwrap_or_else(|| {
+                self.table
+                    .conv_code(&capture.next, 1 - x, capture.victim, capture.promo)
+            });
             if code != ILLEGAL {
                 ones(bits).for_each(|b| visit(b, code));
             }
             return;
         }
-        let domain = self.table.index.domain(self.geo.m - 1);
-        let mut next = c.next;
+        let domain = self.table.index.domain(self.geo.men - 1);
+        let mut next = capture.next;
         next[open] = domain[bits.lowest()];
         let look = if bits.drop_lowest().any() {
-            self.table.conv_partial(&next, c.victim, c.promo, open)
+            self.table
+                .conv_partial(&next, capture.victim, capture.promo, open)
         } else {
             // One position: a partial lookup would cost as much as the whole.
             None
@@ -331,14 +352,16 @@ impl<'a, W: Word> Solver<'a, W> {
         }
         for b in ones(bits) {
             next[open] = domain[b];
-            let code = self.table.conv_code(&next, 1 - x, c.victim, c.promo);
+            let code = self
+                .table
+                .conv_code(&next, 1 - x, capture.victim, capture.promo);
             if code != ILLEGAL {
                 visit(b, code);
             }
         }
     }
 
-    /// The partial lookup of capture `c`, made in one position (`next`: the squares after
+    /// The partial lookup of `capture`, made in one position (`next`: the squares after
     /// it), shared with the row's other captures of its kind (same conversion and `open`).
     pub(super) fn shared_look(
         &self,
@@ -385,27 +408,33 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// Adds to `out` what the moves of side `x` (to move) out of the level (see
-    /// [`Step::pushes`]) lead to in the positions `want` of `row` (other men on `f`,
-    /// occupying `occ`); returns the positions with such a legal move. A move carries the
-    /// row to another, final already: the codes lie together there.
+    /// [`Step::pushes`](super::geometry::Step::pushes)) lead to in the positions `want` of `row`
+    /// (other men on `squares`, occupying `occ`); returns the positions with such a legal move. A
+    /// move carries the row to another, final already: the codes lie together there.
     pub(super) fn push_outcomes(
         &self,
-        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        (row, squares, occ): (usize, &[u8; MAX_MEN], W),
         x: usize,
         want: W,
         out: &mut Outcomes<W>,
     ) -> W {
-        let (g, ix, len) = (&self.geo, &self.table.index, self.geo.len);
+        let (geo, ix, len) = (&self.geo, &self.table.index, self.geo.len);
         let mut any = W::ZERO;
-        for i in (0..g.heights.len()).filter(|&i| g.colour[i] as usize == x) {
-            let base = g.base(ix, row, f, i);
-            for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
-                let bits = want & !st.row_block & g.screened(occ, st.screen);
+        for i in (0..geo.heights.len()).filter(|&i| geo.colour[i] as usize == x) {
+            let base = geo.base(ix, row, squares, i);
+            for st in geo.hits[i][squares[i] as usize]
+                .iter()
+                .filter(|st| st.pushes)
+            {
+                let bits = want & !st.row_block & geo.screened(occ, st.screen);
                 if (occ & st.block).any() || !bits.any() {
                     continue;
                 }
-                let to = g.step_row(ix, base, f, i, st);
-                let ep = st.sets_ep && self.table.may_take_en_passant(f, (i, f[i], st.sq));
+                let to = geo.step_row(ix, base, squares, i, st);
+                let ep = st.sets_ep
+                    && self
+                        .table
+                        .may_take_en_passant(squares, (i, squares[i], st.sq));
                 if let (Some(to), false) = (to, ep) {
                     let mut codes = [ILLEGAL; MAX_ROW];
                     let values = &self.table.values[1 - x][to * len..(to + 1) * len];
@@ -415,24 +444,26 @@ impl<'a, W: Word> Solver<'a, W> {
                     any |= out.add_row(&codes, len);
                     continue;
                 }
-                let mut next = *f;
+                let mut next = *squares;
                 next[i] = st.sq;
                 for b in ones(bits) {
                     let mut code = match to {
                         Some(to) => self.table.values[1 - x][to * len + b].load(Relaxed),
                         None => {
                             // The first man leaves the fundamental region: mapped back.
-                            next[g.m - 1] = ix.domain(g.m - 1)[b];
-                            self.table.code(1 - x, &next[..g.m])
+                            next[geo.men - 1] = ix.domain(geo.men - 1)[b];
+                            self.table.code(1 - x, &next[..geo.men])
                         }
                     };
                     if ep && code != ILLEGAL {
-                        next[g.m - 1] = ix.domain(g.m - 1)[b];
+                        next[geo.men - 1] = ix.domain(geo.men - 1)[b];
                         let at = to.map(|to| to * len + b);
-                        let stuck = at.or_else(|| ix.encode(&next[..g.m])).is_some_and(|k| {
+                        let stuck = at.or_else(|| ix.encode(&next[..geo.men])).is_some_and(|k| {
                             self.stuck[1 - x][k / 64].load(Relaxed) >> (k % 64) & 1 != 0
                         });
-                        code = self.table.with_en_passant(&next, (i, f[i]), code, stuck);
+                        code = self
+                            .table
+                            .with_en_passant(&next, (i, squares[i]), code, stuck);
                     }
                     if code != ILLEGAL {
                         any |= W::bit(b);

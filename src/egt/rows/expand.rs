@@ -2,7 +2,15 @@
 //! their symmetry images), merged per row ([`Merger`]) or found by sweeps over the undecided
 //! rows, and the wins they make.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::threads::{parallel, parallel_with};
+use crate::egt::value::{is_win, win};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::geometry::Cursor;
+use super::{settle, Solver};
 
 /// A small direct-mapped buffer that merges the bits emitted for one row several times
 /// (neighbouring rows share predecessors) before they are acted on: fewer verifications and
@@ -100,10 +108,6 @@ pub(super) const BATCH: usize = 16;
 /// a few dozen rows.
 pub(super) const NEWS_SLOTS: usize = 32;
 
-/// The fewest rows with news that a distance pass spreads over threads: a shorter pass
-/// costs less than starting a thread (most of a table's distances near the end are short).
-pub(super) const FEW_ROWS: usize = 64;
-
 /// The undecided rows are counted (see [`Solver::sweeps`]) only when the rows the news
 /// reach are at least this fraction of the rows solved.
 pub(super) const SWEEP_SCAN: usize = 16;
@@ -119,81 +123,81 @@ impl<'a, W: Word> Solver<'a, W> {
     pub(super) fn predecessors(
         &self,
         row: usize,
-        f: &[u8; MAX_MEN],
+        squares: &[u8; MAX_MEN],
         occ: W,
         bits: W,
         mover: usize,
         emit: &mut impl FnMut(usize, W),
     ) {
-        let g = &self.geo;
+        let geo = &self.geo;
         let ix = &self.table.index;
-        let last = g.m - 1;
+        let last = geo.men - 1;
         // The images of these news under the maps that keep the first man's square are
         // news too (values are symmetric, and so is every pass), and each emits its own
         // predecessors: a predecessor needs its images emitted here only under the maps
         // that keep its first man but not this row's, that is after an un-move of the
         // first man.
-        let keeps = ix.stabilizer(f[0]);
-        for &i in &g.side_men[mover] {
-            let base = g.base(ix, row, f, i);
-            if let Some((_, quick)) = &g.quick[i] {
-                for q in &quick[f[i] as usize] {
-                    let b = bits & !q.row_block;
-                    if !(occ & q.block).any() && b.any() {
-                        emit(base + q.share, b);
+        let keeps = ix.stabilizer(squares[0]);
+        for &i in &geo.side_men[mover] {
+            let base = geo.base(ix, row, squares, i);
+            if let Some((_, quick)) = &geo.quick[i] {
+                for quick_step in &quick[squares[i] as usize] {
+                    let moved = bits & !quick_step.row_block;
+                    if !(occ & quick_step.block).any() && moved.any() {
+                        emit(base + quick_step.share, moved);
                     }
                 }
                 continue;
             }
-            let alike = g.set_stride[i].is_some();
-            for st in &g.unmoves[i][f[i] as usize] {
+            let alike = geo.set_stride[i].is_some();
+            for st in &geo.unmoves[i][squares[i] as usize] {
                 if (occ & st.block).any() {
                     continue;
                 }
-                let b = bits & !st.row_block & g.screened(occ, st.screen);
-                if !b.any() {
+                let moved = bits & !st.row_block & geo.screened(occ, st.screen);
+                if !moved.any() {
                     continue;
                 }
                 if i != 0 {
                     // The symmetry map stays the identity.
-                    let r = if alike {
-                        g.step_row(ix, base, f, i, st)
+                    let to_row = if alike {
+                        geo.step_row(ix, base, squares, i, st)
                     } else {
                         (st.share != usize::MAX).then(|| base + st.share)
                     };
-                    if let Some(r) = r {
-                        emit(r, b);
+                    if let Some(to_row) = to_row {
+                        emit(to_row, moved);
                     }
                     continue;
                 }
-                let mut prev = *f;
+                let mut prev = *squares;
                 prev[0] = st.sq;
                 if ix.canon_of(st.sq) != 0 {
-                    self.stored(&prev, b, emit);
-                } else if let Some(r) = g.step_row(ix, base, f, i, st) {
-                    emit(r, b);
+                    self.stored(&prev, moved, emit);
+                } else if let Some(to_row) = geo.step_row(ix, base, squares, i, st) {
+                    emit(to_row, moved);
                     if !ix.stabilizer(st.sq).iter().all(|h| keeps.contains(h)) {
-                        self.images(&prev, b, emit);
+                        self.images(&prev, moved, emit);
                     }
                 }
             }
         }
-        if g.colour[last] as usize == mover && g.last_pure {
+        if geo.colour[last] as usize == mover && geo.last_pure {
             // Moves undone are moves made backwards: the squares from which a move reaches
             // `bits`, empty of the other men.
-            let before = g.reach(bits, occ) & !occ;
+            let before = geo.reach(bits, occ) & !occ;
             if before.any() {
                 emit(row, before);
             }
-        } else if g.colour[last] as usize == mover {
+        } else if geo.colour[last] as usize == mover {
             let mut before = W::ZERO;
-            for b in ones(bits) {
-                let (sources, block) = g.last_sources[b];
+            for bit in ones(bits) {
+                let (sources, block) = geo.last_sources[bit];
                 if !(occ & block).any() {
                     before |= sources;
                     continue;
                 }
-                for vs in &g.last_unmoves[b] {
+                for vs in &geo.last_unmoves[bit] {
                     if vs.need.open(occ) {
                         before |= W::bit(vs.local as usize);
                     }
@@ -205,50 +209,50 @@ impl<'a, W: Word> Solver<'a, W> {
         }
     }
 
-    /// Every stored row and bits of the positions with the men but the last on `f` (any
+    /// Every stored row and bits of the positions with the men but the last on `squares` (any
     /// orientation) and the last on `bits`: the canonical form and its images.
     #[inline]
-    pub(super) fn stored(&self, f: &[u8; MAX_MEN], bits: W, emit: &mut impl FnMut(usize, W)) {
+    pub(super) fn stored(&self, squares: &[u8; MAX_MEN], bits: W, emit: &mut impl FnMut(usize, W)) {
         let ix = &self.table.index;
-        let last = self.geo.m - 1;
-        let k = ix.canon_of(f[0]);
-        let mut c = *f;
+        let last = self.geo.men - 1;
+        let k = ix.canon_of(squares[0]);
+        let mut image = *squares;
         if k != 0 {
-            for s in c[..last].iter_mut() {
+            for s in image[..last].iter_mut() {
                 *s = ix.maps[k][*s as usize];
             }
         }
         let bits = self.geo.permute(bits, k);
-        let Some(row) = ix.encode_mapped(&c[..last], 0) else {
+        let Some(row) = ix.encode_mapped(&image[..last], 0) else {
             return;
         };
         emit(row, bits);
-        self.images(&c, bits, emit);
+        self.images(&image, bits, emit);
     }
 
-    /// The other stored rows and bits of the canonical positions `c`, `bits` (when the first
+    /// The other stored rows and bits of the canonical positions `image`, `bits` (when the first
     /// man stands where some map keeps it).
     #[inline]
-    pub(super) fn images(&self, c: &[u8; MAX_MEN], bits: W, emit: &mut impl FnMut(usize, W)) {
+    pub(super) fn images(&self, image: &[u8; MAX_MEN], bits: W, emit: &mut impl FnMut(usize, W)) {
         let ix = &self.table.index;
-        let last = self.geo.m - 1;
-        for &h in ix.stabilizer(c[0]) {
-            if let Some(r) = ix.encode_mapped(&c[..last], h as usize) {
+        let last = self.geo.men - 1;
+        for &h in ix.stabilizer(image[0]) {
+            if let Some(r) = ix.encode_mapped(&image[..last], h as usize) {
                 emit(r, self.geo.permute(bits, h as usize));
             }
         }
     }
 
-    /// Expands the news of distance `p`: wins (`wins`) make their predecessors candidates
-    /// to lose, losses make them won in `p + 1`. The pass over losses empties the news.
-    pub(super) fn expand(&self, p: u8, wins: bool, level: &[usize]) {
+    /// Expands the news of `distance`: wins (`wins`) make their predecessors candidates
+    /// to lose, losses make them won in `distance + 1`. The pass over losses empties the news.
+    pub(super) fn expand(&self, distance: u8, wins: bool, level: &[usize]) {
         // Above distance 0, wins have odd distances and losses even ones (see `value`): the
-        // news of `p` are all of one kind, and the one pass that expands them empties them.
-        if p > 0 && (p & 1 == 1) != wins {
+        // news of `distance` are all of one kind, and the one pass that expands them empties them.
+        if distance > 0 && (distance & 1 == 1) != wins {
             return;
         }
         let words = self.words.clone();
-        let par = (p & 1) as usize;
+        let par = (distance & 1) as usize;
         let rows: usize = (self.summary[par].iter())
             .flat_map(|side| &side[words.clone()])
             .map(|w| w.load(Relaxed).count_ones() as usize)
@@ -258,8 +262,8 @@ impl<'a, W: Word> Solver<'a, W> {
         // per chunk would cost its slots' setup and drain, and merge less.
         for side in 0..2 {
             let mover = 1 - side;
-            if wins && self.sweeps(p, side, level) {
-                self.sweep(p, side, level, threads);
+            if wins && self.sweeps(distance, side, level) {
+                self.sweep(distance, side, level, threads);
                 continue;
             }
             parallel_with(
@@ -268,31 +272,30 @@ impl<'a, W: Word> Solver<'a, W> {
                 || Merger::new(self.rows.min(words.len() * 64), rows),
                 |merged, a, b| {
                     let range = words.start + a..words.start + b;
-                    self.expand_side(p, wins, side, range, merged)
+                    self.expand_side(distance, wins, side, range, merged)
                 },
-                |mut merged| merged.drain(self.done[mover], &mut self.act(p, wins, mover)),
+                |mut merged| merged.drain(self.done[mover], &mut self.act(distance, wins, mover)),
             );
         }
     }
 
-    /// Whether the wins of `side` at distance `p` are better expanded by [`Solver::sweep`]
-    /// than through their predecessors: when the mover's rows of `level` (the rows being
-    /// solved) with undecided positions are at most as many as the rows the news reach
-    /// through the un-moves of the mover's men but the last (see [`emits`]; none when
-    /// only the last man moves in the level, whose un-moves cost a few word operations).
-    /// Not in more than [`SMALL`] rows: there sweeps took longer (KBBvKN), the rows' state
-    /// far bigger than the cache either way. Not at distance 0 (whose news mix wins and losses), nor under
-    /// the perpetual-check ban (whose game reads the notes of positions no pass reached,
-    /// and a sweep reaches them all).
-    pub(super) fn sweeps(&self, p: u8, side: usize, level: &[usize]) -> bool {
+    /// Whether the wins of `side` at `distance` are better expanded by [`Solver::sweep`] than
+    /// through their predecessors: when the mover's rows of `level` (the rows being solved) with
+    /// undecided positions are at most as many as the rows the news reach through the un-moves of
+    /// the mover's men but the last (see [`emits`](super::emits); none when only the last man moves
+    /// in the level, whose un-moves cost a few word operations). Not in more than [`SMALL`] rows:
+    /// there sweeps took longer (KBBvKN), the rows' state far bigger than the cache either way. Not
+    /// at distance 0 (whose news mix wins and losses), nor under the perpetual-check ban (whose
+    /// game reads the notes of positions no pass reached, and a sweep reaches them all).
+    pub(super) fn sweeps(&self, distance: u8, side: usize, level: &[usize]) -> bool {
         if !self.sweeps
-            || p == 0
+            || distance == 0
             || self.table.rules.game.perpetual_check_loses
             || level.len() > SMALL
         {
             return false;
         }
-        let par = (p & 1) as usize;
+        let par = (distance & 1) as usize;
         let news: usize = (self.summary[par][side][self.words.clone()].iter())
             .map(|w| w.load(Relaxed).count_ones() as usize)
             .sum();
@@ -311,15 +314,15 @@ impl<'a, W: Word> Solver<'a, W> {
         open <= reached
     }
 
-    /// Expands the wins of `side` at distance `p` by verifying every undecided position of
+    /// Expands the wins of `side` at `distance` by verifying every undecided position of
     /// the mover in the rows `level`, row by row in order (the other levels' rows are
     /// final, or not seeded yet), instead of the predecessors of the wins: the same
-    /// outcome, since a position whose moves were all closed before `p` was verified then
+    /// outcome, since a position whose moves were all closed before `distance` was verified then
     /// (and is decided, or held by a capture for good). In the middle of a solve most rows
     /// have news and each row's predecessors lie in a few dozen rows: verified once each
     /// in order, the rows cost less than the un-moves, the merging and the verification of
     /// rows reached several times in an order of their own.
-    pub(super) fn sweep(&self, p: u8, side: usize, level: &[usize], threads: usize) {
+    pub(super) fn sweep(&self, distance: u8, side: usize, level: &[usize], threads: usize) {
         self.swept.fetch_add(1, Relaxed);
         let mover = 1 - side;
         parallel(level.len(), threads, |a, b| {
@@ -329,11 +332,11 @@ impl<'a, W: Word> Solver<'a, W> {
                     self.geo.full & !self.done[mover][row].load(Relaxed) & !self.moving(row, mover);
                 if cand.any() {
                     let occ = self.geo.decode_at(&self.table.index, row, &mut at);
-                    self.verify_at(p, (row, &at.f, occ), mover, cand);
+                    self.verify_at(distance, (row, &at.squares, occ), mover, cand);
                 }
             }
         });
-        let par = (p & 1) as usize;
+        let par = (distance & 1) as usize;
         for sw in self.words.clone() {
             let word = self.summary[par][side][sw].load(Relaxed);
             if word != 0 {
@@ -347,16 +350,16 @@ impl<'a, W: Word> Solver<'a, W> {
 
     /// What a pass does with a merged row of `mover`'s predecessors: verification (a pass
     /// over wins) or a win.
-    pub(super) fn act(&self, p: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
+    pub(super) fn act(&self, distance: u8, wins: bool, mover: usize) -> impl FnMut(usize, W) + '_ {
         let done = self.done[mover];
         move |r: usize, bits: W| {
             if !wins {
-                self.win(p, r, mover, bits);
+                self.win(distance, r, mover, bits);
                 return;
             }
             let cand = bits & !done[r].load(Relaxed) & !self.moving(r, mover);
             if cand.any() {
-                self.verify(p, r, mover, cand);
+                self.verify(distance, r, mover, cand);
             }
         }
     }
@@ -364,20 +367,20 @@ impl<'a, W: Word> Solver<'a, W> {
     /// [`Solver::expand`] for the news of `side` in the summary words `words`, into `merged`.
     pub(super) fn expand_side(
         &self,
-        p: u8,
+        distance: u8,
         wins: bool,
         side: usize,
         words: std::ops::Range<usize>,
         merged: &mut Merger<W>,
     ) {
-        let (g, t) = (&self.geo, self.table);
-        let only = p > 0;
+        let (geo, table) = (&self.geo, self.table);
+        let only = distance > 0;
         let clear = only || !wins;
-        let par = (p & 1) as usize;
+        let par = (distance & 1) as usize;
         let mut at = Cursor::new();
         let mover = 1 - side;
         let (settled, done) = (self.settled[mover], self.done[mover]);
-        let mut act = self.act(p, wins, mover);
+        let mut act = self.act(distance, wins, mover);
         // Cleared by a load and a store, not a swap: in this pass only this thread touches
         // these words (news are filed for the next distance, in the other parity), and a
         // locked swap would wait for every store before it.
@@ -396,7 +399,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 if !only {
                     mine = W::ZERO;
                     for bit in ones(news) {
-                        let code = t.values[side][row * g.len + bit].load(Relaxed);
+                        let code = table.values[side][row * geo.len + bit].load(Relaxed);
                         if is_win(code) == wins {
                             mine |= W::bit(bit);
                         }
@@ -405,8 +408,8 @@ impl<'a, W: Word> Solver<'a, W> {
                 if !mine.any() {
                     continue;
                 }
-                let occ = g.decode_at(&t.index, row, &mut at);
-                self.predecessors(row, &at.f, occ, mine, mover, &mut |r, bits| {
+                let occ = geo.decode_at(&table.index, row, &mut at);
+                self.predecessors(row, &at.squares, occ, mine, mover, &mut |r, bits| {
                     let bits = bits & !settled[r].load(Relaxed);
                     if !bits.any() {
                         return;
@@ -417,15 +420,15 @@ impl<'a, W: Word> Solver<'a, W> {
         }
     }
 
-    /// Positions of `y` (to move) in `row` (bits `bits`) with a move to a loss in `p`:
-    /// won in `p + 1` unless decided already (a win by a capture may be made quicker).
-    pub(super) fn win(&self, p: u8, row: usize, y: usize, bits: W) {
-        let t = self.table;
+    /// Positions of `y` (to move) in `row` (bits `bits`) with a move to a loss in `distance`:
+    /// won in `distance + 1` unless decided already (a win by a capture may be made quicker).
+    pub(super) fn win(&self, distance: u8, row: usize, y: usize, bits: W) {
+        let table = self.table;
         let len = self.geo.len;
-        let code = win(p + 1);
+        let code = win(distance + 1);
         let done = self.done[y][row].load(Relaxed);
         let mut new = W::ZERO;
-        // A provisional win is deeper than `p + 1` (or exactly that deep: rewriting it is
+        // A provisional win is deeper than `distance + 1` (or exactly that deep: rewriting it is
         // harmless): the thread that clears its bit improves it, without reading the byte.
         let provisional = &self.provisional[y][row];
         let decided = bits & done;
@@ -442,11 +445,11 @@ impl<'a, W: Word> Solver<'a, W> {
         if new.any() {
             settle(&self.settled[y][row], new);
             self.close(self.rmw(), y, row, new);
-            self.file(p, p + 1, row, y, new);
+            self.file(distance, distance + 1, row, y, new);
             // The bytes last: a locked operation waits for the stores before it, and these
             // often miss the cache. Nothing reads them before the next pass.
             for bit in ones(new) {
-                t.values[y][row * len + bit].store(code, Relaxed);
+                table.values[y][row * len + bit].store(code, Relaxed);
             }
         }
     }

@@ -2,7 +2,19 @@
 //! last man's moves inside its row (leaps, slides, symmetry flips), and the decoding of a row
 //! number into the other men's squares ([`Cursor`], [`Digits`]).
 
-use super::*;
+use variants::rights;
+
+use crate::egt::board::{bit, Bits};
+use crate::egt::index::Indexer;
+use crate::egt::material::MAX_MEN;
+use crate::egt::paths::SETS_EP;
+use crate::egt::solve::{Bare, Table};
+use crate::egt::word::{ones, Word};
+
+use super::heights::heights;
+
+/// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
+pub(super) const MAX_ROW: usize = 128;
 
 /// One path of a man that is not the last: its other end, the board squares that must hold
 /// none of the other men (the squares it crosses and its other end), and the same squares as
@@ -70,7 +82,7 @@ pub(super) struct Quick<W> {
 /// The moves of the table's men in row form.
 pub(super) struct Geometry<W> {
     /// Men; the last one is the row's.
-    pub(super) m: usize,
+    pub(super) men: usize,
     /// Row length (the last man's domain).
     pub(super) len: usize,
     /// Colour per man.
@@ -145,7 +157,7 @@ pub(super) struct Geometry<W> {
     /// When the table is solved by levels: per man that promotes (the first men), per
     /// board square, the most moves to an empty square it can still make before it
     /// promotes; a level holds the rows of one sum of these over the men (see
-    /// [`Solver::levels`]). Empty otherwise.
+    /// [`Solver::levels`](super::Solver::levels)). Empty otherwise.
     pub(super) heights: Vec<Vec<u8>>,
     /// Per side to move: what the bare-king rule makes of every position, when it decides
     /// them by itself (a side holds its royal alone).
@@ -158,8 +170,8 @@ pub(super) struct Geometry<W> {
 impl<W: Word> Geometry<W> {
     pub(super) fn new(table: &Table) -> Geometry<W> {
         let ix = &table.index;
-        let m = table.men();
-        let last = m - 1;
+        let men = table.men();
+        let last = men - 1;
         let heights = heights(table).unwrap_or_default();
         let len = ix.domain(last).len();
         let last_bit: Vec<W> = (0..table.rules.board.n)
@@ -210,7 +222,7 @@ impl<W: Word> Geometry<W> {
             last_pure,
             last_sources,
             digits: digits(table, len),
-            m,
+            men,
             len,
             share,
             set_stride,
@@ -241,13 +253,13 @@ impl<W: Word> Geometry<W> {
         &self,
         ix: &Indexer,
         base: usize,
-        f: &[u8],
+        squares: &[u8],
         i: usize,
         st: &Step<W>,
     ) -> Option<usize> {
         if let Some(stride) = self.set_stride[i] {
             // Alike men: the set's rank with the man on its new square.
-            let after = ix.factor_value(i, f, st.sq)?;
+            let after = ix.factor_value(i, squares, st.sq)?;
             return (base != usize::MAX).then(|| base + after * stride);
         }
         (st.share != usize::MAX).then(|| base + st.share)
@@ -272,63 +284,63 @@ impl<W: Word> Geometry<W> {
     /// set's rank, once per row rather than once per step (`usize::MAX` should the row's
     /// set have none).
     #[inline]
-    pub(super) fn base(&self, ix: &Indexer, row: usize, f: &[u8], i: usize) -> usize {
+    pub(super) fn base(&self, ix: &Indexer, row: usize, squares: &[u8], i: usize) -> usize {
         match self.set_stride[i] {
             Some(stride) => ix
-                .factor_value(i, f, f[i])
+                .factor_value(i, squares, squares[i])
                 .map_or(usize::MAX, |before| row - before * stride),
-            None => row - self.share[i][f[i] as usize],
+            None => row - self.share[i][squares[i] as usize],
         }
     }
 
     /// The squares of the men but the last for a row (the last on its first square), and
     /// their occupancy.
     #[inline]
-    pub(super) fn decode(&self, ix: &Indexer, row: usize, f: &mut [u8; MAX_MEN]) -> W {
-        let m = self.m;
+    pub(super) fn decode(&self, ix: &Indexer, row: usize, squares: &mut [u8; MAX_MEN]) -> W {
+        let men = self.men;
         if let Some(d) = &self.digits {
             // The indexer's decode less the last man's digit, in 32 bits (a quicker divide).
-            let mut r = row as u32;
+            let mut rest = row as u32;
             for j in (0..d.factors.min(MAX_MEN)).rev() {
-                let (q, rem) = div_rem(r, d.size[j], d.magic[j]);
-                let (i, men) = (d.first[j] as usize % MAX_MEN, d.men[j] as usize);
-                if men == 1 {
-                    f[i] = d.squares[i][rem as usize % MAX_ROW];
+                let (quotient, rem) = div_rem(rest, d.size[j], d.magic[j]);
+                let (i, factor_men) = (d.first[j] as usize % MAX_MEN, d.men[j] as usize);
+                if factor_men == 1 {
+                    squares[i] = d.squares[i][rem as usize % MAX_ROW];
                 } else {
-                    let at = rem as usize * men;
-                    f[i..i + men].copy_from_slice(&d.sets[j][at..at + men]);
+                    let at = rem as usize * factor_men;
+                    squares[i..i + factor_men].copy_from_slice(&d.sets[j][at..at + factor_men]);
                 }
-                r = q;
+                rest = quotient;
             }
-            f[(m - 1).min(MAX_MEN - 1)] = d.last;
+            squares[(men - 1).min(MAX_MEN - 1)] = d.last;
         } else {
-            ix.decode(row * self.len, &mut f[..m]);
+            ix.decode(row * self.len, &mut squares[..men]);
         }
-        f[..m - 1]
+        squares[..men - 1]
             .iter()
             .fold(W::ZERO, |acc, &s| acc | W::bit(s as usize))
     }
 
-    /// [`Geometry::decode`] into `c.f`, through the cursor's run when `row` lies in it.
+    /// [`Geometry::decode`] into `cursor.squares`, through the cursor's run when `row` lies in it.
     #[inline]
-    pub(super) fn decode_at(&self, ix: &Indexer, row: usize, c: &mut Cursor<W>) -> W {
+    pub(super) fn decode_at(&self, ix: &Indexer, row: usize, cursor: &mut Cursor<W>) -> W {
         let Some(d) = &self.digits else {
-            return self.decode(ix, row, &mut c.f);
+            return self.decode(ix, row, &mut cursor.squares);
         };
         let j = d.factors.wrapping_sub(1).min(MAX_MEN - 1);
         let i = d.first[j] as usize % MAX_MEN;
-        if c.run.contains(&row) {
-            let s = d.squares[i][(row - c.run.start) % MAX_ROW];
-            c.f[i] = s;
-            return c.high | W::bit(s as usize);
+        if cursor.run.contains(&row) {
+            let square = d.squares[i][(row - cursor.run.start) % MAX_ROW];
+            cursor.squares[i] = square;
+            return cursor.high | W::bit(square as usize);
         }
-        let occ = self.decode(ix, row, &mut c.f);
+        let occ = self.decode(ix, row, &mut cursor.squares);
         if d.factors > 0 && d.men[j] == 1 {
             let (_, digit) = div_rem(row as u32, d.size[j], d.magic[j]);
-            c.run = row - digit as usize..row - digit as usize + d.size[j] as usize;
-            c.high = (c.f[..self.m - 1].iter().enumerate())
+            cursor.run = row - digit as usize..row - digit as usize + d.size[j] as usize;
+            cursor.high = (cursor.squares[..self.men - 1].iter().enumerate())
                 .filter(|&(k, _)| k != i)
-                .fold(W::ZERO, |acc, (_, &s)| acc | W::bit(s as usize));
+                .fold(W::ZERO, |acc, (_, &square)| acc | W::bit(square as usize));
         }
         occ
     }
@@ -428,7 +440,7 @@ pub(super) struct Digits {
 /// rows in order (a sweep, a seed) decodes each run once and then sets one square per row.
 pub(super) struct Cursor<W> {
     /// The decoded squares (see [`Geometry::decode`]).
-    pub(super) f: [u8; MAX_MEN],
+    pub(super) squares: [u8; MAX_MEN],
     /// The rows of the current run (empty before the first decode).
     pub(super) run: std::ops::Range<usize>,
     /// The occupancy of the men but the lowest factor's.
@@ -438,7 +450,7 @@ pub(super) struct Cursor<W> {
 impl<W: Word> Cursor<W> {
     pub(super) fn new() -> Cursor<W> {
         Cursor {
-            f: [0; MAX_MEN],
+            squares: [0; MAX_MEN],
             run: 0..0,
             high: W::ZERO,
         }
@@ -682,7 +694,7 @@ fn digits(table: &Table, len: usize) -> Option<Box<Digits>> {
             sets: std::array::from_fn(|_| Vec::new()),
             last: ix.domain(last)[0],
         });
-        for (j, (first, men, size)) in ix.factor_spans().filter(|f| f.0 < last).enumerate() {
+        for (j, (first, men, size)) in ix.factor_spans().filter(|span| span.0 < last).enumerate() {
             d.factors = j + 1;
             d.size[j] = size as u32;
             d.magic[j] = (u64::MAX / u64::from(d.size[j].max(1))).wrapping_add(1);
@@ -818,8 +830,8 @@ pub(super) fn div_rem(r: u32, n: u32, magic: u64) -> (u32, u32) {
     if magic == 0 {
         return (r, 0);
     }
-    let q = ((u128::from(magic) * u128::from(r)) >> 64) as u32;
-    (q, r - q * n)
+    let quotient = ((u128::from(magic) * u128::from(r)) >> 64) as u32;
+    (quotient, r - quotient * n)
 }
 
 /// The image of an 8x8 bit board (bit `8 * rank + file`) under a transpose, then a mirror
@@ -831,12 +843,12 @@ pub(super) fn flip_word(mut x: u64, (transpose, files, ranks): (bool, bool, bool
         const K1: u64 = 0x5500_5500_5500_5500;
         const K2: u64 = 0x3333_0000_3333_0000;
         const K4: u64 = 0x0f0f_0f0f_0000_0000;
-        let t = K4 & (x ^ (x << 28));
-        x ^= t ^ (t >> 28);
-        let t = K2 & (x ^ (x << 14));
-        x ^= t ^ (t >> 14);
-        let t = K1 & (x ^ (x << 7));
-        x ^= t ^ (t >> 7);
+        let swap = K4 & (x ^ (x << 28));
+        x ^= swap ^ (swap >> 28);
+        let swap = K2 & (x ^ (x << 14));
+        x ^= swap ^ (swap >> 14);
+        let swap = K1 & (x ^ (x << 7));
+        x ^= swap ^ (swap >> 7);
     }
     if files {
         x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);

@@ -1,7 +1,15 @@
 //! Decided positions waiting for their distance (seeds and losses deferred by captures):
 //! the per-distance lists the threads file them in, and their merge into the row state.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use parking_lot::Mutex;
+
+use crate::egt::threads::parallel;
+use crate::egt::value::{is_win, plies, DRAW, ILLEGAL, MAX_PLIES};
+use crate::egt::word::{ones, Word};
+
+use super::{settle, Rmw, Solver};
 
 /// Decided positions waiting for their distance (seeds and losses deferred by captures):
 /// `(row, side, bits)` per distance, in the lists the threads filed them in (the seed's
@@ -28,53 +36,54 @@ pub(super) const LATER: usize = MAX_PLIES as usize + 5;
 /// threads (a shorter one costs less than starting them).
 pub(super) const PARALLEL_LATER: usize = 1 << 12;
 
-/// Files one seed of `row` and `side` for distance `q` in a thread's lists, merged with the
+/// Files one seed of `row` and `side` for distance `due` in a thread's lists, merged with the
 /// previous one when that is of the same row and side (a row's seeds come together).
 pub(super) fn file_seed<W: Word>(
     filed: &mut Vec<Filed<W>>,
-    q: usize,
+    due: usize,
     row: usize,
     side: u8,
     bit: W,
 ) {
-    if filed.len() <= q {
-        filed.resize_with(q + 1, Vec::new);
+    if filed.len() <= due {
+        filed.resize_with(due + 1, Vec::new);
     }
-    match filed[q].last_mut() {
+    match filed[due].last_mut() {
         Some(e) if e.0 == row && e.1 == side => e.2 |= bit,
-        _ => filed[q].push((row, side, bit)),
+        _ => filed[due].push((row, side, bit)),
     }
 }
 
 impl<'a, W: Word> Solver<'a, W> {
-    /// Files decided bits of `side` in `row` for distance `q` (`p`: the distance expanded).
-    pub(super) fn file(&self, p: u8, q: u8, row: usize, side: usize, bits: W) {
-        if q == p + 1 {
-            let par = (q & 1) as usize;
+    /// Files decided bits of `side` in `row` for distance `due` (`distance`: the distance
+    /// expanded).
+    pub(super) fn file(&self, distance: u8, due: u8, row: usize, side: usize, bits: W) {
+        if due == distance + 1 {
+            let par = (due & 1) as usize;
             let rmw = self.rmw();
             if rmw.or_first(&self.news[par][side][row], bits) {
                 rmw.or64(&self.summary[par][side][row / 64], 1 << (row % 64));
             }
         } else {
-            let mut l = self.later[(q as usize).min(self.later.len() - 1)].lock();
-            match l.last_mut() {
+            let mut lists = self.later[(due as usize).min(self.later.len() - 1)].lock();
+            match lists.last_mut() {
                 Some(list) => list.push((row, side as u8, bits)),
-                None => l.push(vec![(row, side as u8, bits)]),
+                None => lists.push(vec![(row, side as u8, bits)]),
             }
         }
     }
 
-    pub(super) fn any_later(&self, p: u8) -> bool {
-        self.later[p as usize + 1..]
+    pub(super) fn any_later(&self, distance: u8) -> bool {
+        self.later[distance as usize + 1..]
             .iter()
             .any(|l| l.lock().iter().any(|list| !list.is_empty()))
     }
 
-    /// Moves the positions filed for distance `p` into the news (wins only if no quicker
-    /// win replaced them) and closes the wins; true when there is anything to expand at `p`.
-    pub(super) fn merge_later(&self, p: u8) -> bool {
-        let par = (p & 1) as usize;
-        let lists = std::mem::take(&mut *self.later[p as usize].lock());
+    /// Moves the positions filed for `distance` into the news (wins only if no quicker
+    /// win replaced them) and closes the wins; true when there is anything to expand at `distance`.
+    pub(super) fn merge_later(&self, distance: u8) -> bool {
+        let par = (distance & 1) as usize;
+        let lists = std::mem::take(&mut *self.later[distance as usize].lock());
         // Entry `k` of the lists laid end to end is entry `k - starts[j]` of list `j`.
         let starts: Vec<usize> = lists
             .iter()
@@ -99,7 +108,7 @@ impl<'a, W: Word> Solver<'a, W> {
                 for &(row, side, bits) in
                     list.get(from - start..to.max(from) - start).unwrap_or(&[])
                 {
-                    self.merge_row(p, rmw, row, side as usize, bits);
+                    self.merge_row(distance, rmw, row, side as usize, bits);
                 }
             }
         });
@@ -110,13 +119,13 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// [`Solver::merge_later`] for one entry of the list: the bits `bits` of `side` in `row`.
-    pub(super) fn merge_row(&self, p: u8, rmw: Rmw, row: usize, side: usize, bits: W) {
-        let par = (p & 1) as usize;
+    pub(super) fn merge_row(&self, distance: u8, rmw: Rmw, row: usize, side: usize, bits: W) {
+        let par = (distance & 1) as usize;
         let mut keep = W::ZERO;
         let mut wins = W::ZERO;
         for b in ones(bits) {
             let code = self.table.values[side][row * self.geo.len + b].load(Relaxed);
-            if code != DRAW && code != ILLEGAL && plies(code) == p {
+            if code != DRAW && code != ILLEGAL && plies(code) == distance {
                 keep |= W::bit(b);
                 if is_win(code) {
                     wins |= W::bit(b);
@@ -137,11 +146,11 @@ impl<'a, W: Word> Solver<'a, W> {
     /// Hands a thread's seeds (per distance: `(row, side, bits)`; per slice and distance when
     /// the first level's slices are seeded together) to the shared lists, one lock per list.
     pub(super) fn defer(&self, filed: &mut [Filed<W>]) {
-        for (q, list) in filed.iter_mut().enumerate() {
+        for (due, list) in filed.iter_mut().enumerate() {
             if list.is_empty() {
                 continue;
             }
-            self.later[q.min(self.later.len() - 1)]
+            self.later[due.min(self.later.len() - 1)]
                 .lock()
                 .push(std::mem::take(list));
         }

@@ -1,67 +1,60 @@
-//! The row solver: a fast twin of `propagate` for tables whose men are plain leapers,
-//! sliders, hoppers and pawns. The last man varies fastest in the index, so the positions
-//! that differ only in its square form a row of at most 128 entries, one bit each in a word (64 bits on boards of
-//! at most 64 squares, 128 above: see `word`); moves and un-moves of the other men carry a
-//! whole row at once, and the last man's own moves stay inside it.
+//! The row solver: a fast twin of `propagate` for tables whose men are plain leapers, sliders,
+//! hoppers and pawns. The last man varies fastest in the index, so the positions that differ only
+//! in its square form a row of at most 128 entries, one bit each in a word (64 bits on boards of at
+//! most 64 squares, 128 above: see `word`); moves and un-moves of the other men carry a whole row
+//! at once, and the last man's own moves stay inside it.
 //!
-//! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every
-//! man moves, captures or both, needs empty squares and screens that any man may fill (a
-//! cannon's hop, see `Geometry::screened`), no friend or foe, and stays in the man's domain unless it ends where the man must promote (a promotion is a conversion, like
-//! a capture; one that may be declined is a plain move or capture as well), or only gives
-//! check (the flying general's sight line); no capture exceptions, no null move; a board of
-//! at most 128 squares. A side may keep several royals (spartan's two kings): see
-//! `Solver::attacks_royal`. Where a bare-king rule meets a side holding its royal alone,
-//! the rule decides every position at the seed (see `Bare`). The
-//! perpetual-check ban (xiangqi) runs `perpetual` whenever the solve stops, as the general
-//! solver does. Everything else goes through `propagate`, which also checks this solver in
-//! the tests.
+//! Where it applies (decided from the compiled pieces, see [`eligible`]): every path of every man
+//! moves, captures or both, needs empty squares and screens that any man may fill (a cannon's hop,
+//! see `Geometry::screened`), no friend or foe, and stays in the man's domain unless it ends where
+//! the man must promote (a promotion is a conversion, like a capture; one that may be declined is a
+//! plain move or capture as well), or only gives check (the flying general's sight line); no
+//! capture exceptions, no null move; a board of at most 128 squares. A side may keep several royals
+//! (spartan's two kings): see `Solver::attacks_royal`. Where a bare-king rule meets a side holding
+//! its royal alone, the rule decides every position at the seed (see `Bare`). The perpetual-check
+//! ban (xiangqi) runs `perpetual` whenever the solve stops, as the general solver does. Everything
+//! else goes through `propagate`, which also checks this solver in the tests.
 //!
-//! The method is the general one with the escape counters replaced by verification: per
-//! distance `p`, wins in `p` make their undecided predecessors candidates, and a candidate is
-//! lost when none of its moves inside the table reaches a position not yet won in at most `p`
-//! plies (verified for the whole row at once) and no capture holds it; then losses in `p`
-//! make their undecided predecessors won in `p + 1`. Conversions (captures and promotions,
-//! listed once per row) are looked up in the sub-tables position by position.
+//! The method is the general one with the escape counters replaced by verification: per distance
+//! (`distance` in the code), the wins at it make their undecided predecessors candidates, and a
+//! candidate is lost when none of its moves inside the table reaches a position not yet won in at
+//! most that many plies (verified for the whole row at once) and no capture holds it; then the
+//! losses at it make their undecided predecessors won one ply later. Conversions (captures and
+//! promotions, listed once per row) are looked up in the sub-tables position by position.
 //!
-//! Pawn tables come here with their pawns first (see `layout`) and are solved by levels of
-//! the pawns' advancement, the most advanced first (see [`heights`]): a pawn's move leaves
-//! its level for one solved already, and is looked up there like a conversion (its code as
-//! it is, injected at its distance like a capture's); so a level reads only itself and
-//! final values. Where a placement of the pawns (a slice, a run of whole rows) can be solved
-//! apart, each slice is solved by one thread from its illegal positions and its seed to its
-//! end, with a state small enough for the cache, once the slices its pawns' moves reach are
-//! done (see [`Solver::slices`], [`Solver::solve_slices`]).
+//! Pawn tables come here with their pawns first (see `layout`) and are solved by levels of the
+//! pawns' advancement, the most advanced first (see `heights`): a pawn's move leaves its level for
+//! one solved already, and is looked up there like a conversion (its code as it is, injected at its
+//! distance like a capture's); so a level reads only itself and final values. Where a placement of
+//! the pawns (a slice, a run of whole rows) can be solved apart, each slice is solved by one thread
+//! from its illegal positions and its seed to its end, with a state small enough for the cache,
+//! once the slices its pawns' moves reach are done (see [`Solver::slices`],
+//! [`Solver::solve_slices`]).
 //!
-//! This module holds the entry points, the shared row state and the pass driver; the
-//! concerns live in submodules: `geometry` (the men's moves in row form, the last man's
-//! prefixed `last_`), `levels` and `slices` (pawn tables), `seed` (illegal positions, mates,
-//! the bare-king rule), `captures` (conversions per row), `later` (positions deferred to
-//! their distance), `verify` (the escape check of candidates), `expand` (the passes over
-//! predecessors, sweeps and wins) and `ban` (the perpetual-check rounds).
+//! This module holds the entry points, the shared row state and the pass driver; the concerns live
+//! in submodules: `geometry` (the men's moves in row form, the last man's prefixed `last_`),
+//! `heights`, `levels` and `slices` (pawn tables), `seed` (illegal positions, mates, the bare-king
+//! rule), `captures` (conversions per row), `later` (positions deferred to their distance),
+//! `verify` (the escape check of candidates), `expand` (the passes over predecessors, sweeps and
+//! wins) and `ban` (the perpetual-check rounds).
 
 use std::sync::atomic::Ordering::{AcqRel, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
-use parking_lot::{Condvar, Mutex};
-use variants::rules::Royalty;
-use variants::{rights, PieceId};
+use variants::rights;
 
-use super::board::{bit, Bits};
-use super::counts::SideStats;
-use super::index::Indexer;
 use super::material::MAX_MEN;
-use super::paths::SETS_EP;
 use super::rules::Rules;
-use super::solve::{Bare, ConvPartial, IdleWork, SolveError, Table};
-use super::stats::count_range;
-use super::threads::{parallel, parallel_with, Threads};
-use super::value::{is_loss, is_win, loss, plies, win, DRAW, ILLEGAL, MAX_PLIES, WON_NOW};
-use super::word::{ones, zeroed_words, AtomicWord, Word};
+use super::solve::{IdleWork, SolveError, Table};
+use super::threads::Threads;
+use super::value::MAX_PLIES;
+use super::word::{zeroed_words, AtomicWord, Word};
 
 mod ban;
 mod captures;
 mod expand;
 mod geometry;
+mod heights;
 mod later;
 mod levels;
 mod seed;
@@ -70,17 +63,12 @@ mod slices;
 mod tests;
 mod verify;
 
-// The submodules' items the driver and its siblings share (each submodule reads this
-// module's through `use super::*`).
-use captures::*;
-use expand::*;
-use geometry::*;
-use later::*;
-use levels::*;
-use seed::*;
+use geometry::{Geometry, MAX_ROW};
+use later::{later, Later};
 
-/// The most squares of a board, and of a row, the solver takes (a row of 128 bits).
-const MAX_ROW: usize = 128;
+/// The fewest rows with news that a distance pass spreads over threads: a shorter pass
+/// costs less than starting a thread (most of a table's distances near the end are short).
+const FEW_ROWS: usize = 64;
 
 /// False when the variant's rules keep every table from the row solver (a board of more
 /// than 128 squares, passing).
@@ -91,8 +79,8 @@ pub fn rules_allow(rules: &Rules) -> bool {
 /// True when the row solver applies to the table (see the module doc).
 pub fn eligible(table: &Table) -> bool {
     let rules = &table.rules;
-    let m = table.men();
-    if m < 2 || !rules_allow(rules) || table.index.domain(m - 1).len() > MAX_ROW {
+    let men = table.men();
+    if men < 2 || !rules_allow(rules) || table.index.domain(men - 1).len() > MAX_ROW {
         return false;
     }
     let royals = |c: u8| {
@@ -106,36 +94,36 @@ pub fn eligible(table: &Table) -> bool {
     if royals(0) == 0 || royals(1) == 0 {
         return false;
     }
-    for i in 0..m {
-        let (c, p) = (table.colour[i] as usize, table.piece[i] as usize);
-        for j in 0..m {
-            if rules.no_capture[p][table.piece[j] as usize] {
+    for i in 0..men {
+        let (colour, piece) = (table.colour[i] as usize, table.piece[i] as usize);
+        for j in 0..men {
+            if rules.no_capture[piece][table.piece[j] as usize] {
                 return false;
             }
         }
-        let pm = &rules.moves[c][p];
+        let pm = &rules.moves[colour][piece];
         if pm.unsupported.is_some() || pm.irregular {
             // Men taken on the way, burnt, or a pass: the general solver's.
             return false;
         }
-        let domain = rules.domain[c][p];
-        let promo = &rules.promo[c][p];
+        let domain = rules.domain[colour][piece];
+        let promo = &rules.promo[colour][piece];
         if promo.on_entry && !promo.choices.is_empty() {
             // Whether a move may promote depends on its capture: the general solver's.
             return false;
         }
         for s in domain.squares().map(usize::from) {
             for path in &pm.from[s] {
-                let r = path.rights;
+                let path_rights = path.rights;
                 // Hop screens may hold any man (no friend or foe conditions).
                 let only_empty = path.cond.friend == 0 && path.cond.foe == 0;
-                if r == rights::CHECK_ONLY && only_empty {
+                if path_rights == rights::CHECK_ONLY && only_empty {
                     // A sight line: it ends on the other royal, wherever that stands.
                     continue;
                 }
-                let plain = (r == rights::MOVE
-                    || r == rights::CAPTURE
-                    || r == rights::MOVE | rights::CAPTURE)
+                let plain = (path_rights == rights::MOVE
+                    || path_rights == rights::CAPTURE
+                    || path_rights == rights::MOVE | rights::CAPTURE)
                     && only_empty;
                 // A promotion leaves the table; one that may be declined stays in it too,
                 // as a plain move or capture.
@@ -224,7 +212,7 @@ struct State<W: Word> {
     /// verification reads it in rows all over the table, and dense lines fit the cache
     /// better than a word in a wider row state.
     closed: Rows<W>,
-    /// Decided at the distance being expanded (`[p & 1]`) and at the next one.
+    /// Decided at the distance being expanded (`[distance & 1]`) and at the next one.
     news: [Rows<W>; 2],
     /// One bit per word of `news`: the words that are not zero.
     summary: [[Vec<AtomicU64>; 2]; 2],
@@ -238,9 +226,9 @@ struct State<W: Word> {
 /// A pair of arrays, one per side, borrowed from a [`State`].
 type Pair<'a, T> = [&'a [T]; 2];
 
-/// Both sides' arrays of `v` as slices.
-fn pair<T>(v: &[Vec<T>; 2]) -> Pair<'_, T> {
-    [&v[0], &v[1]]
+/// Both sides' `arrays` as slices.
+fn pair<T>(arrays: &[Vec<T>; 2]) -> Pair<'_, T> {
+    [&arrays[0], &arrays[1]]
 }
 
 /// One solve of some rows (the table, a level, or a slice, see [`Solver::levels`]): the
@@ -290,15 +278,15 @@ struct Solver<'a, W: Word> {
 /// Per side, the rows one row's news reach through the un-moves of the side's men but the
 /// last (each un-move of one of them emits another row): their paths' count averaged over
 /// each man's domain, rounded.
-fn emits<W: Word>(table: &Table, g: &Geometry<W>) -> [usize; 2] {
+fn emits<W: Word>(table: &Table, geo: &Geometry<W>) -> [usize; 2] {
     let ix = &table.index;
     [0, 1].map(|side| {
-        let paths: f64 = (g.side_men[side].iter())
+        let paths: f64 = (geo.side_men[side].iter())
             .map(|&i| {
                 let domain = ix.domain(i);
                 let n: usize = domain
                     .iter()
-                    .map(|&sq| g.unmoves[i][sq as usize].len())
+                    .map(|&sq| geo.unmoves[i][sq as usize].len())
                     .sum();
                 n as f64 / domain.len().max(1) as f64
             })
@@ -368,13 +356,13 @@ fn solve_in<W: Word>(
     idle: Option<IdleWork>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), SolveError> {
-    let g = Geometry::<W>::new(table);
+    let geo = Geometry::<W>::new(table);
     // Only a pawn of the levels looks at the captures en passant its step allows (see
     // `push_outcomes`): a double step by another man would be an ordinary move.
-    if table.en_passant() && (table.sets_en_passant()).any(|i| i >= g.heights.len()) {
+    if table.en_passant() && (table.sets_en_passant()).any(|i| i >= geo.heights.len()) {
         return Err(SolveError::EnPassant(table.name.clone()));
     }
-    let rows = table.index.size / g.len;
+    let rows = table.index.size / geo.len;
     // Shared row words, all zero.
     let sides = || [W::zeroed(rows), W::zeroed(rows)];
     let sum = rows / 64 + 1;
@@ -388,9 +376,9 @@ fn solve_in<W: Word>(
         stuck: [0, 1].map(|_| zeroed_words(table.index.size / 64 + 1)),
         moving: sides(),
     };
-    let s = Solver {
+    let solver = Solver {
         table,
-        geo: &g,
+        geo: &geo,
         done: pair(&st.done),
         provisional: pair(&st.provisional),
         settled: pair(&st.settled),
@@ -407,17 +395,17 @@ fn solve_in<W: Word>(
         later: later(),
         sweeps,
         swept,
-        emits: emits(table, &g),
+        emits: emits(table, &geo),
         idle,
     };
-    if let Some((per, levels)) = s.slices() {
-        s.solve_slices(per, &levels, progress)?;
+    if let Some((per, levels)) = solver.slices() {
+        solver.solve_slices(per, &levels, progress)?;
     } else {
-        s.seed_illegal();
-        for level in s.levels() {
-            s.seed_values(&level);
+        solver.seed_illegal();
+        for level in solver.levels() {
+            solver.seed_values(&level);
             progress("seeded");
-            s.run(&level, progress)?;
+            solver.run(&level, progress)?;
         }
     }
     let stuck = st
@@ -470,12 +458,12 @@ impl<'a, W: Word> Solver<'a, W> {
     /// then its undecided positions are draws.
     fn run(&self, level: &[usize], progress: &mut dyn FnMut(&str)) -> Result<(), SolveError> {
         let table = self.table;
-        let mut p = 0u8;
+        let mut distance = 0u8;
         loop {
-            let pending = self.merge_later(p);
-            if !pending && !self.any_later(p) {
+            let pending = self.merge_later(distance);
+            if !pending && !self.any_later(distance) {
                 if !table.rules.game.perpetual_check_loses
-                    || self.perpetual_losses(&mut p, progress) == 0
+                    || self.perpetual_losses(&mut distance, progress) == 0
                 {
                     self.clear_notes(level);
                     return Ok(());
@@ -483,20 +471,20 @@ impl<'a, W: Word> Solver<'a, W> {
                 continue;
             }
             if pending {
-                if p >= MAX_PLIES {
+                if distance >= MAX_PLIES {
                     return Err(SolveError::TooDeep(table.name.clone()));
                 }
-                self.expand(p, true, level);
-                self.expand(p, false, level);
-                progress(&format!("distance {p}"));
+                self.expand(distance, true, level);
+                self.expand(distance, false, level);
+                progress(&format!("distance {distance}"));
             }
-            p += 1;
+            distance += 1;
         }
     }
 
     /// The squares of the men but the last for a row, and their occupancy.
     #[inline]
-    fn decode(&self, row: usize, f: &mut [u8; MAX_MEN]) -> W {
-        self.geo.decode(&self.table.index, row, f)
+    fn decode(&self, row: usize, squares: &mut [u8; MAX_MEN]) -> W {
+        self.geo.decode(&self.table.index, row, squares)
     }
 }

@@ -2,7 +2,21 @@
 //! first ([`Needs`]), the board the threads take them from ([`SliceBoard`]), and the sliced
 //! solve itself, each slice on one thread from its seed to its end.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use parking_lot::{Condvar, Mutex};
+
+use crate::egt::counts::SideStats;
+use crate::egt::index::Indexer;
+use crate::egt::material::MAX_MEN;
+use crate::egt::solve::SolveError;
+use crate::egt::stats::count_range;
+use crate::egt::threads::parallel;
+use crate::egt::word::Word;
+
+use super::geometry::Geometry;
+use super::later::{later, later_of, Later, LATER};
+use super::{Solver, ONE, UNSHARED};
 
 /// The slices (by their place in the solving order, `at[slice]`) whose values the seed of
 /// slice `slice` (of `per` rows) reads: those its pawns' moves to an empty square lead to
@@ -11,21 +25,24 @@ use super::*;
 /// waits for every lower level. A move leads to a lower level, solved earlier; one that
 /// did not would wait for ever, so it too falls back on the levels.
 pub(super) fn slice_needs<W: Word>(
-    g: &Geometry<W>,
+    geo: &Geometry<W>,
     ix: &Indexer,
     per: usize,
     slice: usize,
     at: &[usize],
 ) -> Option<Vec<usize>> {
-    let mut f = [0u8; MAX_MEN];
+    let mut squares = [0u8; MAX_MEN];
     let row = slice * per;
-    g.decode(ix, row, &mut f);
+    geo.decode(ix, row, &mut squares);
     let own = *at.get(slice)?;
     let mut out = Vec::new();
-    for i in 0..g.heights.len() {
-        let base = g.base(ix, row, &f, i);
-        for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
-            let to = g.step_row(ix, base, &f, i, st)?;
+    for i in 0..geo.heights.len() {
+        let base = geo.base(ix, row, &squares, i);
+        for st in geo.hits[i][squares[i] as usize]
+            .iter()
+            .filter(|st| st.pushes)
+        {
+            let to = geo.step_row(ix, base, &squares, i, st)?;
             out.push(*at.get(to / per).filter(|&&k| k < own)?);
         }
     }
@@ -135,23 +152,27 @@ pub(super) const TAKEN: u8 = 1;
 pub(super) const DONE: u8 = 2;
 
 impl<'a, W: Word> Solver<'a, W> {
-    /// When the table is solved by levels (see [`heights`]) and each placement of the pawns
+    /// When the table is solved by levels (see `heights`) and each placement of the pawns
     /// (a slice: the rows of one value of the pawns' factors, which lead the index) is a
     /// whole number of `summary` words and holds no first man some symmetry keeps in place
     /// (whose images would be another slice's rows): the rows per slice, and per level the
     /// slices, the lowest level first. A slice's moves reach only its own rows or lower
     /// levels', so the slices of a level are solved apart, each by one thread.
     pub(super) fn slices(&self) -> Option<(usize, Vec<Vec<usize>>)> {
-        let (h, ix) = (&self.geo.heights, &self.table.index);
-        let per = ix.stride_of(h.len().checked_sub(1)?) / self.geo.len;
-        if h.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
+        let (heights, ix) = (&self.geo.heights, &self.table.index);
+        let per = ix.stride_of(heights.len().checked_sub(1)?) / self.geo.len;
+        if heights.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
             return None;
         }
-        let mut f = [0u8; MAX_MEN];
+        let mut squares = [0u8; MAX_MEN];
         let mut out: Vec<Vec<usize>> = Vec::new();
         for slice in 0..self.rows / per {
-            self.decode(slice * per, &mut f);
-            let sum: usize = h.iter().zip(&f).map(|(h, &s)| h[s as usize] as usize).sum();
+            self.decode(slice * per, &mut squares);
+            let sum: usize = heights
+                .iter()
+                .zip(&squares)
+                .map(|(man_heights, &s)| man_heights[s as usize] as usize)
+                .sum();
             if out.len() <= sum {
                 out.resize_with(sum + 1, Vec::new);
             }
@@ -221,9 +242,9 @@ impl<'a, W: Word> Solver<'a, W> {
                 }
                 report(board.finish(k, solved.err()));
             }
-            // Nothing left to take: while the last slices are solved (alone, a noticeable
-            // part of a pawn table's build), this thread writes the parts of the table's file that are
-            // final (see `cache::Writer`), the file's write once at the end.
+            // Nothing left to take: while the last slices are solved (alone, a noticeable part of a
+            // pawn table's build), this thread writes the parts of the table's file that are final
+            // (see `cache::Writer`), the file's write once at the end.
             if let Some(write) = self.idle {
                 let span = per * self.geo.len;
                 let slices = |r: std::ops::Range<usize>| r.start / span..r.end.div_ceil(span);
@@ -294,18 +315,18 @@ impl<'a, W: Word> Solver<'a, W> {
     /// kilobytes, kept in the core's cache) where in their own order they read a block 8
     /// times at different moments.
     pub(super) fn orbit_order(&self, per: usize, slice: usize) -> Vec<usize> {
-        let h = self.geo.heights.len();
+        let pawns = self.geo.heights.len();
         let mut order: Vec<usize> = (0..per).collect();
-        if h + 1 >= self.geo.m {
+        if pawns + 1 >= self.geo.men {
             return order;
         }
         let maps = &self.table.rules.board.maps;
-        let orbit = |sq: u8| maps.iter().map(|m| m[sq as usize]).min().unwrap_or(sq);
-        let mut f = [0u8; MAX_MEN];
+        let orbit = |sq: u8| maps.iter().map(|map| map[sq as usize]).min().unwrap_or(sq);
+        let mut squares = [0u8; MAX_MEN];
         let keys: Vec<u8> = (0..per)
             .map(|j| {
-                self.decode(slice * per + j, &mut f);
-                orbit(f[h])
+                self.decode(slice * per + j, &mut squares);
+                orbit(squares[pawns])
             })
             .collect();
         order.sort_by_key(|&j| keys[j]);

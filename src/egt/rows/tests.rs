@@ -1,19 +1,23 @@
 //! The row solver's unit tests: its geometry, decoding and word tricks against plain twins.
 
-use super::{div_rem, flip_word, rights, Cursor, Geometry, Outcomes, Word, MAX_MEN, MAX_ROW};
+use super::captures::Outcomes;
+use super::geometry::{div_rem, flip_word, Cursor, Geometry, MAX_ROW};
 use crate::egt::material::Material;
+use crate::egt::material::MAX_MEN;
 use crate::egt::rules::Rules;
 use crate::egt::value::{loss, win, DRAW, ILLEGAL, WON_NOW};
+use crate::egt::word::Word;
 use crate::egt::{Builder, Settings};
+use variants::rights;
 
 /// The unsolved table of a built-in variant's material.
 fn empty_table(variant: &str, material: &str) -> crate::egt::solve::Table {
     let all = variants::builtins().unwrap_or_else(|_| unreachable!());
-    let v = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
-    let rules = Rules::new(v, None, false).unwrap_or_else(|_| unreachable!());
-    let mut b = Builder::new(rules, Settings::default());
-    let m = Material::parse(v, material).unwrap_or_else(|_| unreachable!());
-    b.empty_table(&m).unwrap_or_else(|_| unreachable!())
+    let compiled = variants::find(&all, variant).unwrap_or_else(|| unreachable!());
+    let rules = Rules::new(compiled, None, false).unwrap_or_else(|_| unreachable!());
+    let mut builder = Builder::new(rules, Settings::default());
+    let men = Material::parse(compiled, material).unwrap_or_else(|_| unreachable!());
+    builder.empty_table(&men).unwrap_or_else(|_| unreachable!())
 }
 
 /// The last man's moves become word operations where they are leaps and whole rays
@@ -24,16 +28,20 @@ fn empty_table(variant: &str, material: &str) -> crate::egt::solve::Table {
 #[test]
 fn last_man_rays_reach_what_its_paths_reach() {
     fn check(variant: &str, material: &str, rays: usize, pure: bool) {
-        let t = empty_table(variant, material);
-        let g = Geometry::<u128>::new(&t);
+        let table = empty_table(variant, material);
+        let geo = Geometry::<u128>::new(&table);
         let what = format!("{variant} {material}");
-        assert_eq!((g.last_slides.len(), g.last_pure), (rays, pure), "{what}");
+        assert_eq!(
+            (geo.last_slides.len(), geo.last_pure),
+            (rays, pure),
+            "{what}"
+        );
         if !pure {
             return;
         }
         // Every square's paths, made one by one from the compiled moves.
-        let last = t.men() - 1;
-        let pm = &t.rules.moves[t.colour[last] as usize][t.piece[last] as usize];
+        let last = table.men() - 1;
+        let pm = &table.rules.moves[table.colour[last] as usize][table.piece[last] as usize];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..200 {
             seed = seed
@@ -41,9 +49,9 @@ fn last_man_rays_reach_what_its_paths_reach() {
                 .wrapping_add(1442695040888963407);
             // A few other men on random squares.
             let occ = (0..4).fold(0u128, |o, k| {
-                o | 1u128 << ((seed >> (8 * k)) % g.len as u64)
+                o | 1u128 << ((seed >> (8 * k)) % geo.len as u64)
             });
-            for a in (0..g.len).filter(|&a| occ >> a & 1 == 0) {
+            for a in (0..geo.len).filter(|&a| occ >> a & 1 == 0) {
                 let mut want = 0u128;
                 for path in &pm.from[a] {
                     let free = <u128 as Word>::of_set(path.cond.empty) & occ == 0;
@@ -52,8 +60,8 @@ fn last_man_rays_reach_what_its_paths_reach() {
                     }
                 }
                 // The squares reached from `a`: those whose one-square set `a` reaches.
-                let got = (0..g.len)
-                    .filter(|&b| g.reach(1u128 << b, occ) >> a & 1 != 0 && occ >> b & 1 == 0)
+                let got = (0..geo.len)
+                    .filter(|&b| geo.reach(1u128 << b, occ) >> a & 1 != 0 && occ >> b & 1 == 0)
                     .fold(0u128, |acc, b| acc | 1u128 << b);
                 assert_eq!(got, want, "{what}: from {a}, men on {occ:#x}");
             }
@@ -76,9 +84,12 @@ fn last_man_rays_reach_what_its_paths_reach() {
 #[test]
 fn a_piece_is_last_rather_than_a_royal() {
     let last = |variant: &str, material: &str| {
-        let t = empty_table(variant, material);
-        let m = t.men() - 1;
-        (t.royals.iter().any(|&r| r >> m & 1 != 0), t.perm.is_some())
+        let table = empty_table(variant, material);
+        let last = table.men() - 1;
+        (
+            table.royals.iter().any(|&r| r >> last & 1 != 0),
+            table.perm.is_some(),
+        )
     };
     assert_eq!(last("chess", "KRvKP"), (false, true));
     assert_eq!(last("chess", "KBNvK"), (false, true));
@@ -93,22 +104,22 @@ fn a_piece_is_last_rather_than_a_royal() {
 #[test]
 fn row_digits_decode_as_the_indexer() {
     fn check<W: Word>(variant: &str, material: &str) {
-        let t = empty_table(variant, material);
-        let g = Geometry::<W>::new(&t);
-        assert!(g.digits.is_some(), "{material}: row numbers fit 32 bits");
-        let (ix, men) = (&t.index, t.men());
-        let (mut f, mut want) = ([0u8; MAX_MEN], [0u8; MAX_MEN]);
-        for row in 0..ix.size / g.len {
-            let occ = g.decode(ix, row, &mut f);
-            ix.decode(row * g.len, &mut want[..men]);
-            assert_eq!(f[..men], want[..men], "{material} row {row}");
-            let others = (0..men - 1).fold(W::ZERO, |o, i| o | W::bit(f[i] as usize));
+        let table = empty_table(variant, material);
+        let geo = Geometry::<W>::new(&table);
+        assert!(geo.digits.is_some(), "{material}: row numbers fit 32 bits");
+        let (ix, men) = (&table.index, table.men());
+        let (mut squares, mut want) = ([0u8; MAX_MEN], [0u8; MAX_MEN]);
+        for row in 0..ix.size / geo.len {
+            let occ = geo.decode(ix, row, &mut squares);
+            ix.decode(row * geo.len, &mut want[..men]);
+            assert_eq!(squares[..men], want[..men], "{material} row {row}");
+            let others = (0..men - 1).fold(W::ZERO, |o, i| o | W::bit(squares[i] as usize));
             assert!(occ == others, "{material} row {row}: occupancy");
         }
         // The cursor's decode against the whole one, on a walk in order that skips
         // rows now and then (a sweep passes rows without undecided positions) and
         // jumps back and forth at random.
-        let rows = ix.size / g.len;
+        let rows = ix.size / geo.len;
         let (mut at, mut seed, mut row) = (Cursor::<W>::new(), 0x9e37_79b9_u64, 0usize);
         for step in 0..3 * rows {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
@@ -117,11 +128,11 @@ fn row_digits_decode_as_the_indexer() {
                 1..=3 => (row + 2 + (seed >> 50) as usize % 70) % rows,
                 _ => (row + 1) % rows,
             };
-            let occ = g.decode_at(ix, row, &mut at);
-            let whole = g.decode(ix, row, &mut f);
+            let occ = geo.decode_at(ix, row, &mut at);
+            let whole = geo.decode(ix, row, &mut squares);
             assert_eq!(
-                at.f[..men - 1],
-                f[..men - 1],
+                at.squares[..men - 1],
+                squares[..men - 1],
                 "{material} row {row}, step {step}"
             );
             assert!(occ == whole, "{material} row {row}: the cursor's occupancy");
@@ -142,22 +153,22 @@ fn row_digits_decode_as_the_indexer() {
 #[test]
 fn slice_needs_hold_every_pawn_step() {
     fn check(variant: &str, material: &str) -> (usize, usize) {
-        let t = empty_table(variant, material);
-        let g = Geometry::<u64>::new(&t);
-        let (ix, men, pawns) = (&t.index, t.men(), g.heights.len());
+        let table = empty_table(variant, material);
+        let geo = Geometry::<u64>::new(&table);
+        let (ix, men, pawns) = (&table.index, table.men(), geo.heights.len());
         assert!(pawns > 0, "{material}: solved by levels");
-        let per = ix.stride_of(pawns - 1) / g.len;
-        let slices = ix.size / g.len / per;
-        let mut f = [0u8; MAX_MEN];
-        let height = |f: &[u8; MAX_MEN]| -> usize {
+        let per = ix.stride_of(pawns - 1) / geo.len;
+        let slices = ix.size / geo.len / per;
+        let mut squares = [0u8; MAX_MEN];
+        let height = |squares: &[u8; MAX_MEN]| -> usize {
             (0..pawns)
-                .map(|i| g.heights[i][f[i] as usize] as usize)
+                .map(|i| geo.heights[i][squares[i] as usize] as usize)
                 .sum()
         };
         let mut order: Vec<usize> = (0..slices).collect();
         order.sort_by_key(|&s| {
-            g.decode(ix, s * per, &mut f);
-            height(&f)
+            geo.decode(ix, s * per, &mut squares);
+            height(&squares)
         });
         let mut at = vec![0; slices];
         for (k, &s) in order.iter().enumerate() {
@@ -165,18 +176,21 @@ fn slice_needs_hold_every_pawn_step() {
         }
         let (mut steps, mut listed) = (0, 0);
         for slice in 0..slices {
-            let needs = super::slices::slice_needs(&g, ix, per, slice, &at);
+            let needs = super::slices::slice_needs(&geo, ix, per, slice, &at);
             listed += usize::from(needs.is_some());
             for row in slice * per..(slice + 1) * per {
-                g.decode(ix, row, &mut f);
+                geo.decode(ix, row, &mut squares);
                 for i in 0..pawns {
-                    for st in g.hits[i][f[i] as usize].iter().filter(|st| st.pushes) {
-                        let mut next = f;
+                    for st in geo.hits[i][squares[i] as usize]
+                        .iter()
+                        .filter(|st| st.pushes)
+                    {
+                        let mut next = squares;
                         next[i] = st.sq;
                         let Some(idx) = ix.encode(&next[..men]) else {
                             continue;
                         };
-                        let to = idx / g.len / per;
+                        let to = idx / geo.len / per;
                         steps += 1;
                         assert!(at[to] < at[slice], "{material}: row {row} steps up");
                         if let Some(list) = &needs {

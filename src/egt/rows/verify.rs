@@ -2,15 +2,30 @@
 //! inside the table reaches a position not yet won in time and no capture holds it, checked
 //! for a whole row at once.
 
-use super::*;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::egt::material::MAX_MEN;
+use crate::egt::value::{loss, plies, DRAW, MAX_PLIES};
+use crate::egt::word::{ones, AtomicWord, Word};
+
+use super::geometry::flip_word;
+use super::seed::HELD;
+use super::{settle, Rmw, Solver};
 
 impl<'a, W: Word> Solver<'a, W> {
-    /// Of the bits `cand` of `row` (`f`, `occ`: its other men), those where side `x` to move
+    /// Of the bits `cand` of `row` (`squares`, `occ`: its other men), those where side `x` to move
     /// has a legal quiet move to a position not in `closed` of the other side.
-    pub(super) fn escapes(&self, f: &[u8; MAX_MEN], occ: W, row: usize, x: usize, cand: W) -> W {
+    pub(super) fn escapes(
+        &self,
+        squares: &[u8; MAX_MEN],
+        occ: W,
+        row: usize,
+        x: usize,
+        cand: W,
+    ) -> W {
         let closed = self.closed[1 - x];
         if !self.memo[x] {
-            return self.escapes_from(f, occ, row, x, cand, closed);
+            return self.escapes_from(squares, occ, row, x, cand, closed);
         }
         let memo = &self.moving[x][row];
         let mut moving = memo.load(Relaxed);
@@ -23,14 +38,14 @@ impl<'a, W: Word> Solver<'a, W> {
         if esc == cand {
             return esc;
         }
-        self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
+        self.escapes_of_others(squares, occ, row, x, (cand, esc), closed)
     }
 
     /// Whether `moving` may hold the escapes of side `x`'s last man (see
     /// [`Solver::memo`]): the man is `x`'s and moves by leaps and rays alone.
     pub(super) fn memo_of(&self, x: usize) -> bool {
-        let g = &self.geo;
-        g.colour[g.m - 1] as usize == x && g.last_pure && !g.last_leaps.is_empty()
+        let geo = &self.geo;
+        geo.colour[geo.men - 1] as usize == x && geo.last_pure && !geo.last_leaps.is_empty()
     }
 
     /// The positions of `cand` in `row` where side `x`'s last man has an escape, as far as
@@ -57,33 +72,33 @@ impl<'a, W: Word> Solver<'a, W> {
     /// [`Solver::escapes`] with `closed` for the other side's positions that are no escape.
     pub(super) fn escapes_from(
         &self,
-        f: &[u8; MAX_MEN],
+        squares: &[u8; MAX_MEN],
         occ: W,
         row: usize,
         x: usize,
         cand: W,
         closed: &[W::Atomic],
     ) -> W {
-        let g = &self.geo;
-        let last = g.m - 1;
+        let geo = &self.geo;
+        let last = geo.men - 1;
         // The last man first: its moves stay in the row (one word, in cache), where the
         // other men's each read another row's.
         let mut esc = W::ZERO;
-        if g.colour[last] as usize == x {
-            let w = closed[row].load(Relaxed);
-            if !g.last_leaps.is_empty() {
-                esc |= cand & g.reach_open(w, occ);
+        if geo.colour[last] as usize == x {
+            let closed_word = closed[row].load(Relaxed);
+            if !geo.last_leaps.is_empty() {
+                esc |= cand & geo.reach_open(closed_word, occ);
             }
-            let rest = if g.last_pure { W::ZERO } else { cand & !esc };
+            let rest = if geo.last_pure { W::ZERO } else { cand & !esc };
             for a in ones(rest) {
                 // Most often every target is closed, or no path is blocked: no path to
                 // look at.
-                let (targets, block) = g.last_targets[a];
-                if (targets & !w).any()
+                let (targets, block) = geo.last_targets[a];
+                if (targets & !closed_word).any()
                     && (!(occ & block).any()
-                        || g.last_moves[a]
+                        || geo.last_moves[a]
                             .iter()
-                            .any(|vs| vs.need.open(occ) && !w.has(vs.local as usize)))
+                            .any(|vs| vs.need.open(occ) && !closed_word.has(vs.local as usize)))
                 {
                     esc |= W::bit(a);
                 }
@@ -92,71 +107,71 @@ impl<'a, W: Word> Solver<'a, W> {
         if esc == cand {
             return esc;
         }
-        self.escapes_of_others(f, occ, row, x, (cand, esc), closed)
+        self.escapes_of_others(squares, occ, row, x, (cand, esc), closed)
     }
 
     /// [`Solver::escapes_from`] by the moves of side `x`'s men but the last, of the
     /// positions `cand` but those of `esc` (found already, and returned with the rest).
     pub(super) fn escapes_of_others(
         &self,
-        f: &[u8; MAX_MEN],
+        squares: &[u8; MAX_MEN],
         occ: W,
         row: usize,
         x: usize,
         (cand, mut esc): (W, W),
         closed: &[W::Atomic],
     ) -> W {
-        let g = &self.geo;
+        let geo = &self.geo;
         let ix = &self.table.index;
-        let last = g.m - 1;
-        let mut next = *f;
-        for &i in &g.side_men[x] {
-            let base = g.base(ix, row, f, i);
-            if let Some((quick, _)) = &g.quick[i] {
-                for q in &quick[f[i] as usize] {
-                    if (occ & q.block).any() {
+        let last = geo.men - 1;
+        let mut next = *squares;
+        for &i in &geo.side_men[x] {
+            let base = geo.base(ix, row, squares, i);
+            if let Some((quick, _)) = &geo.quick[i] {
+                for quick_step in &quick[squares[i] as usize] {
+                    if (occ & quick_step.block).any() {
                         continue;
                     }
-                    let w = closed[base + q.share].load(Relaxed);
-                    esc |= cand & !q.row_block & !w;
+                    let closed_word = closed[base + quick_step.share].load(Relaxed);
+                    esc |= cand & !quick_step.row_block & !closed_word;
                     if esc == cand {
                         return esc;
                     }
                 }
                 continue;
             }
-            let alike = g.set_stride[i].is_some();
-            for st in &g.moves[i][f[i] as usize] {
+            let alike = geo.set_stride[i].is_some();
+            for st in &geo.moves[i][squares[i] as usize] {
                 if (occ & st.block).any() {
                     continue;
                 }
-                let c = cand & !esc & !st.row_block & g.screened(occ, st.screen);
-                if !c.any() {
+                let escaping = cand & !esc & !st.row_block & geo.screened(occ, st.screen);
+                if !escaping.any() {
                     continue;
                 }
                 let k = if i == 0 { ix.canon_of(st.sq) } else { 0 };
                 let row2 = if k == 0 && !alike {
                     (st.share != usize::MAX).then(|| base + st.share)
                 } else if k == 0 {
-                    g.step_row(ix, base, f, i, st)
+                    geo.step_row(ix, base, squares, i, st)
                 } else {
                     next[i] = st.sq;
-                    let r = ix.encode_mapped(&next[..last], k);
-                    next[i] = f[i];
-                    r
+                    let to_row = ix.encode_mapped(&next[..last], k);
+                    next[i] = squares[i];
+                    to_row
                 };
                 let Some(row2) = row2 else {
                     continue;
                 };
-                let w = closed[row2].load(Relaxed);
+                let closed_word = closed[row2].load(Relaxed);
                 if k == 0 {
-                    esc |= c & !w;
-                } else if let Some(flip) = g.last_unflip[k] {
+                    esc |= escaping & !closed_word;
+                } else if let Some(flip) = geo.last_unflip[k] {
                     // The word seen from this row: bit `b` is the image's bit `last_map[k][b]`.
-                    esc |= c & !W::of_low64(flip_word(w.low64(), flip));
+                    esc |= escaping & !W::of_low64(flip_word(closed_word.low64(), flip));
                 } else {
-                    for b in ones(c) {
-                        if !w.has(g.last_map[k][b] as usize) {
+                    for b in ones(escaping) {
+                        if !closed_word.has(geo.last_map[k][b] as usize) {
                             esc |= W::bit(b);
                         }
                     }
@@ -170,51 +185,57 @@ impl<'a, W: Word> Solver<'a, W> {
     }
 
     /// Positions of `x` (to move) in `row` whose successors have all been won in at most
-    /// `p` plies: lost, unless a capture holds them.
-    pub(super) fn verify(&self, p: u8, row: usize, x: usize, cand: W) {
-        let mut f = [0u8; MAX_MEN];
-        let occ = self.decode(row, &mut f);
-        self.verify_at(p, (row, &f, occ), x, cand);
+    /// `distance` plies: lost, unless a capture holds them.
+    pub(super) fn verify(&self, distance: u8, row: usize, x: usize, cand: W) {
+        let mut squares = [0u8; MAX_MEN];
+        let occ = self.decode(row, &mut squares);
+        self.verify_at(distance, (row, &squares, occ), x, cand);
     }
 
-    /// [`Solver::verify`] with the row decoded (`f`, `occ`).
+    /// [`Solver::verify`] with the row decoded (`squares`, `occ`).
     pub(super) fn verify_at(
         &self,
-        p: u8,
-        (row, f, occ): (usize, &[u8; MAX_MEN], W),
+        distance: u8,
+        (row, squares, occ): (usize, &[u8; MAX_MEN], W),
         x: usize,
         cand: W,
     ) {
-        let g = &self.geo;
-        let t = self.table;
-        let lost = cand & !self.escapes(f, occ, row, x, cand);
+        let geo = &self.geo;
+        let table = self.table;
+        let lost = cand & !self.escapes(squares, occ, row, x, cand);
         if !lost.any() {
             return;
         }
         let mine = lost & !self.rmw().or(&self.done[x][row], lost);
         settle(&self.settled[x][row], mine);
-        // Most are lost in `p + 1`: filed together.
+        // Most are lost in `distance + 1`: filed together.
         let mut next = W::ZERO;
         for bit in ones(mine) {
             // The seed's note of the captures (see `seed_values`); the position is ours.
-            let value = &t.values[x][row * g.len + bit];
+            let value = &table.values[x][row * geo.len + bit];
             let memo = value.load(Relaxed);
             if memo == HELD {
                 // A draw for good: every quiet move lets the opponent win.
                 value.store(DRAW, Relaxed);
                 continue;
             }
-            let d = p.max(memo.saturating_sub(1));
-            let code = loss((d + 1).min(MAX_PLIES));
+            let depth = distance.max(memo.saturating_sub(1));
+            let code = loss((depth + 1).min(MAX_PLIES));
             value.store(code, Relaxed);
-            if d == p {
+            if depth == distance {
                 next |= W::bit(bit);
             } else {
-                self.file(p, plies(code), row, x, W::bit(bit));
+                self.file(distance, plies(code), row, x, W::bit(bit));
             }
         }
         if next.any() {
-            self.file(p, plies(loss((p + 1).min(MAX_PLIES))), row, x, next);
+            self.file(
+                distance,
+                plies(loss((distance + 1).min(MAX_PLIES))),
+                row,
+                x,
+                next,
+            );
         }
     }
 }

@@ -1,10 +1,12 @@
 //! Checks a start FEN against a board and its pieces: rank and file counts (numbers may have
 //! several digits, as on 10- to 16-file boards), known letters, promoted pieces `+X`, the
 //! crazyhouse marker `~`, wall squares `*`, holdings `[...]`, side to move, castling and
-//! en-passant fields and move counters (Fairy-Stockfish's shogi FENs omit castling and e.p.).
+//! en-passant fields and move counters (Fairy-Stockfish's shogi FENs omit castling and e.p.);
+//! and the start squares of each piece type, read from the variant's start FEN.
 
 use super::values::{next_symbol, Symbol};
-use crate::geometry::Coord;
+use crate::geometry::{Coord, SquareSet};
+use crate::rules::Variant;
 
 /// What a valid FEN holds, for the loader's further checks.
 #[derive(Debug, Default)]
@@ -29,6 +31,38 @@ pub fn check(
 ) -> Result<FenInfo, String> {
     let mut fields = fen.split_whitespace();
     let board = fields.next().ok_or("empty FEN")?;
+    let mut info = read_placement(board, files, ranks, known)?;
+    read_tail(fields.collect(), files, ranks, &mut info)?;
+    Ok(info)
+}
+
+/// The squares each piece type holds in `variant`'s start position, White's sets then
+/// Black's, indexed by piece id; every set is empty when the start FEN's placement field
+/// cannot be read. The engine's board layout takes its start squares from here.
+pub fn start_squares(variant: &Variant) -> [Vec<SquareSet>; 2] {
+    let types = variant.pieces.len();
+    let mut squares = [vec![SquareSet::EMPTY; types], vec![SquareSet::EMPTY; types]];
+    let id = |s: Symbol| variant.piece_by_symbol(s.letter, s.plus, s.suffix);
+    let placement = variant.start_fen.split_whitespace().next().unwrap_or("");
+    let known = |s: Symbol| id(s).is_some();
+    let Ok(info) = read_placement(placement, variant.files, variant.ranks, &known) else {
+        return squares;
+    };
+    for (symbol, white, at) in info.pieces {
+        if let Some(piece) = id(symbol) {
+            squares[usize::from(!white)][piece as usize].insert(at);
+        }
+    }
+    squares
+}
+
+/// Reads a FEN's placement field: the ranks and the optional `[holdings]`.
+fn read_placement(
+    board: &str,
+    files: u8,
+    ranks: u8,
+    known: &dyn Fn(Symbol) -> bool,
+) -> Result<FenInfo, String> {
     let mut info = FenInfo::default();
     let (board, hand) = split_hand(board)?;
     if let Some(hand) = hand {
@@ -42,7 +76,6 @@ pub fn check(
         let rank = ranks - 1 - i as u8;
         read_row(row, rank, files, known, &mut info)?;
     }
-    read_tail(fields.collect(), files, ranks, &mut info)?;
     Ok(info)
 }
 
