@@ -171,3 +171,51 @@ fn checkers_are_read_from_the_map() {
         assert_eq!(pos.checkers(Colour::Black).len(), n, "{fen}");
     }
 }
+
+/// The capture paths onto a square read from the map's list without making a move: a pawn's
+/// diagonal and a queen's file count, a pawn's push does not; a mover's own path is left out
+/// when asked; a xiangqi cannon counts beyond its screen only.
+#[test]
+fn capturers_onto_reads_capture_paths() {
+    use locust::board::types::Colour;
+    let chess = common::start("chess")
+        .with_fen("4k3/8/8/3p4/4P3/8/8/3QK3 w - - 0 1")
+        .expect("fen");
+    let sq = |pos: &Position, c: (u8, u8)| pos.layout().sq(Coord::new(c.0, c.1));
+    let (d5, e4, e5) = (sq(&chess, (3, 4)), sq(&chess, (4, 3)), sq(&chess, (4, 4)));
+    let value = |pos: &Position, c| pos.see_value(pos.man_at(sq(pos, c)).expect("man").kind);
+    let (pawn, queen) = (value(&chess, (4, 3)), value(&chess, (3, 0)));
+    assert!(pawn < queen);
+    assert_eq!(
+        chess.capturers_onto(Colour::White, d5, None),
+        (2, Some(pawn))
+    );
+    assert_eq!(
+        chess.capturers_onto(Colour::White, d5, Some(e4)),
+        (1, Some(queen))
+    );
+    assert_eq!(chess.capturers_onto(Colour::Black, d5, None), (0, None));
+    assert_eq!(
+        chess.capturers_onto(Colour::Black, e4, None),
+        (1, Some(pawn))
+    );
+    assert_eq!(
+        chess.capturers_onto(Colour::White, e5, None).0,
+        0,
+        "a push is no capture"
+    );
+    // Red cannon on b1 (file 1, rank 0), a red pawn screen on b4, black pawn on b6.
+    let xq = common::start("xiangqi")
+        .with_fen("4k4/9/9/9/1p7/9/1P7/9/9/1C1K5 w - - 0 1")
+        .expect("fen");
+    let cannon = value(&xq, (1, 0));
+    assert_eq!(
+        xq.capturers_onto(Colour::White, sq(&xq, (1, 5)), None),
+        (1, Some(cannon))
+    );
+    assert_eq!(
+        xq.capturers_onto(Colour::White, sq(&xq, (1, 1)), None).0,
+        0,
+        "no screen yet"
+    );
+}

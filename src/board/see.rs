@@ -3,10 +3,12 @@
 //! attack map and each capture is really made, so x-rays, a cannon's new screen or a lion's
 //! path that opens come from the map's own re-walk of the paths the capture changed.
 
+use variants::rights;
+
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
-use crate::board::types::Sq;
+use crate::board::types::{Colour, Sq};
 
 /// The exchange value of a royal: more than everything else together, so that a royal only
 /// captures when nothing can take it back.
@@ -27,6 +29,42 @@ impl Position {
         let reply = self.exchange(to, ops, 1);
         self.unmake(saved, ops);
         gain - reply
+    }
+
+    /// The capture paths of `colour` onto `sq` as the board stands, read from the attack
+    /// map's list of the square, leaving out the man on `skip` (a mover that leaves it):
+    /// how many there are and the SEE value of the cheapest man among them. No make: x-rays
+    /// and the screens a move would change are not seen, so this only pre-judges cases
+    /// that [`Position::see`] decides exactly.
+    pub fn capturers_onto(&self, colour: Colour, sq: Sq, skip: Option<Sq>) -> (u32, Option<i32>) {
+        let (mut count, mut cheapest) = (0, None::<i32>);
+        for id in self.map.cells_at(sq, colour) {
+            let (slot, c) = self.map.split(id);
+            let Some(man) = self.men[slot as usize].filter(|m| Some(m.sq) != skip) else {
+                continue;
+            };
+            let cell = &self.lay.kinds[man.kind as usize].cells[colour.index()].cells[c as usize];
+            if cell.rights & rights::CAPTURE != 0 {
+                count += 1;
+                let v = self.see_value(man.kind);
+                cheapest = Some(cheapest.map_or(v, |c| c.min(v)));
+            }
+        }
+        (count, cheapest)
+    }
+
+    /// The SEE value of the man a move puts on its end square (the dropped piece for a drop,
+    /// the promoted kind for a promotion), 0 for a pass.
+    pub fn moving_value(&self, m: &Move) -> i32 {
+        match m.kind {
+            MoveKind::Pass => 0,
+            MoveKind::Drop | MoveKind::Promotion => {
+                self.see_value(self.lay.kind_of(m.piece, false))
+            }
+            _ => self
+                .man_at(self.lay.sq(m.from_coord()))
+                .map_or(0, |a| self.see_value(a.kind)),
+        }
     }
 
     /// The exchange value of a man for SEE.

@@ -45,6 +45,14 @@ pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 pub const LMR_DIVISOR: f64 = 2.2;
 /// Internal iterative reduction: smallest draft reduced by a ply when the table has no move.
 pub const IIR_DEPTH: i32 = 4;
+/// SEE pruning in the main search: deepest draft.
+pub const SEE_PRUNE_DEPTH: i32 = 8;
+/// SEE pruning: a capture is skipped when it loses more than this per ply of depth.
+pub const SEE_CAPTURE_MARGIN: i32 = 200;
+/// SEE pruning: extra margin per ply where captured men go to the captor's hand.
+pub const SEE_HAND_MARGIN: i32 = 120;
+/// SEE pruning: a quiet move is skipped when it loses more than this times depth squared.
+pub const SEE_QUIET_MARGIN: i32 = 25;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence plies after which only recaptures (onto the previous move's square) are tried.

@@ -448,40 +448,63 @@ impl<'a> Worker<'a> {
     }
 
     /// Ordering keys: table move, winning-looking captures (MVV/LVA), promotions, killers,
-    /// history. With `quiets` false the other quiet moves are left at [`UNSCORED`], to be
-    /// scored by [`Worker::score_quiets`] only if the search reaches them.
-    fn order(&self, moves: &[Move], tt_sig: u32, ply: usize, quiets: bool) -> Vec<i32> {
-        moves
-            .iter()
-            .map(|m| {
-                let sig = move_sig(m);
-                if sig != 0 && sig == tt_sig {
-                    return TT_KEY;
-                }
-                let victim = self.victim_value(m);
-                if victim > 0 {
-                    let key = victim * 64 - self.mover_value(m) / 16;
-                    if self.losing_capture(m, victim) {
-                        return BAD_CAPTURE_KEY + key; // after the killers
-                    }
-                    return GOOD_CAPTURE_KEY + key;
-                }
-                if m.kind == MoveKind::Promotion {
-                    return PROMOTION_KEY;
-                }
-                if sig != 0 && self.killers[ply][0] == sig {
-                    return KILLER_KEY + 2;
-                }
-                if sig != 0 && self.killers[ply][1] == sig {
-                    return KILLER_KEY + 1;
-                }
-                if quiets {
-                    self.quiet_score(m, ply)
-                } else {
-                    UNSCORED
-                }
-            })
-            .collect()
+    /// history, then captures that lose material by SEE. With `quiets` false the other quiet
+    /// moves are left at [`UNSCORED`], to be scored by [`Worker::score_quiets`] only if the
+    /// search reaches them.
+    fn order(&mut self, moves: &[Move], tt_sig: u32, ply: usize, quiets: bool) -> Vec<i32> {
+        let mut keys = Vec::with_capacity(moves.len());
+        for m in moves {
+            let sig = move_sig(m);
+            let key = if sig != 0 && sig == tt_sig {
+                TT_KEY
+            } else if let Some(key) = self.capture_key(m) {
+                key
+            } else if m.kind == MoveKind::Promotion {
+                PROMOTION_KEY
+            } else if sig != 0 && self.killers[ply][0] == sig {
+                KILLER_KEY + 2
+            } else if sig != 0 && self.killers[ply][1] == sig {
+                KILLER_KEY + 1
+            } else if quiets {
+                self.quiet_score(m, ply)
+            } else {
+                UNSCORED
+            };
+            keys.push(key);
+        }
+        keys
+    }
+
+    /// A capture's ordering key (None for a move that removes nothing): MVV/LVA among the
+    /// good captures; a capture the cheap rule doubts is judged by SEE, and one that loses
+    /// material goes after the quiet moves, ranked by its SEE. Explosions are beyond SEE:
+    /// the doubtful captures of a blast variant keep their band before the quiet moves.
+    fn capture_key(&mut self, m: &Move) -> Option<i32> {
+        let victim = self.victim_value(m);
+        if victim <= 0 {
+            return None;
+        }
+        let key = victim * 64 - self.mover_value(m) / 16;
+        if !self.losing_capture(m, victim) {
+            return Some(GOOD_CAPTURE_KEY + key);
+        }
+        if self.blasts {
+            return Some(DOUBTFUL_CAPTURE_KEY + key);
+        }
+        // Only when another man of ours could recapture may the exchange turn (the full SEE
+        // makes every capture, the attack map's costly part); else it loses the difference.
+        let (us, to) = (self.pos.side_to_move(), self.sq(m.to));
+        let from = self.sq(m.from);
+        let see = if self.pos.capturers_onto(us, to, Some(from)).0 == 0 {
+            victim - self.mover_value(m)
+        } else {
+            self.pos.see(m, &mut self.ops)
+        };
+        Some(if see >= 0 {
+            GOOD_CAPTURE_KEY + key
+        } else {
+            BAD_CAPTURE_KEY + see.max(-SEE_KEY_RANGE)
+        })
     }
 
     /// The quiet stage, generated when the search reaches it: appended to `moves` with
@@ -503,12 +526,14 @@ impl<'a> Worker<'a> {
         order[from..].sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
     }
 
-    /// Scores the quiet moves of `order` (all of it from here on: they sort last) by their
-    /// records and sorts them. Deferred to the first quiet move tried: most cut-offs come
-    /// before it, and a record costs two reads from large tables.
+    /// Scores the quiet moves of `order` (all of it from here on: they sort last, with the
+    /// losing captures) by their records and sorts them. Deferred to the first quiet move
+    /// tried: most cut-offs come before it, and a record costs two reads from large tables.
     fn score_quiets(&self, moves: &[Move], keys: &mut [i32], order: &mut [usize], ply: usize) {
         for &j in order.iter() {
-            keys[j] = self.quiet_score(&moves[j], ply);
+            if keys[j] == UNSCORED {
+                keys[j] = self.quiet_score(&moves[j], ply);
+            }
         }
         order.sort_unstable_by_key(|&j| std::cmp::Reverse(keys[j]));
     }
@@ -857,7 +882,7 @@ impl<'a> Worker<'a> {
                 break;
             };
             tried += 1;
-            if !scored && keys[i] == UNSCORED {
+            if !scored && keys[i] < DOUBTFUL_CAPTURE_KEY {
                 scored = true;
                 self.score_quiets(&moves, &mut keys, &mut order[tried - 1..], ply);
             }
@@ -868,11 +893,11 @@ impl<'a> Worker<'a> {
                 && depth <= LMP_DEPTH
                 && quiets_tried >= (LMP_BASE + (depth * depth) as usize) / (2 - improving as usize);
             if quiet && (futile(alpha, best) || late) {
-                // The quiet moves sort last, so the rest would be skipped too (a killer,
-                // before the captures that look losing, only skips itself).
-                if keys[i] < BAD_CAPTURE_KEY {
-                    break;
-                }
+                // The rest of the quiet moves would be skipped too, but the losing captures
+                // after them are still asked.
+                continue;
+            }
+            if ply > 0 && !in_check && best > -KNOWN_WIN && self.see_prunes(&m, keys[i], depth) {
                 continue;
             }
             let code = self.move_code(&m);
@@ -891,7 +916,7 @@ impl<'a> Worker<'a> {
                 if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
                     r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32
                         + !improving as i32;
-                    if keys[i] < BAD_CAPTURE_KEY {
+                    if keys[i] < KILLER_KEY {
                         // A quiet move's record (not a killer's): a ply less for a good
                         // one, a ply more for a bad one.
                         r -= (keys[i] / LMR_HISTORY_DIVISOR).clamp(-1, 1);
@@ -1101,8 +1126,8 @@ impl<'a> Worker<'a> {
                 if best + victim + DELTA_MARGIN <= alpha && m.kind != MoveKind::Promotion {
                     continue;
                 }
-                if self.losing_capture(&m, victim) {
-                    continue;
+                if is_bad_capture(keys[i]) {
+                    continue; // loses material by SEE
                 }
             }
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
@@ -1134,9 +1159,44 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// A capture of a cheaper man by a dearer one onto a defended square: likely to lose
-    /// material. Cheaper than `Position::see` and, measured, better here: SEE in its place
-    /// scored 41.5% in 82 games against this rule (docs/STRENGTH.md).
+    /// Shallow SEE pruning (a move already searched holds the node): a capture that loses
+    /// more than a margin growing with the depth (more where captured men go to the hand,
+    /// whose exchanges SEE undervalues), a quiet move onto an attacked square that loses
+    /// more than one growing with the square of the depth. Not with explosions, which SEE
+    /// does not model.
+    fn see_prunes(&mut self, m: &Move, key: i32, depth: i32) -> bool {
+        if depth > SEE_PRUNE_DEPTH {
+            return false;
+        }
+        if is_bad_capture(key) {
+            let hand = self.pos.variant().drops.captures_to_hand;
+            let margin = SEE_CAPTURE_MARGIN + if hand { SEE_HAND_MARGIN } else { 0 };
+            return key - BAD_CAPTURE_KEY < -margin * depth;
+        }
+        if !is_quiet(key) || self.blasts || matches!(m.kind, MoveKind::Pass | MoveKind::Castle) {
+            return false;
+        }
+        // Judged from the attack map's lists without making the move (as SEE would, for a
+        // move that captures nothing): taken for nothing when undefended, else the mover
+        // against the cheapest attacker.
+        let us = self.pos.side_to_move();
+        let to = self.sq(m.to);
+        let (theirs, cheapest) = self.pos.capturers_onto(us.flip(), to, None);
+        let Some(cheapest) = cheapest.filter(|_| theirs > 0) else {
+            return false;
+        };
+        let from = (m.kind != MoveKind::Drop).then(|| self.sq(m.from));
+        let mover = self.pos.moving_value(m);
+        let loss = if self.pos.capturers_onto(us, to, from).0 == 0 {
+            mover
+        } else {
+            mover - cheapest
+        };
+        loss > SEE_QUIET_MARGIN * depth * depth
+    }
+
+    /// A capture of a cheaper man by a dearer one onto a defended square: it may lose
+    /// material. The cheap first test; `Position::see` judges the captures it doubts.
     fn losing_capture(&self, m: &Move, victim: i32) -> bool {
         let mover = self.mover_value(m);
         if mover <= victim || m.kind == MoveKind::Promotion {
@@ -1148,12 +1208,18 @@ impl<'a> Worker<'a> {
 }
 
 /// Ordering keys by band: table move, good captures, promotions, killers, captures that
-/// look losing, then quiet moves by history (which stays below `HISTORY_MAX`).
+/// look losing where SEE cannot judge (explosions), quiet moves by their records (within a
+/// few `HISTORY_MAX`, far inside `QUIET_FLOOR..DOUBTFUL_CAPTURE_KEY`), then the captures
+/// that lose by SEE, ranked by it.
 const TT_KEY: i32 = 1 << 30;
 const GOOD_CAPTURE_KEY: i32 = 1 << 26;
 const PROMOTION_KEY: i32 = 1 << 25;
 const KILLER_KEY: i32 = 1 << 24;
-const BAD_CAPTURE_KEY: i32 = 1 << 23;
+const DOUBTFUL_CAPTURE_KEY: i32 = 1 << 23;
+const QUIET_FLOOR: i32 = -(1 << 27);
+const BAD_CAPTURE_KEY: i32 = -(1 << 28);
+/// A losing capture's key is `BAD_CAPTURE_KEY` plus its SEE, clamped to this range.
+const SEE_KEY_RANGE: i32 = 1 << 26;
 /// A quiet move not yet scored: below every other band, so the unscored moves sort last and
 /// together.
 const UNSCORED: i32 = i32::MIN;
@@ -1184,7 +1250,14 @@ fn cont_index(prev: u32, code: u32) -> usize {
 /// Killers and history moves are quiet; captures (good or bad), promotions and the table
 /// move are not.
 fn is_quiet(key: i32) -> bool {
-    key < BAD_CAPTURE_KEY || (KILLER_KEY..PROMOTION_KEY).contains(&key)
+    key == UNSCORED
+        || (QUIET_FLOOR..DOUBTFUL_CAPTURE_KEY).contains(&key)
+        || (KILLER_KEY..PROMOTION_KEY).contains(&key)
+}
+
+/// A capture that loses material by SEE (its key holds the SEE).
+fn is_bad_capture(key: i32) -> bool {
+    (BAD_CAPTURE_KEY - SEE_KEY_RANGE..QUIET_FLOOR).contains(&key)
 }
 
 /// A score as the protocols show it.
