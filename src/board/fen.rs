@@ -629,12 +629,13 @@ impl Position {
     }
 
     /// False when no path of the man leads anywhere on the board even when it is empty (a
-    /// pawn on its last rank): such a man could never move again.
+    /// pawn on its last rank): such a man could never move again. A type with no move at all
+    /// (FSF's `immobile`, chak's temple) is a man that stands by design, never a misplaced one.
     fn can_ever_move(&self, m: &crate::board::position::Man) -> bool {
         let kind = &self.lay.kinds[m.kind as usize];
         let table = &kind.cells[m.colour.index()];
         kind.royal
-            || self.lay.variant.drops.enabled && table.roots.is_empty()
+            || table.roots.is_empty()
             || table.roots.iter().any(|&r| {
                 let cell = &table.cells[r as usize];
                 let sq = (m.sq as i32 + cell.offset as i32) as Sq;
