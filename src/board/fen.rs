@@ -8,9 +8,12 @@ use variants::geometry::Coord;
 use variants::PieceId;
 
 use crate::board::layout::Layout;
-use crate::board::position::{EnPassant, Position};
+use crate::board::position::{EnPassant, Position, DEFAULT_CHECKS_LEFT};
 use crate::board::types::{Colour, Sq, OFF};
 use crate::board::zobrist::Zobrist;
+
+/// Checks a lichess FEN's check counters count given out of (three-check's number).
+const LICHESS_CHECKS: u8 = 3;
 
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,6 +72,9 @@ pub enum FenError {
     /// Move counters.
     #[error("bad move counter '{0}'")]
     BadCounter(String),
+    /// Check counters (`3+3`, `+0+0`).
+    #[error("bad check counters '{0}'")]
+    BadChecks(String),
     /// Too many fields.
     #[error("unexpected trailing field '{0}'")]
     Trailing(String),
@@ -314,7 +320,8 @@ impl Position {
             Some(s) => return Err(FenError::BadSide(s.into())),
         };
         let rest = if rest.is_empty() { rest } else { &rest[1..] };
-        let (castling, ep, counters) = split_optional(rest);
+        let rest = pos.take_check_counts(rest)?;
+        let (castling, ep, counters) = split_optional(&rest);
         let rights = pos.castling_rights(&placement, castling)?;
         pos.place_men(&placement, &rights)?;
         pos.parse_counters(counters)?;
@@ -328,6 +335,36 @@ impl Position {
         pos.rebuild();
         pos.validate()?;
         Ok(pos)
+    }
+
+    /// Check counting: takes Fairy-Stockfish's field of checks left to give (`3+3`, White's
+    /// first) and lichess's of checks given out of three (`+0+0`, last) out of the fields
+    /// after the side to move, as FSF reads them (the lichess field last, so it wins).
+    /// Neither: the next check wins, FSF's reading. Other variants keep every field.
+    fn take_check_counts<'a>(&mut self, rest: &[&'a str]) -> Result<Vec<&'a str>, FenError> {
+        if !self.lay.variant.end.check_counting {
+            return Ok(rest.to_vec());
+        }
+        self.checks_left = [DEFAULT_CHECKS_LEFT; 2];
+        let mut kept = Vec::new();
+        for &field in rest {
+            if !variants::load::is_check_count(field) {
+                kept.push(field);
+                continue;
+            }
+            let bad = || FenError::BadChecks(field.into());
+            let given = field.starts_with('+');
+            let mut nums = field.trim_start_matches('+').split('+');
+            for left in &mut self.checks_left {
+                let n: u8 = nums.next().and_then(|t| t.parse().ok()).ok_or_else(bad)?;
+                *left = if given {
+                    LICHESS_CHECKS.saturating_sub(n)
+                } else {
+                    n
+                };
+            }
+        }
+        Ok(kept)
     }
 
     fn set_holdings(&mut self, placement: &Placement) -> Result<(), FenError> {
@@ -574,12 +611,13 @@ impl Position {
     }
 
     /// False when no path of the man leads anywhere on the board even when it is empty (a
-    /// pawn on its last rank): such a man could never move again.
+    /// pawn on its last rank): such a man could never move again. A type with no move at all
+    /// (FSF's `immobile`, chak's temple) is a man that stands by design, never a misplaced one.
     fn can_ever_move(&self, m: &crate::board::position::Man) -> bool {
         let kind = &self.lay.kinds[m.kind as usize];
         let table = &kind.cells[m.colour.index()];
         kind.royal
-            || self.lay.variant.drops.enabled && table.roots.is_empty()
+            || table.roots.is_empty()
             || table.roots.iter().any(|&r| {
                 let cell = &table.cells[r as usize];
                 let sq = (m.sq as i32 + cell.offset as i32) as Sq;
@@ -613,6 +651,10 @@ impl Position {
         s.push(' ');
         s.push_str(&self.ep_text());
         s.push(' ');
+        if self.lay.variant.end.check_counting {
+            let [w, b] = self.checks_left;
+            s.push_str(&format!("{w}+{b} "));
+        }
         s.push_str(&format!("{} {}", self.rule50, self.fullmove));
         s
     }

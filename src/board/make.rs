@@ -37,6 +37,7 @@ pub struct Saved {
     rule50: u32,
     passes: u8,
     lion_strike: Option<Sq>,
+    checks_left: [u8; 2],
     key: u64,
 }
 
@@ -222,6 +223,7 @@ impl Position {
             rule50: self.rule50,
             passes: self.passes,
             lion_strike: self.lion_strike.take(),
+            checks_left: self.checks_left,
             key: self.key,
         };
         self.passes = match mv.kind {
@@ -255,6 +257,9 @@ impl Position {
         if self.stm == Colour::White {
             self.fullmove += 1;
         }
+        if self.lay.variant.end.check_counting {
+            self.count_check();
+        }
         saved
     }
 
@@ -274,6 +279,7 @@ impl Position {
         self.rule50 = saved.rule50;
         self.passes = saved.passes;
         self.lion_strike = saved.lion_strike;
+        self.checks_left = saved.checks_left;
         self.key = saved.key;
     }
 

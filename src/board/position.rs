@@ -11,6 +11,10 @@ use crate::board::layout::Layout;
 use crate::board::types::{Colour, Slot, Sq, EMPTY, MAX_SLOT, OFF};
 use crate::board::zobrist::Zobrist;
 
+/// Checks left to give when a FEN of a check-counting variant names none: Fairy-Stockfish
+/// then takes the next check to win.
+pub const DEFAULT_CHECKS_LEFT: u8 = 1;
+
 /// One man on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Man {
@@ -60,6 +64,9 @@ pub struct Position {
     pub(in crate::board) passes: u8,
     /// Chu counterstrike: the square where the last move's non-lion took a lion.
     pub(in crate::board) lion_strike: Option<Sq>,
+    /// Check counting: checks each side (White first) has left to give; read only where the
+    /// variant counts checks.
+    pub(in crate::board) checks_left: [u8; 2],
     /// Incrementally updated Zobrist key.
     pub(in crate::board) key: u64,
     /// Incremental attack map.
@@ -93,6 +100,7 @@ impl Position {
             fullmove: 1,
             passes: 0,
             lion_strike: None,
+            checks_left: [DEFAULT_CHECKS_LEFT; 2],
             key: 0,
             map,
             zob,
@@ -215,6 +223,11 @@ impl Position {
         }
         if let Some(sq) = self.lion_strike {
             k ^= self.zob.strike(sq);
+        }
+        if self.lay.variant.end.check_counting {
+            for c in [Colour::White, Colour::Black] {
+                k ^= self.zob.checks(c, self.checks_left[c.index()]);
+            }
         }
         if self.stm == Colour::Black {
             k ^= self.zob.side;

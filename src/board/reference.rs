@@ -40,6 +40,7 @@ use crate::board::fen::{parse_placement, split_squares, FenError, Placement};
 use crate::board::layout::Layout;
 use crate::board::moves::{Move, MoveKind, NO_PIECE};
 use crate::board::position::Position;
+use crate::board::reference_goals as goals;
 use crate::board::types::{Colour, OFF};
 
 /// One man on the reference board.
@@ -85,6 +86,8 @@ pub struct RefBoard {
     pub passes: u8,
     /// Chu counterstrike: where the last move's non-lion took a lion.
     pub lion_strike: Option<Coord>,
+    /// Check counting: checks left to give, White's first.
+    pub checks_left: [u8; 2],
     /// Squares of each piece type in the variant's start position, per colour (for virgin
     /// drops and Grand-chess promotion limits).
     pub start: Arc<[Vec<SquareSet>; 2]>,
@@ -113,6 +116,7 @@ impl RefBoard {
             ep: None,
             passes: 0,
             lion_strike: None,
+            checks_left: [1; 2],
             start,
         }
     }
@@ -171,6 +175,7 @@ impl RefBoard {
         b.stm = pos.stm;
         b.passes = pos.passes;
         b.lion_strike = pos.lion_strike.and_then(|sq| lay.coord(sq));
+        b.checks_left = pos.checks_left;
         b.ep = pos.ep.as_ref().and_then(|ep| {
             Some(RefEp {
                 targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
@@ -197,8 +202,17 @@ impl RefBoard {
             Some("b") => Colour::Black,
             Some(s) => return Err(FenError::BadSide(s.into())),
         };
+        let after_side: Vec<&str> = fields.iter().skip(2).copied().collect();
+        let after_side = if v.end.check_counting {
+            let (left, rest) =
+                goals::split_check_counts(&after_side).map_err(FenError::BadChecks)?;
+            b.checks_left = left;
+            rest
+        } else {
+            after_side
+        };
         // Castling and e.p. fields are optional: shogi FENs go straight to the counters.
-        let mut rest = fields.iter().skip(2).filter(|s| !is_counter(s));
+        let mut rest = after_side.iter().filter(|s| !is_counter(s));
         let castling = rest.next().copied().unwrap_or("-");
         let ep = rest.next().copied().unwrap_or("-");
         let rights = castling_rights(v, &placement, castling)?;
@@ -787,6 +801,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
         _ => play_normal(&mut n, v, m),
     }
     n.stm = b.stm.flip();
+    goals::count_check(&mut n, v);
     n
 }
 
@@ -1098,7 +1113,7 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     let must_not_face =
         v.end.flying_general || v.end.bikjang && m.kind != MoveKind::Pass && facing(b, v, us);
     let faced = must_not_face && facing(&after, v, us);
-    safe && !faced && drop_mate_ok(&after, v, m)
+    safe && !faced && goals::check_allowed(&after, v) && drop_mate_ok(&after, v, m)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1203,6 +1218,9 @@ pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
     };
     if b.passes >= 2 || lost(Colour::White) || lost(Colour::Black) || bare(b.stm.flip()) {
         return Vec::new(); // both sides passed, or a side lost its royals: the game is over
+    }
+    if goals::goal_over(b, v) {
+        return Vec::new(); // the last check given, or a flag decided
     }
     pseudo_moves(b, v)
         .into_iter()

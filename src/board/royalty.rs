@@ -39,6 +39,9 @@ pub struct Legality {
     /// Not in check, no Lion-trading rules, explosions, burners, igui or enemy paths that go
     /// on past an occupied square: a plain move is legal when its man cannot be pinned.
     plain: bool,
+    /// A move that gives check is illegal (`checking = false`): every move is made and
+    /// tested.
+    checks_barred: bool,
 }
 
 impl Position {
@@ -158,6 +161,11 @@ impl Position {
         if self.game_ended() {
             return None;
         }
+        Some(self.legality_ctx())
+    }
+
+    /// What legality testing needs of the position, asked whether or not the game is over.
+    pub(crate) fn legality_ctx(&self) -> Legality {
         let us = self.stm;
         let facing = self.lay.variant.end.bikjang && self.facing(us);
         let checked = facing || self.in_check(us);
@@ -173,7 +181,8 @@ impl Position {
         } else {
             None
         };
-        Some(Legality {
+        let checking = self.lay.variant.end.checking;
+        Legality {
             checked,
             facing,
             foe_exposed: self.in_check(us.flip()),
@@ -186,16 +195,20 @@ impl Position {
                 && self.lay.variant.capture_matrix.lion.is_none()
                 && self.lay.variant.blast.is_none()
                 && !self.lay.uncounted
-                && !self.lay.hops[us.flip().index()],
-        })
+                && !self.lay.hops[us.flip().index()]
+                && checking,
+            checks_barred: !checking,
+        }
     }
 
-    /// The game is over whatever is on the board: two passes, a royal lost, a bare king.
+    /// The game is over whatever is on the board: two passes, a royal lost, a bare king, a
+    /// goal reached (the last check given, a flag taken).
     fn game_ended(&self) -> bool {
         self.passes >= 2
             || self.royals_lost(Colour::White)
             || self.royals_lost(Colour::Black)
             || self.bared(self.stm.flip())
+            || self.goal_end().is_some()
     }
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
@@ -237,7 +250,7 @@ impl Position {
     /// is decided by `quick_verdict` where it can.
     #[inline]
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
-        if ctx.foe_exposed && self.takes_royal(m) {
+        if ctx.checks_barred || ctx.foe_exposed && self.takes_royal(m) {
             return None; // it may win the game: the full test knows
         }
         let royals = ctx.royals.as_deref();
@@ -329,7 +342,9 @@ impl Position {
         if !self.royal_lost(us, had[0]) && self.royal_lost(us.flip(), had[1]) {
             return Some(saved); // the game is won on the spot, whatever the move leaves
         }
+        let check_allowed = self.lay.variant.end.checking || !self.in_check(us.flip());
         if self.royals_safe(us, facing)
+            && check_allowed
             && self.kept_royal_safe(us, had[0], m)
             && self.drop_mate_ok(m, ops)
         {

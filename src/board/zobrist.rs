@@ -1,12 +1,15 @@
 //! Zobrist keys, sized from the variant: one per (kind, colour, square), per hand count,
-//! per en-passant victim square, per counterstrike square (Chu's lion rule), and one for the
-//! side to move.
+//! per en-passant victim square, per counterstrike square (Chu's lion rule), per count of
+//! checks left to give (check counting), and one for the side to move.
 
 use crate::board::layout::Layout;
 use crate::board::types::{Colour, Sq};
 
 /// Largest hand count with its own key; larger counts share the last.
 const MAX_HAND_KEYED: usize = 64;
+
+/// Counts of checks left to give that have a key each: every count a FEN can hold.
+const CHECK_COUNTS: usize = u8::MAX as usize + 1;
 
 /// Key tables of one layout.
 #[derive(Debug)]
@@ -15,6 +18,7 @@ pub struct Zobrist {
     hands: Vec<u64>,
     eps: Vec<u64>,
     strikes: Vec<u64>,
+    checks: Vec<u64>,
     squares: usize,
     pieces: usize,
     /// Side-to-move key.
@@ -52,11 +56,14 @@ impl Zobrist {
         let side = next(&mut s);
         // Drawn after the side key so that every older key keeps its value.
         let strikes = (0..squares).map(|_| next(&mut s)).collect();
+        // Drawn last, for the same reason.
+        let checks = (0..2 * CHECK_COUNTS).map(|_| next(&mut s)).collect();
         Zobrist {
             men,
             hands,
             eps,
             strikes,
+            checks,
             squares,
             pieces,
             side,
@@ -86,5 +93,11 @@ impl Zobrist {
     #[inline]
     pub fn strike(&self, sq: Sq) -> u64 {
         self.strikes[sq as usize]
+    }
+
+    /// Key of `colour` having `left` checks left to give (check counting).
+    #[inline]
+    pub fn checks(&self, colour: Colour, left: u8) -> u64 {
+        self.checks[colour.index() * CHECK_COUNTS + left as usize]
     }
 }

@@ -150,6 +150,12 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("bikjang (facing kings must be broken)")
     } else if !royal_extinction {
         Some("extinction of a non-royal type")
+    } else if v.end.check_counting {
+        Some("check counting (checkCounting)")
+    } else if v.end.flag.is_some() {
+        Some("flag regions (flagRegion: capture the flag)")
+    } else if !v.end.checking {
+        Some("checks forbidden (checking = false)")
     } else {
         None
     }

@@ -7,6 +7,8 @@ pub mod params;
 
 use std::sync::Arc;
 
+use variants::geometry::Coord;
+
 use crate::board::layout::Layout;
 use crate::board::position::Position;
 use crate::board::types::{Colour, Sq, MAX_SLOT};
@@ -40,6 +42,8 @@ pub struct EvalTables {
     coords: Vec<(i8, i8)>,
     /// The bare-king rule is in force.
     bare_king: bool,
+    /// The variant counts checks: checks left to give are scored.
+    check_counting: bool,
     /// The lion terms' tables, when the variant has lion-trading rules.
     lions: Option<LionTables>,
 }
@@ -110,6 +114,7 @@ impl EvalTables {
             passed,
             coords,
             bare_king: lay.variant.end.bare_king_loses,
+            check_counting: lay.variant.end.check_counting,
             lions: LionTables::new(lay),
         }
     }
@@ -189,6 +194,13 @@ impl EvalTables {
             mg[c.index()] += hand;
             eg[c.index()] += hand;
             material += hand;
+        }
+        if self.check_counting {
+            for c in [Colour::White, Colour::Black] {
+                let left = (pos.checks_left(c) as usize).min(CHECKS_LEFT_BONUS.len() - 1);
+                mg[c.index()] += CHECKS_LEFT_BONUS[left];
+                eg[c.index()] += CHECKS_LEFT_BONUS[left];
+            }
         }
         if self.bare_king {
             for c in 0..2 {
@@ -310,6 +322,7 @@ fn pst_for(lay: &Layout, start: &Position, kind: usize, colour: Colour) -> Vec<(
         let df = (2 * c.file as i32 - (files - 1)).abs();
         let dr = (2 * c.rank as i32 - (ranks - 1)).abs();
         let centre = (files.max(ranks) - 1 - df.max(dr) / 2 - (df + dr) / 4).max(0);
+        let goal = flag_steps(lay, kind, colour, c);
         let (mg, eg) = if k.royal {
             (-rank * ROYAL_ADVANCE_MG, centre * ROYAL_CENTRE_EG)
         } else {
@@ -329,9 +342,35 @@ fn pst_for(lay: &Layout, start: &Position, kind: usize, colour: Colour) -> Vec<(
             }
             (mg, eg)
         };
+        let (mg, eg) = (mg + goal * FLAG_STEP.0, eg + goal * FLAG_STEP.1);
         table[sq as usize] = (mg as i16, eg as i16);
     }
     table
+}
+
+/// Capture the flag: how many king steps nearer its flag region a man of `kind` stands on
+/// `at` than on the board's farthest square (0 when the kind is not its side's flag type).
+fn flag_steps(lay: &Layout, kind: usize, colour: Colour, at: Coord) -> i32 {
+    let Some(flag) = &lay.variant.end.flag else {
+        return 0;
+    };
+    let piece = lay.kinds[kind].piece;
+    let region = &flag.region[colour.index()];
+    if region.is_empty() || flag.piece[colour.index()].is_some_and(|p| p != piece) {
+        return 0;
+    }
+    let steps = |c: Coord| {
+        region
+            .iter()
+            .map(|r| (r.file.abs_diff(c.file)).max(r.rank.abs_diff(c.rank)) as i32)
+            .min()
+            .unwrap_or(0)
+    };
+    let far = (lay.squares().filter_map(|sq| lay.coord(sq)))
+        .map(steps)
+        .max()
+        .unwrap_or(0);
+    far - steps(at)
 }
 
 /// What a cheap man gains on `sq` from moves it has only in a zone (a xiangqi soldier across

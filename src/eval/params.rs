@@ -88,3 +88,11 @@ pub const LION_CAGE: [i32; 3] = [250, 120, 40];
 pub const LION_CAMP_DIVISOR: i32 = 3;
 /// Lion cage: a lion reaches the squares within this many king steps.
 pub const LION_REACH: i32 = 2;
+/// Capture the flag: a man of its side's flag type earns this much (middle game, endgame) per
+/// king step nearer its flag region than the farthest square of the board, so that the search
+/// sees progress towards a goal many plies away (king of the hill, racing kings).
+pub const FLAG_STEP: (i32, i32) = (12, 40);
+/// Check counting: a side with this many checks left to give (index; more counts as the
+/// last) earns the bonus; 0 left has ended the game. A check given is worth material, more
+/// as the goal nears.
+pub const CHECKS_LEFT_BONUS: [i32; 6] = [0, 500, 250, 120, 60, 30];

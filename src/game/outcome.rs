@@ -1,10 +1,12 @@
 //! The end of a game by the variant's rules: mate, stalemate, lost or bared royals, passes,
+//! goals (the last check given, a flag reached),
 //! the n-move rule and repetition (with perpetual check and perpetual chase losing where the
 //! variant says so).
 
 use variants::rules::{GameEnd, Outcome as RuleOutcome};
 
 use super::chase::Chased;
+use crate::board::goals::Goal;
 use crate::board::position::Position;
 use crate::board::types::Colour;
 
@@ -21,6 +23,10 @@ pub enum Termination {
     BareKing,
     /// Both sides passed in a row (or a pass out of bikjang).
     Passes,
+    /// A side gave its last check (check counting).
+    ChecksGiven,
+    /// A flag was reached (capture the flag).
+    Flag,
     /// The n-move rule.
     MoveRule,
     /// The same position the variant's number of times.
@@ -41,6 +47,8 @@ impl Termination {
             Termination::RoyalsLost => "royal lost",
             Termination::BareKing => "bare king",
             Termination::Passes => "both sides passed",
+            Termination::ChecksGiven => "checks given",
+            Termination::Flag => "flag reached",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
             Termination::PerpetualCheck => "perpetual check",
@@ -195,8 +203,12 @@ pub fn perpetual_loser(
 }
 
 /// True when only royal men are left and no hand holds a piece: no side can ever win (a
-/// royal cannot capture a royal into check, nor mate with royals alone).
+/// royal cannot capture a royal into check, nor mate with royals alone), unless a flag
+/// region may still be reached.
 pub fn dead_draw(pos: &Position) -> bool {
+    if pos.variant().end.flag.is_some() {
+        return false;
+    }
     let kinds = &pos.layout().kinds;
     let only_royals = pos.live().all(|(_, m)| kinds[m.kind as usize].royal);
     let pieces = pos.variant().pieces.len();
@@ -229,6 +241,16 @@ fn no_move_outcome(pos: &Position) -> Outcome {
         return Outcome {
             winner: None,
             reason: Termination::Passes,
+        };
+    }
+    if let Some(g) = pos.goal_end() {
+        let reason = match g.goal {
+            Goal::Checks => Termination::ChecksGiven,
+            Goal::Flag => Termination::Flag,
+        };
+        return Outcome {
+            winner: g.winner,
+            reason,
         };
     }
     let (rule, reason) = if pos.in_check(us) {

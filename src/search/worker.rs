@@ -220,6 +220,8 @@ impl<'a> Worker<'a> {
                 v.blast.is_some()
                     || v.end.bare_king_loses
                     || v.end.royalty != variants::rules::Royalty::Absolute
+                    || v.end.check_counting
+                    || v.end.flag.is_some()
             },
             tables: None,
         }
@@ -608,7 +610,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The score of a node where the game has ended by a lost royal or a bare king.
+    /// The score of a node where the game has ended by a lost royal, a bare king or a goal.
     fn sudden_end_score(&self, ply: usize) -> Option<i32> {
         if !self.sudden_end {
             return None;
@@ -616,7 +618,8 @@ impl<'a> Worker<'a> {
         let us = self.pos.side_to_move();
         let over = self.pos.royals_lost(us)
             || self.pos.royals_lost(us.flip())
-            || self.pos.bared(us.flip());
+            || self.pos.bared(us.flip())
+            || self.pos.goal_end().is_some();
         over.then(|| self.terminal(ply))
     }
 

@@ -198,6 +198,34 @@ pub struct GameEnd {
     /// Janggi's bikjang: a side whose royal faces the enemy royal on an open file must break
     /// the facing or pass; creating the facing is allowed.
     pub bikjang: bool,
+    /// Check counting (`checkCounting`, 3check): each side has a number of checks left to
+    /// give, kept in the position and its FEN (`3+3`); a side that gives its last one wins.
+    pub check_counting: bool,
+    /// Checks are allowed (`checking`); false: a move that gives check is illegal
+    /// (racing kings).
+    pub checking: bool,
+    /// Capture the flag (king of the hill, racing kings), if the variant has it.
+    pub flag: Option<Flag>,
+}
+
+/// Capture the flag: a side wins by bringing men of its flag type into its flag region
+/// (Fairy-Stockfish's `flagPiece`, `flagRegion`, `flagPieceCount`, `flagPieceBlockedWin`,
+/// `flagMove`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flag {
+    /// The type that counts, per colour (`None`: any man, FSF's default).
+    pub piece: [Option<PieceId>; 2],
+    /// The region, per colour (White first); a colour with an empty region has no flag.
+    pub region: [SquareSet; 2],
+    /// Men of the type needed in the region at once (`flagPieceCount`).
+    pub count: u32,
+    /// One man of the type in the region suffices when the region is full
+    /// (`flagPieceBlockedWin`).
+    pub blocked_win: bool,
+    /// The other side gets one more move after the flag is reached (`flagMove`): a win only
+    /// if the flag still stands after it; where the flag type is royal, Black reaching its
+    /// own flag on that move draws, and a White flag reached second comes too late.
+    pub flag_move: bool,
 }
 
 /// Atomic chess: a capture explodes the capturer and every non-immune piece next to it.

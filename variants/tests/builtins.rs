@@ -38,7 +38,7 @@ fn builtin_start_fens_parse() {
         let known = |s: variants::load::values::Symbol| {
             v.piece_by_symbol(s.letter, s.plus, s.suffix).is_some()
         };
-        let r = check_fen(&v.start_fen, v.files, v.ranks, &known);
+        let r = check_fen(&v.start_fen, v.files, v.ranks, &known, v.end.check_counting);
         assert!(r.is_ok(), "{}: {:?}", v.name, r.err());
     }
 }

@@ -50,11 +50,11 @@ fn values_that_change_the_game_are_refused_by_name() {
         ("nFoldValue = loss", "nFoldValue"),
         ("dropChecks = false", "dropChecks"),
         ("mustCapture = true", "mustCapture"),
-        ("flagRegionWhite = *8", "flagRegionWhite"),
+        ("flagPieceSafe = true", "flagPieceSafe"),
         ("enPassantRegion = *3", "enPassantRegion"),
         ("nMoveRuleTypes = n", "nMoveRuleTypes"),
         ("castlingKingFile = d", "castlingKingFile"),
-        ("flagPiece = k", "flagPiece"),
+        ("connectValue = win", "connectValue"),
     ] {
         let e = errors_of(line);
         assert_eq!(e.len(), 1, "{line}: {e:?}");

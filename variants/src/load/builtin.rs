@@ -10,6 +10,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ),
     ("crazyhouse.ini", include_str!("../../data/crazyhouse.ini")),
     ("atomic.ini", include_str!("../../data/atomic.ini")),
+    ("checks.ini", include_str!("../../data/checks.ini")),
+    ("flags.ini", include_str!("../../data/flags.ini")),
     ("berolina.ini", include_str!("../../data/berolina.ini")),
     ("knightmate.ini", include_str!("../../data/knightmate.ini")),
     ("spartan.ini", include_str!("../../data/spartan.ini")),

@@ -291,9 +291,13 @@ fn average_rook_targets(f: i32, r: i32, n: i32, occupied: &dyn Fn(i32, i32) -> b
 const VALUE_SAMPLES: i32 = 4;
 
 /// Checks the start FEN; returns White's and Black's pieces by id on success.
-pub fn check_start_fen(b: &mut Build, fen_text: &str) -> Option<fen::FenInfo> {
+pub fn check_start_fen(
+    b: &mut Build,
+    fen_text: &str,
+    check_counting: bool,
+) -> Option<fen::FenInfo> {
     let known = |s: Symbol| b.defs.iter().any(|d| d.symbol == s);
-    let result = fen::check(fen_text, b.files, b.ranks, &known);
+    let result = fen::check(fen_text, b.files, b.ranks, &known, check_counting);
     match result {
         Ok(info) => Some(info),
         Err(msg) => {

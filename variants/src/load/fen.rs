@@ -22,16 +22,21 @@ pub struct FenInfo {
 /// Longest digit run accepted for empty squares (`16`).
 const MAX_EMPTY_DIGITS: usize = 2;
 
-/// Parses `fen` for a `files` x `ranks` board; `known` says whether a symbol is a piece type.
+/// Parses `fen` for a `files` x `ranks` board; `known` says whether a symbol is a piece type;
+/// `check_counting`: the variant counts checks, so the FEN may hold its check counters.
 pub fn check(
     fen: &str,
     files: u8,
     ranks: u8,
     known: &dyn Fn(Symbol) -> bool,
+    check_counting: bool,
 ) -> Result<FenInfo, String> {
     let mut fields = fen.split_whitespace();
     let board = fields.next().ok_or("empty FEN")?;
     let mut info = read_placement(board, files, ranks, known)?;
+    // Check counters (`3+3` after e.p., or lichess's `+0+0` at the end) may stand anywhere
+    // among the fields after the side to move; the rest is read as without them.
+    let fields = fields.filter(|t| !(check_counting && is_check_count(t)));
     read_tail(fields.collect(), files, ranks, &mut info)?;
     Ok(info)
 }
@@ -77,6 +82,16 @@ fn read_placement(
         read_row(row, rank, files, known, &mut info)?;
     }
     Ok(info)
+}
+
+/// True for Fairy-Stockfish's check-counter field (`3+3`: checks left to give) and lichess's
+/// (`+1+0`: checks given).
+pub fn is_check_count(t: &str) -> bool {
+    let body = t.strip_prefix('+').unwrap_or(t);
+    let mut parts = body.split('+');
+    let digits =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    digits(parts.next()) && digits(parts.next()) && parts.next().is_none()
 }
 
 /// Splits off `[holdings]`, which Fairy-Stockfish writes right after the board.

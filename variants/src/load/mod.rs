@@ -22,7 +22,7 @@ use crate::ini::{self, Section};
 use crate::rules::{Origin, Variant};
 
 pub use builtin::BUILTIN_FILES;
-pub use fen::{check as check_fen, start_squares, FenInfo};
+pub use fen::{check as check_fen, is_check_count, start_squares, FenInfo};
 
 /// Every section of every built-in file, for parents named by user files.
 fn builtin_sections() -> Vec<Section> {

@@ -6,7 +6,7 @@ use super::piece_defs::compile_moves;
 use super::values::{self, symbol, Symbol};
 use crate::geometry::SquareSet;
 use crate::rules::{
-    Blast, CaptureMatrix, Castling, Drops, GameEnd, LionTrading, Origin, Outcome, PieceId,
+    Blast, CaptureMatrix, Castling, Drops, Flag, GameEnd, LionTrading, Origin, Outcome, PieceId,
     Promotion, Royalty, Variant,
 };
 use crate::xbetza;
@@ -74,7 +74,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         .take("startFen")
         .map(|e| complete_fen(&e.value))
         .unwrap_or(CHESS_FEN.to_string());
-    let info = check_start_fen(b, &fen);
+    let info = check_start_fen(b, &fen, end.check_counting);
     let fen = match (&castling, info.as_ref().and_then(|i| i.castling.as_deref())) {
         (None, Some(rights)) if rights != "-" => without_castling_rights(&fen),
         _ => fen,
@@ -432,6 +432,57 @@ fn game_end(b: &mut Build) -> GameEnd {
         chasing_rule: b.ctx.parsed("chasingRule", chasing).unwrap_or(false),
         flying_general: b.ctx.flag("flyingGeneral", false),
         bikjang: b.ctx.flag("bikjangRule", false),
+        check_counting: b.ctx.flag("checkCounting", false),
+        checking: b.ctx.flag("checking", true),
+        flag: flag(b),
+    }
+}
+
+/// Capture the flag: FSF's `flagPiece` and `flagRegion` (each also per colour), with
+/// `flagPieceCount`, `flagPieceBlockedWin` and `flagMove`. `None` when neither colour has a
+/// region.
+fn flag(b: &mut Build) -> Option<Flag> {
+    let both = flag_piece(b, "flagPiece").unwrap_or(None);
+    let piece = [
+        flag_piece(b, "flagPieceWhite").unwrap_or(both),
+        flag_piece(b, "flagPieceBlack").unwrap_or(both),
+    ];
+    let both = b.squares("flagRegion", SquareSet::EMPTY);
+    let region = [
+        b.squares("flagRegionWhite", both),
+        b.squares("flagRegionBlack", both),
+    ];
+    let count = b
+        .ctx
+        .parsed("flagPieceCount", |v| values::integer(v, MAX_COUNTER))
+        .unwrap_or(1);
+    let blocked_win = b.ctx.flag("flagPieceBlockedWin", false);
+    let flag_move = b.ctx.flag("flagMove", false);
+    if region.iter().all(SquareSet::is_empty) {
+        return None;
+    }
+    Some(Flag {
+        piece,
+        region,
+        count,
+        blocked_win,
+        flag_move,
+    })
+}
+
+/// A flag-piece key: `Some(None)` for any man (`*`), `Some(Some(type))`, or `None` when the
+/// key is absent or wrong (reported).
+fn flag_piece(b: &mut Build, key: &str) -> Option<Option<PieceId>> {
+    let e = b.ctx.take(key)?;
+    if e.value.trim() == "*" {
+        return Some(None);
+    }
+    match symbol(&e.value).ok().and_then(|s| b.id(s)) {
+        Some(id) => Some(Some(id)),
+        None => {
+            b.ctx.fail(&e, format!("unknown piece `{}`", e.value));
+            None
+        }
     }
 }
 

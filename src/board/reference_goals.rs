@@ -1,0 +1,121 @@
+//! The reference generator's reading of the goal rules, written from the rules on the plain
+//! board: check counting (checks left to give, FSF's FEN counters) and capture the flag
+//! (Fairy-Stockfish's `flagPiece`, `flagRegion`, `flagPieceCount`, `flagPieceBlockedWin`,
+//! `flagMove`). The engine's own reading is `goals.rs`; the walks compare the two.
+
+use variants::rules::Flag;
+use variants::Variant;
+
+use crate::board::moves::{Move, MoveKind};
+use crate::board::reference::{in_check, is_legal, pseudo_moves, RefBoard};
+use crate::board::types::Colour;
+
+/// Checks a side has left to give when a FEN names none (FSF: the next check wins).
+const CHECKS_WHEN_UNSAID: u8 = 1;
+/// The number a lichess FEN counts checks given out of.
+const LICHESS_OUT_OF: u8 = 3;
+
+/// The check counters of a FEN's fields after the side to move, as `[White, Black]` checks
+/// left, and the fields without them; `Err` names a counter field that does not read.
+pub fn split_check_counts<'a>(fields: &[&'a str]) -> Result<([u8; 2], Vec<&'a str>), String> {
+    let mut left = [CHECKS_WHEN_UNSAID; 2];
+    let mut rest = Vec::new();
+    for &f in fields {
+        let (given, body) = match f.strip_prefix('+') {
+            Some(b) => (true, b),
+            None => (false, f),
+        };
+        let parts: Vec<&str> = body.split('+').collect();
+        let numeric = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+        if parts.len() != 2 || !parts.iter().all(numeric) {
+            rest.push(f);
+            continue;
+        }
+        for (side, text) in parts.iter().enumerate() {
+            let n: u8 = text.parse().map_err(|_| f.to_string())?;
+            left[side] = if given {
+                LICHESS_OUT_OF.saturating_sub(n)
+            } else {
+                n
+            };
+        }
+    }
+    Ok((left, rest))
+}
+
+/// The board after a move, its side to move flipped: the mover used up a check if it gave
+/// one.
+pub fn count_check(after: &mut RefBoard, v: &Variant) {
+    if !v.end.check_counting {
+        return;
+    }
+    let mover = after.stm.flip();
+    if in_check(after, v, after.stm) {
+        let n = &mut after.checks_left[mover.index()];
+        *n = n.saturating_sub(1);
+    }
+}
+
+/// A move that gives check is illegal (`checking = false`): true when `after` (the board
+/// after the mover's move) is allowed.
+pub fn check_allowed(after: &RefBoard, v: &Variant) -> bool {
+    v.end.checking || !in_check(after, v, after.stm)
+}
+
+/// True when a goal rule has ended the game: the side that just moved gave its last check,
+/// or a flag decides.
+pub fn goal_over(b: &RefBoard, v: &Variant) -> bool {
+    let mover = b.stm.flip();
+    if v.end.check_counting && b.checks_left[mover.index()] == 0 {
+        return true;
+    }
+    v.end.flag.as_ref().is_some_and(|f| flag_over(b, v, f))
+}
+
+/// Men of `c`'s flag type on its flag region: enough of them, or (blocked win) one with
+/// the region full.
+fn reached(b: &RefBoard, f: &Flag, c: Colour) -> bool {
+    let region = &f.region[c.index()];
+    let wanted = f.piece[c.index()];
+    let n = b
+        .men()
+        .filter(|(at, m)| m.colour == c && region.contains(*at))
+        .filter(|(_, m)| wanted.is_none() || wanted == Some(m.piece))
+        .count() as u32;
+    let full = region.iter().all(|at| b.at(at).is_some());
+    n >= 1 && (n >= f.count || f.blocked_win && full)
+}
+
+/// FSF's flag rules from the side to move's seat. With `flagMove` a flag reached by the
+/// side to move on its last move has held (won or, royal flags both reached with White
+/// to move, drawn). A flag the other side just reached ends the game when there is no
+/// extra move, or when the side to move's flag type is royal (then Black, out of check,
+/// plays on only if its flag man can step into its region now).
+fn flag_over(b: &RefBoard, v: &Variant, f: &Flag) -> bool {
+    let us = b.stm;
+    if f.flag_move && reached(b, f, us) {
+        return true;
+    }
+    let royal = f.piece[us.index()].is_some_and(|p| v.pieces[p as usize].royal);
+    // With an extra move to come, only a royal flag decides now (FSF: the king cannot be
+    // stopped once there, so its side need not wait).
+    let decides_now = !f.flag_move || royal;
+    if !decides_now || !reached(b, f, us.flip()) {
+        return false;
+    }
+    if !f.flag_move || us != Colour::Black || in_check(b, v, us) {
+        return true;
+    }
+    !pseudo_moves(b, v)
+        .iter()
+        .any(|m| reaches_flag(b, f, m) && is_legal(b, v, m))
+}
+
+/// A plain move of a man of the side to move's flag type into its flag region.
+fn reaches_flag(b: &RefBoard, f: &Flag, m: &Move) -> bool {
+    let c = b.stm.index();
+    let mover = b.at(m.from_coord());
+    m.kind == MoveKind::Normal
+        && mover.is_some_and(|p| f.piece[c].is_none() || f.piece[c] == Some(p.piece))
+        && f.region[c].contains(m.to_coord())
+}
