@@ -6,6 +6,9 @@ when the newest Fairy-Stockfish judges it roughly level (|score| <= MAX_CP at de
 usage: tools/make-openings.py VARIANT COUNT [PLIES]
 writes tests/data/openings/VARIANT.epd (FENs) and VARIANT.pgn (the same openings as moves from
 the start, for engines without setboard such as Fairy-Max).
+For the shogi family (CUTECHESS_SHOGI) the FENs are written in cutechess-cli's shogi dialect,
+`BOARD[HAND] w - MOVE` with `-` for empty hands (it refuses FSF's `[] w - - 0 1` and then plays
+every game from the start position); Locust and Fairy-Stockfish read both forms.
 Environment: OUT=DIR writes DIR/VARIANT.epd and .pgn instead; DEPTH and MAX_CP change the
 level test (tools/sprt.sh's larger books: OUT=tests/data/openings/sprt DEPTH=8 MAX_CP=100).
 """
@@ -20,6 +23,18 @@ FSF = "/opt/peers/fairy-stockfish-latest"
 DEPTH = int(os.environ.get("DEPTH", 10))
 MAX_CP = int(os.environ.get("MAX_CP", 80))
 OUT = os.environ.get("OUT", "tests/data/openings")
+# Variants that cutechess-cli plays on its shogi board, whose FEN dialect differs from FSF's.
+CUTECHESS_SHOGI = {"shogi", "minishogi"}
+
+
+def cutechess_fen(variant, fen):
+    """`fen` as cutechess-cli reads it for `variant`: the shogi family's board and hand
+    (`-` when empty), side to move, `-` and the move number; other variants unchanged."""
+    if variant not in CUTECHESS_SHOGI:
+        return fen
+    fields = fen.split()
+    board = fields[0].replace("[]", "[-]")
+    return f"{board} {fields[1]} - {fields[-1]}"
 
 
 def score(proc, variant, fen):
@@ -57,7 +72,7 @@ def main():
         s = score(proc, variant, fen)
         if s and s[0] == "cp" and abs(s[1]) <= MAX_CP:
             seen.add(fen)
-            epd.write(fen + "\n")
+            epd.write(cutechess_fen(variant, fen) + "\n")
             sans = pyffish.get_san_moves(variant, start, moves)
             text = " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + m for i, m in enumerate(sans))
             pgn.write(f'[Variant "{variant}"]\n\n{text} *\n\n')

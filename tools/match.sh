@@ -21,10 +21,14 @@ case $peer in
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
 book=tests/data/openings/${variant/standard/chess}.pgn   # moves from the start: Fairy-Max has no setboard
+format=pgn
+# cutechess-cli reads shogi moves only in its own notation, not the book's FSF SAN: the
+# shogi family plays from the FENs, written in cutechess-cli's shogi dialect (tools/make-openings.py).
+case $variant in shogi|minishogi) book=tests/data/openings/$variant.epd format=epd ;; esac
 stamp=$variant-$peer-$(date +%H%M%S)
 "$CUTECHESS" -variant "$variant" \
   -engine cmd="$LOCUST" proto=uci name=Locust \
   -engine "${peer_args[@]}" \
   -each tc="$tc" -games "$games" -repeat -recover -concurrency 1 \
-  -openings file="$book" format=pgn order=random \
+  -openings file="$book" format=$format order=random \
   -pgnout "$out/$stamp.pgn" 2>&1 | tee "$out/$stamp.log" | grep -E "^(Score|Elo|Finished|.*(forfeit|illegal|disconnect|stall))" || true
