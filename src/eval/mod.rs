@@ -4,6 +4,7 @@
 
 mod lion;
 pub mod params;
+mod threats;
 
 use std::sync::Arc;
 
@@ -129,6 +130,7 @@ impl EvalTables {
         // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
         let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
         let mut lions: [arrayvec::ArrayVec<lion::Lion, MAX_LIONS>; 2] = Default::default();
+        let mut stakes = [threats::Stakes::default(); 2];
         let mut mobility = [0; MAX_SLOT + 1];
         pos.mobilities(&mut mobility);
         for (slot, m) in pos.live() {
@@ -144,6 +146,7 @@ impl EvalTables {
             if !self.royal[k] {
                 material += v;
                 men[c] += 1;
+                self.add_threat(pos, m, &mut stakes[c]);
             }
             if !self.passed[k][c].is_empty() {
                 let _ = pawns[c].try_push((m.kind, m.sq));
@@ -197,10 +200,15 @@ impl EvalTables {
                 eg[c] += guard;
             }
         }
+        let us = pos.side_to_move();
+        for c in [Colour::White, Colour::Black] {
+            let threat = stakes[c.index()].penalty(c == us);
+            mg[c.index()] -= threat;
+            eg[c.index()] -= threat;
+        }
         let phase = self.phase(material);
         let blend = |s: [i32; 2]| s[0] - s[1];
         let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
-        let us = pos.side_to_move();
         TEMPO + if us == Colour::White { score } else { -score }
     }
 

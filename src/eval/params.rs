@@ -88,3 +88,14 @@ pub const LION_CAGE: [i32; 3] = [250, 120, 40];
 pub const LION_CAMP_DIVISOR: i32 = 3;
 /// Lion cage: a lion reaches the squares within this many king steps.
 pub const LION_REACH: i32 = 2;
+/// Threats: share (per mille) of the stakes of a side's threatened men (attacked and
+/// undefended: the man's value; attacked by a cheaper man: the difference) it loses, both
+/// sides (the threat ties the man down even when the owner is to move).
+pub const THREAT_PER_MILLE: i32 = 100;
+/// Threats: the stakes summed for [`THREAT_PER_MILLE`] are counted up to this much (in a
+/// melee of chu's many men the sum says little more).
+pub const THREAT_SUM_CAP: i32 = 2000;
+/// Threats: share (per mille) of the second largest stake the side to move loses besides:
+/// it can save one threatened man, and the quiescence search's stand-pat does not see that
+/// the other falls.
+pub const THREAT_SECOND_PER_MILLE: i32 = 500;
