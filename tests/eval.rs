@@ -1,5 +1,5 @@
 //! Evaluation terms seen from outside: the passed-pawn bonus, the zone-step bonus,
-//! threats, and the colour symmetry of the whole.
+//! threats, passed pawns' royal distances, and the colour symmetry of the whole.
 
 #![allow(clippy::expect_used)] // tests may panic on their own fixtures
 
@@ -153,4 +153,14 @@ fn the_side_to_move_loses_a_man_to_a_fork() {
     let fork = eval_of("chess", "4k3/8/8/4p3/3N1B2/8/8/4K3 w - - 0 1");
     let calm = eval_of("chess", "4k3/8/4p3/8/3N1B2/8/8/4K3 w - - 0 1");
     assert!(calm - fork > 150, "fork {fork}, calm {calm}");
+}
+
+#[test]
+fn a_passed_pawn_the_enemy_king_cannot_reach_is_worth_more() {
+    // White's e6 pawn with Black's king on e8 (in front of it) against Black's king on a2
+    // (five steps from e7, which nothing then attacks): the endgame's royal distances and the
+    // free square in front weigh far more than the kings' own square tables.
+    let far = eval_of("chess", "8/8/4P3/8/8/8/k7/4K3 w - - 0 1");
+    let near = eval_of("chess", "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1");
+    assert!(far - near > 150, "far {far}, near {near}");
 }

@@ -4,6 +4,7 @@
 
 mod lion;
 pub mod params;
+mod passer;
 mod threats;
 
 use std::sync::Arc;
@@ -39,6 +40,10 @@ pub struct EvalTables {
     passed: Vec<[Vec<(i16, i16)>; 2]>,
     /// (file, rank) of every mailbox square (rank 0 for squares off the board).
     coords: Vec<(i8, i8)>,
+    /// Ranks of the board.
+    ranks: u8,
+    /// `ahead[colour][sq]`: the square in front of `sq` for that colour (0: none).
+    ahead: [Vec<Sq>; 2],
     /// The bare-king rule is in force.
     bare_king: bool,
     /// The lion terms' tables, when the variant has lion-trading rules.
@@ -110,6 +115,11 @@ impl EvalTables {
             mobility,
             passed,
             coords,
+            ranks: lay.ranks,
+            ahead: [
+                passer::ahead_table(lay, Colour::White),
+                passer::ahead_table(lay, Colour::Black),
+            ],
             bare_king: lay.variant.end.bare_king_loses,
             lions: LionTables::new(lay),
         }
@@ -130,6 +140,7 @@ impl EvalTables {
         // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
         let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
         let mut lions: [arrayvec::ArrayVec<lion::Lion, MAX_LIONS>; 2] = Default::default();
+        let mut royals: [passer::Royals; 2] = Default::default();
         let mut stakes = [threats::Stakes::default(); 2];
         let mut mobility = [0; MAX_SLOT + 1];
         pos.mobilities(&mut mobility);
@@ -158,6 +169,7 @@ impl EvalTables {
             mg[c] += v + pm as i32;
             eg[c] += v + pe as i32;
             if self.royal[k] {
+                let _ = royals[c].try_push(m.sq);
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
                 mg[c] -= att * KING_ZONE_ATTACK - def.min(att + 2) * KING_ZONE_DEFENCE;
             }
@@ -166,8 +178,9 @@ impl EvalTables {
             for &(k, sq) in &pawns[c] {
                 if self.is_passed(sq, c, &pawns[1 - c]) {
                     let (pm, pe) = self.passed[k as usize][c][sq as usize];
-                    mg[c] += pm as i32;
-                    eg[c] += pe as i32;
+                    let (xm, xe) = self.passer_extra(pos, c, sq, &royals);
+                    mg[c] += pm as i32 + xm;
+                    eg[c] += pe as i32 + xe;
                 }
             }
         }
