@@ -2,7 +2,6 @@
 //! the board and the pieces' promotion rights, mobility and king safety from the attack map's
 //! counters, pieces in hand, blended between middle game and endgame.
 
-mod king;
 mod lion;
 pub mod params;
 mod passer;
@@ -27,10 +26,6 @@ pub struct EvalTables {
     value: Vec<i32>,
     /// Value of a variant piece in hand.
     hand_value: Vec<i32>,
-    /// King-danger weight of each kind as an attacker (0 for royals and pawns).
-    attacker_weight: Vec<i32>,
-    /// King-danger weight of a variant piece in the enemy's hand.
-    hand_attacker_weight: Vec<i32>,
     /// Non-royal material of the start position, both sides.
     start_material: i32,
     /// Squares next to each square (king zone), by mailbox square.
@@ -86,17 +81,6 @@ impl EvalTables {
             .iter()
             .map(|p| p.value * HAND_PER_MILLE / 1000)
             .collect();
-        let attacker_weight = lay
-            .kinds
-            .iter()
-            .map(|k| king::attacker_weight(k.value, k.royal))
-            .collect();
-        let hand_attacker_weight = lay
-            .variant
-            .pieces
-            .iter()
-            .map(|p| king::attacker_weight(p.value, false) * KING_HAND_PER_MILLE / 1000)
-            .collect();
         let start_material = start
             .live()
             .filter(|(_, m)| !lay.kinds[m.kind as usize].royal)
@@ -125,8 +109,6 @@ impl EvalTables {
             pst,
             value,
             hand_value,
-            attacker_weight,
-            hand_attacker_weight,
             start_material,
             neighbours,
             royal,
@@ -162,10 +144,6 @@ impl EvalTables {
         let mut stakes = [threats::Stakes::default(); 2];
         let mut mobility = [0; MAX_SLOT + 1];
         pos.mobilities(&mut mobility);
-        let hands = [
-            self.hand_attack(pos, Colour::White),
-            self.hand_attack(pos, Colour::Black),
-        ];
         for (slot, m) in pos.live() {
             let c = m.colour.index();
             let k = m.kind as usize;
@@ -192,7 +170,8 @@ impl EvalTables {
             eg[c] += v + pe as i32;
             if self.royal[k] {
                 let _ = royals[c].try_push(m.sq);
-                mg[c] -= self.king_danger(pos, m.colour, m.sq, hands[1 - c]);
+                let (att, def) = self.king_zone(pos, m.colour, m.sq);
+                mg[c] -= att * KING_ZONE_ATTACK - def.min(att + 2) * KING_ZONE_DEFENCE;
             }
         }
         for c in 0..2 {
@@ -263,16 +242,15 @@ impl EvalTables {
         })
     }
 
-    /// (pieces, sum of their king-danger weights) in `colour`'s hand (pawns left out).
-    fn hand_attack(&self, pos: &Position, colour: Colour) -> (i32, i32) {
-        let mut out = (0, 0);
-        for (p, &w) in self.hand_attacker_weight.iter().enumerate() {
-            if w > 0 {
-                let n = pos.in_hand(colour, p as u8) as i32;
-                out = (out.0 + n, out.1 + n * w);
-            }
+    /// (enemy paths, friendly paths) onto the squares next to a royal.
+    fn king_zone(&self, pos: &Position, colour: Colour, sq: Sq) -> (i32, i32) {
+        let mut att = 0;
+        let mut def = 0;
+        for &n in &self.neighbours[sq as usize] {
+            att += pos.attack_count(colour.flip(), n) as i32;
+            def += pos.attack_count(colour, n) as i32;
         }
-        out
+        (att, def)
     }
 }
 

@@ -34,32 +34,6 @@ pub const CENTRE_VALUE: i32 = 350;
 pub const KING_ZONE_ATTACK: i32 = 6;
 /// Friendly paths onto squares next to a royal (shelter), middle game.
 pub const KING_ZONE_DEFENCE: i32 = 3;
-/// King danger grows with the square of the attack only once this many enemy pieces (not
-/// pawns; on the board with a path onto the royal's zone, or in hand) take part: one piece
-/// alone rarely mates. (A first version that counted pawns, had no linear part beside it and
-/// four times the weight lost 23 +/- 34 Elo: docs/history/sprt-log.md, E1.)
-pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
-/// King danger: each attacking piece adds this much ...
-pub const KING_ATTACKER_BASE: i32 = 30;
-/// ... plus this share (per mille) of its value (a queen brings more than a knight) ...
-pub const KING_ATTACKER_PER_MILLE: i32 = 60;
-/// ... counted up to this value (a chu lion or tenjiku's great general is no worse than a
-/// queen at a king).
-pub const KING_ATTACKER_VALUE_CAP: i32 = 1000;
-/// King danger per enemy capture path onto a zone square.
-pub const KING_DANGER_PATH: i32 = 35;
-/// King danger per zone square the enemy attacks and the defender reaches at most once (the
-/// royal alone guards it).
-pub const KING_DANGER_WEAK: i32 = 60;
-/// King danger removed per defending capture path onto a zone square (shelter).
-pub const KING_DANGER_DEFENCE: i32 = 10;
-/// Middle-game penalty added to the per-path one = danger² / this (danger 400: 39 cp).
-pub const KING_DANGER_DIVISOR: i32 = 4096;
-/// That penalty is at most this (a king hunt the search must then confirm).
-pub const KING_DANGER_CAP: i32 = 300;
-/// A piece in the enemy's hand adds this share (per mille) of an attacker's weight and counts
-/// as an attacker: it can be dropped next to the royal (shogi, crazyhouse).
-pub const KING_HAND_PER_MILLE: i32 = 600;
 /// Pieces in hand are worth this share (per mille) of their board value.
 pub const HAND_PER_MILLE: i32 = 1150;
 /// Side to move bonus.
