@@ -1,4 +1,5 @@
-//! Evaluation terms seen from outside: the passed-pawn bonus, the zone-step bonus.
+//! Evaluation terms seen from outside: the passed-pawn bonus, the zone-step bonus,
+//! threats, passed pawns' royal distances, and the colour symmetry of the whole.
 
 #![allow(clippy::expect_used)] // tests may panic on their own fixtures
 
@@ -85,4 +86,81 @@ fn a_lion_shut_in_deep_in_the_enemy_camp_is_in_danger() {
     let free = eval_of("chu", "5k6/12/4N7/12/12/12/12/12/12/12/12/5K6 w - - 0 1");
     let home = eval_of("chu", "5k6/12/12/12/12/12/4N7/12/12/12/12/5K6 w - - 0 1");
     assert!((free - home).abs() < 150, "free {free}, home {home}");
+}
+
+/// The colour mirror of a simple FEN (no castling or en-passant rights): ranks in reverse
+/// order, case swapped on the board and in the hand, the other side to move.
+fn mirror(fen: &str) -> String {
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    let (board, hand) = match fields[0].split_once('[') {
+        Some((b, h)) => (b.to_string(), format!("[{}", h)),
+        None => (fields[0].clone(), String::new()),
+    };
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let ranks: Vec<String> = board.split('/').rev().map(swap).collect();
+    fields[0] = format!("{}{}", ranks.join("/"), swap(&hand));
+    fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
+    fields.join(" ")
+}
+
+#[test]
+fn the_score_is_the_same_seen_from_either_side() {
+    // Middle games with attacks on a royal's zone, threatened men and men in hand: the
+    // score from the side to move's view must not depend on which colour that side is.
+    let cases = [
+        (
+            "chess",
+            "r1b2rk1/ppp2ppp/2np4/2b5/6nq/2NB4/PPPN1PPP/R1BQR1K1 w - - 0 1",
+        ),
+        ("chess", "4k3/8/8/4p3/3N1B2/8/8/4K3 b - - 0 1"),
+        (
+            "capablanca",
+            "r1b1k2c1r/ppppqppppp/2n5n1/4p1a3/4P5/2N3N3/PPPP1PPPPP/R1BQKBCA1R w - - 0 1",
+        ),
+        (
+            "xiangqi",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
+        ),
+        (
+            "shogi",
+            "lnsg1gsnl/1r2k2b1/pppp1pppp/4p4/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[Pp] w 0 1",
+        ),
+        (
+            "crazyhouse",
+            "r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/5N2/PPPP1PPP/RNBQK2R[Np] w - - 0 1",
+        ),
+    ];
+    for (name, fen) in cases {
+        let (a, b) = (eval_of(name, fen), eval_of(name, &mirror(fen)));
+        assert_eq!(a, b, "{name}: {fen} {a}, mirrored {b}");
+    }
+}
+
+#[test]
+fn the_side_to_move_loses_a_man_to_a_fork() {
+    // Black's e5 pawn attacks White's undefended knight and bishop; with White to move one
+    // of them is lost, which the stand-pat score must show. On e6 the pawn attacks neither.
+    let fork = eval_of("chess", "4k3/8/8/4p3/3N1B2/8/8/4K3 w - - 0 1");
+    let calm = eval_of("chess", "4k3/8/4p3/8/3N1B2/8/8/4K3 w - - 0 1");
+    assert!(calm - fork > 150, "fork {fork}, calm {calm}");
+}
+
+#[test]
+fn a_passed_pawn_the_enemy_king_cannot_reach_is_worth_more() {
+    // White's e6 pawn with Black's king on e8 (in front of it) against Black's king on a2
+    // (five steps from e7, which nothing then attacks): the endgame's royal distances and the
+    // free square in front weigh far more than the kings' own square tables.
+    let far = eval_of("chess", "8/8/4P3/8/8/8/k7/4K3 w - - 0 1");
+    let near = eval_of("chess", "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1");
+    assert!(far - near > 150, "far {far}, near {near}");
 }

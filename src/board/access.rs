@@ -118,3 +118,25 @@ impl Position {
         count
     }
 }
+
+impl Position {
+    /// The men of `colour` whose paths reach `sq` with the right to capture, as (slot, kind),
+    /// read from the attack map's list at `sq` without allocating: a man comes once per such
+    /// path (twice when two of its paths end there). The evaluation's view of who attacks a
+    /// square; [`Position::capturers`] is the deduplicated, allocating form.
+    pub fn capture_paths(
+        &self,
+        colour: Colour,
+        sq: crate::board::types::Sq,
+    ) -> impl Iterator<Item = (crate::board::types::Slot, u8)> + '_ {
+        self.map.cells_at(sq, colour).filter_map(move |id| {
+            let (slot, c) = self.map.split(id);
+            let man = self.men[slot as usize]?;
+            let kind = &self.lay.kinds[man.kind as usize];
+            let cell = &kind.cells[man.colour.index()].cells[c as usize];
+            let hits = cell.rights & variants::rights::CAPTURE != 0
+                && cell.rights & variants::rights::TAME == 0;
+            hits.then_some((slot, man.kind))
+        })
+    }
+}

@@ -4,6 +4,8 @@
 
 mod lion;
 pub mod params;
+mod passer;
+mod threats;
 
 use std::sync::Arc;
 
@@ -40,6 +42,10 @@ pub struct EvalTables {
     passed: Vec<[Vec<(i16, i16)>; 2]>,
     /// (file, rank) of every mailbox square (rank 0 for squares off the board).
     coords: Vec<(i8, i8)>,
+    /// Ranks of the board.
+    ranks: u8,
+    /// `ahead[colour][sq]`: the square in front of `sq` for that colour (0: none).
+    ahead: [Vec<Sq>; 2],
     /// The bare-king rule is in force.
     bare_king: bool,
     /// The variant counts checks: checks left to give are scored.
@@ -113,6 +119,11 @@ impl EvalTables {
             mobility,
             passed,
             coords,
+            ranks: lay.ranks,
+            ahead: [
+                passer::ahead_table(lay, Colour::White),
+                passer::ahead_table(lay, Colour::Black),
+            ],
             bare_king: lay.variant.end.bare_king_loses,
             check_counting: lay.variant.end.check_counting,
             lions: LionTables::new(lay),
@@ -134,6 +145,8 @@ impl EvalTables {
         // Pawns of each side as (kind, square), for the passed-pawn test after the scan.
         let mut pawns: [arrayvec::ArrayVec<(u8, Sq), MAX_PAWNS>; 2] = Default::default();
         let mut lions: [arrayvec::ArrayVec<lion::Lion, MAX_LIONS>; 2] = Default::default();
+        let mut royals: [passer::Royals; 2] = Default::default();
+        let mut stakes = [threats::Stakes::default(); 2];
         let mut mobility = [0; MAX_SLOT + 1];
         pos.mobilities(&mut mobility);
         for (slot, m) in pos.live() {
@@ -149,6 +162,7 @@ impl EvalTables {
             if !self.royal[k] {
                 material += v;
                 men[c] += 1;
+                self.add_threat(pos, m, &mut stakes[c]);
             }
             if !self.passed[k][c].is_empty() {
                 let _ = pawns[c].try_push((m.kind, m.sq));
@@ -160,6 +174,7 @@ impl EvalTables {
             mg[c] += v + pm as i32;
             eg[c] += v + pe as i32;
             if self.royal[k] {
+                let _ = royals[c].try_push(m.sq);
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
                 mg[c] -= att * KING_ZONE_ATTACK - def.min(att + 2) * KING_ZONE_DEFENCE;
             }
@@ -168,8 +183,9 @@ impl EvalTables {
             for &(k, sq) in &pawns[c] {
                 if self.is_passed(sq, c, &pawns[1 - c]) {
                     let (pm, pe) = self.passed[k as usize][c][sq as usize];
-                    mg[c] += pm as i32;
-                    eg[c] += pe as i32;
+                    let (xm, xe) = self.passer_extra(pos, c, sq, &royals);
+                    mg[c] += pm as i32 + xm;
+                    eg[c] += pe as i32 + xe;
                 }
             }
         }
@@ -209,10 +225,15 @@ impl EvalTables {
                 eg[c] += guard;
             }
         }
+        let us = pos.side_to_move();
+        for c in [Colour::White, Colour::Black] {
+            let threat = stakes[c.index()].penalty(c == us);
+            mg[c.index()] -= threat;
+            eg[c.index()] -= threat;
+        }
         let phase = self.phase(material);
         let blend = |s: [i32; 2]| s[0] - s[1];
         let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
-        let us = pos.side_to_move();
         TEMPO + if us == Colour::White { score } else { -score }
     }
 

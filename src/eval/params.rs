@@ -96,3 +96,35 @@ pub const FLAG_STEP: (i32, i32) = (12, 40);
 /// last) earns the bonus; 0 left has ended the game. A check given is worth material, more
 /// as the goal nears.
 pub const CHECKS_LEFT_BONUS: [i32; 6] = [0, 500, 250, 120, 60, 30];
+/// Threats: share (per mille) of the stakes of a side's threatened men (attacked and
+/// undefended: the man's value; attacked by a cheaper man: the difference) it loses, both
+/// sides (the threat ties the man down even when the owner is to move).
+pub const THREAT_PER_MILLE: i32 = 100;
+/// Threats: the stakes summed for [`THREAT_PER_MILLE`] are counted up to this much (in a
+/// melee of chu's many men the sum says little more).
+pub const THREAT_SUM_CAP: i32 = 2000;
+/// Threats: share (per mille) of the second largest stake the side to move loses besides:
+/// it can save one threatened man, and the quiescence search's stand-pat does not see that
+/// the other falls.
+pub const THREAT_SECOND_PER_MILLE: i32 = 500;
+/// Royals per side the passed-pawn term looks at (the nearest counts).
+pub const MAX_ROYALS: usize = 4;
+/// Passed pawns: the royal-distance and free-path terms weigh `slope * r - offset` for a pawn
+/// on rank r of a chess-scaled 0..=7 (from the 5th rank on; deeper boards scale their ranks).
+pub const PASSER_RANK_SLOPE: i32 = 5;
+/// See [`PASSER_RANK_SLOPE`].
+pub const PASSER_RANK_OFFSET: i32 = 13;
+/// Passed pawns, endgame: weight per step the enemy's nearest royal stands from the square in
+/// front of the pawn (it must catch the pawn).
+pub const PASSER_ENEMY_KING: i32 = 5;
+/// Passed pawns, endgame: weight per step the own nearest royal stands from that square (it
+/// escorts the pawn).
+pub const PASSER_OWN_KING: i32 = 2;
+/// Royal distances count up to this many steps.
+pub const PASSER_KING_REACH: i32 = 5;
+/// Passed pawns: weight when the square in front is empty and the enemy does not attack it.
+pub const PASSER_FREE: i32 = 15;
+/// Passed pawns: weight when the square in front is empty and defended.
+pub const PASSER_DEFENDED: i32 = 5;
+/// Passed pawns: the weights above times the rank factor, per this many centipawns.
+pub const PASSER_DIVISOR: i32 = 2;
