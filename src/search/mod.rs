@@ -207,6 +207,8 @@ impl Searcher {
     pub fn set_options(&mut self, opts: SearchOptions) {
         self.wait();
         if opts.hash_mb != self.opts.hash_mb {
+            // The old table goes before the new one is made: both at once may not fit.
+            self.tt = Arc::new(Tt::new(1));
             self.tt = Arc::new(Tt::new(opts.hash_mb));
         }
         self.opts = opts;

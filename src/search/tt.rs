@@ -56,6 +56,18 @@ pub struct Tt {
 
 const ENTRY_BYTES: usize = 16;
 
+/// Largest share (per mille) of the machine's memory a table may take.
+const RAM_SHARE_PER_MILLE: usize = 500;
+
+/// [`RAM_SHARE_PER_MILLE`] of the machine's memory in MB, where the system says (Linux's
+/// /proc/meminfo); `None` elsewhere.
+fn ram_cap_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some((kb / 1024).saturating_mul(RAM_SHARE_PER_MILLE) / 1000)
+}
+
 /// Plies by which another position's entry of the current search must be deeper than a new
 /// one to be kept (see [`Tt::store`]).
 const KEEP_DEEPER: i32 = 4;
@@ -64,8 +76,11 @@ impl Tt {
     /// A table of `mb` megabytes (at least one entry).
     /// When the machine cannot give that much (a GUI may offer the option's maximum on a
     /// small machine), the table halves until the allocation succeeds instead of aborting.
+    /// The size is also capped at [`RAM_SHARE_PER_MILLE`] of the machine's memory where it is
+    /// known: with overcommit the reservation succeeds and zeroing the table then gets the
+    /// process killed.
     pub fn new(mb: usize) -> Tt {
-        let mut mb = mb.max(1);
+        let mut mb = mb.max(1).min(ram_cap_mb().unwrap_or(usize::MAX));
         let mut slots = Vec::new();
         let n = loop {
             let n = (mb.saturating_mul(1024 * 1024) / ENTRY_BYTES).max(1024);
