@@ -414,7 +414,7 @@ fn a_clocked_game_builds_its_tables_in_time() {
 /// The same game with five-man tables allowed (the default): the six- and five-man
 /// positions ask for five-man tables, which take about a minute of one core to build; the
 /// clock's share (a quarter of the time left) declines them, one message each, and the
-/// game keeps its clock and its four-man tables.
+/// game keeps its clock and builds every four-man table it asks for.
 #[test]
 fn a_clocked_game_declines_tables_that_do_not_fit_the_clock() {
     let g = clocked_game("chess", CLOCKED_FEN, ServiceSettings::default().max_men);
@@ -433,7 +433,11 @@ fn a_clocked_game_declines_tables_that_do_not_fit_the_clock() {
         let men = t.chars().filter(char::is_ascii_uppercase).count();
         assert!(men <= 4, "{t} built against the clock: {:?}", g.messages);
     }
-    assert!(!g.ready.is_empty(), "no four-man table: {:?}", g.messages);
+    // Whether the game reaches four men depends on the play (White may mate from five, as
+    // it did once the evaluation knew threats); the four-man tables it asks for are built.
+    for t in tables_said(&g.messages, ": building") {
+        assert!(g.ready.contains(&t), "{t} never ready: {:?}", g.messages);
+    }
 }
 
 /// A six-man xiangqi start (chariot and horse against horse and advisor, Black's horse en
