@@ -17,9 +17,16 @@ impl<'a, W: Word> Solver<'a, W> {
         if heights.is_empty() {
             return vec![(0..self.rows).collect()];
         }
+        self.by_height((0..self.rows).map(|row| (row, row)))
+    }
+
+    /// `items` (each an item and the row whose men stand for it) grouped by the sum of the
+    /// promoting men's heights on that row, the lowest sum first, empty sums left out.
+    pub(super) fn by_height(&self, items: impl Iterator<Item = (usize, usize)>) -> Vec<Vec<usize>> {
+        let heights = &self.geo.heights;
         let mut squares = [0u8; MAX_MEN];
         let mut out: Vec<Vec<usize>> = Vec::new();
-        for row in 0..self.rows {
+        for (item, row) in items {
             self.decode(row, &mut squares);
             let sum: usize = heights
                 .iter()
@@ -29,7 +36,7 @@ impl<'a, W: Word> Solver<'a, W> {
             if out.len() <= sum {
                 out.resize_with(sum + 1, Vec::new);
             }
-            out[sum].push(row);
+            out[sum].push(item);
         }
         out.retain(|l| !l.is_empty());
         out

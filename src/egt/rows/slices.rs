@@ -164,21 +164,7 @@ impl<'a, W: Word> Solver<'a, W> {
         if heights.is_empty() || per % 64 != 0 || ix.domain(0).iter().any(|&s| ix.shared(s)) {
             return None;
         }
-        let mut squares = [0u8; MAX_MEN];
-        let mut out: Vec<Vec<usize>> = Vec::new();
-        for slice in 0..self.rows / per {
-            self.decode(slice * per, &mut squares);
-            let sum: usize = heights
-                .iter()
-                .zip(&squares)
-                .map(|(man_heights, &s)| man_heights[s as usize] as usize)
-                .sum();
-            if out.len() <= sum {
-                out.resize_with(sum + 1, Vec::new);
-            }
-            out[sum].push(slice);
-        }
-        out.retain(|l| !l.is_empty());
+        let out = self.by_height((0..self.rows / per).map(|slice| (slice, slice * per)));
         Some((per, out))
     }
 
