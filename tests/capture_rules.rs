@@ -2,7 +2,8 @@
 //! (lion) capture may not take a man its capture matrix protects (`iron`, `noCapture`),
 //! atomic blasts spare fully immune types, and a move may take any number of victims;
 //! e.p. and self-captures obey the matrix too, a self-capture may not take the own royal, and
-//! an e.p. capture at the end of a locust path keeps the victims taken on the way.
+//! an e.p. capture at the end of a locust path keeps the victims taken on the way, and a
+//! double step that promotes leaves nothing to take en passant.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on their own fixtures
 
@@ -215,4 +216,29 @@ fn an_en_passant_capture_keeps_its_locust_victims() {
     assert_eq!(ep[0].n_extras(), 2);
     pos.make(ep[0], &mut ops);
     assert_eq!(pos.fen().split(' ').next(), Some("4k3/8/3X4/8/8/8/8/4K3"));
+}
+
+/// Chess whose promotion zones reach the fifth rank (FSF's epicatomic does this): a pawn's
+/// double step can end in the zone and promote.
+const PROMOTING_DOUBLE_STEP: &str = "\
+[promotingstep:chess]
+promotionRegionWhite = *4 *5 *6 *7 *8
+promotionRegionBlack = *5 *4 *3 *2 *1
+promotionPieceTypes = b
+startFen = 4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1
+";
+
+#[test]
+fn a_double_step_that_promotes_cannot_be_taken_en_passant() {
+    let rules = ini_variant(PROMOTING_DOUBLE_STEP);
+    let mut pos = Position::new_game(rules.clone()).unwrap();
+    let mut ops = Vec::new();
+    let legal = legal_as_reference("promotingstep", &mut pos, &rules);
+    let letter = |p: u8| pos.variant().pieces[p as usize].letter;
+    let d5 = *legal.iter().find(|m| m.text(letter) == "d7d5b").unwrap();
+    pos.make(&d5, &mut ops);
+    // The man on d5 is a bishop now: nothing to take in passing, and no e.p. square in FEN.
+    let legal = legal_as_reference("promotingstep", &mut pos, &rules);
+    assert!(!texts(&pos, &legal).iter().any(|m| m == "e5d6"));
+    assert_eq!(pos.fen().split(' ').nth(3), Some("-"));
 }

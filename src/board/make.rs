@@ -376,7 +376,8 @@ impl Position {
                 self.put(from, s, ops);
             }
         }
-        if mv.sets_ep {
+        // A double step that promotes leaves no pawn to take en passant (FSF: epicatomic).
+        if mv.sets_ep && mv.kind != MoveKind::Promotion {
             self.set_ep(from, to);
         }
     }

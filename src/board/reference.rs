@@ -878,7 +878,8 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
             promoted: false,
         });
     }
-    if m.sets_ep {
+    // A double step that promotes leaves no pawn to take en passant.
+    if m.sets_ep && m.kind != MoveKind::Promotion {
         b.ep = ep_after(from, to);
     }
 }
