@@ -204,3 +204,22 @@ fn an_fsf_parent_locust_lacks_is_named() {
     let e = load_str("[g:nosuchthing]\n", "t.ini").unwrap_err();
     assert_eq!(e[0].message, "unknown parent variant `nosuchthing`");
 }
+
+/// FSF's promoted type is the type it names: a `+P` that moves like a region-bound `w`
+/// (chak's `promotedPieceType = p:w`) is bound to `w`'s region too.
+#[test]
+fn a_promoted_form_keeps_the_mobility_region_of_the_type_it_stands_for() {
+    let text = "[v:chess]\ncustomPiece1 = w:FvW\npromotedPieceType = p:w\n\
+                mobilityRegionWhiteCustomPiece1 = *5 *6 *7 *8\n\
+                mobilityRegionBlackCustomPiece1 = *1 *2 *3 *4\n";
+    let v = &load_str(text, "t.ini").unwrap()[0];
+    let find = |letter: char, plus: bool| {
+        (v.pieces.iter())
+            .find(|p| p.letter.eq_ignore_ascii_case(&letter) && p.plus_form == plus)
+            .unwrap_or_else(|| panic!("no {letter} {plus}"))
+    };
+    let (w, plus_p, p) = (find('w', false), find('p', true), find('p', false));
+    assert!(w.confined.is_some());
+    assert_eq!(plus_p.confined, w.confined);
+    assert_eq!(p.confined, None);
+}

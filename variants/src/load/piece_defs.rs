@@ -32,6 +32,9 @@ pub struct Def {
     pub value: i32,
     /// Defined with the `king` key.
     pub is_king: bool,
+    /// FSF's `promotedPieceType = x:y` makes this `+X` type stand for `y`: rules FSF keys
+    /// by type (a mobility region) apply to it as to `y`.
+    pub stands_for: Option<Symbol>,
 }
 
 /// Splits `x:betza` (or `+x:betza`); `betza_optional` allows a bare letter.
@@ -110,6 +113,7 @@ fn def(name: &str, symbol: Symbol, betza: &str, entry: Entry, value: i32, is_kin
         entry,
         value,
         is_king,
+        stands_for: None,
     }
 }
 
@@ -146,14 +150,16 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
             (Some(base), Some(target)) if !from.plus => {
                 let plus = Symbol { plus: true, ..from };
                 let name = format!("+{}", base.name);
-                defs.push(def(
+                let mut promoted = def(
                     &name,
                     plus,
                     &target.betza,
                     entry.clone(),
                     target.value,
                     false,
-                ));
+                );
+                promoted.stands_for = Some(target.symbol);
+                defs.push(promoted);
             }
             (None, _) => ctx.fail(&entry, format!("unknown piece `{from}`")),
             _ => ctx.fail(&entry, format!("unknown promoted piece `{to}`")),

@@ -761,6 +761,15 @@ fn mobility_regions(b: &mut Build) {
             z.black = set
         }
         confine(b, piece, zone);
+        // A promoted form that stands for this piece (chak's `promotedPieceType = p:w`) is
+        // that piece in FSF, region included.
+        let symbol = b.defs[piece as usize].symbol;
+        let stand_ins: Vec<usize> = (0..b.defs.len())
+            .filter(|&i| b.defs[i].stands_for == Some(symbol))
+            .collect();
+        for i in stand_ins {
+            confine(b, i as PieceId, zone);
+        }
     }
 }
 
