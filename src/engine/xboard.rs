@@ -277,7 +277,10 @@ impl<W: Write> Engine<W> {
             "setup ({letters}) {}x{}+{hand}_{parent} {}",
             v.files, v.ranks, v.start_fen
         ));
-        for p in &v.pieces {
+        // XBoard's Betza has no zones: for a zone-bound man (manchu's soldiers, palace men)
+        // the parent variant's own rules for its letter are nearer the truth than its bare
+        // moves, which made XBoard forfeit a soldier's legal sideways step across the river.
+        for p in v.pieces.iter().filter(|p| !p.zone_bound(&v.zones)) {
             let betza = variants::xbetza::parse(&p.betza)
                 .map(|b| variants::xbetza::print(&b))
                 .unwrap_or_else(|_| p.betza.clone());

@@ -99,6 +99,26 @@ pub struct PieceType {
     pub jump_rank: u8,
 }
 
+impl PieceType {
+    /// True when where the piece stands decides how it moves in a way its XBetza text does
+    /// not say: it is confined to a zone (palace, own half) or has moves only in a zone (a
+    /// soldier's sideways steps across the river). The pawn's double step from its region
+    /// ([`DOUBLE_STEP_ZONE`]) is in the text.
+    pub fn zone_bound(&self, zones: &[Zone]) -> bool {
+        let said = |z: u8| {
+            zones
+                .get(z as usize)
+                .is_some_and(|z| z.name == DOUBLE_STEP_ZONE)
+        };
+        self.confined.is_some()
+            || (self.moves.nodes.iter())
+                .any(|n| n.zone.is_some() || n.from_zone.is_some_and(|z| !said(z)))
+    }
+}
+
+/// The zone the loader gives the pawn's double step (`doubleStepRegion*`).
+pub const DOUBLE_STEP_ZONE: &str = "doubleStep";
+
 /// A named set of squares, given separately for each side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Zone {

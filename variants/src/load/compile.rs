@@ -161,7 +161,9 @@ fn compile_pieces(b: &mut Build) {
         let mut moves = compile_moves(b.ctx, d, base, b.max_range()).unwrap_or_default();
         let mut text = base.to_string();
         if is_pawn && double_step {
-            let zone = b.zones.add("doubleStep", ds_white, ds_black);
+            let zone = b
+                .zones
+                .add(crate::rules::DOUBLE_STEP_ZONE, ds_white, ds_black);
             if let Some(mut extra) = compile_moves(b.ctx, d, ds_betza, b.max_range()) {
                 double_step_sets_ep(&mut extra);
                 append(&mut moves, &extra, Some(zone), None);
