@@ -381,9 +381,11 @@ impl Layout {
         jumps: bool,
     ) -> CellTable {
         let dir = if colour == Colour::White { 1 } else { -1 };
+        // Files turn too where Black's men are White's turned half round (shogi).
+        let file_dir = if self.variant.black_rotated { dir } else { 1 };
         let mut table = CellTable::default();
         for node in &t.nodes {
-            let offset = node.step.0 as i16 + dir * node.step.1 as i16 * self.stride;
+            let offset = file_dir * node.step.0 as i16 + dir * node.step.1 as i16 * self.stride;
             // A check-only path is not a move, so a confined royal still "sees" beyond its
             // palace (flying general).
             let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();

@@ -289,7 +289,7 @@ impl Position {
                 pm.kind = MoveKind::Promotion;
                 pm.piece = p;
                 out.push(pm);
-                if piece.mandatory_promotion || dead {
+                if piece.mandatory_promotion || dead || self.stuck_forced(man, to) {
                     return;
                 }
             }
@@ -316,14 +316,28 @@ impl Position {
             return zone.contains(to) || zone.contains(from);
         }
         let (was_in, is_in) = (zone.contains(from), zone.contains(to));
+        // Entering; or a capture touching the zone (one that enters is entering already).
+        !was_in && is_in
+            || was_in && captures
+            || !v.promotion.stuck_forced && self.stuck_at(man, to)
+    }
+
+    /// Whether `man` could never move again from `to` (its `stuck_squares`).
+    fn stuck_at(&self, man: &Man, to: Coord) -> bool {
+        let v = &self.lay.variant;
         let piece = &v.pieces[self.lay.kinds[man.kind as usize].piece as usize];
         let rel = if man.colour == Colour::White {
             to
         } else {
             to.flip_rank(v.ranks)
         };
-        // Entering; or a capture touching the zone (one that enters is entering already).
-        !was_in && is_in || was_in && captures || piece.stuck_squares.contains(rel)
+        piece.stuck_squares.contains(rel)
+    }
+
+    /// HaChu's promotion (`stuck_forced`): a man that may promote on a move to a square it
+    /// could never leave must.
+    fn stuck_forced(&self, man: &Man, to: Coord) -> bool {
+        self.lay.variant.promotion.stuck_forced && self.stuck_at(man, to)
     }
 
     /// The promotion zone of `colour` (given in board coordinates for each side).

@@ -411,11 +411,13 @@ impl Walk<'_> {
         visit: &mut dyn FnMut(&Reach),
     ) {
         let node = &t.nodes[id as usize];
-        let dr = match self.man.colour {
-            Colour::White => node.step.1 as i32,
-            Colour::Black => -(node.step.1 as i32),
+        let (df, dr) = match self.man.colour {
+            Colour::White => (node.step.0 as i32, node.step.1 as i32),
+            // Turned half round (shogi, `blackRotated`) or mirrored top to bottom (chess).
+            Colour::Black if self.v.black_rotated => (-node.step.0 as i32, -node.step.1 as i32),
+            Colour::Black => (node.step.0 as i32, -(node.step.1 as i32)),
         };
-        let (f, r) = (at.0 + node.step.0 as i32, at.1 + dr);
+        let (f, r) = (at.0 + df, at.1 + dr);
         // Off the board, a wall or outside the node's zone: the path is cut here.
         let Some(c) = self.b.square(f, r) else { return };
         // Confinement binds moves, not a royal's check-only sight line (flying general).
@@ -615,11 +617,13 @@ fn push_promotions(
     let (from, to) = (m.from_coord(), m.to_coord());
     let dead = piece.dead_squares.contains(b.relative(to, man.colour));
     let captures = m.n_extra > 0 || b.at(to).is_some_and(|o| o.colour != man.colour);
+    let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));
+    // HaChu's reading: where it may promote onto such a square, it must.
+    let forced = v.promotion.stuck_forced && stuck;
     let may_promote = if v.promotion.on_entry {
         let (was_in, is_in) = (zone.contains(from), zone.contains(to));
-        let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));
         // Entering; or a capture touching the zone (one that enters is entering already).
-        !was_in && is_in || was_in && captures || stuck
+        !was_in && is_in || was_in && captures || stuck && !v.promotion.stuck_forced
     } else {
         zone.contains(to) || zone.contains(from)
     };
@@ -648,7 +652,7 @@ fn push_promotions(
     if let Some(p) = piece.promoted {
         if may_promote {
             out.push(promote(p));
-            if piece.mandatory_promotion || dead {
+            if piece.mandatory_promotion || dead || forced {
                 return;
             }
         }

@@ -154,6 +154,10 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("check counting (checkCounting)")
     } else if v.end.flag.is_some() {
         Some("flag regions (flagRegion: capture the flag)")
+    } else if v.black_rotated {
+        Some("Black's men turned half round (blackRotated)")
+    } else if v.promotion.stuck_forced {
+        Some("HaChu's promotion onto dead squares (promotionOnEntryStuck = false)")
     } else if !v.end.checking {
         Some("checks forbidden (checking = false)")
     } else {

@@ -166,6 +166,10 @@ pub struct Promotion {
     /// on a move to a square where it could never move again (pawns and lances on the last
     /// rank); never forced.
     pub on_entry: bool,
+    /// HaChu's reading of `on_entry` (`promotionOnEntryStuck = false`): a move onto a square
+    /// the man could never leave may promote only when it enters the zone or captures, and
+    /// then it must; a plain move there within the zone stays unpromoted, immobile.
+    pub stuck_forced: bool,
 }
 
 /// Drop rules (shogi, crazyhouse).
@@ -326,6 +330,10 @@ pub struct Variant {
     pub capture_matrix: CaptureMatrix,
     /// Pass moves are legal (janggi).
     pub pass_move: bool,
+    /// Black's men move as White's turned half round, as in shogi, where it matters for men
+    /// whose moves are not the same left and right (`blackRotated`); otherwise as White's
+    /// mirrored top to bottom, as in chess.
+    pub black_rotated: bool,
     /// XBoard's name for the parent variant when the engine must describe this one with
     /// `setup` (`fairy`, `shogi`, `chu`, `xiangqi`).
     pub xboard_parent: String,

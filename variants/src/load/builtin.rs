@@ -97,6 +97,11 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("judkins.ini", include_str!("../../data/judkins.ini")),
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
+    // HaChu's large shogi variants under HaChu's names (docs/variants.md).
+    ("wa.ini", include_str!("../../data/wa.ini")),
+    ("dai.ini", include_str!("../../data/dai.ini")),
+    ("sho.ini", include_str!("../../data/sho.ini")),
+    ("cashew.ini", include_str!("../../data/cashew.ini")),
 ];
 
 /// What the path of every built-in file starts with.

@@ -100,6 +100,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         pass_move,
         xboard_parent,
         omits,
+        black_rotated: b.ctx.flag("blackRotated", false),
     })
 }
 
@@ -271,6 +272,7 @@ fn promotion(b: &mut Build) -> Promotion {
         limits,
         demotion: b.ctx.flag("pieceDemotion", false),
         on_entry: b.ctx.flag("promotionOnEntry", false),
+        stuck_forced: !b.ctx.flag("promotionOnEntryStuck", true),
     }
 }
 

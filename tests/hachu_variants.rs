@@ -1,0 +1,348 @@
+//! HaChu's large shogi variants under HaChu's names (issue 44): every man's targets equal
+//! HaChu 0.21's answers to XBoard's `lift`, kept in tests/data/hachu-lift.txt (positions from
+//! random games in Locust, made by tools/hachu-lift.py, which the peer test runs again where
+//! HaChu is installed); the engine's legal moves and perft equal the reference generator's;
+//! HaChu's promotion reading; XBoard's `variant NAME` and `locust variants` find each one.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod peers;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use common::{start, variant, walk_checked};
+use locust::board::moves::MoveKind;
+use locust::board::reference::{self, RefBoard};
+use locust::engine::notation::{write, Dialect};
+use locust::engine::Engine;
+use locust::game::Game;
+use locust::perft::perft;
+
+const DATA: &str = include_str!("data/hachu-lift.txt");
+const PSEUDO: &str = include_str!("data/hachu-pseudo.ini");
+/// The variants of HaChu's `feature variants` that Locust plays under the same names and
+/// this file checks (shogi, chu, tenjiku and the chess ones have their own tests).
+const HACHU_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi"];
+/// Variants with HaChu's lion dog, whose multi-captures HaChu marks with first stops that are
+/// not their victims: there a first stop is compared as the square's plain mark
+/// (tools/hachu-lift.py, `FIRST_STOPS_AS_TARGETS`).
+const FIRST_STOPS_AS_TARGETS: &[&str] = &["cashew-shogi"];
+/// Checked against the reference generator: the above, and sho, which HaChu 0.21 cannot set
+/// up (so no `lift` answers of its own).
+const REFERENCE_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi", "sho"];
+/// Fewest kept lifts per variant.
+const MIN_LIFTS: usize = 500;
+/// The peer test asks HaChu again for one kept answer in this many.
+const PEER_SAMPLE: &str = "20";
+
+/// A kept position: variant, Locust's FEN, and (square, HaChu's answer) for each lifted man.
+struct Kept {
+    variant: String,
+    fen: String,
+    lifts: Vec<(String, String)>,
+}
+
+fn kept() -> Vec<Kept> {
+    let mut out: Vec<Kept> = Vec::new();
+    for line in DATA.lines() {
+        if let Some(rest) = line.strip_prefix("position ") {
+            let (v, fen) = rest.split_once(' ').unwrap();
+            out.push(Kept {
+                variant: v.to_string(),
+                fen: fen.to_string(),
+                lifts: Vec::new(),
+            });
+        } else if let Some(rest) = line.strip_prefix("lift ") {
+            let (sq, want) = rest.split_once(' ').unwrap();
+            let last = out.last_mut().expect("a lift before any position");
+            last.lifts.push((sq.to_string(), want.to_string()));
+        }
+    }
+    out
+}
+
+/// Output shared between the engine thread and the test.
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs an XBoard session of `commands` (then `quit`) with the built-ins and the copies of
+/// tests/data/hachu-pseudo.ini; returns its output lines.
+fn xboard_session(commands: &[String]) -> Vec<String> {
+    let mut all = variants::builtins().unwrap();
+    all.extend(variants::load_str(PSEUDO, "hachu-pseudo.ini").unwrap());
+    let sink = Sink::default();
+    let out = sink.clone();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let engine = std::thread::spawn(move || Engine::new(all, out).unwrap().run(rx));
+    for c in commands {
+        tx.send(c.clone()).unwrap();
+    }
+    tx.send("quit".into()).unwrap();
+    engine.join().unwrap();
+    let text = String::from_utf8_lossy(&sink.0.lock().unwrap()).to_string();
+    text.lines().map(str::to_string).collect()
+}
+
+/// A FEN board's rows, top rank first: whether each square holds a man (`+x`, `x'`, `x!`
+/// are one man).
+fn occupied(board: &str) -> Vec<Vec<bool>> {
+    board
+        .split('/')
+        .map(|row| {
+            let mut cells = Vec::new();
+            let mut digits = String::new();
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                if !digits.is_empty() {
+                    cells.extend(std::iter::repeat_n(false, digits.parse().unwrap()));
+                    digits.clear();
+                }
+                if c.is_ascii_alphabetic() {
+                    cells.push(true);
+                }
+            }
+            if !digits.is_empty() {
+                cells.extend(std::iter::repeat_n(false, digits.parse().unwrap()));
+            }
+            cells
+        })
+        .collect()
+}
+
+/// Locust's `highlight` board as the kept answers are written: a lion's pass, cyan on the
+/// empty square it turns on, as a plain move there (HaChu lists one pass a side, so passes
+/// are not compared; tools/hachu-lift.py); with `stops_as_targets`, a first stop on a man as
+/// `X`, a capture that may or may not promote.
+fn as_kept(highlight: &str, fen: &str, stops_as_targets: bool) -> String {
+    let men = occupied(fen.split(' ').next().unwrap());
+    let rows: Vec<String> = highlight
+        .split('/')
+        .zip(men)
+        .map(|(row, men)| {
+            let (mut out, mut file, mut digits) = (String::new(), 0usize, String::new());
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    out.push(c);
+                    continue;
+                }
+                file += digits.parse::<usize>().unwrap_or(0);
+                digits.clear();
+                out.push(match c {
+                    'C' if !men[file] => 'Y',
+                    'C' if stops_as_targets => 'X',
+                    c => c,
+                });
+                file += 1;
+            }
+            out
+        })
+        .collect();
+    rows.join("/")
+}
+
+/// HaChu's kept answer against Locust's: equal, where an `X` of Locust's matches red or
+/// magenta.
+fn agree(want: &str, got: &str) -> bool {
+    want.len() == got.len()
+        && want
+            .chars()
+            .zip(got.chars())
+            .all(|(w, g)| w == g || g == 'X' && (w == 'R' || w == 'M'))
+}
+
+#[test]
+fn every_mans_targets_equal_hachus_lift_answers() {
+    let kept = kept();
+    let mut commands = vec!["xboard".to_string(), "protover 2".to_string()];
+    let mut asked = Vec::new();
+    for k in &kept {
+        commands.push(format!("variant {}-pseudo", k.variant));
+        commands.push("force".into());
+        commands.push(format!("setboard {}", k.fen));
+        for (sq, want) in &k.lifts {
+            asked.push((k, sq, want));
+            commands.push(format!("lift {sq}"));
+            commands.push(format!("ping {}", asked.len()));
+        }
+    }
+    let lines = xboard_session(&commands);
+    let (mut answers, mut last) = (Vec::new(), None);
+    for line in lines {
+        if let Some(h) = line.strip_prefix("highlight ") {
+            last = Some(h.to_string());
+        } else if line.starts_with("pong ") {
+            answers.push(last.take());
+        }
+    }
+    assert_eq!(answers.len(), asked.len(), "one pong per lift");
+    let mut wrong = Vec::new();
+    for ((k, sq, want), got) in asked.iter().zip(answers) {
+        let stops = FIRST_STOPS_AS_TARGETS.contains(&k.variant.as_str());
+        let got = got.map_or("-".to_string(), |h| as_kept(&h, &k.fen, stops));
+        if !agree(want, &got) {
+            wrong.push(format!(
+                "{} {} lift {sq}\n  hachu  {want}\n  locust {got}",
+                k.variant, k.fen
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    for name in HACHU_VARIANTS {
+        let mine = kept.iter().filter(|k| k.variant == *name);
+        let lifts: usize = mine.clone().map(|k| k.lifts.len()).sum();
+        assert!(lifts >= MIN_LIFTS, "{name}: only {lifts} lifts kept");
+        assert!(
+            mine.clone().any(|k| k.fen.contains(" b ")),
+            "{name}: no position with Black to move"
+        );
+        assert!(
+            mine.clone()
+                .any(|k| k.fen.split(' ').next().unwrap().contains('+')),
+            "{name}: no position with a promoted man"
+        );
+    }
+}
+
+/// HaChu (/usr/games/hachu) gives the kept answers still: tools/hachu-lift.py asks it again
+/// for a sample of them. Skipped, and said so, where HaChu or python3 is missing.
+#[test]
+fn hachu_still_gives_the_kept_answers() {
+    let test = "hachu_still_gives_the_kept_answers";
+    let Some(hachu) = peers::executable("/usr/games/hachu") else {
+        peers::missing("hachu", test, "/usr/games/hachu is not installed");
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = match Command::new("python3")
+        .arg(root.join("tools/hachu-lift.py"))
+        .args(["check", "--sample", PEER_SAMPLE])
+        .env("HACHU", hachu)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => {
+            peers::missing(peers::PYTHON3, test, &format!("python3 did not run: {e}"));
+            return;
+        }
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "HaChu answers differ:\n{text}");
+    assert!(text.contains(" asked again, 0 differ"), "{text}");
+}
+
+/// The engine's legal moves equal the reference generator's along random games, and so do
+/// the perft counts of the start position and of kept positions.
+#[test]
+fn engine_and_reference_agree() {
+    const WALK_PLIES: usize = 40;
+    for (i, name) in REFERENCE_VARIANTS.iter().enumerate() {
+        let rules = variant(name);
+        walk_checked(name, start(name), &rules, WALK_PLIES, 7 + i as u64);
+        let mut fens = vec![rules.start_fen.clone()];
+        fens.extend(
+            kept()
+                .into_iter()
+                .filter(|k| k.variant == *name)
+                .map(|k| k.fen)
+                .step_by(10),
+        );
+        for fen in fens {
+            let mut pos = start(name).with_fen(&fen).unwrap();
+            let board = RefBoard::from_fen(&rules, &fen).unwrap();
+            let depth = if fen == rules.start_fen { 2 } else { 1 };
+            assert_eq!(
+                perft(&mut pos, depth),
+                reference::perft(&board, &rules, depth),
+                "{name} depth {depth}: {fen}"
+            );
+        }
+    }
+}
+
+/// HaChu's promotion (`promotionOnEntryStuck = false`): a pawn's plain move within the zone
+/// onto the last rank does not promote; its capture there must.
+#[test]
+fn a_pawn_promotes_on_the_last_rank_only_by_capturing_and_then_must() {
+    let texts = |fen: &str| {
+        let mut g = Game::from_fen(variant("wa-shogi"), fen).unwrap();
+        let legal = g.legal_moves();
+        let mut out: Vec<(String, bool)> = legal
+            .iter()
+            .filter(|m| m.from_coord().to_text() == "e10")
+            .map(|m| {
+                let text = write(g.position(), m, Dialect::Xboard);
+                (text, m.kind == MoveKind::Promotion)
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let plain = texts("11/4P6/11/11/11/11/11/11/11/11/k9K w - - 0 1");
+    assert_eq!(plain, vec![("e10e11".to_string(), false)]);
+    let capture = texts("4p6/4P6/11/11/11/11/11/11/11/11/k9K w - - 0 1");
+    assert_eq!(capture, vec![("e10e11+".to_string(), true)]);
+}
+
+/// XBoard's `variant NAME` selects each (with the `setup` XBoard needs: HaChu's parent chu
+/// and board size), `feature variants` offers it, and `locust variants` lists it.
+#[test]
+fn xboard_and_the_variant_list_know_them() {
+    for name in REFERENCE_VARIANTS {
+        let lines = xboard_session(&[
+            "xboard".into(),
+            "protover 2".into(),
+            format!("variant {name}"),
+            "ping 1".into(),
+        ]);
+        let features = lines
+            .iter()
+            .find(|l| l.contains("feature variants="))
+            .unwrap();
+        assert!(features.contains(name), "{name} not offered: {features}");
+        let v = variant(name);
+        let parent = if *name == "sho" { "shogi" } else { "chu" };
+        let size = format!(" {}x{}+0_{parent} ", v.files, v.ranks);
+        let setup = lines.iter().find(|l| l.starts_with("setup (")).unwrap();
+        assert!(setup.contains(&size), "{name}: {setup}");
+        assert!(setup.ends_with(&v.start_fen), "{name}: {setup}");
+        assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    }
+    // HaChu's other name for sho: XBoard's shogi without holdings.
+    let lines = xboard_session(&["xboard".into(), "variant 9x9+0_shogi".into()]);
+    let setup = lines.iter().find(|l| l.starts_with("setup (")).unwrap();
+    assert!(setup.ends_with(&variant("sho").start_fen), "{setup}");
+    let out = Command::new(env!("CARGO_BIN_EXE_locust"))
+        .arg("variants")
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&out.stdout);
+    for name in REFERENCE_VARIANTS {
+        assert!(
+            list.lines()
+                .any(|l| l.split_whitespace().next() == Some(name)),
+            "{name} not in `locust variants`"
+        );
+    }
+}

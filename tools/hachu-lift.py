@@ -1,0 +1,397 @@
+#!/usr/bin/env python3
+"""Every man's targets in Locust against HaChu's, through XBoard's `lift` (issue 44).
+
+HaChu (/usr/games/hachu, an XBoard engine) answers `lift SQUARE` with a `highlight` board of
+that man's legal targets (yellow a move, red a capture, magenta a promotion, cyan the first
+stop of a lion's move of two legs); Locust answers `lift` the same way (the convention is
+HaChu's). This tool reaches positions by random legal play in Locust (UCI `go perft 1` lists
+the moves, `d` gives the FEN), lifts every man of the side to move in both engines and
+compares the answers.
+
+HaChu's `setboard` takes only a board with White to move, so a position with Black to move
+is given to it turned (180 degrees for the shogi variants, whose men are turned with their
+side; mirrored top to bottom for the chess ones) with the colours swapped, and its answers
+are turned back.
+
+  generate: tools/hachu-lift.py gen VARIANT... [--positions N] [--seed S] [--out FILE]
+            [--fen 'VARIANT FEN']...
+            plays, compares, and writes (appends) the positions and HaChu's answers to FILE
+            (default tests/data/hachu-lift.txt); exit status 1 on any difference.
+  check:    tools/hachu-lift.py check [FILE] [--sample N]
+            asks HaChu again for every answer kept in FILE (the peer test); exit status 1
+            on any difference, with the lines that differ.
+
+File format: `position VARIANT FEN` (Locust's FEN), then `lift SQUARE HIGHLIGHT` for each man
+of the side to move (`-` where HaChu sends nothing). Needs /usr/games/hachu and a Locust
+binary (LOCUST, default target/release/locust).
+"""
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+LOCUST = os.environ.get("LOCUST", os.path.join(ROOT, "target", "release", "locust"))
+HACHU = os.environ.get("HACHU", "/usr/games/hachu")
+DATA = os.path.join(ROOT, "tests", "data", "hachu-lift.txt")
+# The king-is-a-man copies (and, to try a variant file before it is built in, that file's
+# sections too: PSEUDO=FILE).
+PSEUDO = os.environ.get("PSEUDO", os.path.join(ROOT, "tests", "data", "hachu-pseudo.ini"))
+HASH_MB = 16          # HaChu keeps no root move list (and answers no lift) before `memory`
+PLIES = 400           # length of each random game
+EVERY = 17            # plies between kept positions of a game (odd: both sides move)
+# How a variant's position is turned for HaChu when Black is to move.
+CHESS_LIKE = {"lion", "werewolf"}
+# Variants with HaChu's lion dog, whose multi-captures HaChu encodes with a first stop that is
+# not their victim (an empty square, even its own man): there a first stop (cyan) is compared
+# as the square's plain mark, from both engines: yellow on an empty square; on a man, HaChu's
+# red or magenta as it is (dropped on its own men), Locust's as `X`, a capture that matches
+# either (a first stop hides whether the capture that ends there may promote).
+FIRST_STOPS_AS_TARGETS = {"cashew-shogi", "macadamia-shogi"}
+
+
+def plain_stops(marks, men, mover_white, on_man):
+    """First stops (C) as plain marks: `on_man` on an enemy, none on an own man."""
+    for i, row in enumerate(marks):
+        for j, m in enumerate(row):
+            if m != "C":
+                continue
+            man = men[i][j]
+            own = man is not None and man.lstrip("+")[0].isupper() == mover_white
+            row[j] = None if own else ("Y" if man is None else on_man)
+
+
+HEADER = """\
+# Every man's targets as HaChu 0.21 (Debian hachu 0.21-29-gdf26f4a-3, /usr/games/hachu) gives
+# them in answer to XBoard's `lift`, for positions reached by random legal play in Locust
+# (and a few chosen ones), made by tools/hachu-lift.py and checked by tests/hachu_variants.rs.
+# `position VARIANT FEN` (Locust's FEN), then `lift SQUARE BOARD` for each man of the side to
+# move: HaChu's `highlight` colour board in the FEN's orientation (Y move, R capture, M
+# promotion, C the first stop of a lion's two-leg move), `-` where it sends none. A lion's
+# pass is not kept (HaChu lists one a side). HaChu's answers list moves that leave the king
+# attacked, so Locust's are asked in tests/data/hachu-pseudo.ini's copies of the variants.
+"""
+
+
+class Proc:
+    """A line-oriented engine process."""
+
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.n = 0
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def until(self, pred):
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited; last lines: %r" % lines[-5:])
+            line = line.rstrip("\n")
+            lines.append(line)
+            if pred(line):
+                return lines
+
+    def sync(self):
+        """Lines up to the answer to a fresh `ping`."""
+        self.n += 1
+        self.send("ping %d" % self.n)
+        return self.until(lambda l: l == "pong %d" % self.n)
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.p.wait(timeout=5)
+        except Exception:
+            self.p.kill()
+
+
+def tokens(row):
+    """A FEN rank as a list of men (None for empty squares): `+x`, `x'`, `x!` are one man."""
+    out, i = [], 0
+    while i < len(row):
+        m = re.match(r"\d+", row[i:])
+        if m:
+            out += [None] * int(m.group())
+            i += len(m.group())
+            continue
+        j = i + 1 if row[i] != "+" else i + 2
+        while j < len(row) and row[j] in "'!":
+            j += 1
+        out.append(row[i:j])
+        i = j
+    return out
+
+
+def grid(board):
+    """Rows top rank first, each a list of men or marks."""
+    return [tokens(r) for r in board.split("/")]
+
+
+def write(rows):
+    out = []
+    for row in rows:
+        s, gap = "", 0
+        for t in row:
+            if t is None:
+                gap += 1
+                continue
+            if gap:
+                s += str(gap)
+                gap = 0
+            s += t
+        out.append(s + (str(gap) if gap else ""))
+    return "/".join(out)
+
+
+def turn(rows, chess_like):
+    """The board seen from the other side: turned half round (shogi) or mirrored (chess)."""
+    rows = rows[::-1]
+    return rows if chess_like else [r[::-1] for r in rows]
+
+
+def swap(t):
+    return None if t is None else t.swapcase()
+
+
+def square(f, r):
+    return "%s%d" % (chr(ord("a") + f), r + 1)
+
+
+class Locust:
+    """Locust twice: UCI for moves and FENs, XBoard for `lift`."""
+
+    def __init__(self, variant):
+        self.v = variant
+        self.uci = Proc([LOCUST, "--variants", PSEUDO])
+        self.uci.send("uci")
+        self.uci.until(lambda l: l == "uciok")
+        self.uci.send("setoption name UCI_Variant value " + variant)
+        self.uci.send("isready")
+        self.uci.until(lambda l: l == "readyok")
+        # Lifts in the copy whose king is an ordinary man: HaChu's answers ignore checks.
+        self.xb = Proc([LOCUST, "--variants", PSEUDO])
+        for c in ["xboard", "protover 2", "variant %s-pseudo" % variant, "force"]:
+            self.xb.send(c)
+        self.xb.sync()
+
+    def start_fen(self):
+        self.uci.send("position startpos")
+        return self.fen()
+
+    def fen(self):
+        self.uci.send("d")
+        line = self.uci.until(lambda l: l.startswith("info string fen "))[-1]
+        return line[len("info string fen "):]
+
+    def moves(self, fen):
+        self.uci.send("position fen " + fen)
+        self.uci.send("go perft 1")
+        lines = self.uci.until(lambda l: l.startswith("Nodes searched"))
+        return [l.split(":")[0] for l in lines if re.match(r"^\S+: \d+$", l)]
+
+    def play(self, fen, move):
+        self.uci.send("position fen %s moves %s" % (fen, move))
+        return self.fen()
+
+    def lift(self, fen, sq):
+        """Locust's answer, a pass (cyan on an empty square: where it turns) written as a
+        plain move there (passes are not compared)."""
+        self.xb.send("setboard " + fen)
+        self.xb.send("lift " + sq)
+        got = [l for l in self.xb.sync() if l.startswith("highlight ")]
+        if not got:
+            return "-"
+        marks = grid(got[-1].split(" ", 1)[1])
+        men = grid(fen.split()[0])
+        for i, row in enumerate(marks):
+            for j, m in enumerate(row):
+                if m == "C" and men[i][j] is None:
+                    row[j] = "Y"
+        if self.v in FIRST_STOPS_AS_TARGETS:
+            plain_stops(marks, men, fen.split()[1] == "w", "X")
+        return write(marks)
+
+    def close(self):
+        self.uci.close()
+        self.xb.close()
+
+
+class HaChu:
+    """HaChu, started afresh for every lift: its killer moves outlive `setboard`, and from
+    there moves of earlier searches (even onto its own men) turn up in later answers."""
+
+
+    def __init__(self, variant):
+        self.v = variant
+        self.chess_like = variant in CHESS_LIKE
+
+    def ask(self, board, sq):
+        p = Proc([HACHU])
+        # `memory` last: before it HaChu searches nothing, so the first search it makes (and
+        # every killer move it keeps) is of this position.
+        for c in ["xboard", "protover 2", "variant " + self.v, "force", "setboard " + board,
+                  "memory %d" % HASH_MB, "lift " + sq]:
+            p.send(c)
+        got = [l for l in p.sync() if l.startswith("highlight ")]
+        p.close()
+        return got
+
+    def lift(self, fen, sq):
+        """HaChu's answer for the man on `sq` in `fen` (Locust's FEN), in `fen`'s orientation."""
+        board, stm = fen.split()[0], fen.split()[1]
+        rows = grid(board)
+        ranks, files = len(rows), len(rows[0])
+        f, r = ord(sq[0]) - ord("a"), int(sq[1:]) - 1
+        black = stm == "b"
+        if black:
+            rows = [[swap(t) for t in row] for row in turn(rows, self.chess_like)]
+            r = ranks - 1 - r
+            if not self.chess_like:
+                f = files - 1 - f
+        got = self.ask(write(rows), square(f, r))
+        if not got:
+            return "-"
+        marks = grid(got[-1].split(" ", 1)[1])
+        row = ranks - 1 - r  # the lifted man's row in `marks` (top rank first)
+        # Where the root list's empty entries (0, "a1a1") fall on the board: boards 15 and 16
+        # wide start at HaChu's square 0.
+        if (f, r) == (0, 0) and files >= 15:
+            marks[row][f] = None
+        # HaChu marks a lion's pass (its null move) on the lion's own square; it lists one
+        # pass a side (its last man with a lion's step), Locust one for each such man, so
+        # passes are not compared.
+        marks[row][f] = None
+        if black:
+            marks = turn(marks, self.chess_like)
+        if self.v in FIRST_STOPS_AS_TARGETS:
+            plain_stops(marks, grid(board), stm == "w", "R")
+        if all(m is None for row in marks for m in row):
+            return "-"
+        return write(marks)
+
+    def close(self):
+        pass
+
+
+def own_squares(fen):
+    """Squares of the men of the side to move, a1 first."""
+    board, stm = fen.split()[0], fen.split()[1]
+    rows = grid(board)
+    out = []
+    for i, row in enumerate(rows[::-1]):
+        for f, t in enumerate(row):
+            if t is None:
+                continue
+            letter = t.lstrip("+")[0]
+            if letter.isupper() == (stm == "w"):
+                out.append(square(f, i))
+    return out
+
+
+def positions(loc, n, rng):
+    """`n` positions from random games, every EVERY plies."""
+    out = []
+    while len(out) < n:
+        fen = loc.start_fen()
+        for ply in range(PLIES):
+            if ply % EVERY == 0:
+                out.append(fen)
+                if len(out) >= n:
+                    break
+            moves = loc.moves(fen)
+            if not moves:
+                break
+            fen = loc.play(fen, rng.choice(moves))
+    return out
+
+
+def agree(theirs, ours):
+    """HaChu's kept answer against Locust's (an `X` of Locust's matches red or magenta)."""
+    if "-" in (theirs, ours):
+        return theirs == ours
+    a, b = grid(theirs), grid(ours)
+    return all(x == y or y == "X" and x in "RM" for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+
+
+def generate(args):
+    rng = random.Random(args.seed)
+    bad = 0
+    new = not os.path.exists(args.out)
+    with open(args.out, "a") as out:
+        if new:
+            out.write(HEADER)
+        for v in args.variants:
+            loc, hachu = Locust(v), HaChu(v)
+            fens = [f.split(" ", 1)[1] for f in args.fen if f.split(" ", 1)[0] == v]
+            chosen = len(fens)
+            fens += positions(loc, args.positions, rng)
+            out.write("# %s: %d chosen positions and %d from random games in Locust (seed %d)\n"
+                      % (v, chosen, len(fens) - chosen, args.seed))
+            lifts = 0
+            for fen in fens:
+                out.write("position %s %s\n" % (v, fen))
+                for sq in own_squares(fen):
+                    theirs, ours = hachu.lift(fen, sq), loc.lift(fen, sq)
+                    out.write("lift %s %s\n" % (sq, theirs))
+                    lifts += 1
+                    if not agree(theirs, ours):
+                        bad += 1
+                        print("DIFF %s %s lift %s\n  hachu  %s\n  locust %s"
+                              % (v, fen, sq, theirs, ours))
+            print("%s: %d positions, %d lifts" % (v, len(fens), lifts))
+            loc.close()
+            hachu.close()
+    print("differences: %d" % bad)
+    return 1 if bad else 0
+
+
+def check(args):
+    bad, n, seen, engines = 0, 0, 0, {}
+    fen = v = None
+    for line in open(args.file):
+        if line.startswith("position "):
+            _, v, fen = line.rstrip("\n").split(" ", 2)
+            if v not in engines:
+                engines[v] = HaChu(v)
+        elif line.startswith("lift "):
+            seen += 1
+            if seen % args.sample:
+                continue
+            _, sq, want = line.rstrip("\n").split(" ", 2)
+            got = engines[v].lift(fen, sq)
+            n += 1
+            if got != want:
+                bad += 1
+                print("DIFF %s %s lift %s\n  kept   %s\n  hachu  %s" % (v, fen, sq, want, got))
+    for e in engines.values():
+        e.close()
+    print("%d lifts asked again, %d differ" % (n, bad))
+    return 1 if bad or not n else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gen")
+    g.add_argument("variants", nargs="+")
+    g.add_argument("--positions", type=int, default=20)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--out", default=DATA)
+    g.add_argument("--fen", action="append", default=[],
+                   help="'VARIANT FEN': a position of one's own choosing, besides the random ones")
+    c = sub.add_parser("check")
+    c.add_argument("file", nargs="?", default=DATA)
+    c.add_argument("--sample", type=int, default=1, help="ask again for one answer in N")
+    args = ap.parse_args()
+    sys.exit(generate(args) if args.cmd == "gen" else check(args))
+
+
+if __name__ == "__main__":
+    main()
