@@ -21,9 +21,23 @@ are turned back.
             asks HaChu again for every answer kept in FILE (the peer test); exit status 1
             on any difference, with the lines that differ.
 
+What is compared: HaChu's answers list moves that leave the king attacked, so Locust is
+asked in tests/data/hachu-pseudo.ini's copies of the variants, whose king is an ordinary man.
+Not compared: a mark on the lifted man's own square (HaChu's lion pass, and on a1 the empty
+entries of its move list) and Locust's pass (cyan on an empty square, kept as a plain move
+there): HaChu lists one pass a side. In FIRST_STOPS_AS_TARGETS a first stop is compared as
+the square's plain mark. HaChu is started afresh for each lift, `memory` last, because its
+killer moves survive `setboard` and bring moves of earlier positions into later answers.
+
 File format: `position VARIANT FEN` (Locust's FEN), then `lift SQUARE HIGHLIGHT` for each man
 of the side to move (`-` where HaChu sends nothing). Needs /usr/games/hachu and a Locust
 binary (LOCUST, default target/release/locust).
+
+The kept file was made with:
+  tools/hachu-lift.py gen wa-shogi --positions 40 --seed 1 --fen 'wa-shogi ...' (5 chosen)
+  tools/hachu-lift.py gen dai --positions 40 --seed 1 --fen 'dai ...' (3 chosen)
+  tools/hachu-lift.py gen cashew-shogi --positions 50 --seed 3
+(the chosen positions are the first of each variant's block in the file).
 """
 import argparse
 import os
