@@ -45,14 +45,6 @@ pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 pub const LMR_DIVISOR: f64 = 2.2;
 /// Internal iterative reduction: smallest draft reduced by a ply when the table has no move.
 pub const IIR_DEPTH: i32 = 4;
-/// Singular extension: smallest draft.
-pub const SINGULAR_DEPTH: i32 = 4;
-/// Singular extension: the table's entry may be at most this many plies shallower than the
-/// node.
-pub const SINGULAR_TT_DEPTH: i32 = 3;
-/// Singular extension: the other moves are searched against the stored score less this
-/// per ply of depth.
-pub const SINGULAR_MARGIN: i32 = 2;
 /// SEE pruning in the main search: deepest draft.
 pub const SEE_PRUNE_DEPTH: i32 = 8;
 /// SEE pruning: a capture is skipped when it loses more than this per ply of depth.

@@ -153,11 +153,6 @@ struct Worker<'a> {
     static_evals: Vec<i32>,
     root_moves: Vec<Move>,
     excluded: Vec<Move>,
-    /// `singular[ply]`: the signature of the table move a singular-extension search leaves
-    /// out at `ply` (0: none). Distinct from `excluded`, the root's lines already reported.
-    singular: Vec<u32>,
-    /// The iteration's depth: extensions stop at twice it (a bound on the tree).
-    root_depth: i32,
     lmr: Vec<Vec<i32>>,
     aborted: bool,
     /// Only royals are left: every node is a draw.
@@ -215,8 +210,6 @@ impl<'a> Worker<'a> {
             static_evals: vec![-MATE; MAX_PLY + 2],
             root_moves: Vec::new(),
             excluded: Vec::new(),
-            singular: vec![0; MAX_PLY + 2],
-            root_depth: 1,
             lmr,
             aborted: false,
             dead_draw: outcome::dead_draw(&root.pos),
@@ -267,7 +260,6 @@ impl<'a> Worker<'a> {
         }
         while depth <= max_depth {
             self.excluded.clear();
-            self.root_depth = depth;
             #[allow(clippy::needless_range_loop)] // `line` is also the reported MultiPV index
             for line in 0..lines {
                 self.seldepth = 0;
@@ -795,10 +787,7 @@ impl<'a> Worker<'a> {
         let key = self.pos.hash();
         let hit = self.shared.tt.probe(key);
         let tt_sig = hit.map_or(0, |h| h.sig);
-        // A singular-extension search of this node leaves the table's move out: the table's
-        // score and bound are of the node with it, so neither ends nor refines this search.
-        let excluded = self.singular[ply];
-        let usable = hit.filter(|h| !pv_node && ply > 0 && h.depth >= depth && excluded == 0);
+        let usable = hit.filter(|h| !pv_node && ply > 0 && h.depth >= depth);
         if let Some(s) = usable.and_then(|h| tt_cut(&h, ply, alpha, beta)) {
             return s;
         }
@@ -826,13 +815,9 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2] && {
             self.static_evals[ply - 2] > -MATE
         };
-        let stored = hit.filter(|_| excluded == 0);
-        let eval = refined_eval(
-            static_eval,
-            stored.map(|h| (from_tt(h.score, ply), h.bound)),
-        );
+        let eval = refined_eval(static_eval, hit.map(|h| (from_tt(h.score, ply), h.bound)));
         let us = self.pos.side_to_move();
-        if !pv_node && !in_check && ply > 0 && excluded == 0 {
+        if !pv_node && !in_check && ply > 0 {
             // A man next to our royal under attack is a blast check: the static score is
             // blind to it, so no cut-off on that score (asked last: the other tests are cheap).
             if depth <= RFP_DEPTH
@@ -906,9 +891,6 @@ impl<'a> Worker<'a> {
             }
             let i = order[tried - 1];
             let m = moves[i];
-            if excluded != 0 && move_sig(&m) == excluded {
-                continue;
-            }
             let quiet = is_quiet(keys[i]);
             let late = prunable(best)
                 && depth <= LMP_DEPTH
@@ -921,16 +903,6 @@ impl<'a> Worker<'a> {
             if ply > 0 && !in_check && best > -KNOWN_WIN && self.see_prunes(&m, keys[i], depth) {
                 continue;
             }
-            let mut ext = 0;
-            if excluded == 0 && keys[i] == TT_KEY && !in_check && ply > 0 {
-                match self.singular_extension(hit, depth, beta, ply) {
-                    Ok(e) => ext = e,
-                    Err(cut) => {
-                        self.lists[ply] = moves;
-                        return cut;
-                    }
-                }
-            }
             let code = self.move_code(&m);
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
                 continue;
@@ -941,7 +913,7 @@ impl<'a> Worker<'a> {
             let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
-                score = -self.search(depth - 1 + ext, -beta, -alpha, ply + 1, pv_node);
+                score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut r = 0;
                 if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
@@ -989,14 +961,8 @@ impl<'a> Worker<'a> {
             }
         }
         self.lists[ply] = moves;
-        if searched == 0 && excluded != 0 {
-            return alpha; // the table's move is the only legal one: singular
-        }
         if searched == 0 {
             return self.terminal(ply); // every pseudo-legal move was illegal
-        }
-        if excluded != 0 {
-            return best; // a score without the node's best move is no score of the node
         }
         let bound = bound_of(best, alpha0, alpha, beta);
         // A perpetual-check score belongs to the path (the cycle that led here), not to the
@@ -1007,47 +973,6 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, best_sig, to_tt(best, ply), draft, bound);
         best
-    }
-
-    /// Singular extension of the table's move, asked before it is made: when the table holds
-    /// a lower bound from nearly this depth, the node is searched without that move, at half
-    /// the depth, against a window just below the stored score. If nothing else comes near,
-    /// the move is singular and extended a ply (`Ok(1)`); if the other moves reach beta too,
-    /// the node fails high at once (multi-cut, `Err(score)`); if only the stored score is at
-    /// least beta, the move is searched a ply shallower (`Ok(-1)`).
-    fn singular_extension(
-        &mut self,
-        hit: Option<TtHit>,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-    ) -> Result<i32, i32> {
-        let Some(h) = hit else { return Ok(0) };
-        let tt_score = from_tt(h.score, ply);
-        if depth < SINGULAR_DEPTH
-            || h.depth < depth - SINGULAR_TT_DEPTH
-            || h.bound == Bound::Upper
-            || tt_score.abs() >= KNOWN_WIN
-        {
-            return Ok(0);
-        }
-        let s_beta = tt_score - SINGULAR_MARGIN * depth;
-        self.singular[ply] = h.sig;
-        let score = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
-        self.singular[ply] = 0;
-        self.pv[ply].clear();
-        if self.aborted {
-            return Ok(0);
-        }
-        if score < s_beta {
-            Ok(((ply as i32) < 2 * self.root_depth) as i32)
-        } else if s_beta >= beta {
-            Err(s_beta)
-        } else if tt_score >= beta {
-            Ok(-1)
-        } else {
-            Ok(0)
-        }
     }
 
     /// Null move: pass, and if a reduced search still fails high, so does this node.
