@@ -45,12 +45,6 @@ pub const LMR_HISTORY_DIVISOR: i32 = 16_384;
 pub const LMR_DIVISOR: f64 = 2.2;
 /// Internal iterative reduction: smallest draft reduced by a ply when the table has no move.
 pub const IIR_DEPTH: i32 = 4;
-/// ProbCut: smallest draft.
-pub const PROBCUT_DEPTH: i32 = 5;
-/// ProbCut: the raised beta's margin over beta.
-pub const PROBCUT_MARGIN: i32 = 100;
-/// ProbCut: plies less than the node's draft for the verifying search.
-pub const PROBCUT_REDUCTION: i32 = 4;
 /// SEE pruning in the main search: deepest draft.
 pub const SEE_PRUNE_DEPTH: i32 = 8;
 /// SEE pruning: a capture is skipped when it loses more than this per ply of depth.

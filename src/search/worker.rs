@@ -856,9 +856,6 @@ impl<'a> Worker<'a> {
             if let Some(s) = self.null_move(depth, beta, ply, eval, us) {
                 return s;
             }
-            if let Some(s) = self.probcut(depth, beta, ply, static_eval, hit, legality.as_ref()) {
-                return s;
-            }
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
@@ -1001,77 +998,6 @@ impl<'a> Worker<'a> {
             .tt
             .store(key, best_sig, to_tt(best, ply), draft, bound);
         best
-    }
-
-    /// ProbCut: a capture that wins enough by SEE and still beats beta by a margin in
-    /// quiescence and then in a search four plies shallower makes the node fail high; the
-    /// result is stored as a lower bound at that depth. Not where the table already says the
-    /// node stays below the raised beta at nearly this depth, nor with explosions (SEE).
-    fn probcut(
-        &mut self,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        static_eval: i32,
-        hit: Option<TtHit>,
-        legality: Option<&Legality>,
-    ) -> Option<i32> {
-        let pc_beta = beta + PROBCUT_MARGIN;
-        let refuted = hit.is_some_and(|h| {
-            h.depth >= depth - PROBCUT_REDUCTION + 1 && from_tt(h.score, ply) < pc_beta
-        });
-        if depth < PROBCUT_DEPTH || beta.abs() >= KNOWN_WIN || self.blasts || refuted {
-            return None;
-        }
-        let mut moves = std::mem::take(&mut self.lists[ply]);
-        moves.clear();
-        self.pos.gen_stage(Stage::Captures, &mut moves);
-        let need = pc_beta - static_eval;
-        let mut found = None;
-        for m in moves.iter().copied() {
-            if !self.wins_at_least(&m, need) {
-                continue;
-            }
-            let Some(saved) = self.make_if_legal(&m, legality) else {
-                continue;
-            };
-            self.played[ply] = self.move_code(&m);
-            let to = Some(m.to);
-            let mut score = -self.quiesce(-pc_beta, -pc_beta + 1, ply + 1, 0, to);
-            if score >= pc_beta {
-                let d = depth - PROBCUT_REDUCTION;
-                score = -self.search(d, -pc_beta, -pc_beta + 1, ply + 1, false);
-            }
-            self.unmake(saved);
-            if self.aborted {
-                break;
-            }
-            if score >= pc_beta {
-                let d = depth - PROBCUT_REDUCTION + 1;
-                let sig = move_sig(&m);
-                let key = self.pos.hash();
-                self.shared
-                    .tt
-                    .store(key, sig, to_tt(score, ply), d, Bound::Lower);
-                found = Some(score);
-                break;
-            }
-        }
-        self.lists[ply] = moves;
-        found.filter(|_| !self.aborted)
-    }
-
-    /// A capture that wins at least `need` (at least breaks even when `need` <= 0) by SEE,
-    /// asked only when the victim alone would be enough and the cheap rule cannot tell.
-    fn wins_at_least(&mut self, m: &Move, need: i32) -> bool {
-        let victim = self.victim_value(m);
-        if victim < need {
-            return false;
-        }
-        if need <= 0 && !self.losing_capture(m, victim) {
-            return true;
-        }
-        self.pos.see(m, &mut self.ops) >= need.max(0)
     }
 
     /// Null move: pass, and if a reduced search still fails high, so does this node.
