@@ -264,3 +264,29 @@ fn checking_captures_in_quiescence_stay_a_small_tree() {
         "depth 6 not reached within 3 million nodes"
     );
 }
+
+/// With one legal move and a clock, the move is played after the first iteration; asked for
+/// a depth, the search still goes to it.
+#[test]
+fn one_legal_move_is_played_at_once_on_the_clock() {
+    let fen = "k7/8/3b4/8/8/8/8/r6K w - - 0 1"; // Kh1 in check: only Kg2
+    let g = game("chess", fen);
+    let mut s = Searcher::new(SearchOptions::default());
+    let clock = locust::search::Clock {
+        time: [Duration::from_secs(60); 2],
+        inc: [Duration::ZERO; 2],
+        movestogo: None,
+    };
+    let on_clock = Limits {
+        clock: Some(clock),
+        ..Limits::default()
+    };
+    let (_, best, infos, _) = search(&mut s, &g, on_clock);
+    assert_eq!((best.as_str(), infos), ("h1g2", 1));
+    let to_depth = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let (_, best, infos, _) = search(&mut s, &g, to_depth);
+    assert_eq!((best.as_str(), infos), ("h1g2", 4));
+}

@@ -11,7 +11,7 @@ use parking_lot::Mutex;
 use variants::geometry::Coord;
 
 use super::params::*;
-use super::time::Budget;
+use super::time::{iteration_scale, Budget, Unrest};
 use super::tt::{move_sig, Bound, TtHit};
 use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
@@ -258,6 +258,7 @@ impl<'a> Worker<'a> {
             }
             return best;
         }
+        let mut unrest = Unrest::default();
         while depth <= max_depth {
             self.excluded.clear();
             #[allow(clippy::needless_range_loop)] // `line` is also the reported MultiPV index
@@ -280,6 +281,7 @@ impl<'a> Worker<'a> {
                 self.excluded.push(m);
                 if line == 0 {
                     best = (Some(m), self.pv[0].get(1).copied());
+                    unrest.finished(score, move_sig(&m));
                 }
                 if let Some(tx) = events {
                     let _ = tx.send(SearchEvent::Info(self.info(depth, line + 1, score)));
@@ -290,8 +292,11 @@ impl<'a> Worker<'a> {
             }
             if self.aborted
                 || self.shared.stopped()
-                || (events.is_some() && self.out_of_time_for_iteration())
+                || (events.is_some() && self.out_of_time_for_iteration(&unrest))
             {
+                break;
+            }
+            if events.is_some() && self.only_move_on_the_clock() {
                 break;
             }
             if events.is_some()
@@ -360,15 +365,35 @@ impl<'a> Worker<'a> {
         self.shared.pondering.load(Ordering::Relaxed)
     }
 
-    fn out_of_time_for_iteration(&self) -> bool {
+    /// One legal move under a time limit: it is played after the first iteration (which
+    /// gives a score and an expected reply), saving the clock. Searches to a depth or a node
+    /// count, and infinite and ponder searches, go on as asked.
+    fn only_move_on_the_clock(&self) -> bool {
+        self.root_moves.len() == 1
+            && !self.limits.infinite
+            && !self.pondering()
+            && self.shared.budget.lock().soft.is_some()
+    }
+
+    /// No time to begin another iteration: past [`NEW_ITERATION_PER_MILLE`] of the soft
+    /// limit, more or less by how unsettled the search is ([`iteration_scale`]).
+    fn out_of_time_for_iteration(&self, unrest: &Unrest) -> bool {
         if self.pondering() {
             return false;
         }
-        let Some(soft) = self.shared.budget.lock().soft else {
+        let budget = *self.shared.budget.lock();
+        let Some(soft) = budget.soft else {
             return false;
         };
         let elapsed = self.shared.start.lock().elapsed();
-        elapsed.as_millis() as u64 * 1000 >= soft.as_millis() as u64 * NEW_ITERATION_PER_MILLE
+        // A fixed time per move (hard = soft) is spent as it is.
+        let scale = if budget.hard > budget.soft {
+            iteration_scale(unrest)
+        } else {
+            1000
+        };
+        let share = NEW_ITERATION_PER_MILLE * scale / 1000;
+        elapsed.as_millis() as u64 * 1000 >= soft.as_millis() as u64 * share
     }
 
     fn flush_nodes(&mut self) {
