@@ -95,19 +95,6 @@ pub const HARD_FACTOR: u32 = 4;
 pub const MAX_SHARE_PER_MILLE: u64 = 300;
 /// Time management: an iteration is not begun after this share (per mille) of the soft time.
 pub const NEW_ITERATION_PER_MILLE: u64 = 550;
-/// Time management: per mille added to the share of the soft limit within which an
-/// iteration may begin, per centipawn the score fell since the iteration before (a rise
-/// takes away as much).
-pub const TM_FALL_PER_CP: i64 = 10;
-/// See [`TM_FALL_PER_CP`]: the least and the most per mille from the score's change.
-pub const TM_FALL_MIN: i64 = 750;
-/// See [`TM_FALL_MIN`].
-pub const TM_FALL_MAX: i64 = 1500;
-/// Time management: per mille added per recent best-move change (changes fade by half an
-/// iteration), at most [`TM_CHANGE_MAX`].
-pub const TM_CHANGE_PER_MILLE: u64 = 500;
-/// See [`TM_CHANGE_PER_MILLE`].
-pub const TM_CHANGE_MAX: u64 = 1000;
 /// Move overhead assumed when the GUI does not say.
 pub const DEFAULT_OVERHEAD_MS: u64 = 30;
 /// Endgame tables: a build may take the remaining clock divided by this, and a search may

@@ -61,41 +61,6 @@ pub fn budget(limits: &Limits, us: Colour, men: usize, overhead: Duration) -> Bu
     }
 }
 
-/// What the iterations so far say about how settled the search is: the score of the last
-/// finished iteration and a decaying count of best-move changes (per mille: each change
-/// adds 1000, each iteration halves it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Unrest {
-    /// The score of the iteration before the last.
-    prev: Option<i32>,
-    /// The last finished iteration's score and best move.
-    last: Option<(i32, u32)>,
-    changes: u32,
-}
-
-impl Unrest {
-    /// Notes a finished iteration's score and best move (its signature).
-    pub fn finished(&mut self, score: i32, best: u32) {
-        let changed = self.last.is_some_and(|(_, b)| b != best);
-        self.changes = self.changes / 2 + if changed { 1000 } else { 0 };
-        self.prev = self.last.map(|(s, _)| s);
-        self.last = Some((score, best));
-    }
-}
-
-/// Per mille of the usual share of the soft limit within which a new iteration may begin:
-/// more when the score fell since the iteration before (the search is finding trouble),
-/// less when it rose, and more while the best move keeps changing.
-pub fn iteration_scale(u: &Unrest) -> u64 {
-    let fall = match (u.prev, u.last) {
-        (Some(p), Some((s, _))) => (p - s).clamp(-1000, 1000),
-        _ => 0,
-    };
-    let falling = (1000 + TM_FALL_PER_CP * fall as i64).clamp(TM_FALL_MIN, TM_FALL_MAX) as u64;
-    let unstable = 1000 + (u.changes as u64 * TM_CHANGE_PER_MILLE / 1000).min(TM_CHANGE_MAX);
-    falling * unstable / 1000
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,39 +147,5 @@ mod tests {
             Duration::ZERO,
         );
         assert_eq!(mtg.soft, Some(Duration::from_millis(30_000 / 138)));
-    }
-
-    #[test]
-    fn unsettled_searches_may_begin_iterations_later() {
-        let mut calm = Unrest::default();
-        assert_eq!(iteration_scale(&calm), 1000, "nothing known yet");
-        for _ in 0..4 {
-            calm.finished(30, 7);
-        }
-        assert_eq!(iteration_scale(&calm), 1000, "same move, same score");
-        let mut falling = calm;
-        falling.finished(-20, 7);
-        let mut rising = calm;
-        rising.finished(80, 7);
-        assert!(iteration_scale(&falling) > 1000, "{falling:?}");
-        assert!(iteration_scale(&rising) < 1000, "{rising:?}");
-        let mut changing = calm;
-        changing.finished(30, 9);
-        let once = iteration_scale(&changing);
-        assert!(once > 1000);
-        changing.finished(30, 7);
-        let twice = iteration_scale(&changing);
-        assert!(twice > once, "a second change in a row counts more");
-        for _ in 0..12 {
-            changing.finished(30, 7);
-        }
-        assert_eq!(iteration_scale(&changing), 1000, "old changes fade");
-        // Mates and collapses stay within the caps.
-        let mut worst = Unrest::default();
-        for (i, score) in [(1, 30_000), (2, -30_000), (3, -30_000), (4, -30_000)] {
-            worst.finished(score, i);
-        }
-        let max = TM_FALL_MAX as u64 * (1000 + TM_CHANGE_MAX) / 1000;
-        assert!(iteration_scale(&worst) <= max);
     }
 }

@@ -11,7 +11,7 @@ use parking_lot::Mutex;
 use variants::geometry::Coord;
 
 use super::params::*;
-use super::time::{iteration_scale, Budget, Unrest};
+use super::time::Budget;
 use super::tt::{move_sig, Bound, TtHit};
 use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
@@ -258,7 +258,6 @@ impl<'a> Worker<'a> {
             }
             return best;
         }
-        let mut unrest = Unrest::default();
         while depth <= max_depth {
             self.excluded.clear();
             #[allow(clippy::needless_range_loop)] // `line` is also the reported MultiPV index
@@ -281,7 +280,6 @@ impl<'a> Worker<'a> {
                 self.excluded.push(m);
                 if line == 0 {
                     best = (Some(m), self.pv[0].get(1).copied());
-                    unrest.finished(score, move_sig(&m));
                 }
                 if let Some(tx) = events {
                     let _ = tx.send(SearchEvent::Info(self.info(depth, line + 1, score)));
@@ -292,7 +290,7 @@ impl<'a> Worker<'a> {
             }
             if self.aborted
                 || self.shared.stopped()
-                || (events.is_some() && self.out_of_time_for_iteration(&unrest))
+                || (events.is_some() && self.out_of_time_for_iteration())
             {
                 break;
             }
@@ -376,24 +374,17 @@ impl<'a> Worker<'a> {
     }
 
     /// No time to begin another iteration: past [`NEW_ITERATION_PER_MILLE`] of the soft
-    /// limit, more or less by how unsettled the search is ([`iteration_scale`]).
-    fn out_of_time_for_iteration(&self, unrest: &Unrest) -> bool {
+    /// limit. (Scaling that share by a falling score and best-move changes, b122ee7, awaits
+    /// a match at a fixed time control and is not in use.)
+    fn out_of_time_for_iteration(&self) -> bool {
         if self.pondering() {
             return false;
         }
-        let budget = *self.shared.budget.lock();
-        let Some(soft) = budget.soft else {
+        let Some(soft) = self.shared.budget.lock().soft else {
             return false;
         };
         let elapsed = self.shared.start.lock().elapsed();
-        // A fixed time per move (hard = soft) is spent as it is.
-        let scale = if budget.hard > budget.soft {
-            iteration_scale(unrest)
-        } else {
-            1000
-        };
-        let share = NEW_ITERATION_PER_MILLE * scale / 1000;
-        elapsed.as_millis() as u64 * 1000 >= soft.as_millis() as u64 * share
+        elapsed.as_millis() as u64 * 1000 >= soft.as_millis() as u64 * NEW_ITERATION_PER_MILLE
     }
 
     fn flush_nodes(&mut self) {
