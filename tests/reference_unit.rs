@@ -70,6 +70,8 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             bare_king_loses: false,
             n_move_rule: 100,
             n_fold_rule: 3,
+            n_fold_value: Outcome::Draw,
+            n_fold_value_absolute: false,
             perpetual_check_illegal: false,
             chasing_rule: false,
             flying_general: false,

@@ -156,6 +156,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("flag regions (flagRegion: capture the flag)")
     } else if !v.end.checking {
         Some("checks forbidden (checking = false)")
+    } else if v.end.n_fold_value != Outcome::Draw {
+        Some("a repetition that is not a draw (nFoldValue)")
     } else {
         None
     }

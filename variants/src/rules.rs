@@ -187,8 +187,15 @@ pub struct GameEnd {
     pub bare_king_loses: bool,
     /// Plies without capture or pawn move before a draw (`0` = none).
     pub n_move_rule: u32,
-    /// Repetitions for a draw.
+    /// Repetitions that end the game (`nFoldRule`; 0: repetition never ends it).
     pub n_fold_rule: u32,
+    /// The result of a repetition nobody is blamed for (no perpetual check or chase), seen
+    /// from the side to move in the repeated position (`nFoldValue`), or from White's side
+    /// when `n_fold_value_absolute` (`nFoldValueAbsolute`: minishogi's repetition loses for
+    /// sente, whoever repeats).
+    pub n_fold_value: Outcome,
+    /// `n_fold_value` is White's result rather than the side to move's.
+    pub n_fold_value_absolute: bool,
     /// Perpetual check loses (xiangqi, shogi).
     pub perpetual_check_illegal: bool,
     /// Xiangqi chasing rule.

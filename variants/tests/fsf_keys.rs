@@ -47,7 +47,7 @@ fn neutral_values_are_accepted() {
 fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("countingRule = makruk", "countingRule"),
-        ("nFoldValue = loss", "nFoldValue"),
+        ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
         ("dropChecks = false", "dropChecks"),
         ("mustCapture = true", "mustCapture"),
         ("flagPieceSafe = true", "flagPieceSafe"),

@@ -428,6 +428,8 @@ fn game_end(b: &mut Build) -> GameEnd {
             .ctx
             .parsed("nFoldRule", |v| values::integer(v, MAX_COUNTER))
             .unwrap_or(DEFAULT_N_FOLD),
+        n_fold_value: outcome_key(b, "nFoldValue", Outcome::Draw),
+        n_fold_value_absolute: b.ctx.flag("nFoldValueAbsolute", false),
         perpetual_check_illegal: b.ctx.flag("perpetualCheckIllegal", false),
         chasing_rule: b.ctx.parsed("chasingRule", chasing).unwrap_or(false),
         flying_general: b.ctx.flag("flyingGeneral", false),
