@@ -1,9 +1,10 @@
 //! Fairy-Stockfish's claimable endings as Locust plays them (issue 44): repetition with
-//! `nFoldValue` and `nFoldValueAbsolute`, how it meets perpetual check, `nFoldRule = 0`.
-//! Game results equal pyffish's (tests/data/perft/fsf_endings.txt, made by
-//! tools/fsf-endings-data.py: a move sequence, and the game going on one move before its
-//! end), the search scores the rule's result, and the table generator refuses what it does
-//! not model.
+//! `nFoldValue` and `nFoldValueAbsolute`, how it meets perpetual check, `nFoldRule = 0`;
+//! counting rules (makruk, cambodian, asean; ai-wok). Game results equal pyffish's
+//! (tests/data/perft/fsf_endings.txt, made by tools/fsf-endings-data.py: a move sequence,
+//! and the game going on one move before its end), the count's FEN fields equal pyffish's,
+//! the count is kept through make and unmake, the search scores the rules' results, and
+//! the table generator refuses what it does not model.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -47,7 +48,8 @@ fn rows() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)> 
 }
 
 fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
-    let mut game = Game::from_fen(v.clone(), fen).unwrap();
+    let mut game =
+        Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{}: {e}: {fen}", v.name));
     for m in moves {
         let mv = game
             .parse_move(m)
@@ -145,6 +147,98 @@ fn search_scores_the_repetition_by_the_rule() {
         matches!(score, Some(Score::Cp(s)) if s.abs() < 1_000),
         "{score:?}"
     );
+}
+
+/// `(variant, fen, start, moves)` of every `fen` row: pyffish's FEN after the moves.
+fn fen_rows() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)> {
+    DATA.lines()
+        .filter_map(|l| l.strip_prefix("fen "))
+        .map(|l| {
+            let mut f = l.split(" ; ");
+            let (head, start) = (f.next().unwrap(), f.next().unwrap());
+            let moves = f.next().unwrap_or("").split_whitespace().collect();
+            let (v, fen) = head.split_once(' ').unwrap();
+            (v, fen, start, moves)
+        })
+        .collect()
+}
+
+/// The count's FEN fields (limit in the e.p. field's place, plies in the halfmove field)
+/// after the moves equal pyffish's, and read back to the same position and key.
+#[test]
+fn counting_fens_equal_pyffish() {
+    let own = sections();
+    let rows = fen_rows();
+    let counting = rows.iter().filter(|r| r.1.split(' ').nth(3) != Some("-"));
+    assert!(counting.count() >= 10, "too few FENs with a count running");
+    for (name, want, start, moves) in rows {
+        let v = find(name, &own);
+        let game = played(&v, start, &moves);
+        assert_eq!(
+            game.position().fen(),
+            want,
+            "{name}: {start} ; {}",
+            moves.join(" ")
+        );
+        let read = Game::from_fen(v, want).unwrap();
+        assert_eq!(read.position().fen(), want, "{name}");
+        let (a, b) = (read.position().count(), game.position().count());
+        assert_eq!((a.limit, a.ply), (b.limit, b.ply), "{name}: {want}");
+        assert_eq!(
+            read.position().hash(),
+            game.position().hash(),
+            "{name}: {want}"
+        );
+    }
+}
+
+/// Make and unmake keep the count and key in step with a scratch build along every
+/// counting playout, and unmake restores the count.
+#[test]
+fn the_count_survives_make_and_unmake() {
+    let own = sections();
+    for (name, _, start, moves) in fen_rows() {
+        let mut game = played(&find(name, &own), start, &[]);
+        let mut counts = vec![game.position().count()];
+        for m in &moves {
+            let mv = game.parse_move(m).unwrap();
+            game.play(mv);
+            assert_eq!(game.position().inconsistency(), None, "{name} after {m}");
+            counts.push(game.position().count());
+        }
+        while game.undo() {
+            counts.pop();
+            assert_eq!(counts.last(), Some(&game.position().count()), "{name}");
+        }
+    }
+}
+
+/// One move before the count runs out, a rook up is a draw to the search; with plies to
+/// spare it is a win.
+#[test]
+fn search_sees_the_count_run_out() {
+    let end = Game::from_fen(
+        common::variant("makruk"),
+        "8/8/8/3k4/8/8/8/R3K3 w - 32 31 40",
+    );
+    let (_, score) = search_score(&end.unwrap(), 5);
+    assert_eq!(score, Some(Score::Cp(0)));
+    let early = Game::from_fen(
+        common::variant("makruk"),
+        "8/8/8/3k4/8/8/8/R3K3 w - 32 6 40",
+    );
+    let (_, score) = search_score(&early.unwrap(), 5);
+    assert!(matches!(score, Some(Score::Cp(s)) if s > 300), "{score:?}");
+}
+
+#[test]
+fn the_table_generator_refuses_counting_rules() {
+    for name in ["makruk", "asean", "ai-wok"] {
+        match Rules::new(&common::variant(name), None, false) {
+            Err(RulesError::Unsupported(_, why)) => assert!(why.contains("countingRule"), "{why}"),
+            other => panic!("{name}: {:?}", other.map(|_| ())),
+        }
+    }
 }
 
 #[test]

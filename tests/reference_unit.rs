@@ -79,6 +79,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             check_counting: false,
             checking: true,
             flag: None,
+            counting: None,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

@@ -1,7 +1,7 @@
 //! The end of a game by the variant's rules: mate, stalemate, lost or bared royals, passes,
 //! goals (the last check given, a flag reached),
-//! the n-move rule and repetition (with perpetual check and perpetual chase losing where the
-//! variant says so).
+//! the n-move rule, repetition (with perpetual check and perpetual chase losing where the
+//! variant says so) and counting rules.
 
 use variants::rules::{GameEnd, Outcome as RuleOutcome};
 
@@ -31,6 +31,8 @@ pub enum Termination {
     MoveRule,
     /// The same position the variant's number of times.
     Repetition,
+    /// A counting rule's count ran out (makruk's board's or pieces' honour).
+    Counting,
     /// Repetition where one side checked on every move: that side loses.
     PerpetualCheck,
     /// Repetition where one side checked or chased the same man on every move: that side
@@ -51,6 +53,7 @@ impl Termination {
             Termination::Flag => "flag reached",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
+            Termination::Counting => "counting rule",
             Termination::PerpetualCheck => "perpetual check",
             Termination::PerpetualChase => "perpetual chase",
         }
@@ -86,14 +89,19 @@ pub fn adjudicate(
             reason: Termination::MoveRule,
         });
     }
-    let first = repetition_start(pos, keys)?;
-    let chased = |i: usize| chases.get(first + i).copied().unwrap_or_default();
-    Some(repetition_outcome(
-        end,
-        &checks[first..],
-        pos.side_to_move(),
-        chased,
-    ))
+    if let Some(first) = repetition_start(pos, keys) {
+        let chased = |i: usize| chases.get(first + i).copied().unwrap_or_default();
+        return Some(repetition_outcome(
+            end,
+            &checks[first..],
+            pos.side_to_move(),
+            chased,
+        ));
+    }
+    pos.count_over().then_some(Outcome {
+        winner: None,
+        reason: Termination::Counting,
+    })
 }
 
 /// The end of a repetition, Fairy-Stockfish's way: exactly one side checked (or chased) on

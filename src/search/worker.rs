@@ -776,6 +776,10 @@ impl<'a> Worker<'a> {
             if n_move_rule > 0 && self.pos.halfmove_clock() >= n_move_rule {
                 return 0;
             }
+            // A count run out draws, unless the side to move is mated (found below).
+            if self.pos.count_over() && !self.checks.last().copied().unwrap_or(false) {
+                return 0;
+            }
             if let Some(s) = self.table_score(ply) {
                 return s;
             }

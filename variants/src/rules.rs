@@ -213,6 +213,39 @@ pub struct GameEnd {
     pub checking: bool,
     /// Capture the flag (king of the hill, racing kings), if the variant has it.
     pub flag: Option<Flag>,
+    /// A counting rule (`countingRule`: makruk, cambodian, asean), if the variant has it.
+    pub counting: Option<Counting>,
+}
+
+/// Which of Fairy-Stockfish's counting rules (`countingRule`) a variant has: how many moves
+/// a side left with little may still flee before the game is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountingRule {
+    /// Makruk: board's honour (64 moves) while the weaker side has men besides its king and
+    /// no pawn is left, pieces' honour (8 to 64 moves by the stronger side's men) once it is
+    /// bare; the count also starts when a bare king takes the last pawn.
+    Makruk,
+    /// Cambodian (ouk chatrang): as makruk with 63 and one move less for each piece limit,
+    /// board's honour only while the weaker side has at most three men.
+    Cambodian,
+    /// ASEAN chess: only a bare king counts, from 0, by the stronger side's best man.
+    Asean,
+}
+
+/// A counting rule with the men it counts, found by Fairy-Stockfish's piece names (`pawn`,
+/// `rook`, `khon`, `knight`): FSF counts those types only, never custom pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counting {
+    /// The rule.
+    pub rule: CountingRule,
+    /// The pawn types: no count while any is on the board.
+    pub pawns: Vec<PieceId>,
+    /// Rook types.
+    pub rooks: Vec<PieceId>,
+    /// Khon (silver) types.
+    pub khons: Vec<PieceId>,
+    /// Knight types.
+    pub knights: Vec<PieceId>,
 }
 
 /// Capture the flag: a side wins by bringing men of its flag type into its flag region

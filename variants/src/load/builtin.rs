@@ -97,6 +97,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("judkins.ini", include_str!("../../data/judkins.ini")),
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
+    ("asean.ini", include_str!("../../data/asean.ini")),
+    ("ai-wok.ini", include_str!("../../data/ai-wok.ini")),
 ];
 
 /// What the path of every built-in file starts with.

@@ -217,7 +217,7 @@ fn piece_pairs(b: &mut Build, key: &str) -> Vec<(PieceId, PieceId)> {
 }
 
 /// Default set of types by predefined name, for FSF defaults that name types, not letters.
-fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
+pub(super) fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
     names.iter().filter_map(|n| b.id_named(n)).collect()
 }
 
@@ -437,6 +437,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         check_counting: b.ctx.flag("checkCounting", false),
         checking: b.ctx.flag("checking", true),
         flag: flag(b),
+        counting: super::counting::counting(b),
     }
 }
 
