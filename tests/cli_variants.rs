@@ -29,7 +29,7 @@ fn stdout(o: &Output) -> String {
 }
 
 /// Every built-in file passes as a user's file, except that a built-in that records an
-/// omitted Fairy-Stockfish rule (janggi's `materialCounting = janggi`) is refused by exactly
+/// omitted Fairy-Stockfish rule (none does at present) is refused by exactly
 /// that rule's name there: a user's copy must not play the omission unawares.
 #[test]
 fn check_variants_passes_every_builtin_file() {

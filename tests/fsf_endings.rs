@@ -51,6 +51,13 @@ fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
     let mut game =
         Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{}: {e}: {fen}", v.name));
     for m in moves {
+        // FSF writes a pass as the king's square twice (`e2e2`), Locust as `@@@@`.
+        let half = m.len() / 2;
+        let m = if m.len() % 2 == 0 && m[..half] == m[half..] {
+            "@@@@"
+        } else {
+            m
+        };
         let mv = game
             .parse_move(m)
             .unwrap_or_else(|e| panic!("{}: {e} after {moves:?}", v.name));

@@ -80,6 +80,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             checking: true,
             flag: None,
             counting: None,
+            material_counting: None,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

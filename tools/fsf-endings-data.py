@@ -27,7 +27,12 @@ SECTIONS = [
     "[fold-four:chess]\nnFoldRule = 4\nnFoldValue = win\nnFoldValueAbsolute = true",
     "[fold-off:chess]\nnFoldRule = 0\nnFoldValue = loss",
     "[count-cambodian:makruk]\ncountingRule = cambodian",
+    "[material-unweighted:chess]\nmaterialCounting = unweighted",
+    "[material-white:chess]\nmaterialCounting = whitedrawodds\nnMoveRule = 2",
 ]
+# Chess without White's h1 rook; a stalemate (Black to move).
+ROOKLESS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1"
+STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 # Counting: (variant, fen) from which a seeded random playout runs until pyffish ends the
 # game (by the count, or otherwise), never repeating a position so that repetition does not
 # end it first. Pieces' honour by each man, board's honour, a bare king taking the last pawn,
@@ -77,6 +82,15 @@ CASES = [
     ("minishogi", None, ["a2a3"], None),
     ("shogi", None, [], None),
     ("gorogoro", None, [], None),
+    ("janggi", None, [], None),
+    ("janggi", None, ["a4b4"], None),
+    ("janggi", None, [], ["e2e2", "e9e9"]),
+    ("janggi", None, ["b1c3"], ["b1c3", "e9e9", "e2e2"]),
+    ("armageddon", None, [], None),
+    ("armageddon", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", [], ["f1f7"]),
+    ("material-unweighted", None, [], None),
+    ("material-unweighted", ROOKLESS, [], None),
+    ("material-white", None, [], ["g1f3", "g8f6", "f3g1", "f6g8"]),
 ]
 
 

@@ -6,6 +6,7 @@
 use variants::rules::{GameEnd, Outcome as RuleOutcome};
 
 use super::chase::Chased;
+use super::material;
 use crate::board::goals::Goal;
 use crate::board::position::Position;
 use crate::board::types::Colour;
@@ -85,18 +86,17 @@ pub fn adjudicate(
     }
     if end.n_move_rule > 0 && pos.halfmove_clock() >= end.n_move_rule {
         return Some(Outcome {
-            winner: None,
+            winner: material::draw_winner(pos),
             reason: Termination::MoveRule,
         });
     }
     if let Some(first) = repetition_start(pos, keys) {
         let chased = |i: usize| chases.get(first + i).copied().unwrap_or_default();
-        return Some(repetition_outcome(
-            end,
-            &checks[first..],
-            pos.side_to_move(),
-            chased,
-        ));
+        let mut o = repetition_outcome(end, &checks[first..], pos.side_to_move(), chased);
+        if o.winner.is_none() {
+            o.winner = material::draw_winner(pos);
+        }
+        return Some(o);
     }
     pos.count_over().then_some(Outcome {
         winner: None,
@@ -269,9 +269,9 @@ fn offences(
 
 /// True when only royal men are left and no hand holds a piece: no side can ever win (a
 /// royal cannot capture a royal into check, nor mate with royals alone), unless a flag
-/// region may still be reached.
+/// region may still be reached or material counting decides the draw.
 pub fn dead_draw(pos: &Position) -> bool {
-    if pos.variant().end.flag.is_some() {
+    if pos.variant().end.flag.is_some() || pos.variant().end.material_counting.is_some() {
         return false;
     }
     let kinds = &pos.layout().kinds;
@@ -304,7 +304,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
     }
     if pos.consecutive_passes() >= 2 {
         return Outcome {
-            winner: None,
+            winner: material::draw_winner(pos),
             reason: Termination::Passes,
         };
     }
@@ -326,7 +326,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
     let winner = match rule {
         RuleOutcome::Win => Some(us),
         RuleOutcome::Loss => Some(us.flip()),
-        RuleOutcome::Draw => None,
+        RuleOutcome::Draw => material::draw_winner(pos),
     };
     Outcome { winner, reason }
 }

@@ -22,6 +22,7 @@ use crate::board::stages::Stage;
 use crate::board::types::Colour;
 use crate::eval::EvalTables;
 use crate::game::chase::Replay;
+use crate::game::material;
 use crate::game::outcome::{self, Termination};
 
 /// The root of a search: the position and the game's history.
@@ -611,18 +612,30 @@ impl<'a> Worker<'a> {
         let end = &lay.variant.end;
         let us = self.pos.side_to_move();
         if !end.perpetual_check_illegal && !end.chasing_rule {
-            return fold_score(outcome::fold_winner(end, us), us);
+            return match outcome::fold_winner(end, us) {
+                None => self.draw_score(),
+                w => fold_score(w, us),
+            };
         }
         let last = self.keys.len() - 1;
         let moves = self.moves.get(first..last).unwrap_or(&[]);
         let mut replay = Replay::new(&mut self.pos, &mut self.ops, moves);
         let o = outcome::repetition_outcome(end, &self.checks[first..], us, |i| replay.chased(i));
+        // The replay gives the position back before material is counted on it.
+        drop(replay);
         let blamed = o.reason != Termination::Repetition;
         match o.winner {
             // The opponent's perpetual is not counted on (see `repetition`).
-            Some(w) if blamed && w == self.root_side => 0,
+            Some(w) if blamed && w == self.root_side => self.draw_score(),
+            None => self.draw_score(),
             w => fold_score(w, us),
         }
+    }
+
+    /// The score of a game drawn here by the rules: 0, or a known win or loss where
+    /// material counting decides draws.
+    fn draw_score(&self) -> i32 {
+        fold_score(material::draw_winner(&self.pos), self.pos.side_to_move())
     }
 
     /// The score of a node where the game has ended by a lost royal, a bare king or a goal.
@@ -774,7 +787,7 @@ impl<'a> Worker<'a> {
                 return s;
             }
             if n_move_rule > 0 && self.pos.halfmove_clock() >= n_move_rule {
-                return 0;
+                return self.draw_score();
             }
             // A count run out draws, unless the side to move is mated (found below).
             if self.pos.count_over() && !self.checks.last().copied().unwrap_or(false) {

@@ -215,6 +215,24 @@ pub struct GameEnd {
     pub flag: Option<Flag>,
     /// A counting rule (`countingRule`: makruk, cambodian, asean), if the variant has it.
     pub counting: Option<Counting>,
+    /// Who wins what would be a draw (`materialCounting`), if anyone decides it.
+    pub material_counting: Option<MaterialCounting>,
+}
+
+/// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move
+/// rule, a repetition, passes) is decided by the material on the board instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaterialCounting {
+    /// Janggi: points per man of these types (FSF's weights by its piece names: rook 13,
+    /// cannon 7, horse 5, elephant 3, advisor 3, soldier 2); White wins when its points exceed
+    /// Black's by more than one, else Black wins.
+    Janggi(Vec<(PieceId, i32)>),
+    /// More men on the board wins; equal is a draw.
+    Unweighted,
+    /// White wins every draw.
+    WhiteDrawOdds,
+    /// Black wins every draw (armageddon).
+    BlackDrawOdds,
 }
 
 /// Which of Fairy-Stockfish's counting rules (`countingRule`) a variant has: how many moves

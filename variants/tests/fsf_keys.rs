@@ -85,20 +85,22 @@ fn numbers_are_checked() {
     }
 }
 
-/// Janggi's built-in records FSF's material counting as omitted: a child inherits the
-/// refusal and may lift it by setting the neutral value.
+/// The built-ins that once recorded FSF rules as omitted (makruk's counting, janggi's
+/// material counting, minishogi's repetition) now play them, and a child inherits them.
 #[test]
-fn a_builtin_omission_refuses_the_child_unless_lifted() {
-    let e = load_str("[jg:janggi]\n", "t.ini").unwrap_err();
-    assert_eq!(e.len(), 1);
-    assert!(e[0].message.contains("set `materialCounting`"), "{}", e[0]);
-    let ok = load_str("[jg:janggi]\nmaterialCounting = none\n", "t.ini").unwrap();
-    assert!(ok[0].omits.is_empty());
+fn builtins_omit_no_rule_and_children_inherit_the_rules() {
     let all = variants::builtins().unwrap();
-    let janggi = variants::find(&all, "janggi").unwrap();
-    assert_eq!(janggi.omits, vec!["materialCounting = janggi".to_string()]);
-    let makruk = variants::find(&all, "makruk").unwrap();
-    assert!(makruk.omits.is_empty(), "{:?}", makruk.omits);
+    for v in &all {
+        assert!(v.omits.is_empty(), "{}: {:?}", v.name, v.omits);
+    }
+    let mk = load_str("[mk:makruk]\n", "t.ini").unwrap();
+    assert!(mk[0].end.counting.is_some());
+    let jg = load_str("[jg:janggi]\n", "t.ini").unwrap();
+    assert!(jg[0].end.material_counting.is_some());
+    let off = load_str("[jg:janggi]\nmaterialCounting = none\n", "t.ini").unwrap();
+    assert!(off[0].end.material_counting.is_none());
+    let e = load_str("[x:chess]\nmaterialCounting = lots\n", "t.ini").unwrap_err();
+    assert!(e[0].to_string().contains("materialCounting"), "{}", e[0]);
 }
 
 /// A child's own letter replaces the inherited piece of that letter (FSF's `add_piece`).

@@ -99,6 +99,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
     ("asean.ini", include_str!("../../data/asean.ini")),
     ("ai-wok.ini", include_str!("../../data/ai-wok.ini")),
+    ("armageddon.ini", include_str!("../../data/armageddon.ini")),
 ];
 
 /// What the path of every built-in file starts with.

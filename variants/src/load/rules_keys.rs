@@ -438,6 +438,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         checking: b.ctx.flag("checking", true),
         flag: flag(b),
         counting: super::counting::counting(b),
+        material_counting: super::counting::material_counting(b),
     }
 }
 

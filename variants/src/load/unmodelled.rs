@@ -58,7 +58,6 @@ enum PieceRule {
 const UNMODELLED: &[(&str, Neutral)] = &[
     ("pieceToCharTable", Neutral::Presentation),
     ("pocketSize", Neutral::Presentation),
-    ("materialCounting", Neutral::Word(&["none"])),
     ("extinctionClaim", Neutral::Bool(false)),
     ("diagonalLines", Neutral::Squares { all: false }),
     ("enPassantRegion", Neutral::Squares { all: true }),
