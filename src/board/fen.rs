@@ -14,6 +14,8 @@ use crate::board::zobrist::Zobrist;
 
 /// Checks a lichess FEN's check counters count given out of (three-check's number).
 const LICHESS_CHECKS: u8 = 3;
+/// The largest counting limit (plies) a FEN may give: FSF's longest count is 64 moves.
+const MAX_COUNT_LIMIT: u32 = 1_000;
 
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -324,7 +326,9 @@ impl Position {
         let (castling, ep, counters) = split_optional(&rest);
         let rights = pos.castling_rights(&placement, castling)?;
         pos.place_men(&placement, &rights)?;
+        let (limit, counters) = pos.take_count_limit(counters)?;
         pos.parse_counters(counters)?;
+        pos.set_count(limit);
         pos.rebuild();
         pos.parse_ep(ep)?;
         if let Some(e) = pos.ep.take() {
@@ -403,6 +407,25 @@ impl Position {
                 .ok_or(FenError::TooManyMen)?;
         }
         Ok(())
+    }
+
+    /// A counting rule's limit, written by FSF in the e.p. field's place: with a count
+    /// running the FEN has three numbers (limit, plies counted, move number).
+    fn take_count_limit<'a>(
+        &self,
+        counters: &'a [&'a str],
+    ) -> Result<(u32, &'a [&'a str]), FenError> {
+        match counters {
+            [limit, rest @ ..] if rest.len() == 2 && self.lay.variant.end.counting.is_some() => {
+                let n = protocol::number::unsigned(limit)
+                    .ok()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| n <= MAX_COUNT_LIMIT)
+                    .ok_or_else(|| FenError::BadCounter((*limit).into()))?;
+                Ok((n, rest))
+            }
+            _ => Ok((0, counters)),
+        }
     }
 
     fn parse_counters(&mut self, counters: &[&str]) -> Result<(), FenError> {
@@ -649,13 +672,23 @@ impl Position {
         });
         s.push_str(&self.castling_text());
         s.push(' ');
-        s.push_str(&self.ep_text());
+        let count = self.count();
+        if count.limit > 0 {
+            s.push_str(&count.limit.to_string());
+        } else {
+            s.push_str(&self.ep_text());
+        }
         s.push(' ');
         if self.lay.variant.end.check_counting {
             let [w, b] = self.checks_left;
             s.push_str(&format!("{w}+{b} "));
         }
-        s.push_str(&format!("{} {}", self.rule50, self.fullmove));
+        let halfmove = if count.limit > 0 {
+            count.ply
+        } else {
+            self.rule50
+        };
+        s.push_str(&format!("{halfmove} {}", self.fullmove));
         s
     }
 
@@ -679,7 +712,9 @@ impl Position {
                 OFF => Some("*".to_string()),
                 _ => self.man_at(sq).map(|m| {
                     let mut t = self.letter(self.piece_of(m), m.colour);
-                    if m.promoted {
+                    // FSF marks promoted men only where a capture sends them to a hand
+                    // (demoted): elsewhere the mark changes nothing, and FSF omits it.
+                    if m.promoted && self.lay.variant.drops.captures_to_hand {
                         t.push('~');
                     }
                     t

@@ -38,6 +38,7 @@ pub struct Saved {
     passes: u8,
     lion_strike: Option<Sq>,
     checks_left: [u8; 2],
+    count: crate::board::counting::Count,
     key: u64,
 }
 
@@ -224,6 +225,7 @@ impl Position {
             passes: self.passes,
             lion_strike: self.lion_strike.take(),
             checks_left: self.checks_left,
+            count: self.count,
             key: self.key,
         };
         self.passes = match mv.kind {
@@ -260,6 +262,9 @@ impl Position {
         if self.lay.variant.end.check_counting {
             self.count_check();
         }
+        if self.lay.variant.end.counting.is_some() {
+            self.count_move(mv, &ops[saved.ops_len..]);
+        }
         saved
     }
 
@@ -280,6 +285,7 @@ impl Position {
         self.passes = saved.passes;
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;
+        self.count = saved.count;
         self.key = saved.key;
     }
 

@@ -5,6 +5,7 @@ pub mod access;
 pub mod attack;
 pub mod burn;
 pub mod compact;
+pub mod counting;
 pub mod evasion;
 pub mod fen;
 pub mod goals;

@@ -67,6 +67,8 @@ pub struct Position {
     /// Check counting: checks each side (White first) has left to give; read only where the
     /// variant counts checks.
     pub(in crate::board) checks_left: [u8; 2],
+    /// The count of a counting rule (makruk's); default where the variant has none.
+    pub(in crate::board) count: crate::board::counting::Count,
     /// Incrementally updated Zobrist key.
     pub(in crate::board) key: u64,
     /// Incremental attack map.
@@ -101,6 +103,7 @@ impl Position {
             passes: 0,
             lion_strike: None,
             checks_left: [DEFAULT_CHECKS_LEFT; 2],
+            count: Default::default(),
             key: 0,
             map,
             zob,
@@ -229,6 +232,7 @@ impl Position {
                 k ^= self.zob.checks(c, self.checks_left[c.index()]);
             }
         }
+        k ^= self.count.key();
         if self.stm == Colour::Black {
             k ^= self.zob.side;
         }

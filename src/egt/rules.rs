@@ -160,6 +160,10 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("HaChu's promotion onto dead squares (promotionOnEntryStuck = false)")
     } else if !v.end.checking {
         Some("checks forbidden (checking = false)")
+    } else if v.end.n_fold_value != Outcome::Draw {
+        Some("a repetition that is not a draw (nFoldValue)")
+    } else if v.end.counting.is_some() {
+        Some("a counting rule (countingRule)")
     } else {
         None
     }

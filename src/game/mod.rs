@@ -2,6 +2,7 @@
 //! move text in and out, and the end of the game by the variant's rules.
 
 pub mod chase;
+pub mod material;
 pub mod outcome;
 pub mod params;
 

@@ -1,11 +1,12 @@
 //! The end of a game by the variant's rules: mate, stalemate, lost or bared royals, passes,
 //! goals (the last check given, a flag reached),
-//! the n-move rule and repetition (with perpetual check and perpetual chase losing where the
-//! variant says so).
+//! the n-move rule, repetition (with perpetual check and perpetual chase losing where the
+//! variant says so) and counting rules.
 
 use variants::rules::{GameEnd, Outcome as RuleOutcome};
 
 use super::chase::Chased;
+use super::material;
 use crate::board::goals::Goal;
 use crate::board::position::Position;
 use crate::board::types::Colour;
@@ -31,6 +32,8 @@ pub enum Termination {
     MoveRule,
     /// The same position the variant's number of times.
     Repetition,
+    /// A counting rule's count ran out (makruk's board's or pieces' honour).
+    Counting,
     /// Repetition where one side checked on every move: that side loses.
     PerpetualCheck,
     /// Repetition where one side checked or chased the same man on every move: that side
@@ -51,6 +54,7 @@ impl Termination {
             Termination::Flag => "flag reached",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
+            Termination::Counting => "counting rule",
             Termination::PerpetualCheck => "perpetual check",
             Termination::PerpetualChase => "perpetual chase",
         }
@@ -82,33 +86,83 @@ pub fn adjudicate(
     }
     if end.n_move_rule > 0 && pos.halfmove_clock() >= end.n_move_rule {
         return Some(Outcome {
-            winner: None,
+            winner: material::draw_winner(pos),
             reason: Termination::MoveRule,
         });
     }
-    let first = repetition_start(pos, keys)?;
-    let chased = |i: usize| chases.get(first + i).copied().unwrap_or_default();
-    let perpetual = perpetual_loser(end, &checks[first..], pos.side_to_move(), chased);
-    Some(match perpetual {
-        Some(p) => Outcome {
-            winner: Some(p.loser.flip()),
-            reason: if p.chase {
-                Termination::PerpetualChase
-            } else {
-                Termination::PerpetualCheck
-            },
-        },
-        None => Outcome {
+    if let Some(first) = repetition_start(pos, keys) {
+        let chased = |i: usize| chases.get(first + i).copied().unwrap_or_default();
+        let mut o = repetition_outcome(end, &checks[first..], pos.side_to_move(), chased);
+        if o.winner.is_none() {
+            o.winner = material::draw_winner(pos);
+        }
+        return Some(o);
+    }
+    pos.count_over().then_some(Outcome {
+        winner: None,
+        reason: Termination::Counting,
+    })
+}
+
+/// The end of a repetition, Fairy-Stockfish's way: exactly one side checked (or chased) on
+/// every one of its moves: it loses; both did: a draw; neither: the variant's `nFoldValue`,
+/// for the side to move (or for White, where absolute). Arguments as [`perpetual_loser`]'s.
+/// The one rule for the game record and the search.
+pub fn repetition_outcome(
+    end: &GameEnd,
+    checks: &[bool],
+    us: Colour,
+    chased: impl FnMut(usize) -> Chased,
+) -> Outcome {
+    match offences(end, checks, us, chased) {
+        [Some(_), Some(_)] => Outcome {
             winner: None,
             reason: Termination::Repetition,
         },
-    })
+        [None, None] => Outcome {
+            winner: fold_winner(end, us),
+            reason: Termination::Repetition,
+        },
+        offence => {
+            let (loser, chase) = match offence {
+                [Some(chase), _] => (Colour::White, chase),
+                [_, chase] => (Colour::Black, chase.unwrap_or(false)),
+            };
+            Outcome {
+                winner: Some(loser.flip()),
+                reason: if chase {
+                    Termination::PerpetualChase
+                } else {
+                    Termination::PerpetualCheck
+                },
+            }
+        }
+    }
+}
+
+/// The winner of a repetition nobody is blamed for, by `nFoldValue` (`us`: the side to move
+/// in the repeated position; White instead where `nFoldValueAbsolute`).
+pub fn fold_winner(end: &GameEnd, us: Colour) -> Option<Colour> {
+    let judged = if end.n_fold_value_absolute {
+        Colour::White
+    } else {
+        us
+    };
+    match end.n_fold_value {
+        RuleOutcome::Win => Some(judged),
+        RuleOutcome::Loss => Some(judged.flip()),
+        RuleOutcome::Draw => None,
+    }
 }
 
 /// The index in `keys` of the earliest occurrence of the current position within the window
 /// of reversible moves, when it occurs the variant's number of times there.
 fn repetition_start(pos: &Position, keys: &[u64]) -> Option<usize> {
-    let fold = pos.variant().end.n_fold_rule.max(2) as usize;
+    // FSF: `nFoldRule = 0` turns repetition off; 1 ends the game at the first recurrence.
+    let fold = match pos.variant().end.n_fold_rule {
+        0 => return None,
+        n => n.max(2) as usize,
+    };
     let window = (pos.halfmove_clock() as usize).min(keys.len().saturating_sub(1));
     let last = keys.len().saturating_sub(1);
     let mut count = 1;
@@ -155,8 +209,29 @@ pub fn perpetual_loser(
     end: &GameEnd,
     checks: &[bool],
     us: Colour,
-    mut chased: impl FnMut(usize) -> Chased,
+    chased: impl FnMut(usize) -> Chased,
 ) -> Option<Perpetual> {
+    match offences(end, checks, us, chased) {
+        [Some(chase), None] => Some(Perpetual {
+            loser: Colour::White,
+            chase,
+        }),
+        [None, Some(chase)] => Some(Perpetual {
+            loser: Colour::Black,
+            chase,
+        }),
+        _ => None,
+    }
+}
+
+/// Per colour (White first), whether it checked or chased on every one of its moves over
+/// the cycle, and if so whether chases were part of it. Arguments as [`perpetual_loser`]'s.
+fn offences(
+    end: &GameEnd,
+    checks: &[bool],
+    us: Colour,
+    mut chased: impl FnMut(usize) -> Chased,
+) -> [Option<bool>; 2] {
     let n = checks.len();
     let mut record = [Record::Checks; 2];
     for (i, &check) in checks.iter().enumerate().skip(1) {
@@ -189,24 +264,14 @@ pub fn perpetual_loser(
         Record::Chasing(_) => Some(true),
         Record::Clean => None,
     };
-    match (offence(record[0]), offence(record[1])) {
-        (Some(chase), None) => Some(Perpetual {
-            loser: Colour::White,
-            chase,
-        }),
-        (None, Some(chase)) => Some(Perpetual {
-            loser: Colour::Black,
-            chase,
-        }),
-        _ => None,
-    }
+    [offence(record[0]), offence(record[1])]
 }
 
 /// True when only royal men are left and no hand holds a piece: no side can ever win (a
 /// royal cannot capture a royal into check, nor mate with royals alone), unless a flag
-/// region may still be reached.
+/// region may still be reached or material counting decides the draw.
 pub fn dead_draw(pos: &Position) -> bool {
-    if pos.variant().end.flag.is_some() {
+    if pos.variant().end.flag.is_some() || pos.variant().end.material_counting.is_some() {
         return false;
     }
     let kinds = &pos.layout().kinds;
@@ -239,7 +304,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
     }
     if pos.consecutive_passes() >= 2 {
         return Outcome {
-            winner: None,
+            winner: material::draw_winner(pos),
             reason: Termination::Passes,
         };
     }
@@ -261,7 +326,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
     let winner = match rule {
         RuleOutcome::Win => Some(us),
         RuleOutcome::Loss => Some(us.flip()),
-        RuleOutcome::Draw => None,
+        RuleOutcome::Draw => material::draw_winner(pos),
     };
     Outcome { winner, reason }
 }
@@ -328,5 +393,35 @@ mod tests {
             })
         );
         assert_eq!(judge([true; 5], n), None);
+    }
+
+    /// FSF's order: a perpetual decides before `nFoldValue`, and both sides' perpetuals
+    /// draw whatever the value; without one the value counts, for White where absolute.
+    #[test]
+    fn perpetuals_come_before_the_fold_value() {
+        let mut end = xiangqi_end();
+        end.n_fold_value = RuleOutcome::Loss;
+        let n = [Chased::NONE; 5];
+        let judge = |end: &GameEnd, checks: [bool; 5], us: Colour| {
+            let o = repetition_outcome(end, &checks, us, |i| n[i]);
+            (o.winner, o.reason)
+        };
+        let draw = (None, Termination::Repetition);
+        assert_eq!(judge(&end, [true; 5], Colour::White), draw);
+        let white_checks = [false, true, false, true, false];
+        assert_eq!(
+            judge(&end, white_checks, Colour::White),
+            (Some(Colour::Black), Termination::PerpetualCheck)
+        );
+        let quiet = [false; 5];
+        let lost = (Some(Colour::Black), Termination::Repetition);
+        assert_eq!(judge(&end, quiet, Colour::White), lost);
+        end.n_fold_value_absolute = true;
+        assert_eq!(judge(&end, quiet, Colour::Black), lost);
+        end.n_fold_value_absolute = false;
+        assert_eq!(
+            judge(&end, quiet, Colour::Black),
+            (Some(Colour::White), Termination::Repetition)
+        );
     }
 }

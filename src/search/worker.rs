@@ -22,7 +22,8 @@ use crate::board::stages::Stage;
 use crate::board::types::Colour;
 use crate::eval::EvalTables;
 use crate::game::chase::Replay;
-use crate::game::outcome::{self, perpetual_loser};
+use crate::game::material;
+use crate::game::outcome::{self, Termination};
 
 /// The root of a search: the position and the game's history.
 pub(crate) struct Root {
@@ -122,6 +123,16 @@ impl Histories {
             history: Vec::new(),
             cont: [Vec::new(), Vec::new()],
         }
+    }
+}
+
+/// The score for `us` of a repetition that `winner` wins (`None`: a draw): a known win or
+/// loss, not a mate, as the rule decides the game only when the cycle is played out.
+fn fold_score(winner: Option<Colour>, us: Colour) -> i32 {
+    match winner {
+        Some(w) if w == us => KNOWN_WIN,
+        Some(_) => -KNOWN_WIN,
+        None => 0,
     }
 }
 
@@ -585,13 +596,17 @@ impl<'a> Worker<'a> {
         ((self.pos.side_to_move().index() as u32) << 31) | (piece << 8) | m.to as u32
     }
 
-    /// Repetition inside the window of reversible moves: a draw, or a loss for the root's
-    /// side when it checked (where perpetual check is forbidden) or chased (where the chasing
-    /// rule holds) on every move of the cycle. The opponent's perpetual check or chase counts
-    /// as a draw: GUIs accept its draw claim at the third repetition (XBoard 4.9 does, with
-    /// claims tested, and has no chasing rule), so the search must not count on the rule to
-    /// win, and keeps a better game rather than allow the cycle.
+    /// Repetition inside the window of reversible moves: a draw (or the variant's
+    /// `nFoldValue`), or a loss for the root's side when it checked (where perpetual check
+    /// is forbidden) or chased (where the chasing rule holds) on every move of the cycle.
+    /// The opponent's perpetual check or chase counts as a draw: GUIs accept its draw claim
+    /// at the third repetition (XBoard 4.9 does, with claims tested, and has no chasing
+    /// rule), so the search must not count on the rule to win, and keeps a better game
+    /// rather than allow the cycle.
     fn repetition(&mut self) -> Option<i32> {
+        if self.pos.variant().end.n_fold_rule == 0 {
+            return None;
+        }
         let last = self.keys.len() - 1;
         let window = (self.pos.halfmove_clock() as usize).min(last);
         let mut i = last;
@@ -611,19 +626,32 @@ impl<'a> Worker<'a> {
         // The layout is shared: holding it leaves the position free for the replay.
         let lay = self.pos.layout().clone();
         let end = &lay.variant.end;
-        if !end.perpetual_check_illegal && !end.chasing_rule {
-            return 0;
-        }
         let us = self.pos.side_to_move();
+        if !end.perpetual_check_illegal && !end.chasing_rule {
+            return match outcome::fold_winner(end, us) {
+                None => self.draw_score(),
+                w => fold_score(w, us),
+            };
+        }
         let last = self.keys.len() - 1;
         let moves = self.moves.get(first..last).unwrap_or(&[]);
         let mut replay = Replay::new(&mut self.pos, &mut self.ops, moves);
-        match perpetual_loser(end, &self.checks[first..], us, |i| replay.chased(i)) {
-            Some(p) if p.loser != self.root_side => 0,
-            Some(p) if p.loser == us => -KNOWN_WIN,
-            Some(_) => KNOWN_WIN,
-            None => 0,
+        let o = outcome::repetition_outcome(end, &self.checks[first..], us, |i| replay.chased(i));
+        // The replay gives the position back before material is counted on it.
+        drop(replay);
+        let blamed = o.reason != Termination::Repetition;
+        match o.winner {
+            // The opponent's perpetual is not counted on (see `repetition`).
+            Some(w) if blamed && w == self.root_side => self.draw_score(),
+            None => self.draw_score(),
+            w => fold_score(w, us),
         }
+    }
+
+    /// The score of a game drawn here by the rules: 0, or a known win or loss where
+    /// material counting decides draws.
+    fn draw_score(&self) -> i32 {
+        fold_score(material::draw_winner(&self.pos), self.pos.side_to_move())
     }
 
     /// The score of a node where the game has ended by a lost royal, a bare king or a goal.
@@ -775,6 +803,10 @@ impl<'a> Worker<'a> {
                 return s;
             }
             if n_move_rule > 0 && self.pos.halfmove_clock() >= n_move_rule {
+                return self.draw_score();
+            }
+            // A count run out draws, unless the side to move is mated (found below).
+            if self.pos.count_over() && !self.checks.last().copied().unwrap_or(false) {
                 return 0;
             }
             if let Some(s) = self.table_score(ply) {

@@ -211,8 +211,15 @@ pub struct GameEnd {
     pub bare_king_loses: bool,
     /// Plies without capture or pawn move before a draw (`0` = none).
     pub n_move_rule: u32,
-    /// Repetitions for a draw.
+    /// Repetitions that end the game (`nFoldRule`; 0: repetition never ends it).
     pub n_fold_rule: u32,
+    /// The result of a repetition nobody is blamed for (no perpetual check or chase), seen
+    /// from the side to move in the repeated position (`nFoldValue`), or from White's side
+    /// when `n_fold_value_absolute` (`nFoldValueAbsolute`: minishogi's repetition loses for
+    /// sente, whoever repeats).
+    pub n_fold_value: Outcome,
+    /// `n_fold_value` is White's result rather than the side to move's.
+    pub n_fold_value_absolute: bool,
     /// Perpetual check loses (xiangqi, shogi).
     pub perpetual_check_illegal: bool,
     /// Xiangqi chasing rule.
@@ -230,6 +237,57 @@ pub struct GameEnd {
     pub checking: bool,
     /// Capture the flag (king of the hill, racing kings), if the variant has it.
     pub flag: Option<Flag>,
+    /// A counting rule (`countingRule`: makruk, cambodian, asean), if the variant has it.
+    pub counting: Option<Counting>,
+    /// Who wins what would be a draw (`materialCounting`), if anyone decides it.
+    pub material_counting: Option<MaterialCounting>,
+}
+
+/// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move
+/// rule, a repetition, passes) is decided by the material on the board instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaterialCounting {
+    /// Janggi: points per man of these types (FSF's weights by its piece names: rook 13,
+    /// cannon 7, horse 5, elephant 3, advisor 3, soldier 2); White wins when its points exceed
+    /// Black's by more than one, else Black wins.
+    Janggi(Vec<(PieceId, i32)>),
+    /// More men on the board wins; equal is a draw.
+    Unweighted,
+    /// White wins every draw.
+    WhiteDrawOdds,
+    /// Black wins every draw (armageddon).
+    BlackDrawOdds,
+}
+
+/// Which of Fairy-Stockfish's counting rules (`countingRule`) a variant has: how many moves
+/// a side left with little may still flee before the game is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountingRule {
+    /// Makruk: board's honour (64 moves) while the weaker side has men besides its king and
+    /// no pawn is left, pieces' honour (8 to 64 moves by the stronger side's men) once it is
+    /// bare; the count also starts when a bare king takes the last pawn.
+    Makruk,
+    /// Cambodian (ouk chatrang): as makruk with 63 and one move less for each piece limit,
+    /// board's honour only while the weaker side has at most three men.
+    Cambodian,
+    /// ASEAN chess: only a bare king counts, from 0, by the stronger side's best man.
+    Asean,
+}
+
+/// A counting rule with the men it counts, found by Fairy-Stockfish's piece names (`pawn`,
+/// `rook`, `khon`, `knight`): FSF counts those types only, never custom pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counting {
+    /// The rule.
+    pub rule: CountingRule,
+    /// The pawn types: no count while any is on the board.
+    pub pawns: Vec<PieceId>,
+    /// Rook types.
+    pub rooks: Vec<PieceId>,
+    /// Khon (silver) types.
+    pub khons: Vec<PieceId>,
+    /// Knight types.
+    pub knights: Vec<PieceId>,
 }
 
 /// Capture the flag: a side wins by bringing men of its flag type into its flag region

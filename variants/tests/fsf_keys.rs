@@ -24,6 +24,7 @@ fn errors_of(extra: &str) -> Vec<String> {
 fn neutral_values_are_accepted() {
     for line in [
         "countingRule = none",
+        "countingRule = makruk",
         "materialCounting = none",
         "nFoldValue = draw",
         "nFoldValueAbsolute = true",
@@ -46,8 +47,8 @@ fn neutral_values_are_accepted() {
 #[test]
 fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
-        ("countingRule = makruk", "countingRule"),
-        ("nFoldValue = loss", "nFoldValue"),
+        ("extinctionClaim = true", "extinctionClaim"),
+        ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
         ("dropChecks = false", "dropChecks"),
         ("mustCapture = true", "mustCapture"),
         ("flagPieceSafe = true", "flagPieceSafe"),
@@ -84,18 +85,22 @@ fn numbers_are_checked() {
     }
 }
 
-/// Makruk's built-in records FSF's counting rule as omitted: a child inherits the refusal
-/// and may lift it by setting the neutral value.
+/// The built-ins that once recorded FSF rules as omitted (makruk's counting, janggi's
+/// material counting, minishogi's repetition) now play them, and a child inherits them.
 #[test]
-fn a_builtin_omission_refuses_the_child_unless_lifted() {
-    let e = load_str("[mk:makruk]\n", "t.ini").unwrap_err();
-    assert_eq!(e.len(), 1);
-    assert!(e[0].message.contains("set `countingRule`"), "{}", e[0]);
-    let ok = load_str("[mk:makruk]\ncountingRule = none\n", "t.ini").unwrap();
-    assert!(ok[0].omits.is_empty());
+fn builtins_omit_no_rule_and_children_inherit_the_rules() {
     let all = variants::builtins().unwrap();
-    let makruk = variants::find(&all, "makruk").unwrap();
-    assert_eq!(makruk.omits, vec!["countingRule = makruk".to_string()]);
+    for v in &all {
+        assert!(v.omits.is_empty(), "{}: {:?}", v.name, v.omits);
+    }
+    let mk = load_str("[mk:makruk]\n", "t.ini").unwrap();
+    assert!(mk[0].end.counting.is_some());
+    let jg = load_str("[jg:janggi]\n", "t.ini").unwrap();
+    assert!(jg[0].end.material_counting.is_some());
+    let off = load_str("[jg:janggi]\nmaterialCounting = none\n", "t.ini").unwrap();
+    assert!(off[0].end.material_counting.is_none());
+    let e = load_str("[x:chess]\nmaterialCounting = lots\n", "t.ini").unwrap_err();
+    assert!(e[0].to_string().contains("materialCounting"), "{}", e[0]);
 }
 
 /// A child's own letter replaces the inherited piece of that letter (FSF's `add_piece`).

@@ -97,6 +97,9 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("judkins.ini", include_str!("../../data/judkins.ini")),
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
+    ("asean.ini", include_str!("../../data/asean.ini")),
+    ("ai-wok.ini", include_str!("../../data/ai-wok.ini")),
+    ("armageddon.ini", include_str!("../../data/armageddon.ini")),
     // HaChu's large shogi variants under HaChu's names (docs/variants.md).
     ("wa.ini", include_str!("../../data/wa.ini")),
     ("dai.ini", include_str!("../../data/dai.ini")),

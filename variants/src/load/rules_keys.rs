@@ -218,7 +218,7 @@ fn piece_pairs(b: &mut Build, key: &str) -> Vec<(PieceId, PieceId)> {
 }
 
 /// Default set of types by predefined name, for FSF defaults that name types, not letters.
-fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
+pub(super) fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
     names.iter().filter_map(|n| b.id_named(n)).collect()
 }
 
@@ -430,6 +430,8 @@ fn game_end(b: &mut Build) -> GameEnd {
             .ctx
             .parsed("nFoldRule", |v| values::integer(v, MAX_COUNTER))
             .unwrap_or(DEFAULT_N_FOLD),
+        n_fold_value: outcome_key(b, "nFoldValue", Outcome::Draw),
+        n_fold_value_absolute: b.ctx.flag("nFoldValueAbsolute", false),
         perpetual_check_illegal: b.ctx.flag("perpetualCheckIllegal", false),
         chasing_rule: b.ctx.parsed("chasingRule", chasing).unwrap_or(false),
         flying_general: b.ctx.flag("flyingGeneral", false),
@@ -437,6 +439,8 @@ fn game_end(b: &mut Build) -> GameEnd {
         check_counting: b.ctx.flag("checkCounting", false),
         checking: b.ctx.flag("checking", true),
         flag: flag(b),
+        counting: super::counting::counting(b),
+        material_counting: super::counting::material_counting(b),
     }
 }
 

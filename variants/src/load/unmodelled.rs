@@ -58,9 +58,6 @@ enum PieceRule {
 const UNMODELLED: &[(&str, Neutral)] = &[
     ("pieceToCharTable", Neutral::Presentation),
     ("pocketSize", Neutral::Presentation),
-    ("countingRule", Neutral::Word(&["none"])),
-    ("materialCounting", Neutral::Word(&["none"])),
-    ("nFoldValue", Neutral::Word(&["draw"])),
     ("extinctionClaim", Neutral::Bool(false)),
     ("diagonalLines", Neutral::Squares { all: false }),
     ("enPassantRegion", Neutral::Squares { all: true }),
@@ -183,15 +180,6 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
         n_move_rule,
         bare_king,
     } = rules;
-    let fold_value_neutral = b.ctx.peek("nFoldValue").is_none_or(|v| v == "draw");
-    if let Some(entry) = b.ctx.take("nFoldValueAbsolute") {
-        // Whose repetition it is matters only when a repetition is not a draw.
-        match values::boolean(&entry.value) {
-            Ok(absolute) if absolute && !fold_value_neutral => judge.refuse(b, &entry),
-            Ok(_) => {}
-            Err(msg) => b.ctx.fail(&entry, msg),
-        }
-    }
     if let Some(entry) = b.ctx.take("extinctionOpponentPieceCount") {
         // Locust's bare-king rule is FSF's with a count of 2: a bared king loses unless its
         // side bared the other king too. Without the rule only FSF's default 0 is neutral.
