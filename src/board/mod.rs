@@ -6,6 +6,7 @@ pub mod attack;
 pub mod burn;
 pub mod compact;
 pub mod evasion;
+pub mod extinction;
 pub mod fen;
 pub mod goals;
 pub mod igui;

@@ -97,6 +97,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("judkins.ini", include_str!("../../data/judkins.ini")),
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
+    ("extinction.ini", include_str!("../../data/extinction.ini")),
+    ("losing.ini", include_str!("../../data/losing.ini")),
 ];
 
 /// What the path of every built-in file starts with.

@@ -7,6 +7,7 @@
 
 mod compile;
 mod context;
+mod extinction;
 mod fen;
 mod piece_defs;
 mod pieces;

@@ -387,6 +387,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         "none" => Ok(None),
         _ => values::outcome(v).map(Some),
     });
+    let all_men = (b.ctx.peek("extinctionPieceTypes")).is_some_and(|v| v.trim() == "*");
     let types = b.id_set("extinctionPieceTypes").unwrap_or_default();
     let count = b
         .ctx
@@ -394,7 +395,10 @@ fn game_end(b: &mut Build) -> GameEnd {
     let pseudo_royal = b.ctx.flag("extinctionPseudoRoyal", false);
     let duple = b.ctx.flag("dupleCheck", false);
     let all_types = types.len() == b.pieces.len() && !types.is_empty();
-    let mut bare_king = extinction.flatten().is_some() && all_types && count == Some(1);
+    // Locust's bare-king rule is FSF's losing extinction of all men down to one; a winning
+    // one (losers) is the general extinction rule below.
+    let losing = extinction.flatten() == Some(Outcome::Loss);
+    let mut bare_king = losing && all_types && count == Some(1);
     if let Some(v) = b.ctx.parsed("bareKing", |v| match v {
         "loss" => Ok(true),
         "none" => Ok(false),
@@ -405,6 +409,17 @@ fn game_end(b: &mut Build) -> GameEnd {
     let extinction_types = match extinction.flatten() {
         Some(_) if !bare_king => types,
         _ => Vec::new(),
+    };
+    let general = match extinction.flatten() {
+        Some(value) if !bare_king && !pseudo_royal && !extinction_types.is_empty() => {
+            let types = if all_men {
+                Vec::new()
+            } else {
+                extinction_types.clone()
+            };
+            super::extinction::rule(b, value, types, count.unwrap_or(0))
+        }
+        _ => None,
     };
     if pseudo_royal {
         extinction_types
@@ -435,6 +450,9 @@ fn game_end(b: &mut Build) -> GameEnd {
         check_counting: b.ctx.flag("checkCounting", false),
         checking: b.ctx.flag("checking", true),
         flag: flag(b),
+        extinction: general,
+        must_capture: b.ctx.flag("mustCapture", false),
+        stalemate_piece_count: b.ctx.flag("stalematePieceCount", false),
     }
 }
 
@@ -800,10 +818,17 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
         .filter(|&p| b.pieces[p as usize].royal)
         .collect();
     if royal.is_empty() {
-        if end.extinction_types.is_empty() && !end.bare_king_loses {
+        // A game without royals (FSF's `king = -`) needs another way to be won.
+        let decided = !end.extinction_types.is_empty()
+            || end.bare_king_loses
+            || end.flag.is_some()
+            || end.stalemate != Outcome::Draw
+            || end.stalemate_piece_count;
+        if !decided {
             b.ctx.fail_section(
                 "king",
-                "no royal piece: define `king` (or extinction rules)",
+                "no royal piece and no other way to win: define `king`, extinction or flag \
+                 rules, or a stalemate value",
             );
         }
         return;
