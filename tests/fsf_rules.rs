@@ -1,5 +1,7 @@
 //! Fairy-Stockfish's goal rules as Locust plays them (issue 44): check counting (3check,
-//! 5check) and capture the flag (kingofthehill, racingkings, where no move may give check).
+//! 5check), capture the flag (kingofthehill, racingkings, where no move may give check),
+//! extinction without royals (extinction, kinglet, threekings) and the losing games with
+//! obligatory captures (giveaway, antichess, suicide, losers, codrus).
 //! Perft equals pyffish's and the reference generator's (tests/data/perft/fsf_rules.txt,
 //! made by tools/fsf-rules-data.py), game results equal pyffish's `game_result`, the check
 //! counters are read, written and hashed, random walks agree with the reference, the search
@@ -20,7 +22,20 @@ use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
 
 const DATA: &str = include_str!("data/perft/fsf_rules.txt");
 const TACTICS: &str = include_str!("data/fsf_rules_tactics.txt");
-const GOAL_VARIANTS: &[&str] = &["3check", "5check", "kingofthehill", "racingkings"];
+const GOAL_VARIANTS: &[&str] = &[
+    "3check",
+    "5check",
+    "kingofthehill",
+    "racingkings",
+    "extinction",
+    "kinglet",
+    "threekings",
+    "giveaway",
+    "antichess",
+    "suicide",
+    "losers",
+    "codrus",
+];
 /// The reference generator recounts rows up to this many leaves (it copies a board a move).
 const REFERENCE_BUDGET: u64 = 12_000;
 
@@ -234,6 +249,14 @@ fn the_table_generator_refuses_goal_rules_by_name() {
         ("5check", "check counting"),
         ("kingofthehill", "flag regions"),
         ("racingkings", "flag regions"),
+        ("extinction", "extinction of men"),
+        ("kinglet", "extinction of men"),
+        ("threekings", "extinction of men"),
+        ("giveaway", "mustCapture"),
+        ("antichess", "mustCapture"),
+        ("suicide", "mustCapture"),
+        ("losers", "mustCapture"),
+        ("codrus", "mustCapture"),
     ] {
         match Rules::new(&variant(name), None, false) {
             Err(RulesError::Unsupported(v, why)) => {
@@ -242,6 +265,22 @@ fn the_table_generator_refuses_goal_rules_by_name() {
             }
             other => panic!("{name}: {:?}", other.map(|_| ())),
         }
+    }
+    for (ini, rule) in [
+        (
+            "[sp:chess]\nstalematePieceCount = true\n",
+            "stalematePieceCount",
+        ),
+        (
+            "[nr:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nstalemateValue = loss\n",
+            "no royal piece",
+        ),
+    ] {
+        let v = common::ini_variant(ini);
+        assert!(
+            matches!(Rules::new(&v, None, false), Err(RulesError::Unsupported(_, why)) if why.contains(rule)),
+            "{ini}"
+        );
     }
     let no_checks = common::ini_variant("[nc:chess]\nchecking = false\n");
     assert!(matches!(

@@ -988,7 +988,9 @@ impl<'a> Worker<'a> {
         if depth < NULL_DEPTH || eval < beta || beta.abs() >= KNOWN_WIN || !self.has_pieces(us) {
             return None;
         }
-        if self.pos.consecutive_passes() > 0 || self.pos.variant().pass_move {
+        // Obligatory captures make zugzwang the rule, not the exception (the losing games).
+        let v = self.pos.variant();
+        if self.pos.consecutive_passes() > 0 || v.pass_move || v.end.must_capture {
             return None;
         }
         let mut pass = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
