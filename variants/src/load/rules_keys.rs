@@ -81,6 +81,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     };
     check_royals(b, &end, info.as_ref());
     check_pseudo_royal_count(b, &end, info.as_ref());
+    super::chirality::check(b);
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
         name: b.ctx.name().to_string(),
