@@ -57,6 +57,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         castling: castling.is_some(),
         n_move_rule: end.n_move_rule > 0,
         bare_king: end.bare_king_loses,
+        extinction: end.extinction.is_some(),
     };
     let omits = super::unmodelled::check(b, rules, builtin);
     let blast = blast(b);

@@ -161,6 +161,8 @@ pub struct Modelled {
     pub n_move_rule: bool,
     /// The bare-king rule is in force.
     pub bare_king: bool,
+    /// The general extinction rule is in force: it reads `extinctionOpponentPieceCount`.
+    pub extinction: bool,
 }
 
 /// Where a value that changes the game is accepted: only in a built-in's own section.
@@ -180,6 +182,7 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
         castling: castling_on,
         n_move_rule,
         bare_king,
+        extinction,
     } = rules;
     let fold_value_neutral = b.ctx.peek("nFoldValue").is_none_or(|v| v == "draw");
     if let Some(entry) = b.ctx.take("nFoldValueAbsolute") {
@@ -190,7 +193,8 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
             Err(msg) => b.ctx.fail(&entry, msg),
         }
     }
-    if let Some(entry) = b.ctx.take("extinctionOpponentPieceCount") {
+    let opponent_count = b.ctx.take("extinctionOpponentPieceCount");
+    if let Some(entry) = opponent_count.filter(|_| !extinction) {
         // Locust's bare-king rule is FSF's with a count of 2: a bared king loses unless its
         // side bared the other king too. Without the rule only FSF's default 0 is neutral.
         let neutral = if bare_king { 2 } else { 0 };
