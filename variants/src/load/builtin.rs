@@ -99,6 +99,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
     ("extinction.ini", include_str!("../../data/extinction.ini")),
     ("losing.ini", include_str!("../../data/losing.ini")),
+    ("clobber.ini", include_str!("../../data/clobber.ini")),
 ];
 
 /// What the path of every built-in file starts with.
