@@ -35,6 +35,7 @@ const GOAL_VARIANTS: &[&str] = &[
     "suicide",
     "losers",
     "codrus",
+    "horde",
 ];
 /// The reference generator recounts rows up to this many leaves (it copies a board a move).
 const REFERENCE_BUDGET: u64 = 12_000;
@@ -273,6 +274,7 @@ fn the_table_generator_refuses_goal_rules_by_name() {
         ("suicide", "mustCapture"),
         ("losers", "mustCapture"),
         ("codrus", "mustCapture"),
+        ("horde", "extinction of men"),
     ] {
         match Rules::new(&variant(name), None, false) {
             Err(RulesError::Unsupported(v, why)) => {
@@ -291,6 +293,7 @@ fn the_table_generator_refuses_goal_rules_by_name() {
             "[nr:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nstalemateValue = loss\n",
             "no royal piece",
         ),
+        ("[ep:chess]\nenPassantRegion = *3 *6\n", "enPassantRegion"),
     ] {
         let v = common::ini_variant(ini);
         assert!(

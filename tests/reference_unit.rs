@@ -84,6 +84,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         blast: None,
         capture_matrix: CaptureMatrix::default(),
         pass_move: false,
+        en_passant_region: None,
         xboard_parent: "fairy".into(),
         omits: Vec::new(),
     }

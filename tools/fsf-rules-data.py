@@ -24,7 +24,7 @@ VARIANTS = ["3check", "5check", "kingofthehill", "racingkings"]
 # Games without royals and the losing games (extinction, obligatory capture), appended so
 # that the rows of the variants above keep their seeded playouts.
 EXTINCTION_VARIANTS = ["extinction", "kinglet", "threekings", "giveaway", "antichess",
-                       "suicide", "losers", "codrus"]
+                       "suicide", "losers", "codrus", "horde"]
 VARIANTS += EXTINCTION_VARIANTS
 # Positions set up by hand at the rules' edges, counted and judged like the others.
 SPECIAL = {
@@ -90,6 +90,11 @@ SPECIAL = {
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
         "4k3/8/8/8/8/8/5PPP/3r2K1 w - - 0 1",
         "4k3/8/8/8/8/8/3p4/2B1K3 w - - 0 1",
+    ],
+    # White's last man about to go; a first-rank double step beside a black pawn (no e.p.).
+    "horde": [
+        "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1",
+        "4k3/8/8/8/8/1p6/8/P7 w - - 0 1",
     ],
     # White's king gone; a capture of the king available.
     "codrus": [

@@ -881,7 +881,12 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
         });
     }
     if m.sets_ep {
-        b.ep = ep_after(from, to);
+        // Only squares where the other side may take en passant (`enPassantRegion`).
+        let region = v.en_passant_region.as_ref().map(|r| r[us.flip().index()]);
+        b.ep = ep_after(from, to).and_then(|mut ep| {
+            ep.targets.retain(|&t| region.is_none_or(|r| r.contains(t)));
+            (!ep.targets.is_empty()).then_some(ep)
+        });
     }
 }
 

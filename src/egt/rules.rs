@@ -164,7 +164,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
 }
 
 /// The rules of the games without royals and the losing games, which the generator does
-/// not play (its values assume a royal to mate and free choice among the moves).
+/// not play (its values assume a royal to mate and free choice among the moves), and the
+/// en passant regions that come with them (horde).
 fn losing_rule(v: &Variant) -> Option<&'static str> {
     if v.end.must_capture {
         Some("obligatory captures (mustCapture)")
@@ -174,6 +175,8 @@ fn losing_rule(v: &Variant) -> Option<&'static str> {
         Some("extinction of men (extinctionPieceTypes without pseudo-royalty)")
     } else if !v.pieces.iter().any(|p| p.royal) {
         Some("no royal piece (king = -)")
+    } else if v.en_passant_region.is_some() {
+        Some("en passant regions (enPassantRegion)")
     } else {
         None
     }

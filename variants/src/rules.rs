@@ -341,6 +341,10 @@ pub struct Variant {
     /// as `key = value` (Locust's makruk: `countingRule = makruk`). Empty for a user's
     /// variant: there such a key refuses the section.
     pub omits: Vec<String>,
+    /// Squares where each side may take en passant (`enPassantRegion*`, White's first): a
+    /// double step leaves only the squares it passed that lie in the other side's region
+    /// (horde: none from the first rank). `None`: every square.
+    pub en_passant_region: Option<[SquareSet; 2]>,
 }
 
 impl Variant {

@@ -50,7 +50,6 @@ fn values_that_change_the_game_are_refused_by_name() {
         ("nFoldValue = loss", "nFoldValue"),
         ("dropChecks = false", "dropChecks"),
         ("flagPieceSafe = true", "flagPieceSafe"),
-        ("enPassantRegion = *3", "enPassantRegion"),
         ("nMoveRuleTypes = n", "nMoveRuleTypes"),
         ("castlingKingFile = d", "castlingKingFile"),
         ("connectValue = win", "connectValue"),

@@ -8,6 +8,7 @@
 mod chirality;
 mod compile;
 mod context;
+mod en_passant;
 mod extinction;
 mod fen;
 mod piece_defs;

@@ -102,6 +102,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         pass_move,
         xboard_parent,
         omits,
+        en_passant_region: super::en_passant::region(b),
     })
 }
 
