@@ -73,4 +73,6 @@ fn a_piece_moving_differently_left_and_right_is_refused() {
     let e = load_str("[t:chess]\ncustomPiece1 = a:mfWrW\n", "t.ini").unwrap_err();
     assert!(e[0].message.contains("left and to the right"), "{}", e[0]);
     one("[t:chess]\ncustomPiece1 = a:mfWsW\n");
+    // Our own `piece.NAME` keys define moves in Locust's convention: accepted.
+    one("[t:chess]\npiece.raider = x:mfWrW\n");
 }

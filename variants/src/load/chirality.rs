@@ -1,8 +1,8 @@
 //! Pieces whose moves differ to the left and to the right (`rW`, `lF`): Fairy-Stockfish
 //! turns such a move half a turn for Black (White's right is Black's right as Black sees
 //! the board), while Locust mirrors Black's moves in the ranks only. The two conventions
-//! agree for every piece that moves alike both ways, so only a lopsided piece is refused,
-//! rather than played as another game.
+//! agree for every piece that moves alike both ways, so only a lopsided piece defined with
+//! FSF's keys is refused, rather than played as another game.
 
 use super::compile::Build;
 use crate::trajectory::{NodeId, Trajectories};
@@ -10,11 +10,15 @@ use crate::trajectory::{NodeId, Trajectories};
 /// A path from a root, as its steps and the rights of its last node.
 type Path = (Vec<(i8, i8)>, u16);
 
-/// Refuses the section when one of its pieces moves differently to the left and the right.
+/// Refuses the section when one of its pieces defined with Fairy-Stockfish's keys (not our
+/// `piece.NAME`, whose moves are Locust's by definition) moves differently to the left and
+/// the right.
 pub fn check(b: &mut Build) {
-    let lopsided: Vec<String> = (b.pieces.iter())
-        .filter(|p| !symmetric(&p.moves))
-        .map(|p| p.name.clone())
+    let fsf_defined =
+        |i: usize| (b.defs.get(i)).is_some_and(|d| !d.entry.key.starts_with("piece."));
+    let lopsided: Vec<String> = (b.pieces.iter().enumerate())
+        .filter(|&(i, p)| fsf_defined(i) && !symmetric(&p.moves))
+        .map(|(_, p)| p.name.clone())
         .collect();
     for name in lopsided {
         let msg = "its moves differ to the left and to the right: Fairy-Stockfish turns them \
