@@ -1,5 +1,7 @@
 //! Fairy-Stockfish's goal rules as Locust plays them (issue 44): check counting (3check,
-//! 5check) and capture the flag (kingofthehill, racingkings, where no move may give check).
+//! 5check), capture the flag (kingofthehill, racingkings, where no move may give check),
+//! extinction without royals (extinction, kinglet, threekings) and the losing games with
+//! obligatory captures (giveaway, antichess, suicide, losers, codrus).
 //! Perft equals pyffish's and the reference generator's (tests/data/perft/fsf_rules.txt,
 //! made by tools/fsf-rules-data.py), game results equal pyffish's `game_result`, the check
 //! counters are read, written and hashed, random walks agree with the reference, the search
@@ -20,7 +22,21 @@ use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
 
 const DATA: &str = include_str!("data/perft/fsf_rules.txt");
 const TACTICS: &str = include_str!("data/fsf_rules_tactics.txt");
-const GOAL_VARIANTS: &[&str] = &["3check", "5check", "kingofthehill", "racingkings"];
+const GOAL_VARIANTS: &[&str] = &[
+    "3check",
+    "5check",
+    "kingofthehill",
+    "racingkings",
+    "extinction",
+    "kinglet",
+    "threekings",
+    "giveaway",
+    "antichess",
+    "suicide",
+    "losers",
+    "codrus",
+    "horde",
+];
 /// The reference generator recounts rows up to this many leaves (it copies a board a move).
 const REFERENCE_BUDGET: u64 = 12_000;
 
@@ -197,12 +213,28 @@ fn goal_wins_are_found() {
         if n == 1 {
             let us = game.position().side_to_move();
             game.play(best);
-            let o = game
-                .outcome()
-                .unwrap_or_else(|| panic!("{name}: {fen}: no win"));
-            assert_eq!(o.winner, Some(us), "{name} {fen}");
+            assert!(
+                won_now_or_by_any_reply(&mut game, us),
+                "{name} {fen}: no win"
+            );
         }
     }
+}
+
+/// The game is won by `us` now, or (a losing game's win in one: the reply is forced to
+/// take the last man) after every legal reply.
+fn won_now_or_by_any_reply(game: &mut Game, us: Colour) -> bool {
+    if let Some(o) = game.outcome() {
+        return o.winner == Some(us);
+    }
+    let replies = game.legal_moves();
+    !replies.is_empty()
+        && replies.into_iter().all(|r| {
+            game.play(r);
+            let won = game.outcome().is_some_and(|o| o.winner == Some(us));
+            game.undo();
+            won
+        })
 }
 
 fn search(game: &Game, depth: u32) -> (Option<locust::board::moves::Move>, Option<Score>) {
@@ -234,6 +266,15 @@ fn the_table_generator_refuses_goal_rules_by_name() {
         ("5check", "check counting"),
         ("kingofthehill", "flag regions"),
         ("racingkings", "flag regions"),
+        ("extinction", "extinction of men"),
+        ("kinglet", "extinction of men"),
+        ("threekings", "extinction of men"),
+        ("giveaway", "mustCapture"),
+        ("antichess", "mustCapture"),
+        ("suicide", "mustCapture"),
+        ("losers", "mustCapture"),
+        ("codrus", "mustCapture"),
+        ("horde", "extinction of men"),
     ] {
         match Rules::new(&variant(name), None, false) {
             Err(RulesError::Unsupported(v, why)) => {
@@ -242,6 +283,23 @@ fn the_table_generator_refuses_goal_rules_by_name() {
             }
             other => panic!("{name}: {:?}", other.map(|_| ())),
         }
+    }
+    for (ini, rule) in [
+        (
+            "[sp:chess]\nstalematePieceCount = true\n",
+            "stalematePieceCount",
+        ),
+        (
+            "[nr:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nstalemateValue = loss\n",
+            "no royal piece",
+        ),
+        ("[ep:chess]\nenPassantRegion = *3 *6\n", "enPassantRegion"),
+    ] {
+        let v = common::ini_variant(ini);
+        assert!(
+            matches!(Rules::new(&v, None, false), Err(RulesError::Unsupported(_, why)) if why.contains(rule)),
+            "{ini}"
+        );
     }
     let no_checks = common::ini_variant("[nc:chess]\nchecking = false\n");
     assert!(matches!(

@@ -16,6 +16,8 @@ pub enum Goal {
     Checks,
     /// A flag was reached (and held where the rules give the other side a move).
     Flag,
+    /// A side ran out of men of a type its extinction rule counts (`extinction.rs`).
+    Extinction,
 }
 
 /// A game ended by a goal rule.
@@ -45,10 +47,16 @@ impl Position {
         self.key ^= self.zob.checks(mover, left) ^ self.zob.checks(mover, left - 1);
     }
 
-    /// The end of the game by a goal rule, if it has come (the flag is judged first, as
-    /// Fairy-Stockfish does).
+    /// The end of the game by a goal rule, if it has come (extinction, then the flag, then
+    /// the checks, as Fairy-Stockfish judges them).
     pub fn goal_end(&self) -> Option<GoalEnd> {
         let end = &self.lay.variant.end;
+        if let Some(winner) = self.extinction_end() {
+            return Some(GoalEnd {
+                winner,
+                goal: Goal::Extinction,
+            });
+        }
         if let Some(flag) = &end.flag {
             if let Some(winner) = self.flag_end(flag) {
                 return Some(GoalEnd {

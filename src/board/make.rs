@@ -434,15 +434,22 @@ impl Position {
             return;
         }
         let (sf, sr) = (df / n, dr / n);
+        // Only squares where the other side may take en passant (`enPassantRegion`).
+        let region =
+            (self.lay.variant.en_passant_region.as_ref()).map(|r| &r[self.stm.flip().index()]);
         let targets: Vec<Sq> = (1..n)
             .map(|i| {
-                let c = Coord::new(
+                Coord::new(
                     (a.file as i32 + sf * i) as u8,
                     (a.rank as i32 + sr * i) as u8,
-                );
-                self.lay.sq(c)
+                )
             })
+            .filter(|&c| region.is_none_or(|r| r.contains(c)))
+            .map(|c| self.lay.sq(c))
             .collect();
+        if targets.is_empty() {
+            return;
+        }
         if self.ep_capturable(&targets, self.stm.flip()) {
             self.key ^= self.zob.ep(to);
             self.ep = Some(EnPassant {

@@ -7,6 +7,7 @@ pub mod burn;
 pub mod compact;
 pub mod counting;
 pub mod evasion;
+pub mod extinction;
 pub mod fen;
 pub mod goals;
 pub mod igui;

@@ -440,6 +440,9 @@ impl Position {
                 return false;
             }
         }
+        if !self.lay.kinds[king.kind as usize].royal {
+            return true; // a king that is not royal (giveaway's) may cross attacked squares
+        }
         let (a, b) = (kc.file.min(kf), kc.file.max(kf));
         (a..=b).all(|f| {
             !self

@@ -727,7 +727,9 @@ fn castling_clear(b: &RefBoard, v: &Variant, king: Coord, rook: Coord, kf: u8, r
         c == king || c == rook || (b.at(c).is_none() && !b.walls[c.index()])
     });
     let (a, z) = (king.file.min(kf), king.file.max(kf));
-    clear && (a..=z).all(|f| !attacked(b, v, Coord::new(f, king.rank), b.stm.flip()))
+    // A king that is not royal (giveaway's commoner) may castle through attacked squares.
+    let royal = b.at(king).is_some_and(|k| v.pieces[k.piece as usize].royal);
+    clear && (!royal || (a..=z).all(|f| !attacked(b, v, Coord::new(f, king.rank), b.stm.flip())))
 }
 
 /// True when a path of a man of `by` reaches `sq` with a (non-tame) capture or check right.
@@ -884,7 +886,12 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
     }
     // A double step that promotes leaves no pawn to take en passant.
     if m.sets_ep && m.kind != MoveKind::Promotion {
-        b.ep = ep_after(from, to);
+        // Only squares where the other side may take en passant (`enPassantRegion`).
+        let region = v.en_passant_region.as_ref().map(|r| r[us.flip().index()]);
+        b.ep = ep_after(from, to).and_then(|mut ep| {
+            ep.targets.retain(|&t| region.is_none_or(|r| r.contains(t)));
+            (!ep.targets.is_empty()).then_some(ep)
+        });
     }
 }
 
@@ -1227,10 +1234,11 @@ pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
     if goals::goal_over(b, v) {
         return Vec::new(); // the last check given, or a flag decided
     }
-    pseudo_moves(b, v)
+    let legal = pseudo_moves(b, v)
         .into_iter()
         .filter(|m| is_legal(b, v, m))
-        .collect()
+        .collect();
+    goals::must_capture(b, v, legal)
 }
 
 /// Leaf count of the legal move tree of `depth` plies (no bulk counting).

@@ -3,11 +3,11 @@
 //! (Fairy-Stockfish's `flagPiece`, `flagRegion`, `flagPieceCount`, `flagPieceBlockedWin`,
 //! `flagMove`). The engine's own reading is `goals.rs`; the walks compare the two.
 
-use variants::rules::Flag;
+use variants::rules::{Extinction, Flag, PieceId};
 use variants::Variant;
 
 use crate::board::moves::{Move, MoveKind};
-use crate::board::reference::{in_check, is_legal, pseudo_moves, RefBoard};
+use crate::board::reference::{in_check, is_legal, play, pseudo_moves, RefBoard};
 use crate::board::types::Colour;
 
 /// Checks a side has left to give when a FEN names none (FSF: the next check wins).
@@ -65,6 +65,13 @@ pub fn check_allowed(after: &RefBoard, v: &Variant) -> bool {
 /// True when a goal rule has ended the game: the side that just moved gave its last check,
 /// or a flag decides.
 pub fn goal_over(b: &RefBoard, v: &Variant) -> bool {
+    if v.end
+        .extinction
+        .as_ref()
+        .is_some_and(|e| extinct(b, e, b.stm) || extinct(b, e, b.stm.flip()))
+    {
+        return true;
+    }
     let mover = b.stm.flip();
     if v.end.check_counting && b.checks_left[mover.index()] == 0 {
         return true;
@@ -118,4 +125,49 @@ fn reaches_flag(b: &RefBoard, f: &Flag, m: &Move) -> bool {
     m.kind == MoveKind::Normal
         && mover.is_some_and(|p| f.piece[c].is_none() || f.piece[c] == Some(p.piece))
         && f.region[c].contains(m.to_coord())
+}
+
+/// Men of colour `c` of type `piece` (`None`: every man), on the board and in hand.
+fn men_of(b: &RefBoard, c: Colour, piece: Option<PieceId>) -> u32 {
+    let wanted = |p: PieceId| piece.is_none() || piece == Some(p);
+    let board = b
+        .men()
+        .filter(|(_, m)| m.colour == c && wanted(m.piece))
+        .count() as u32;
+    let hand = b.hands[c.index()].iter().enumerate();
+    let held: u32 = hand
+        .filter(|(p, _)| wanted(*p as PieceId))
+        .map(|(_, &n)| n as u32)
+        .sum();
+    board + held
+}
+
+/// Extinction: some counted type (or, under `*`, all of `c`'s men) is down to the rule's
+/// count while the other side has at least the opponent count of it.
+fn extinct(b: &RefBoard, e: &Extinction, c: Colour) -> bool {
+    let all = e.all_men.then_some(None);
+    let mut counted = all.into_iter().chain(e.types.iter().map(|&p| Some(p)));
+    counted.any(|p| men_of(b, c, p) <= e.count && men_of(b, c.flip(), p) >= e.opponent_count)
+}
+
+/// `mustCapture`: when some legal move takes an enemy man, only those moves remain. A move
+/// takes one when the enemy has fewer men on the board after it.
+pub fn must_capture(b: &RefBoard, v: &Variant, legal: Vec<Move>) -> Vec<Move> {
+    if !v.end.must_capture {
+        return legal;
+    }
+    let enemy = b.stm.flip();
+    let before = men_on_board(b, enemy);
+    let captures: Vec<Move> = (legal.iter().copied())
+        .filter(|m| men_on_board(&play(b, v, m), enemy) < before)
+        .collect();
+    if captures.is_empty() {
+        legal
+    } else {
+        captures
+    }
+}
+
+fn men_on_board(b: &RefBoard, c: Colour) -> usize {
+    b.men().filter(|(_, m)| m.colour == c).count()
 }

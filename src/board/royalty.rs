@@ -42,6 +42,8 @@ pub struct Legality {
     /// A move that gives check is illegal (`checking = false`): every move is made and
     /// tested.
     checks_barred: bool,
+    /// `mustCapture` with a legal capture on the board: only captures are legal.
+    captures_only: bool,
 }
 
 impl Position {
@@ -137,6 +139,9 @@ impl Position {
                     ctx.royals.as_deref(),
                     &ctx.pins,
                 );
+            if ctx.captures_only && !self.is_capture(&m) {
+                continue;
+            }
             if quick || self.is_legal_in(&m, &ctx, ops) {
                 out[kept] = m;
                 kept += 1;
@@ -157,11 +162,26 @@ impl Position {
 
     /// What legality testing needs of the position, computed once per position; `None`
     /// when the game is over whatever is on the board (no move is legal then).
-    pub fn legality(&self) -> Option<Legality> {
+    pub fn legality(&mut self) -> Option<Legality> {
         if self.game_ended() {
             return None;
         }
-        Some(self.legality_ctx())
+        let mut ctx = self.legality_ctx();
+        if self.lay.variant.end.must_capture {
+            ctx.captures_only = self.has_legal_capture(&ctx);
+        }
+        Some(ctx)
+    }
+
+    /// True when a capture is legal here (`mustCapture` then makes every other move
+    /// illegal); `ctx` is the context without that rule.
+    fn has_legal_capture(&mut self, ctx: &Legality) -> bool {
+        let mut moves = Vec::new();
+        self.gen_stage(crate::board::stages::Stage::Captures, &mut moves);
+        let mut ops = Vec::new();
+        moves
+            .iter()
+            .any(|m| self.is_capture(m) && self.is_legal_in(m, ctx, &mut ops))
     }
 
     /// What legality testing needs of the position, asked whether or not the game is over.
@@ -198,6 +218,7 @@ impl Position {
                 && !self.lay.hops[us.flip().index()]
                 && checking,
             checks_barred: !checking,
+            captures_only: false,
         }
     }
 
@@ -213,6 +234,9 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
+        if ctx.captures_only && !self.is_capture(m) {
+            return false;
+        }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
             return false;
         }
@@ -233,6 +257,9 @@ impl Position {
     /// that [`Position::is_legal_in`] followed by [`Position::make`] costs when the shortcut
     /// cannot decide.
     pub fn make_if_legal(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> Option<Saved> {
+        if ctx.captures_only && !self.is_capture(m) {
+            return None;
+        }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
             return None;
         }

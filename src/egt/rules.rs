@@ -148,6 +148,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("passing")
     } else if v.end.bikjang {
         Some("bikjang (facing kings must be broken)")
+    } else if let Some(rule) = losing_rule(v) {
+        Some(rule)
     } else if !royal_extinction {
         Some("extinction of a non-royal type")
     } else if v.end.check_counting {
@@ -164,6 +166,25 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("a repetition that is not a draw (nFoldValue)")
     } else if v.end.counting.is_some() {
         Some("a counting rule (countingRule)")
+    } else {
+        None
+    }
+}
+
+/// The rules of the games without royals and the losing games, which the generator does
+/// not play (its values assume a royal to mate and free choice among the moves), and the
+/// en passant regions that come with them (horde).
+fn losing_rule(v: &Variant) -> Option<&'static str> {
+    if v.end.must_capture {
+        Some("obligatory captures (mustCapture)")
+    } else if v.end.stalemate_piece_count {
+        Some("stalemate judged by men left (stalematePieceCount)")
+    } else if v.end.extinction.is_some() {
+        Some("extinction of men (extinctionPieceTypes without pseudo-royalty)")
+    } else if !v.pieces.iter().any(|p| p.royal) {
+        Some("no royal piece (king = -)")
+    } else if v.en_passant_region.is_some() {
+        Some("en passant regions (enPassantRegion)")
     } else {
         None
     }

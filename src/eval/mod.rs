@@ -10,6 +10,7 @@ mod threats;
 use std::sync::Arc;
 
 use variants::geometry::Coord;
+use variants::rules::Outcome;
 
 use crate::board::layout::Layout;
 use crate::board::position::Position;
@@ -52,6 +53,21 @@ pub struct EvalTables {
     check_counting: bool,
     /// The lion terms' tables, when the variant has lion-trading rules.
     lions: Option<LionTables>,
+    /// +1, or -1 where losing men wins (see [`material_sign`]): the sign of material and
+    /// of the threats to it.
+    material_sign: i32,
+}
+
+/// -1 where a side wins by losing its men (an extinction rule whose value is a win: the
+/// losing games), so that material and the threats to it count against their owner; +1
+/// otherwise. Read from the compiled rules only.
+fn material_sign(v: &variants::Variant) -> i32 {
+    let losing = (v.end.extinction.as_ref()).is_some_and(|e| e.value == Outcome::Win);
+    if losing {
+        -1
+    } else {
+        1
+    }
 }
 
 impl EvalTables {
@@ -127,6 +143,7 @@ impl EvalTables {
             bare_king: lay.variant.end.bare_king_loses,
             check_counting: lay.variant.end.check_counting,
             lions: LionTables::new(lay),
+            material_sign: material_sign(&lay.variant),
         }
     }
 
@@ -171,8 +188,8 @@ impl EvalTables {
                 let _ = lions[c].try_push((self.value[k], m.sq));
             }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
-            mg[c] += v + pm as i32;
-            eg[c] += v + pe as i32;
+            mg[c] += v * self.material_sign + pm as i32;
+            eg[c] += v * self.material_sign + pe as i32;
             if self.royal[k] {
                 let _ = royals[c].try_push(m.sq);
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
@@ -207,8 +224,8 @@ impl EvalTables {
             let hand: i32 = (0..self.hand_value.len())
                 .map(|p| pos.in_hand(c, p as u8) as i32 * self.hand_value[p])
                 .sum();
-            mg[c.index()] += hand;
-            eg[c.index()] += hand;
+            mg[c.index()] += hand * self.material_sign;
+            eg[c.index()] += hand * self.material_sign;
             material += hand;
         }
         if self.check_counting {
@@ -227,7 +244,7 @@ impl EvalTables {
         }
         let us = pos.side_to_move();
         for c in [Colour::White, Colour::Black] {
-            let threat = stakes[c.index()].penalty(c == us);
+            let threat = stakes[c.index()].penalty(c == us) * self.material_sign;
             mg[c.index()] -= threat;
             eg[c.index()] -= threat;
         }

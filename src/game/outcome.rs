@@ -28,6 +28,8 @@ pub enum Termination {
     ChecksGiven,
     /// A flag was reached (capture the flag).
     Flag,
+    /// A side ran out of men its extinction rule counts.
+    Extinction,
     /// The n-move rule.
     MoveRule,
     /// The same position the variant's number of times.
@@ -52,6 +54,7 @@ impl Termination {
             Termination::Passes => "both sides passed",
             Termination::ChecksGiven => "checks given",
             Termination::Flag => "flag reached",
+            Termination::Extinction => "extinction",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
             Termination::Counting => "counting rule",
@@ -312,6 +315,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
         let reason = match g.goal {
             Goal::Checks => Termination::ChecksGiven,
             Goal::Flag => Termination::Flag,
+            Goal::Extinction => Termination::Extinction,
         };
         return Outcome {
             winner: g.winner,
@@ -321,7 +325,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
     let (rule, reason) = if pos.in_check(us) {
         (end.checkmate, Termination::Checkmate)
     } else {
-        (end.stalemate, Termination::Stalemate)
+        (pos.stalemate_result(), Termination::Stalemate)
     };
     let winner = match rule {
         RuleOutcome::Win => Some(us),

@@ -233,6 +233,7 @@ impl<'a> Worker<'a> {
                     || v.end.royalty != variants::rules::Royalty::Absolute
                     || v.end.check_counting
                     || v.end.flag.is_some()
+                    || v.end.extinction.is_some()
             },
             tables: None,
         }
@@ -1035,7 +1036,9 @@ impl<'a> Worker<'a> {
         if depth < NULL_DEPTH || eval < beta || beta.abs() >= KNOWN_WIN || !self.has_pieces(us) {
             return None;
         }
-        if self.pos.consecutive_passes() > 0 || self.pos.variant().pass_move {
+        // Obligatory captures make zugzwang the rule, not the exception (the losing games).
+        let v = self.pos.variant();
+        if self.pos.consecutive_passes() > 0 || v.pass_move || v.end.must_capture {
             return None;
         }
         let mut pass = Move::normal(Coord::new(0, 0), Coord::new(0, 0));

@@ -241,6 +241,15 @@ pub struct GameEnd {
     pub counting: Option<Counting>,
     /// Who wins what would be a draw (`materialCounting`), if anyone decides it.
     pub material_counting: Option<MaterialCounting>,
+    /// Extinction of men that are not royal (FSF's `extinction*` keys without
+    /// `extinctionPseudoRoyal`: extinction, horde, the losing games), if the variant has it.
+    pub extinction: Option<Extinction>,
+    /// A capture is obligatory when the side to move has one (`mustCapture`, antichess).
+    pub must_capture: bool,
+    /// A stalemate is judged by the men left (`stalematePieceCount`, suicide): the side with
+    /// fewer men on the board gets `stalemate`'s result, the other its opposite, equal
+    /// numbers draw.
+    pub stalemate_piece_count: bool,
 }
 
 /// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move
@@ -288,6 +297,25 @@ pub struct Counting {
     pub khons: Vec<PieceId>,
     /// Knight types.
     pub knights: Vec<PieceId>,
+}
+
+/// Extinction of non-royal men (Fairy-Stockfish's `extinctionValue`, `extinctionPieceTypes`,
+/// `extinctionPieceCount`, `extinctionOpponentPieceCount`): a side with no more than `count`
+/// men of one of the types (board and hand together), while the other side has at least
+/// `opponent_count` of that type, has the result `value`; the side that just moved is judged
+/// first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extinction {
+    /// The result for the extinct side (`loss` in extinction chess, `win` in antichess).
+    pub value: Outcome,
+    /// The types counted one by one.
+    pub types: Vec<PieceId>,
+    /// All men of a side counted together (`*`).
+    pub all_men: bool,
+    /// At most this many left is extinction (`extinctionPieceCount`).
+    pub count: u32,
+    /// The other side must have at least this many (`extinctionOpponentPieceCount`).
+    pub opponent_count: u32,
 }
 
 /// Capture the flag: a side wins by bringing men of its flag type into its flag region
@@ -399,6 +427,10 @@ pub struct Variant {
     /// as `key = value` (Locust's makruk: `countingRule = makruk`). Empty for a user's
     /// variant: there such a key refuses the section.
     pub omits: Vec<String>,
+    /// Squares where each side may take en passant (`enPassantRegion*`, White's first): a
+    /// double step leaves only the squares it passed that lie in the other side's region
+    /// (horde: none from the first rank). `None`: every square.
+    pub en_passant_region: Option<[SquareSet; 2]>,
 }
 
 impl Variant {

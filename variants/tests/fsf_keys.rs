@@ -50,9 +50,7 @@ fn values_that_change_the_game_are_refused_by_name() {
         ("extinctionClaim = true", "extinctionClaim"),
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
         ("dropChecks = false", "dropChecks"),
-        ("mustCapture = true", "mustCapture"),
         ("flagPieceSafe = true", "flagPieceSafe"),
-        ("enPassantRegion = *3", "enPassantRegion"),
         ("nMoveRuleTypes = n", "nMoveRuleTypes"),
         ("castlingKingFile = d", "castlingKingFile"),
         ("connectValue = win", "connectValue"),
@@ -200,7 +198,7 @@ fn a_limited_hopper_counts_the_screen() {
 /// unknown name stays unknown.
 #[test]
 fn an_fsf_parent_locust_lacks_is_named() {
-    let e = load_str("[g:giveaway]\n", "t.ini").unwrap_err();
+    let e = load_str("[g:placement]\n", "t.ini").unwrap_err();
     assert!(
         e[0].message.contains("Fairy-Stockfish built-in variant"),
         "{}",

@@ -105,6 +105,9 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("dai.ini", include_str!("../../data/dai.ini")),
     ("sho.ini", include_str!("../../data/sho.ini")),
     ("cashew.ini", include_str!("../../data/cashew.ini")),
+    ("extinction.ini", include_str!("../../data/extinction.ini")),
+    ("losing.ini", include_str!("../../data/losing.ini")),
+    ("clobber.ini", include_str!("../../data/clobber.ini")),
 ];
 
 /// What the path of every built-in file starts with.

@@ -5,9 +5,12 @@
 //!   other and from the built-in variants.
 //! * [`builtins`] compiles the embedded files; [`find`] looks a variant up by name or alias.
 
+mod chirality;
 mod compile;
 mod context;
 mod counting;
+mod en_passant;
+mod extinction;
 mod fen;
 mod piece_defs;
 mod pieces;

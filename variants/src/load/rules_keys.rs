@@ -57,6 +57,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         castling: castling.is_some(),
         n_move_rule: end.n_move_rule > 0,
         bare_king: end.bare_king_loses,
+        extinction: end.extinction.is_some(),
     };
     let omits = super::unmodelled::check(b, rules, builtin);
     let blast = blast(b);
@@ -81,6 +82,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     };
     check_royals(b, &end, info.as_ref());
     check_pseudo_royal_count(b, &end, info.as_ref());
+    super::chirality::check(b);
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
         name: b.ctx.name().to_string(),
@@ -101,6 +103,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         xboard_parent,
         omits,
         black_rotated: b.ctx.flag("blackRotated", false),
+        en_passant_region: super::en_passant::region(b),
     })
 }
 
@@ -389,6 +392,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         "none" => Ok(None),
         _ => values::outcome(v).map(Some),
     });
+    let all_men = (b.ctx.peek("extinctionPieceTypes")).is_some_and(|v| v.trim() == "*");
     let types = b.id_set("extinctionPieceTypes").unwrap_or_default();
     let count = b
         .ctx
@@ -396,7 +400,10 @@ fn game_end(b: &mut Build) -> GameEnd {
     let pseudo_royal = b.ctx.flag("extinctionPseudoRoyal", false);
     let duple = b.ctx.flag("dupleCheck", false);
     let all_types = types.len() == b.pieces.len() && !types.is_empty();
-    let mut bare_king = extinction.flatten().is_some() && all_types && count == Some(1);
+    // Locust's bare-king rule is FSF's losing extinction of all men down to one; a winning
+    // one (losers) is the general extinction rule below.
+    let losing = extinction.flatten() == Some(Outcome::Loss);
+    let mut bare_king = losing && all_types && count == Some(1);
     if let Some(v) = b.ctx.parsed("bareKing", |v| match v {
         "loss" => Ok(true),
         "none" => Ok(false),
@@ -407,6 +414,17 @@ fn game_end(b: &mut Build) -> GameEnd {
     let extinction_types = match extinction.flatten() {
         Some(_) if !bare_king => types,
         _ => Vec::new(),
+    };
+    let general = match extinction.flatten() {
+        Some(value) if !bare_king && !pseudo_royal && !extinction_types.is_empty() => {
+            let types = if all_men {
+                Vec::new()
+            } else {
+                extinction_types.clone()
+            };
+            super::extinction::rule(b, value, types, count.unwrap_or(0))
+        }
+        _ => None,
     };
     if pseudo_royal {
         extinction_types
@@ -441,6 +459,9 @@ fn game_end(b: &mut Build) -> GameEnd {
         flag: flag(b),
         counting: super::counting::counting(b),
         material_counting: super::counting::material_counting(b),
+        extinction: general,
+        must_capture: b.ctx.flag("mustCapture", false),
+        stalemate_piece_count: b.ctx.flag("stalematePieceCount", false),
     }
 }
 
@@ -815,10 +836,17 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
         .filter(|&p| b.pieces[p as usize].royal)
         .collect();
     if royal.is_empty() {
-        if end.extinction_types.is_empty() && !end.bare_king_loses {
+        // A game without royals (FSF's `king = -`) needs another way to be won.
+        let decided = !end.extinction_types.is_empty()
+            || end.bare_king_loses
+            || end.flag.is_some()
+            || end.stalemate != Outcome::Draw
+            || end.stalemate_piece_count;
+        if !decided {
             b.ctx.fail_section(
                 "king",
-                "no royal piece: define `king` (or extinction rules)",
+                "no royal piece and no other way to win: define `king`, extinction or flag \
+                 rules, or a stalemate value",
             );
         }
         return;

@@ -60,9 +60,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("pocketSize", Neutral::Presentation),
     ("extinctionClaim", Neutral::Bool(false)),
     ("diagonalLines", Neutral::Squares { all: false }),
-    ("enPassantRegion", Neutral::Squares { all: true }),
-    ("enPassantRegionWhite", Neutral::Squares { all: true }),
-    ("enPassantRegionBlack", Neutral::Squares { all: true }),
     ("enPassantTypes", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesWhite", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesBlack", Neutral::Pieces(PieceRule::EnPassant)),
@@ -89,7 +86,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
         Neutral::Castling(CastlingDefault::FirstFile),
     ),
     ("dropChecks", Neutral::Bool(true)),
-    ("mustCapture", Neutral::Bool(false)),
     ("mustDrop", Neutral::Bool(false)),
     ("dropLoop", Neutral::Bool(false)),
     ("dropPromoted", Neutral::Bool(false)),
@@ -106,7 +102,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("cambodianMoves", Neutral::Bool(false)),
     ("makpongRule", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
-    ("stalematePieceCount", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
     ("flagPieceSafe", Neutral::Bool(false)),
     ("adjudicateFullBoard", Neutral::Bool(false)),
@@ -160,6 +155,8 @@ pub struct Modelled {
     pub n_move_rule: bool,
     /// The bare-king rule is in force.
     pub bare_king: bool,
+    /// The general extinction rule is in force: it reads `extinctionOpponentPieceCount`.
+    pub extinction: bool,
 }
 
 /// Where a value that changes the game is accepted: only in a built-in's own section.
@@ -179,8 +176,10 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
         castling: castling_on,
         n_move_rule,
         bare_king,
+        extinction,
     } = rules;
-    if let Some(entry) = b.ctx.take("extinctionOpponentPieceCount") {
+    let opponent_count = b.ctx.take("extinctionOpponentPieceCount");
+    if let Some(entry) = opponent_count.filter(|_| !extinction) {
         // Locust's bare-king rule is FSF's with a count of 2: a bared king loses unless its
         // side bared the other king too. Without the rule only FSF's default 0 is neutral.
         let neutral = if bare_king { 2 } else { 0 };

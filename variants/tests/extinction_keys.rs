@@ -1,0 +1,78 @@
+//! The keys of the games without royals and the losing games (issue 44): extinction of men
+//! (`extinctionValue`, `extinctionPieceTypes` with `*`, `extinctionPieceCount`,
+//! `extinctionOpponentPieceCount`), `mustCapture` and `stalematePieceCount` compile into
+//! the rules; a royal-less game needs a way to be won; a lopsided piece is refused.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use variants::load::load_str;
+use variants::rules::Outcome;
+
+fn one(text: &str) -> variants::Variant {
+    load_str(text, "t.ini").unwrap().remove(0)
+}
+
+#[test]
+fn all_men_extinction_compiles() {
+    let v = one(
+        "[t:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = win\n\
+         extinctionPieceTypes = *\nmustCapture = true\nstalematePieceCount = true\n",
+    );
+    let e = v.end.extinction.as_ref().unwrap();
+    assert_eq!(e.value, Outcome::Win);
+    assert!(e.all_men && e.types.is_empty());
+    assert_eq!((e.count, e.opponent_count), (0, 0));
+    assert!(v.end.must_capture && v.end.stalemate_piece_count);
+    assert!(!v.pieces.iter().any(|p| p.royal));
+}
+
+#[test]
+fn typed_extinction_with_counts_compiles() {
+    let v = one(
+        "[t:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\nextinctionValue = loss\n\
+         extinctionPieceTypes = kq\nextinctionPieceCount = 1\nextinctionOpponentPieceCount = 2\n",
+    );
+    let e = v.end.extinction.as_ref().unwrap();
+    let k = v.piece_by_letter('k').unwrap();
+    let q = v.piece_by_letter('q').unwrap();
+    assert_eq!(e.types, vec![k, q]);
+    assert!(!e.all_men);
+    assert_eq!((e.count, e.opponent_count), (1, 2));
+    assert!(!v.end.must_capture && !v.end.stalemate_piece_count);
+}
+
+/// A winning extinction down to one man (losers) is not the bare-king rule, which stays
+/// the losing one (shatranj); pseudo-royal extinction stays royalty (atomic).
+#[test]
+fn bare_king_and_pseudo_royalty_keep_their_rules() {
+    let losers = one(
+        "[t:chess]\nextinctionValue = win\nextinctionPieceTypes = *\nextinctionPieceCount = 1\n",
+    );
+    assert!(!losers.end.bare_king_loses);
+    assert_eq!(losers.end.extinction.as_ref().unwrap().count, 1);
+    let all = variants::builtins().unwrap();
+    let shatranj = variants::find(&all, "shatranj").unwrap();
+    assert!(shatranj.end.bare_king_loses && shatranj.end.extinction.is_none());
+    let atomic = variants::find(&all, "atomic").unwrap();
+    assert!(atomic.end.extinction.is_none());
+    let chess = variants::find(&all, "chess").unwrap();
+    assert!(chess.end.extinction.is_none() && !chess.end.must_capture);
+}
+
+#[test]
+fn a_royal_less_game_needs_a_way_to_be_won() {
+    let text = "[t:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\n";
+    let e = load_str(text, "t.ini").unwrap_err();
+    assert!(e[0].message.contains("no royal piece"), "{}", e[0]);
+    let v = one(&format!("{text}stalemateValue = loss\n"));
+    assert_eq!(v.end.stalemate, Outcome::Loss);
+}
+
+#[test]
+fn a_piece_moving_differently_left_and_right_is_refused() {
+    let e = load_str("[t:chess]\ncustomPiece1 = a:mfWrW\n", "t.ini").unwrap_err();
+    assert!(e[0].message.contains("left and to the right"), "{}", e[0]);
+    one("[t:chess]\ncustomPiece1 = a:mfWsW\n");
+    // Our own `piece.NAME` keys define moves in Locust's convention: accepted.
+    one("[t:chess]\npiece.raider = x:mfWrW\n");
+}
