@@ -165,6 +165,24 @@ pub struct Drops {
     pub pawn_drop_forbidden: SquareSet,
     /// The types the previous field applies to.
     pub pawn_types: Vec<PieceId>,
+    /// Squares each side may drop on, White first (`dropRegionWhite`, `dropRegionBlack`;
+    /// absolute squares, every square by default).
+    pub region: [SquareSet; 2],
+    /// `dropNoDoubledCount`: a `no_doubled` type may not be dropped on a file that already
+    /// holds this many unpromoted friends of its type (shogi: 1; 0 bars every such drop).
+    pub no_doubled_count: u32,
+    /// `dropChecks = false`: a drop may not give check (to a `king`; FSF sees no check on
+    /// pseudo-royal men).
+    pub no_checks: bool,
+    /// `dropPromoted`: a man in hand with a promoted form may also be dropped as that form.
+    pub promoted: bool,
+    /// `dropLoop`: a captured promoted man goes to hand as it stands, not demoted.
+    pub keep_promoted: bool,
+    /// `mustDrop`: while a side holds men in hand (of `must_drop_type`, if given) and one of
+    /// them can be dropped legally, it must drop.
+    pub must_drop: bool,
+    /// `mustDropType`: the only type that must (and, while held, may) be dropped.
+    pub must_drop_type: Option<PieceId>,
 }
 
 /// Game-end rules.

@@ -48,7 +48,10 @@ fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("countingRule = makruk", "countingRule"),
         ("nFoldValue = loss", "nFoldValue"),
-        ("dropChecks = false", "dropChecks"),
+        (
+            "dropOppositeColoredBishop = true",
+            "dropOppositeColoredBishop",
+        ),
         ("mustCapture = true", "mustCapture"),
         ("flagPieceSafe = true", "flagPieceSafe"),
         ("enPassantRegion = *3", "enPassantRegion"),

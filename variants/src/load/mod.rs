@@ -5,6 +5,7 @@
 //!   other and from the built-in variants.
 //! * [`builtins`] compiles the embedded files; [`find`] looks a variant up by name or alias.
 
+mod chirality;
 mod compile;
 mod context;
 mod fen;

@@ -69,6 +69,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     mobility_regions(b);
     immobility(b, promotion.on_entry);
     royal_sight(b, &end);
+    super::chirality::refuse_asymmetric(b);
     let fen = b
         .ctx
         .take("startFen")
@@ -269,7 +270,8 @@ fn promotion(b: &mut Build) -> Promotion {
         shogi_style,
         limited_to_captured: b.ctx.flag("promotionToCaptured", false),
         limits,
-        demotion: b.ctx.flag("pieceDemotion", false),
+        // `pieceDemotion` is not modelled yet: unmodelled.rs refuses it.
+        demotion: false,
         on_entry: b.ctx.flag("promotionOnEntry", false),
     }
 }
@@ -322,6 +324,7 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
     let pawn_types = (0..b.pieces.len() as PieceId)
         .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
         .collect();
+    let all = SquareSet::ranks(b.files, 0, b.ranks - 1);
     Drops {
         enabled,
         captures_to_hand,
@@ -329,6 +332,21 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
         no_drop_mate,
         pawn_drop_forbidden: if enabled { forbidden } else { SquareSet::EMPTY },
         pawn_types,
+        region: [
+            b.squares("dropRegionWhite", all),
+            b.squares("dropRegionBlack", all),
+        ],
+        no_doubled_count: b
+            .ctx
+            .parsed("dropNoDoubledCount", |v| values::integer(v, MAX_COUNTER))
+            .unwrap_or(1),
+        // FSF counts checks to a `king` only: with pseudo-royal men instead (atomic's
+        // commoners) no drop gives check and the key has no effect.
+        no_checks: !b.ctx.flag("dropChecks", true) && b.id_named("king").is_some(),
+        promoted: b.ctx.flag("dropPromoted", false),
+        keep_promoted: b.ctx.flag("dropLoop", false),
+        must_drop: b.ctx.flag("mustDrop", false),
+        must_drop_type: flag_piece(b, "mustDropType").flatten(),
     }
 }
 
@@ -537,7 +555,12 @@ fn blast(b: &mut Build) -> Option<Blast> {
 
 fn capture_matrix(b: &mut Build) -> CaptureMatrix {
     let mut no_capture = piece_pairs(b, "noCapture");
-    let no_hop = piece_pairs(b, "noHop");
+    let mut no_hop = piece_pairs(b, "noHop");
+    // FSF's janggiCannon neither hops over nor takes a janggi cannon, as in janggi.
+    if let Some(c) = b.id_named("janggiCannon") {
+        no_capture.push((c, c));
+        no_hop.push((c, c));
+    }
     for victim in b.id_set("iron").unwrap_or_default() {
         for attacker in 0..b.pieces.len() as PieceId {
             no_capture.push((attacker, victim));
