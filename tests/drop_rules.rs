@@ -82,7 +82,10 @@ fn random_walks_agree_with_the_reference() {
         let made = walk_checked(&v.name, pos, v, 300, 0xD409 + i as u64);
         assert!(made.drops > 0, "{}: no drop in the walk", v.name);
     }
-    for (i, name) in ["loop", "chessgi", "dragon"].iter().enumerate() {
+    for (i, name) in ["loop", "chessgi", "dragon", "kyotoshogi"]
+        .iter()
+        .enumerate()
+    {
         let made = walk_checked(name, start(name), &variant(name), 400, 0x100D + i as u64);
         assert!(made.drops > 0, "{name}: no drop in the walk");
     }
@@ -158,11 +161,33 @@ fn promoted_drops_are_read_and_written_as_fairy_stockfish_writes_them() {
 
 #[test]
 fn the_table_generator_refuses_drop_rules_by_name() {
-    for name in ["loop", "chessgi", "dragon"] {
+    for name in ["loop", "chessgi", "dragon", "kyotoshogi"] {
         match Rules::new(&variant(name), None, false) {
             Err(RulesError::Drops(n)) => assert_eq!(n, name),
             Err(e) => panic!("{name}: {e}"),
             Ok(_) => panic!("{name}: tables built for a variant with drops"),
         }
     }
+}
+
+#[test]
+fn kyotoshogi_men_turn_over_on_every_move_written_as_fsf_writes_it() {
+    let mut g = Game::new(variant("kyotoshogi")).unwrap();
+    let uci = Dialect::Uci { chess960: false };
+    // The silver on b1 must promote (to a bishop) on any move; no plain move is left.
+    assert!(notation::parse(&mut g, "b1b2", uci).is_err());
+    let up = notation::parse(&mut g, "b1b2+", uci).unwrap();
+    g.play(up);
+    let down = notation::parse(&mut g, "a5a4+", uci).unwrap();
+    g.play(down);
+    // The promoted silver (a bishop now) must demote as it moves, written with `-`; the
+    // FEN equals pyffish's after the same moves.
+    assert!(notation::parse(&mut g, "b2c3+", uci).is_err());
+    let m = notation::parse(&mut g, "b2c3-", uci).unwrap();
+    assert_eq!(notation::write(g.position(), &m, uci), "b2c3-");
+    g.play(m);
+    assert_eq!(
+        g.position().fen().split(' ').next(),
+        Some("1+nks+l/+p4/2S2/5/+L1K+NP[]")
+    );
 }

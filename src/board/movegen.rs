@@ -279,7 +279,7 @@ impl Position {
             }
             return;
         }
-        if let Some(p) = piece.promoted {
+        if let Some(p) = v.flips_to(kind.piece) {
             let captures = m.n_extra > 0
                 || self
                     .man_at(self.lay.sq(to))

@@ -25,7 +25,7 @@
 //!   never ends on an empty square;
 //! * a burner (`burn`, the Tenjiku Fire Demon) removes every enemy man next to where it
 //!   lands, an enemy burner included; the burned squares are not listed in the move;
-//! * not modelled yet: `promotion.demotion`;
+//! * under `pieceDemotion` a promoted man demotes as a man promotes (kyotoshogi's flipping);
 //! * identical moves reached by different paths are generated once.
 
 use std::collections::HashSet;
@@ -646,7 +646,7 @@ fn push_promotions(
         }
         return;
     }
-    if let Some(p) = piece.promoted {
+    if let Some(p) = v.flips_to(man.piece) {
         if may_promote {
             out.push(promote(p));
             if piece.mandatory_promotion || dead {

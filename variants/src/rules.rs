@@ -334,6 +334,15 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The type a man of type `p` turns into by a shogi-style promotion: its promoted form,
+    /// or under `pieceDemotion` (kyotoshogi's flipping) a promoted form's base type.
+    pub fn flips_to(&self, p: PieceId) -> Option<PieceId> {
+        let piece = self.pieces.get(p as usize)?;
+        piece
+            .promoted
+            .or(piece.demotes_to.filter(|_| self.promotion.demotion))
+    }
+
     /// The piece type with this FEN letter (either case), not counting `+` forms.
     pub fn piece_by_letter(&self, letter: char) -> Option<PieceId> {
         let up = letter.to_ascii_uppercase();

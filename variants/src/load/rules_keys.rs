@@ -256,7 +256,8 @@ fn promotion(b: &mut Build) -> Promotion {
             b.pieces[p as usize].mandatory_promotion = pawn_mandatory;
         }
     }
-    let shogi_style = link_plus_forms(b, piece_mandatory);
+    let demotion = b.ctx.flag("pieceDemotion", false);
+    let shogi_style = link_plus_forms(b, piece_mandatory, demotion);
     let limits = match b.ctx.take("promotionLimit") {
         Some(e) => letter_map(b, &e, MAX_LIMIT)
             .into_iter()
@@ -270,14 +271,14 @@ fn promotion(b: &mut Build) -> Promotion {
         shogi_style,
         limited_to_captured: b.ctx.flag("promotionToCaptured", false),
         limits,
-        // `pieceDemotion` is not modelled yet: unmodelled.rs refuses it.
-        demotion: false,
+        demotion,
         on_entry: b.ctx.flag("promotionOnEntry", false),
     }
 }
 
 /// Links every `+X` type with its base `X`. Returns true when any exists (shogi style).
-fn link_plus_forms(b: &mut Build, mandatory: bool) -> bool {
+/// Under `pieceDemotion` a promoted form demotes as its base promotes, mandatorily alike.
+fn link_plus_forms(b: &mut Build, mandatory: bool, demotion: bool) -> bool {
     let mut any = false;
     for i in 0..b.defs.len() {
         let s = b.defs[i].symbol;
@@ -290,6 +291,7 @@ fn link_plus_forms(b: &mut Build, mandatory: bool) -> bool {
                 b.pieces[base as usize].promoted = Some(i as PieceId);
                 b.pieces[base as usize].mandatory_promotion |= mandatory;
                 b.pieces[i].demotes_to = Some(base);
+                b.pieces[i].mandatory_promotion |= mandatory && demotion;
             }
             None => {
                 let entry = b.defs[i].entry.clone();

@@ -98,7 +98,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("castlingDroppedPiece", Neutral::Bool(false)),
     ("oppositeCastling", Neutral::Bool(false)),
     ("piecePromotionOnCapture", Neutral::Bool(false)),
-    ("pieceDemotion", Neutral::Bool(false)),
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("gating", Neutral::Bool(false)),
     ("seirawanGating", Neutral::Bool(false)),
