@@ -191,3 +191,18 @@ fn kyotoshogi_men_turn_over_on_every_move_written_as_fsf_writes_it() {
         Some("1+nks+l/+p4/2S2/5/+L1K+NP[]")
     );
 }
+
+#[test]
+fn the_table_generator_refuses_demotion_by_name_even_without_drops() {
+    let ini = "[kyoto-nodrops:kyotoshogi]\npieceDrops = false\ncapturesToHand = false\n";
+    let v = variants::load_str(ini, "t.ini").unwrap().remove(0);
+    assert!(!v.drops.enabled);
+    match Rules::new(&v, None, false) {
+        Err(RulesError::Unsupported(n, rule)) => {
+            assert_eq!(n, "kyoto-nodrops");
+            assert!(rule.contains("pieceDemotion"), "{rule}");
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("tables built for a variant with demotion"),
+    }
+}

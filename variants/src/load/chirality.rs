@@ -2,7 +2,9 @@
 //! bishops or torishogi's quails). Fairy-Stockfish gives Black such a piece's moves turned
 //! through 180 degrees; Locust mirrors White's moves across the board's middle rank, which
 //! is the same only for pieces whose moves are symmetric left to right. An asymmetric piece
-//! is refused by name rather than played with Black's moves mirrored the wrong way.
+//! defined with Fairy-Stockfish's keys (`customPieceN`, `promotedPieceType`) is refused by
+//! name rather than played with Black's moves mirrored the wrong way; Locust's own
+//! `piece.NAME` keys keep Locust's mirrored reading (docs/variants.md).
 
 use std::collections::HashSet;
 
@@ -36,7 +38,8 @@ fn paths(t: &Trajectories, mirror: bool) -> HashSet<Path> {
     out
 }
 
-/// Refuses every piece whose moves differ from their left-right mirror image.
+/// Refuses every piece defined by an FSF key whose moves differ from their left-right mirror
+/// image.
 pub fn refuse_asymmetric(b: &mut Build) {
     for i in 0..b.pieces.len() {
         let t = &b.pieces[i].moves;
@@ -44,6 +47,9 @@ pub fn refuse_asymmetric(b: &mut Build) {
             continue;
         }
         let entry = b.defs[i].entry.clone();
+        if entry.key.starts_with("piece.") {
+            continue; // Locust's own key: Black's moves are White's mirrored, as documented
+        }
         let name = b.pieces[i].name.clone();
         b.ctx.fail(
             &entry,
