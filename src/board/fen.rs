@@ -403,7 +403,10 @@ impl Position {
                 self.initial_square(m.piece, m.colour, sq)
             };
             let kind = lay.kind_of(m.piece, virgin);
-            self.setup_put(sq, kind, m.colour, m.promoted)
+            // Under `dropLoop` a promoted man goes to hand as it stands: FSF reads `~` and
+            // writes none.
+            let promoted = m.promoted && !lay.variant.drops.keep_promoted;
+            self.setup_put(sq, kind, m.colour, promoted)
                 .ok_or(FenError::TooManyMen)?;
         }
         Ok(())

@@ -311,6 +311,8 @@ impl Layout {
         t: &Trajectories,
     ) -> Kind {
         let p = &self.variant.pieces[piece as usize];
+        // Shogi-style promotion, or demotion under `pieceDemotion`.
+        let flips = self.variant.flips_to(piece).is_some();
         Kind {
             piece,
             virgin,
@@ -319,14 +321,14 @@ impl Layout {
             value: p.value,
             royal: p.royal,
             plain_to: [
-                self.plain_squares(p, Colour::White, true),
-                self.plain_squares(p, Colour::Black, true),
+                self.plain_squares(p, flips, Colour::White, true),
+                self.plain_squares(p, flips, Colour::Black, true),
             ],
             plain_from: [
-                self.plain_squares(p, Colour::White, false),
-                self.plain_squares(p, Colour::Black, false),
+                self.plain_squares(p, flips, Colour::White, false),
+                self.plain_squares(p, flips, Colour::Black, false),
             ],
-            never_promotes: p.promotions.is_empty() && p.promoted.is_none(),
+            never_promotes: p.promotions.is_empty() && !flips,
             dead: [
                 self.mailbox_set(&p.dead_squares, Colour::White),
                 self.mailbox_set(&p.dead_squares, Colour::Black),
@@ -538,7 +540,13 @@ impl Layout {
 
     /// A square set (given for White) as a mailbox-indexed table for `colour`.
     /// [`Kind::plain_to`] (`arriving`) or [`Kind::plain_from`] of a piece for one colour.
-    fn plain_squares(&self, p: &variants::PieceType, colour: Colour, arriving: bool) -> Vec<bool> {
+    fn plain_squares(
+        &self,
+        p: &variants::PieceType,
+        flips: bool,
+        colour: Colour,
+        arriving: bool,
+    ) -> Vec<bool> {
         let promo = &self.variant.promotion;
         // The zones are given per colour in board coordinates: no flip.
         let zone = match colour {
@@ -548,9 +556,9 @@ impl Layout {
         let in_zone = self.mailbox_set(zone, Colour::White);
         let dead = self.mailbox_set(&p.dead_squares, colour);
         let promotes = if arriving {
-            !p.promotions.is_empty() || p.promoted.is_some()
+            !p.promotions.is_empty() || flips
         } else {
-            p.promoted.is_some()
+            flips
         };
         (0..self.size)
             .map(|sq| !(promotes && in_zone[sq] || arriving && dead[sq]))

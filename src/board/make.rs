@@ -318,6 +318,9 @@ impl Position {
     fn hand_type(&self, man: &Man) -> u8 {
         let v = &self.lay.variant;
         let piece = self.lay.kinds[man.kind as usize].piece;
+        if v.drops.keep_promoted {
+            return piece; // `dropLoop`: the man goes to hand as it stands
+        }
         if man.promoted {
             if let Some(p) = v.pieces.iter().position(|p| !p.promotions.is_empty()) {
                 return p as u8;
@@ -359,7 +362,8 @@ impl Position {
             let promoted = self.lay.variant.pieces[mv.piece as usize]
                 .promotions
                 .is_empty()
-                && !self.lay.variant.promotion.shogi_style;
+                && !self.lay.variant.promotion.shogi_style
+                && !self.lay.variant.drops.keep_promoted;
             let k = self.lay.kind_of(mv.piece, false);
             self.retype(slot, k, promoted, ops);
         } else if used != man.kind {
@@ -392,22 +396,25 @@ impl Position {
     /// types (`blastImmuneTypes`) survive, the capturer too: it then stands on `to`.
     fn explode(&mut self, to: Sq, capturer: Slot, ops: &mut Vec<Op>) {
         let survives = self.men[capturer as usize].is_some_and(|m| self.blast_spares(m, true));
+        let us = self.stm;
+        // With captures to hand every man blown up goes to its owner's opponent (FSF).
         if survives {
             self.put(to, capturer, ops);
         } else {
-            self.kill(capturer, ops);
+            self.bury(capturer, us.flip(), ops);
         }
         let stride = self.lay.stride as i32;
-        let us = self.stm;
         for dr in -1..=1 {
             for df in -1..=1 {
                 let sq = (to as i32 + dr * stride + df) as Sq;
                 if sq == to {
                     continue;
                 }
-                let Some(m) = self.man_at(sq) else { continue };
-                if !self.blast_spares(*m, false) {
-                    self.capture_at(sq, us, ops);
+                let Some(m) = self.man_at(sq).copied() else {
+                    continue;
+                };
+                if !self.blast_spares(m, false) {
+                    self.capture_at(sq, m.colour.flip(), ops);
                 }
             }
         }
@@ -473,7 +480,8 @@ impl Position {
     fn make_drop(&mut self, mv: &Move, ops: &mut Vec<Op>) {
         let to = self.sq_of(mv.to);
         let us = self.stm;
-        self.hand_change(us, mv.piece, false, ops);
+        let source = self.drop_source(mv.piece, us);
+        self.hand_change(us, source, false, ops);
         let virgin = self.initial_square(mv.piece, us, to) && !self.castling_piece(mv.piece);
         let kind = self.lay.kind_of(mv.piece, virgin);
         if let Some(slot) = self.spawn(kind, us, ops) {

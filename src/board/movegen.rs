@@ -279,7 +279,7 @@ impl Position {
             }
             return;
         }
-        if let Some(p) = piece.promoted {
+        if let Some(p) = v.flips_to(kind.piece) {
             let captures = m.n_extra > 0
                 || self
                     .man_at(self.lay.sq(to))
@@ -449,61 +449,6 @@ impl Position {
                 .map
                 .attacked(king.colour.flip(), self.lay.sq(Coord::new(f, kc.rank)))
         })
-    }
-
-    /// Drops from the hand of the side to move.
-    pub fn gen_drops(&self, out: &mut Vec<Move>) {
-        let v = &self.lay.variant;
-        if !v.drops.enabled {
-            return;
-        }
-        let us = self.stm;
-        for (p, &n) in self.hand[us.index()].iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
-            let p = p as PieceId;
-            for sq in self.lay.squares() {
-                if self.board[sq as usize] == EMPTY && self.may_drop(p, us, sq) {
-                    let Some(c) = self.lay.coord(sq) else {
-                        continue;
-                    };
-                    let mut m = Move::normal(c, c);
-                    m.kind = MoveKind::Drop;
-                    m.piece = p;
-                    out.push(m);
-                }
-            }
-        }
-    }
-
-    fn may_drop(&self, p: PieceId, us: Colour, sq: Sq) -> bool {
-        let v = &self.lay.variant;
-        let Some(c) = self.lay.coord(sq) else {
-            return false;
-        };
-        let rel = if us == Colour::White {
-            c
-        } else {
-            c.flip_rank(self.lay.ranks)
-        };
-        if v.pieces[p as usize].dead_squares.contains(rel) {
-            return false;
-        }
-        if v.drops.pawn_types.contains(&p) && v.drops.pawn_drop_forbidden.contains(rel) {
-            return false;
-        }
-        if v.drops.no_doubled.contains(&p) {
-            let doubled = self.live().any(|(_, m)| {
-                m.colour == us
-                    && self.piece_of(m) == p
-                    && self.lay.coord(m.sq).is_some_and(|mc| mc.file == c.file)
-            });
-            if doubled {
-                return false;
-            }
-        }
-        true
     }
 }
 

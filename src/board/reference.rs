@@ -25,7 +25,7 @@
 //!   never ends on an empty square;
 //! * a burner (`burn`, the Tenjiku Fire Demon) removes every enemy man next to where it
 //!   lands, an enemy burner included; the burned squares are not listed in the move;
-//! * not modelled yet: `promotion.demotion`;
+//! * under `pieceDemotion` a promoted man demotes as a man promotes (kyotoshogi's flipping);
 //! * identical moves reached by different paths are generated once.
 
 use std::collections::HashSet;
@@ -40,6 +40,7 @@ use crate::board::fen::{parse_placement, split_squares, FenError, Placement};
 use crate::board::layout::Layout;
 use crate::board::moves::{Move, MoveKind, NO_PIECE};
 use crate::board::position::Position;
+use crate::board::reference_drops as drops;
 use crate::board::reference_goals as goals;
 use crate::board::types::{Colour, OFF};
 
@@ -147,7 +148,7 @@ impl RefBoard {
     }
 
     /// A square as seen from `colour`'s side (ranks mirrored for Black).
-    fn relative(&self, c: Coord, colour: Colour) -> Coord {
+    pub(crate) fn relative(&self, c: Coord, colour: Colour) -> Coord {
         match colour {
             Colour::White => c,
             Colour::Black => c.flip_rank(self.ranks),
@@ -523,7 +524,7 @@ fn pseudo_moves_under(b: &RefBoard, v: &Variant, limits: Limits) -> Vec<Move> {
         walk.run(&mut |reach| path_moves(b, v, (man, from, limits), reach, &mut out));
     }
     castling_moves(b, v, &mut out);
-    drop_moves(b, v, &mut out);
+    drops::drop_moves(b, v, &mut out);
     if v.pass_move {
         let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
         m.kind = MoveKind::Pass;
@@ -649,7 +650,7 @@ fn push_promotions(
         }
         return;
     }
-    if let Some(p) = piece.promoted {
+    if let Some(p) = v.flips_to(man.piece) {
         if may_promote {
             out.push(promote(p));
             if piece.mandatory_promotion || dead || forced {
@@ -749,43 +750,6 @@ pub fn attacked(b: &RefBoard, v: &Variant, sq: Coord, by: Colour) -> bool {
     false
 }
 
-/// Drops from the hand of the side to move onto empty squares the rules allow.
-fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
-    if !v.drops.enabled {
-        return;
-    }
-    let us = b.stm;
-    for (p, &n) in b.hands[us.index()].iter().enumerate() {
-        let p = p as PieceId;
-        if n == 0 {
-            continue;
-        }
-        for c in b.coords().filter(|&c| b.at(c).is_none()) {
-            if may_drop(b, v, p, c) {
-                let mut m = Move::normal(c, c);
-                m.kind = MoveKind::Drop;
-                m.piece = p;
-                out.push(m);
-            }
-        }
-    }
-}
-
-fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
-    let rel = b.relative(c, b.stm);
-    if v.pieces[p as usize].dead_squares.contains(rel) {
-        return false;
-    }
-    if v.drops.pawn_types.contains(&p) && v.drops.pawn_drop_forbidden.contains(rel) {
-        return false;
-    }
-    let doubled = || {
-        b.men()
-            .any(|(sq, m)| m.colour == b.stm && m.piece == p && sq.file == c.file)
-    };
-    !(v.drops.no_doubled.contains(&p) && doubled())
-}
-
 // ---------------------------------------------------------------------------------------
 // Playing a move on a copy
 // ---------------------------------------------------------------------------------------
@@ -813,7 +777,8 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
 
 fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
     let (us, to) = (b.stm, m.to_coord());
-    let n = &mut b.hands[us.index()][m.piece as usize];
+    let source = drops::drop_source(b, v, m.piece);
+    let n = &mut b.hands[us.index()][source as usize];
     *n = n.saturating_sub(1);
     // A dropped man is virgin on a start square of its type, except castling men.
     let virgin = has_initial_paths(&v.pieces[m.piece as usize].moves)
@@ -866,7 +831,9 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
     if m.piece != NO_PIECE {
         man.piece = m.piece;
         // Pawn-style promotion marks the man so it returns to hand as a pawn.
-        man.promoted = v.pieces[m.piece as usize].promotions.is_empty() && !v.promotion.shogi_style;
+        man.promoted = v.pieces[m.piece as usize].promotions.is_empty()
+            && !v.promotion.shogi_style
+            && !v.drops.keep_promoted;
     }
     let burns = v.pieces[man.piece as usize].burns;
     b.squares[to.index()] = Some(man);
@@ -903,7 +870,9 @@ fn capture(b: &mut RefBoard, v: &Variant, c: Coord, captor: Colour) {
     if !v.drops.captures_to_hand {
         return;
     }
-    let piece = if victim.promoted {
+    let piece = if v.drops.keep_promoted {
+        victim.piece // `dropLoop`: to hand as it stands
+    } else if victim.promoted {
         v.pieces
             .iter()
             .position(|p| !p.promotions.is_empty())
@@ -926,17 +895,19 @@ fn around(b: &RefBoard, c: Coord) -> Vec<Coord> {
 }
 
 /// Atomic: the capturer on `to` (unless fully immune) and every man next to it except the
-/// immune types are gone; the capturer is destroyed, not captured into a hand.
+/// immune types are gone. With captures to hand each goes, as in Fairy-Stockfish, to the
+/// hand of its owner's opponent (the capturer to the other side's).
 fn explode(b: &mut RefBoard, v: &Variant, to: Coord, us: Colour, blast: &variants::rules::Blast) {
     let spared = |p: PieceId| blast.fully_immune.contains(&p);
     if b.at(to).is_some_and(|m| !spared(m.piece)) {
-        b.squares[to.index()] = None;
+        capture(b, v, to, us.flip());
     }
     for c in around(b, to).into_iter().filter(|&c| c != to) {
-        if b.at(c)
-            .is_some_and(|m| !blast.immune.contains(&m.piece) && !spared(m.piece))
+        if let Some(m) = b
+            .at(c)
+            .filter(|m| !blast.immune.contains(&m.piece) && !spared(m.piece))
         {
-            capture(b, v, c, us);
+            capture(b, v, c, m.colour.flip());
         }
     }
 }
@@ -1125,7 +1096,10 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     let must_not_face =
         v.end.flying_general || v.end.bikjang && m.kind != MoveKind::Pass && facing(b, v, us);
     let faced = must_not_face && facing(&after, v, us);
-    safe && !faced && goals::check_allowed(&after, v) && drop_mate_ok(&after, v, m)
+    safe && !faced
+        && goals::check_allowed(&after, v)
+        && drops::check_ok(&after, v, m)
+        && drop_mate_ok(&after, v, m)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1238,7 +1212,8 @@ pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
         .into_iter()
         .filter(|m| is_legal(b, v, m))
         .collect();
-    goals::must_capture(b, v, legal)
+    let legal = goals::must_capture(b, v, legal);
+    drops::must_drop_filter(b, v, legal)
 }
 
 /// Leaf count of the legal move tree of `depth` plies (no bulk counting).

@@ -44,6 +44,11 @@ pub struct Legality {
     checks_barred: bool,
     /// `mustCapture` with a legal capture on the board: only captures are legal.
     captures_only: bool,
+    /// A drop that gives check is illegal (`dropChecks = false`): every drop is made and
+    /// tested.
+    drop_checks_barred: bool,
+    /// `mustDrop`: a legal drop exists and must be played; every other move is illegal.
+    drop_forced: bool,
 }
 
 impl Position {
@@ -202,6 +207,7 @@ impl Position {
             None
         };
         let checking = self.lay.variant.end.checking;
+        let drop_forced = self.drop_forced();
         Legality {
             checked,
             facing,
@@ -216,9 +222,12 @@ impl Position {
                 && self.lay.variant.blast.is_none()
                 && !self.lay.uncounted
                 && !self.lay.hops[us.flip().index()]
-                && checking,
+                && checking
+                && !drop_forced,
             checks_barred: !checking,
             captures_only: false,
+            drop_checks_barred: self.lay.variant.drops.no_checks,
+            drop_forced,
         }
     }
 
@@ -234,7 +243,7 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
-        if ctx.captures_only && !self.is_capture(m) {
+        if (ctx.captures_only && !self.is_capture(m)) || (ctx.drop_forced && m.kind != MoveKind::Drop) {
             return false;
         }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
@@ -257,7 +266,7 @@ impl Position {
     /// that [`Position::is_legal_in`] followed by [`Position::make`] costs when the shortcut
     /// cannot decide.
     pub fn make_if_legal(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> Option<Saved> {
-        if ctx.captures_only && !self.is_capture(m) {
+        if (ctx.captures_only && !self.is_capture(m)) || (ctx.drop_forced && m.kind != MoveKind::Drop) {
             return None;
         }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
@@ -277,7 +286,8 @@ impl Position {
     /// is decided by `quick_verdict` where it can.
     #[inline]
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
-        if ctx.checks_barred || ctx.foe_exposed && self.takes_royal(m) {
+        let drop_checked = ctx.drop_checks_barred && m.kind == MoveKind::Drop;
+        if ctx.checks_barred || drop_checked || ctx.foe_exposed && self.takes_royal(m) {
             return None; // it may win the game: the full test knows
         }
         let royals = ctx.royals.as_deref();
@@ -359,7 +369,12 @@ impl Position {
 
     /// Make / test, for the moves the shortcut cannot decide; an illegal move is unmade.
     #[inline(never)]
-    fn make_if_legal_slow(&mut self, m: &Move, facing: bool, ops: &mut Vec<Op>) -> Option<Saved> {
+    pub(crate) fn make_if_legal_slow(
+        &mut self,
+        m: &Move,
+        facing: bool,
+        ops: &mut Vec<Op>,
+    ) -> Option<Saved> {
         let us = self.stm;
         let had = [self.royals(us).count(), self.royals(us.flip()).count()];
         let saved = self.make(m, ops);
@@ -372,6 +387,7 @@ impl Position {
         let check_allowed = self.lay.variant.end.checking || !self.in_check(us.flip());
         if self.royals_safe(us, facing)
             && check_allowed
+            && self.drop_check_ok(m)
             && self.kept_royal_safe(us, had[0], m)
             && self.drop_mate_ok(m, ops)
         {

@@ -107,6 +107,13 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
                 }
             }
         }
+        MoveKind::Promotion if demotes(pos, mv) => {
+            // `pieceDemotion` (kyotoshogi): FSF writes a demotion with `-`.
+            let mut t = move_text(pos, mv);
+            t.pop();
+            t.push('-');
+            t
+        }
         MoveKind::Promotion
             if variant
                 .pieces
@@ -124,6 +131,15 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         _ => move_text(pos, mv),
     };
     protocol::shift_ranks(&text, rank_shift(pos, dialect))
+}
+
+/// True when `mv` turns a promoted man back into its base type (`pieceDemotion`).
+fn demotes(pos: &Position, mv: &Move) -> bool {
+    let from = pos.layout().sq(mv.from_coord());
+    let pieces = &pos.variant().pieces;
+    pos.man_at(from)
+        .and_then(|m| pieces.get(pos.piece_of(m) as usize))
+        .is_some_and(|p| p.plus_form && p.demotes_to == Some(mv.piece))
 }
 
 /// Moves written by [`leg_text`]: a pass through an empty square, and in UCI any move with

@@ -10,7 +10,7 @@ use variants::Variant;
 
 use crate::board::fen::FenError;
 use crate::board::make::{Op, Saved};
-use crate::board::moves::Move;
+use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
 
 pub use chase::Chased;
@@ -182,5 +182,11 @@ impl Game {
 /// Canonical coordinate text of a move in a position.
 pub fn move_text(pos: &Position, mv: &Move) -> String {
     let pieces = &pos.variant().pieces;
-    mv.text(|p| pieces.get(p as usize).map_or('?', |t| t.letter))
+    let text = mv.text(|p| pieces.get(p as usize).map_or('?', |t| t.letter));
+    // A promoted form dropped (`dropPromoted`) is written as FSF writes it: `+P@e4`.
+    let plus = pieces.get(mv.piece as usize).is_some_and(|t| t.plus_form);
+    if mv.kind == MoveKind::Drop && plus {
+        return format!("+{text}");
+    }
+    text
 }

@@ -189,6 +189,24 @@ pub struct Drops {
     pub pawn_drop_forbidden: SquareSet,
     /// The types the previous field applies to.
     pub pawn_types: Vec<PieceId>,
+    /// Squares each side may drop on, White first (`dropRegionWhite`, `dropRegionBlack`;
+    /// absolute squares, every square by default).
+    pub region: [SquareSet; 2],
+    /// `dropNoDoubledCount`: a `no_doubled` type may not be dropped on a file that already
+    /// holds this many unpromoted friends of its type (shogi: 1; 0 bars every such drop).
+    pub no_doubled_count: u32,
+    /// `dropChecks = false`: a drop may not give check (to a `king`; FSF sees no check on
+    /// pseudo-royal men).
+    pub no_checks: bool,
+    /// `dropPromoted`: a man in hand with a promoted form may also be dropped as that form.
+    pub promoted: bool,
+    /// `dropLoop`: a captured promoted man goes to hand as it stands, not demoted.
+    pub keep_promoted: bool,
+    /// `mustDrop`: while a side holds men in hand (of `must_drop_type`, if given) and one of
+    /// them can be dropped legally, it must drop.
+    pub must_drop: bool,
+    /// `mustDropType`: the only type that must (and, while held, may) be dropped.
+    pub must_drop_type: Option<PieceId>,
 }
 
 /// Game-end rules.
@@ -434,6 +452,15 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The type a man of type `p` turns into by a shogi-style promotion: its promoted form,
+    /// or under `pieceDemotion` (kyotoshogi's flipping) a promoted form's base type.
+    pub fn flips_to(&self, p: PieceId) -> Option<PieceId> {
+        let piece = self.pieces.get(p as usize)?;
+        piece
+            .promoted
+            .or(piece.demotes_to.filter(|_| self.promotion.demotion))
+    }
+
     /// The piece type with this FEN letter (either case), not counting `+` forms.
     pub fn piece_by_letter(&self, letter: char) -> Option<PieceId> {
         let up = letter.to_ascii_uppercase();

@@ -49,7 +49,10 @@ fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("extinctionClaim = true", "extinctionClaim"),
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
-        ("dropChecks = false", "dropChecks"),
+        (
+            "dropOppositeColoredBishop = true",
+            "dropOppositeColoredBishop",
+        ),
         ("flagPieceSafe = true", "flagPieceSafe"),
         ("nMoveRuleTypes = n", "nMoveRuleTypes"),
         ("castlingKingFile = d", "castlingKingFile"),

@@ -94,6 +94,11 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "okisakishogi.ini",
         include_str!("../../data/okisakishogi.ini"),
     ),
+    // Drop rules (issue 44): dropLoop, drop regions.
+    ("loop.ini", include_str!("../../data/loop.ini")),
+    ("chessgi.ini", include_str!("../../data/chessgi.ini")),
+    ("dragon.ini", include_str!("../../data/dragon.ini")),
+    ("kyotoshogi.ini", include_str!("../../data/kyotoshogi.ini")),
     ("judkins.ini", include_str!("../../data/judkins.ini")),
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),

@@ -1,55 +1,66 @@
-//! Pieces whose moves differ to the left and to the right (`rW`, `lF`): Fairy-Stockfish
-//! turns such a move half a turn for Black (White's right is Black's right as Black sees
-//! the board), while Locust mirrors Black's moves in the ranks only. The two conventions
-//! agree for every piece that moves alike both ways, so only a lopsided piece defined with
-//! FSF's keys is refused, rather than played as another game.
+//! Left-right asymmetric pieces (XBetza `l`/`r` on oblique directions, as in gethenian's
+//! bishops or torishogi's quails). Fairy-Stockfish gives Black such a piece's moves turned
+//! through 180 degrees; Locust mirrors White's moves across the board's middle rank, which
+//! is the same only for pieces whose moves are symmetric left to right. An asymmetric piece
+//! defined with Fairy-Stockfish's keys (`customPieceN`, `promotedPieceType`) is refused by
+//! name rather than played with Black's moves mirrored the wrong way; Locust's own
+//! `piece.NAME` keys keep Locust's mirrored reading (docs/variants.md).
+
+use std::collections::HashSet;
 
 use super::compile::Build;
 use crate::trajectory::{NodeId, Trajectories};
 
-/// A path from a root, as its steps and the rights of its last node.
-type Path = (Vec<(i8, i8)>, u16);
+/// One path from a root: its steps, each with its rights and whether it is taken over an
+/// occupied square.
+type Path = Vec<(i8, i8, u16, bool)>;
 
-/// Refuses the section when one of its pieces defined with Fairy-Stockfish's keys (not our
-/// `piece.NAME`, whose moves are Locust's by definition) moves differently to the left and
-/// the right.
-pub fn check(b: &mut Build) {
-    let fsf_defined =
-        |i: usize| (b.defs.get(i)).is_some_and(|d| !d.entry.key.starts_with("piece."));
-    let lopsided: Vec<String> = (b.pieces.iter().enumerate())
-        .filter(|&(i, p)| fsf_defined(i) && !symmetric(&p.moves))
-        .map(|(_, p)| p.name.clone())
-        .collect();
-    for name in lopsided {
-        let msg = "its moves differ to the left and to the right: Fairy-Stockfish turns them \
-                   half a turn for Black, Locust mirrors them in the ranks; refused rather \
-                   than played as another game";
-        b.ctx.fail_section(&name, msg);
+/// Every path of the piece's trajectory forest, with steps mirrored left to right when
+/// `mirror` is set.
+fn paths(t: &Trajectories, mirror: bool) -> HashSet<Path> {
+    let mut out = HashSet::new();
+    let mut stack: Vec<(NodeId, bool, Path)> =
+        t.roots.iter().map(|&r| (r, false, Vec::new())).collect();
+    while let Some((id, occupied, mut path)) = stack.pop() {
+        let Some(n) = t.nodes.get(id as usize) else {
+            continue;
+        };
+        let dx = if mirror { -n.step.0 } else { n.step.0 };
+        path.push((dx, n.step.1, n.rights, occupied));
+        out.insert(path.clone());
+        for &c in &n.on_empty {
+            stack.push((c, false, path.clone()));
+        }
+        for &c in &n.on_occupied {
+            stack.push((c, true, path.clone()));
+        }
     }
+    out
 }
 
-/// True when the piece's paths, with every file step negated, are its paths again.
-fn symmetric(t: &Trajectories) -> bool {
-    let mut paths = Vec::new();
-    for &r in &t.roots {
-        collect(t, r, &mut Vec::new(), &mut paths);
-    }
-    let mut mirrored: Vec<Path> = (paths.iter())
-        .map(|(steps, rights)| (steps.iter().map(|&(f, r)| (-f, r)).collect(), *rights))
-        .collect();
-    paths.sort_unstable();
-    mirrored.sort_unstable();
-    paths == mirrored
-}
-
-fn collect(t: &Trajectories, id: NodeId, prefix: &mut Vec<(i8, i8)>, out: &mut Vec<Path>) {
-    let Some(node) = t.nodes.get(id as usize) else {
+/// Refuses every piece defined by an FSF key whose moves differ from their left-right mirror
+/// image.
+pub fn refuse_asymmetric(b: &mut Build) {
+    // With `blackRotated` Black's men are White's turned half round, as FSF has them.
+    if b.ctx.peek("blackRotated").is_some_and(|v| v.trim() == "true") {
         return;
-    };
-    prefix.push(node.step);
-    out.push((prefix.clone(), node.rights));
-    for &c in node.on_empty.iter().chain(&node.on_occupied) {
-        collect(t, c, prefix, out);
     }
-    prefix.pop();
+    for i in 0..b.pieces.len() {
+        let t = &b.pieces[i].moves;
+        if paths(t, false) == paths(t, true) {
+            continue;
+        }
+        let entry = b.defs[i].entry.clone();
+        if entry.key.starts_with("piece.") {
+            continue; // Locust's own key: Black's moves are White's mirrored, as documented
+        }
+        let name = b.pieces[i].name.clone();
+        b.ctx.fail(
+            &entry,
+            format!(
+                "`{name}` moves differently to its left and right: Fairy-Stockfish turns such \
+                 a piece's moves through 180 degrees for Black, which Locust does not model"
+            ),
+        );
+    }
 }

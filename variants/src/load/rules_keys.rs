@@ -70,6 +70,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     mobility_regions(b);
     immobility(b, promotion.on_entry);
     royal_sight(b, &end);
+    super::chirality::refuse_asymmetric(b);
     let fen = b
         .ctx
         .take("startFen")
@@ -82,7 +83,6 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     };
     check_royals(b, &end, info.as_ref());
     check_pseudo_royal_count(b, &end, info.as_ref());
-    super::chirality::check(b);
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
         name: b.ctx.name().to_string(),
@@ -259,7 +259,8 @@ fn promotion(b: &mut Build) -> Promotion {
             b.pieces[p as usize].mandatory_promotion = pawn_mandatory;
         }
     }
-    let shogi_style = link_plus_forms(b, piece_mandatory);
+    let demotion = b.ctx.flag("pieceDemotion", false);
+    let shogi_style = link_plus_forms(b, piece_mandatory, demotion);
     let limits = match b.ctx.take("promotionLimit") {
         Some(e) => letter_map(b, &e, MAX_LIMIT)
             .into_iter()
@@ -273,14 +274,15 @@ fn promotion(b: &mut Build) -> Promotion {
         shogi_style,
         limited_to_captured: b.ctx.flag("promotionToCaptured", false),
         limits,
-        demotion: b.ctx.flag("pieceDemotion", false),
+        demotion,
         on_entry: b.ctx.flag("promotionOnEntry", false),
         stuck_forced: !b.ctx.flag("promotionOnEntryStuck", true),
     }
 }
 
 /// Links every `+X` type with its base `X`. Returns true when any exists (shogi style).
-fn link_plus_forms(b: &mut Build, mandatory: bool) -> bool {
+/// Under `pieceDemotion` a promoted form demotes as its base promotes, mandatorily alike.
+fn link_plus_forms(b: &mut Build, mandatory: bool, demotion: bool) -> bool {
     let mut any = false;
     for i in 0..b.defs.len() {
         let s = b.defs[i].symbol;
@@ -293,6 +295,7 @@ fn link_plus_forms(b: &mut Build, mandatory: bool) -> bool {
                 b.pieces[base as usize].promoted = Some(i as PieceId);
                 b.pieces[base as usize].mandatory_promotion |= mandatory;
                 b.pieces[i].demotes_to = Some(base);
+                b.pieces[i].mandatory_promotion |= mandatory && demotion;
             }
             None => {
                 let entry = b.defs[i].entry.clone();
@@ -327,6 +330,7 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
     let pawn_types = (0..b.pieces.len() as PieceId)
         .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
         .collect();
+    let all = SquareSet::ranks(b.files, 0, b.ranks - 1);
     Drops {
         enabled,
         captures_to_hand,
@@ -334,6 +338,21 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
         no_drop_mate,
         pawn_drop_forbidden: if enabled { forbidden } else { SquareSet::EMPTY },
         pawn_types,
+        region: [
+            b.squares("dropRegionWhite", all),
+            b.squares("dropRegionBlack", all),
+        ],
+        no_doubled_count: b
+            .ctx
+            .parsed("dropNoDoubledCount", |v| values::integer(v, MAX_COUNTER))
+            .unwrap_or(1),
+        // FSF counts checks to a `king` only: with pseudo-royal men instead (atomic's
+        // commoners) no drop gives check and the key has no effect.
+        no_checks: !b.ctx.flag("dropChecks", true) && b.id_named("king").is_some(),
+        promoted: b.ctx.flag("dropPromoted", false),
+        keep_promoted: b.ctx.flag("dropLoop", false),
+        must_drop: b.ctx.flag("mustDrop", false),
+        must_drop_type: flag_piece(b, "mustDropType").flatten(),
     }
 }
 
@@ -564,7 +583,12 @@ fn blast(b: &mut Build) -> Option<Blast> {
 
 fn capture_matrix(b: &mut Build) -> CaptureMatrix {
     let mut no_capture = piece_pairs(b, "noCapture");
-    let no_hop = piece_pairs(b, "noHop");
+    let mut no_hop = piece_pairs(b, "noHop");
+    // FSF's janggiCannon neither hops over nor takes a janggi cannon, as in janggi.
+    if let Some(c) = b.id_named("janggiCannon") {
+        no_capture.push((c, c));
+        no_hop.push((c, c));
+    }
     for victim in b.id_set("iron").unwrap_or_default() {
         for attacker in 0..b.pieces.len() as PieceId {
             no_capture.push((attacker, victim));

@@ -1,0 +1,174 @@
+//! Drops: which men in hand may go to which squares (FSF's drop regions, pawn ranks,
+//! `dropNoDoubled` with its count, a confined man's zone, `dropPromoted`'s promoted form),
+//! where a drop takes its man from, and the rules that make drops legal or compulsory
+//! (`dropChecks`, `mustDrop`, `mustDropType`), decided here for `royalty.rs`.
+
+use variants::geometry::Coord;
+use variants::PieceId;
+
+use crate::board::make::Op;
+use crate::board::moves::{Move, MoveKind};
+use crate::board::position::Position;
+use crate::board::types::{Colour, EMPTY};
+
+impl Position {
+    /// Drops from the hand of the side to move.
+    pub fn gen_drops(&self, out: &mut Vec<Move>) {
+        let v = &self.lay.variant;
+        if !v.drops.enabled {
+            return;
+        }
+        let us = self.stm;
+        let hand = &self.hand[us.index()];
+        let forced = self.forced_drop_type();
+        for (p, &n) in hand.iter().enumerate() {
+            let p = p as PieceId;
+            if n == 0 || forced.is_some_and(|t| t != p) {
+                continue;
+            }
+            // A promoted form held in hand itself (`dropLoop`) is dropped as such already.
+            let promoted = v.pieces[p as usize]
+                .promoted
+                .filter(|&q| v.drops.promoted && hand.get(q as usize) == Some(&0));
+            for sq in self.lay.squares() {
+                if self.board[sq as usize] != EMPTY {
+                    continue;
+                }
+                let Some(c) = self.lay.coord(sq) else {
+                    continue;
+                };
+                if !self.may_drop(p, us, c) {
+                    continue;
+                }
+                for placed in [Some(p), promoted].into_iter().flatten() {
+                    if !self.dead_for(placed, us, c) {
+                        let mut m = Move::normal(c, c);
+                        m.kind = MoveKind::Drop;
+                        m.piece = placed;
+                        out.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `c` from `us`'s side of the board (White's coordinates for Black's squares).
+    fn relative(&self, c: Coord, us: Colour) -> Coord {
+        if us == Colour::White {
+            c
+        } else {
+            c.flip_rank(self.lay.ranks)
+        }
+    }
+
+    /// True when a man of type `placed` could never move again from `c` (shogi's last ranks).
+    fn dead_for(&self, placed: PieceId, us: Colour, c: Coord) -> bool {
+        let rel = self.relative(c, us);
+        self.lay.variant.pieces[placed as usize]
+            .dead_squares
+            .contains(rel)
+    }
+
+    /// The rules on the type in hand, `p`, for a drop on the empty square `c`.
+    fn may_drop(&self, p: PieceId, us: Colour, c: Coord) -> bool {
+        let v = &self.lay.variant;
+        let d = &v.drops;
+        if !d.region[us.index()].contains(c) {
+            return false;
+        }
+        let piece = &v.pieces[p as usize];
+        if let Some(z) = piece.confined {
+            let zone = &v.zones[z as usize];
+            let own = if us == Colour::White {
+                &zone.white
+            } else {
+                &zone.black
+            };
+            if !own.contains(c) {
+                return false;
+            }
+        }
+        let rel = self.relative(c, us);
+        if d.pawn_types.contains(&p) && d.pawn_drop_forbidden.contains(rel) {
+            return false;
+        }
+        if d.no_doubled.contains(&p) {
+            let on_file = self
+                .live()
+                .filter(|(_, m)| {
+                    m.colour == us
+                        && self.piece_of(m) == p
+                        && self.lay.coord(m.sq).is_some_and(|mc| mc.file == c.file)
+                })
+                .count();
+            if on_file as u32 >= d.no_doubled_count {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The type a drop of `placed` takes from hand: itself, or under `dropPromoted` the
+    /// base type of a promoted form that the hand does not hold as such.
+    pub(crate) fn drop_source(&self, placed: PieceId, us: Colour) -> PieceId {
+        let v = &self.lay.variant;
+        let held = self.hand[us.index()]
+            .get(placed as usize)
+            .is_some_and(|&n| n > 0);
+        match v.pieces[placed as usize].demotes_to {
+            Some(base) if v.drops.promoted && !held => base,
+            _ => placed,
+        }
+    }
+
+    /// Under `mustDropType`, the type that alone may be dropped while the side to move
+    /// holds one.
+    fn forced_drop_type(&self) -> Option<PieceId> {
+        let d = &self.lay.variant.drops;
+        let t = d.must_drop_type.filter(|_| d.must_drop)?;
+        let held = self.hand[self.stm.index()]
+            .get(t as usize)
+            .is_some_and(|&n| n > 0);
+        held.then_some(t)
+    }
+
+    /// `mustDrop`: true when the side to move holds men it must drop and one of them can
+    /// be dropped legally, so that every move but a drop is illegal.
+    pub(crate) fn drop_forced(&self) -> bool {
+        let d = &self.lay.variant.drops;
+        if !d.must_drop {
+            return false;
+        }
+        let hand = &self.hand[self.stm.index()];
+        let holds = match d.must_drop_type {
+            Some(t) => hand.get(t as usize).is_some_and(|&n| n > 0),
+            None => hand.iter().any(|&n| n > 0),
+        };
+        if !holds {
+            return false;
+        }
+        // Legality needs make/unmake; a copy keeps this query on a shared position.
+        let mut copy = self.clone();
+        let mut drops = Vec::new();
+        copy.gen_drops(&mut drops);
+        let mut ops: Vec<Op> = Vec::new();
+        drops.iter().any(|m| copy.drop_legal(m, &mut ops))
+    }
+
+    /// A drop's legality, by make and test (only asked under `mustDrop`).
+    fn drop_legal(&mut self, m: &Move, ops: &mut Vec<Op>) -> bool {
+        let facing = self.lay.variant.end.bikjang && self.facing(self.stm);
+        match self.make_if_legal_slow(m, facing, ops) {
+            Some(saved) => {
+                self.unmake(saved, ops);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `dropChecks = false`: called with `m` made, false when it was a drop that checks.
+    pub(crate) fn drop_check_ok(&self, m: &Move) -> bool {
+        m.kind != MoveKind::Drop || !self.lay.variant.drops.no_checks || !self.in_check(self.stm)
+    }
+}

@@ -1,0 +1,117 @@
+//! The reference generator's drops, written apart from the engine's `drops.rs`: where a man
+//! in hand may be dropped (regions, pawn ranks, doubled pawns by count, confinement, the
+//! promoted form under `dropPromoted`), which hand a drop empties, and the legality rules on
+//! drops (`dropChecks = false`, `mustDrop`, `mustDropType`).
+
+use variants::geometry::Coord;
+use variants::{PieceId, Variant};
+
+use crate::board::moves::{Move, MoveKind};
+use crate::board::reference::{in_check, RefBoard};
+use crate::board::types::Colour;
+
+/// Drops from the hand of the side to move onto empty squares the rules allow.
+pub fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
+    if !v.drops.enabled {
+        return;
+    }
+    let us = b.stm;
+    let hand = &b.hands[us.index()];
+    let only = v
+        .drops
+        .must_drop_type
+        .filter(|&t| v.drops.must_drop && hand[t as usize] > 0);
+    for (p, &n) in hand.iter().enumerate() {
+        let p = p as PieceId;
+        if n == 0 || only.is_some_and(|t| t != p) {
+            continue;
+        }
+        let mut forms = vec![p];
+        if let Some(q) = v.pieces[p as usize].promoted {
+            // Held as such, the promoted form is dropped from its own count.
+            if v.drops.promoted && hand[q as usize] == 0 {
+                forms.push(q);
+            }
+        }
+        for c in b.coords().filter(|&c| b.at(c).is_none()) {
+            if !may_drop(b, v, p, c) {
+                continue;
+            }
+            for &placed in &forms {
+                let rel = b.relative(c, us);
+                if v.pieces[placed as usize].dead_squares.contains(rel) {
+                    continue;
+                }
+                let mut m = Move::normal(c, c);
+                m.kind = MoveKind::Drop;
+                m.piece = placed;
+                out.push(m);
+            }
+        }
+    }
+}
+
+/// The rules on the type in hand `p` for a drop on `c`.
+fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
+    let us = b.stm;
+    if !v.drops.region[us.index()].contains(c) {
+        return false;
+    }
+    if let Some(z) = v.pieces[p as usize].confined {
+        let zone = &v.zones[z as usize];
+        let inside = match us {
+            Colour::White => zone.white.contains(c),
+            Colour::Black => zone.black.contains(c),
+        };
+        if !inside {
+            return false;
+        }
+    }
+    let rel = b.relative(c, us);
+    if v.drops.pawn_types.contains(&p) && v.drops.pawn_drop_forbidden.contains(rel) {
+        return false;
+    }
+    if !v.drops.no_doubled.contains(&p) {
+        return true;
+    }
+    let on_file = b
+        .men()
+        .filter(|(sq, m)| m.colour == us && m.piece == p && sq.file == c.file)
+        .count();
+    (on_file as u32) < v.drops.no_doubled_count
+}
+
+/// The hand type a drop of `placed` by the side to move takes: a promoted form not held as
+/// such comes from its base type's count (`dropPromoted`).
+pub fn drop_source(b: &RefBoard, v: &Variant, placed: PieceId) -> PieceId {
+    let held = b.hands[b.stm.index()][placed as usize] > 0;
+    match v.pieces[placed as usize].demotes_to {
+        Some(base) if v.drops.promoted && !held => base,
+        _ => placed,
+    }
+}
+
+/// `dropChecks = false`: `after` is the board after `m`; false when `m` is a checking drop.
+pub fn check_ok(after: &RefBoard, v: &Variant, m: &Move) -> bool {
+    m.kind != MoveKind::Drop || !v.drops.no_checks || !in_check(after, v, after.stm)
+}
+
+/// `mustDrop`: keeps only the drops among the legal moves `legal` when the side to move
+/// holds men it must drop (of `mustDropType`, if given) and one of them is legal.
+pub fn must_drop_filter(b: &RefBoard, v: &Variant, legal: Vec<Move>) -> Vec<Move> {
+    if !v.drops.must_drop {
+        return legal;
+    }
+    let hand = &b.hands[b.stm.index()];
+    let holds = match v.drops.must_drop_type {
+        Some(t) => hand[t as usize] > 0,
+        None => hand.iter().any(|&n| n > 0),
+    };
+    if !holds || !legal.iter().any(|m| m.kind == MoveKind::Drop) {
+        return legal;
+    }
+    legal
+        .into_iter()
+        .filter(|m| m.kind == MoveKind::Drop)
+        .collect()
+}
