@@ -30,6 +30,8 @@ pub struct Def {
     pub entry: Entry,
     /// Default value (0 = estimate).
     pub value: i32,
+    /// Default endgame value (0 = as [`Def::value`]).
+    pub value_eg: i32,
     /// Defined with the `king` key.
     pub is_king: bool,
 }
@@ -51,7 +53,10 @@ pub fn collect(ctx: &mut Ctx) -> Vec<Def> {
             continue;
         };
         match symbol(&entry.value) {
-            Ok(s) if !s.plus => defs.push(def(p.name, s, p.betza, entry, p.value, false)),
+            Ok(s) if !s.plus => defs.push(Def {
+                value_eg: p.value_eg,
+                ..def(p.name, s, p.betza, entry, p.value, false)
+            }),
             Ok(_) => ctx.fail(&entry, "a predefined piece cannot be a `+` form"),
             Err(msg) => ctx.fail(&entry, msg),
         }
@@ -109,6 +114,7 @@ fn def(name: &str, symbol: Symbol, betza: &str, entry: Entry, value: i32, is_kin
         betza: betza.to_string(),
         entry,
         value,
+        value_eg: 0,
         is_king,
     }
 }
@@ -146,14 +152,16 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
             (Some(base), Some(target)) if !from.plus => {
                 let plus = Symbol { plus: true, ..from };
                 let name = format!("+{}", base.name);
-                defs.push(def(
+                let value_eg = target.value_eg;
+                let d = def(
                     &name,
                     plus,
                     &target.betza,
                     entry.clone(),
                     target.value,
                     false,
-                ));
+                );
+                defs.push(Def { value_eg, ..d });
             }
             (None, _) => ctx.fail(&entry, format!("unknown piece `{from}`")),
             _ => ctx.fail(&entry, format!("unknown promoted piece `{to}`")),
@@ -225,6 +233,7 @@ pub fn piece_type(d: &Def, betza: String, moves: Trajectories) -> PieceType {
         betza,
         moves,
         value: d.value,
+        value_eg: d.value_eg,
         royal: d.is_king,
         promotions: Vec::new(),
         promoted: None,

@@ -134,24 +134,31 @@ fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
     (aliases, parent, pass)
 }
 
-/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126), and
-/// FSF's `pieceValueEg` (pawn = 208) for the pieces neither of those values: Locust has one
-/// value per piece, and evaluation only is affected, never the rules.
+/// Middle-game values from `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF
+/// units, pawn = 126), endgame values from FSF's `pieceValueEg` (pawn = 208); a piece
+/// without an endgame value keeps its middle-game one for both phases. Evaluation only is
+/// affected, never the rules.
 fn values_from_keys(b: &mut Build) {
     const FSF_PAWN_MG: i32 = 126;
     const FSF_PAWN_EG: i32 = 208;
-    let keys = [
-        ("pieceValueEg", FSF_PAWN_EG),
-        ("pieceValueMg", FSF_PAWN_MG),
-        ("pieceValue", 100),
-    ];
-    for (key, scale) in keys {
+    let scaled = |v: u32, scale: i32| (v as i64 * 100 / scale as i64) as i32;
+    for (key, scale) in [("pieceValueMg", FSF_PAWN_MG), ("pieceValue", 100)] {
         let Some(entry) = b.ctx.take(key) else {
             continue;
         };
         for (s, v) in letter_map(b, &entry, 1_000_000) {
-            b.pieces[s as usize].value = (v as i64 * 100 / scale as i64) as i32;
+            // The endgame value follows unless `pieceValueEg` below names the piece.
+            b.pieces[s as usize].value = scaled(v, scale);
+            b.pieces[s as usize].value_eg = 0;
         }
+    }
+    if let Some(entry) = b.ctx.take("pieceValueEg") {
+        for (s, v) in letter_map(b, &entry, 1_000_000) {
+            b.pieces[s as usize].value_eg = scaled(v, FSF_PAWN_EG);
+        }
+    }
+    for p in b.pieces.iter_mut().filter(|p| p.value_eg == 0) {
+        p.value_eg = p.value;
     }
 }
 
