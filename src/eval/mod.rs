@@ -6,6 +6,7 @@ mod lion;
 pub mod params;
 mod passer;
 mod threats;
+pub mod tune;
 
 use std::sync::Arc;
 

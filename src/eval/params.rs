@@ -32,21 +32,21 @@ macro_rules! weights {
 
 weights! {
     /// Bonus per step closer to the centre, middle game.
-    centre_mg = 6;
+    centre_mg = 2;
     /// Same in the endgame.
-    centre_eg = 4;
+    centre_eg = 2;
     /// Royal pieces: bonus per step closer to the centre in the endgame (they hide in the middle
     /// game: the same amount is a penalty there).
-    royal_centre_eg = 10;
+    royal_centre_eg = 6;
     /// Royal pieces: penalty per step away from their home rank in the middle game.
-    royal_advance_mg = 12;
+    royal_advance_mg = 21;
     /// Promoting pieces: share (per mille) of the promotion gain earned at the last rank before
     /// the zone, growing with the square of the progress.
-    advance_per_mille = 60;
+    advance_per_mille = 4;
     /// Weakest pieces (pawns): bonus per rank advanced, middle game / endgame.
-    pawn_rank_mg = 2;
+    pawn_rank_mg = 0;
     /// Endgame counterpart of [`Weights::pawn_rank_mg`].
-    pawn_rank_eg = 8;
+    pawn_rank_eg = 0;
     /// Cheap men (no mobility term) with extra moves in a zone: share (per mille) of their value
     /// earned per extra first step, relative to their usual first steps (a xiangqi soldier across
     /// the river, two sideways steps beside one forward: worth about twice its value, as the
@@ -54,40 +54,40 @@ weights! {
     zone_step_per_mille = 500;
     /// Mobility: bonus per reachable square of a man, scaled by 100 / its value (so a knight's
     /// square counts more than a queen's, whose value already pays for its reach), middle game.
-    mobility_mg = 12;
+    mobility_mg = 23;
     /// Endgame counterpart of [`Weights::mobility_mg`].
-    mobility_eg = 12;
+    mobility_eg = 18;
     /// King safety: penalty per enemy path onto a square next to a royal (middle game).
-    king_zone_attack = 6;
+    king_zone_attack = 17;
     /// Friendly paths onto squares next to a royal (shelter), middle game.
-    king_zone_defence = 3;
+    king_zone_defence = 4;
     /// Pieces in hand are worth this share (per mille) of their board value.
     hand_per_mille = 1150;
     /// Side to move bonus.
-    tempo = 12;
+    tempo = 27;
     /// Bare-king variants: extra worth of each of a side's last [`BARE_GUARD_MEN`] non-royal men
     /// (losing the last one loses the game).
     bare_guard = 80;
     /// Passed pawns: share (per mille) of the promotion gain earned in the endgame on the last
     /// rank, growing with the square of the progress (a chess pawn on the 7th: about 140).
-    passed_per_mille = 250;
+    passed_per_mille = 33;
     /// Passed pawns: middle-game share (per mille) of the endgame bonus.
-    passed_mg_per_mille = 500;
+    passed_mg_per_mille = 624;
     /// Threats: share (per mille) of the stakes of a side's threatened men (attacked and
     /// undefended: the man's value; attacked by a cheaper man: the difference) it loses, both
     /// sides (the threat ties the man down even when the owner is to move), middle game.
-    threat_mg_per_mille = 100;
+    threat_mg_per_mille = 112;
     /// Endgame counterpart of [`Weights::threat_mg_per_mille`].
     threat_eg_per_mille = 100;
     /// Threats: share (per mille) of the second largest stake the side to move loses besides:
     /// it can save one threatened man, and the quiescence search's stand-pat does not see that
     /// the other falls.
-    threat_second_per_mille = 500;
+    threat_second_per_mille = 66;
     /// Passed pawns: the royal-distance and free-path terms weigh `slope * r - offset` for a pawn
     /// on rank r of a chess-scaled 0..=7 (from the 5th rank on; deeper boards scale their ranks).
     passer_rank_slope = 5;
     /// See [`Weights::passer_rank_slope`].
-    passer_rank_offset = 13;
+    passer_rank_offset = 18;
     /// Passed pawns, endgame: weight per step the enemy's nearest royal stands from the square in
     /// front of the pawn (it must catch the pawn).
     passer_enemy_king = 5;
@@ -95,9 +95,9 @@ weights! {
     /// escorts the pawn).
     passer_own_king = 2;
     /// Passed pawns: weight when the square in front is empty and the enemy does not attack it.
-    passer_free = 15;
+    passer_free = 30;
     /// Passed pawns: weight when the square in front is empty and defended.
-    passer_defended = 5;
+    passer_defended = 20;
 }
 
 /// A piece counts as a pawn for the rank bonus below this value.

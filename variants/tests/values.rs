@@ -62,3 +62,17 @@ fn endgame_values_come_from_piece_value_eg() {
     let file = "[eg:chess]\npieceValue = r:500\npieceValueEg = r:1248\n";
     assert_eq!(values_in(file, 'R'), (500, 600));
 }
+
+#[test]
+fn a_child_s_own_piece_value_outranks_an_inherited_endgame_value() {
+    // The parent's endgame value for `b` belongs to its bishop; a child that values its `b`
+    // itself (Locust's `pieceValue`) keeps that value in both phases.
+    let file = "[parent:chess]\npieceValueEg = b:1040\n[child:parent]\npieceValue = b:110\n";
+    let all = load_str(file, "eg.ini").unwrap();
+    let child = all.iter().find(|v| v.name == "child").unwrap();
+    let b = child.pieces.iter().find(|p| p.letter == 'B').unwrap();
+    assert_eq!((b.value, b.value_eg), (110, 110));
+    let parent = all.iter().find(|v| v.name == "parent").unwrap();
+    let b = parent.pieces.iter().find(|p| p.letter == 'B').unwrap();
+    assert_eq!(b.value_eg, 500);
+}

@@ -136,12 +136,16 @@ fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
 
 /// Middle-game values from `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF
 /// units, pawn = 126), endgame values from FSF's `pieceValueEg` (pawn = 208); a piece
-/// without an endgame value keeps its middle-game one for both phases. Evaluation only is
-/// affected, never the rules.
+/// without an endgame value keeps its middle-game one for both phases, and so does one that
+/// a section's own `pieceValue` names when the `pieceValueEg` pair comes from further up the
+/// inheritance chain (shatranj's alfil is not chess's bishop). Evaluation only is affected,
+/// never the rules.
 fn values_from_keys(b: &mut Build) {
     const FSF_PAWN_MG: i32 = 126;
     const FSF_PAWN_EG: i32 = 208;
     let scaled = |v: u32, scale: i32| (v as i64 * 100 / scale as i64) as i32;
+    // Depth of the entry that last set each piece's middle-game value.
+    let mut mg_depth = vec![usize::MAX; b.pieces.len()];
     for (key, scale) in [("pieceValueMg", FSF_PAWN_MG), ("pieceValue", 100)] {
         let Some(entry) = b.ctx.take(key) else {
             continue;
@@ -150,11 +154,14 @@ fn values_from_keys(b: &mut Build) {
             // The endgame value follows unless `pieceValueEg` below names the piece.
             b.pieces[s as usize].value = scaled(v, scale);
             b.pieces[s as usize].value_eg = 0;
+            mg_depth[s as usize] = entry.depth;
         }
     }
     if let Some(entry) = b.ctx.take("pieceValueEg") {
         for (s, v) in letter_map(b, &entry, 1_000_000) {
-            b.pieces[s as usize].value_eg = scaled(v, FSF_PAWN_EG);
+            if entry.depth <= mg_depth[s as usize] {
+                b.pieces[s as usize].value_eg = scaled(v, FSF_PAWN_EG);
+            }
         }
     }
     for p in b.pieces.iter_mut().filter(|p| p.value_eg == 0) {
@@ -185,6 +192,8 @@ fn letter_map(b: &mut Build, entry: &crate::ini::Entry, max: u32) -> Vec<(PieceI
         let piece = symbol(&l).ok().and_then(|s| b.id(s));
         match (piece, values::integer(&n, max)) {
             (Some(p), Ok(n)) => set_pair(&mut out, p, n),
+            // An ancestor's line naming a piece this section removed: skipped, as above.
+            (None, _) if entry.depth > 0 => {}
             (None, _) => b.ctx.fail(entry, format!("unknown piece `{l}`")),
             (_, Err(msg)) => b.ctx.fail(entry, msg),
         }
