@@ -158,8 +158,13 @@ fn values_from_keys(b: &mut Build) {
         }
     }
     if let Some(entry) = b.ctx.take("pieceValueEg") {
+        // A pair the entry's own line does not name is inherited: from further up.
+        let own: Vec<PieceId> = (values::pairs(&entry.value).unwrap_or_default().iter())
+            .filter_map(|(l, _)| symbol(l).ok().and_then(|x| b.id(x)))
+            .collect();
         for (s, v) in letter_map(b, &entry, 1_000_000) {
-            if entry.depth <= mg_depth[s as usize] {
+            let depth = entry.depth + usize::from(!own.contains(&s));
+            if depth <= mg_depth[s as usize] {
                 b.pieces[s as usize].value_eg = scaled(v, FSF_PAWN_EG);
             }
         }
