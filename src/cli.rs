@@ -85,6 +85,18 @@ pub enum Command {
         #[arg(long)]
         movetime: Option<u64>,
     },
+    /// Fit the evaluation's weights and the variant's piece values to labelled positions
+    /// (Texel's method, docs/TUNING.md; positions from tools/make-tune-positions.py) and
+    /// print the fitted values.
+    Tune {
+        /// Variant name.
+        variant: String,
+        /// `FEN;SCORE` lines (centipawns, side to move's view).
+        file: PathBuf,
+        /// Passes over the parameters at most (default 30).
+        #[arg(long, default_value_t = 30)]
+        passes: usize,
+    },
     /// Endgame tables: build them, probe them.
     Egt {
         /// What to do.
@@ -139,6 +151,11 @@ pub fn run(cli: Cli) -> ExitCode {
             movetime,
         }) => locust::bench::run_search(&all, &variant, fen.as_deref(), depth, movetime),
         Some(Command::Egt { command }) => locust::egt::cli::run(&all, command),
+        Some(Command::Tune {
+            variant,
+            file,
+            passes,
+        }) => locust::eval::tune::run_cli(&all, &variant, &file, passes),
     }
 }
 

@@ -18,15 +18,17 @@ fn eval_of(name: &str, fen: &str) -> i32 {
 fn a_passed_pawn_is_worth_more_than_one_an_enemy_pawn_can_stop() {
     // White's e6 pawn: passed when Black's pawn is on h7, not when it is on f7 (it guards
     // f7's diagonal). The black pawn's own square tables differ by a step of centralisation
-    // only, far less than the bonus of a pawn on the sixth rank in an endgame.
+    // only, less than the bonus of a pawn on the sixth rank in an endgame. (The margin is
+    // the fitted weights' (docs/TUNING.md, sprt-log T-1): about 10 centipawns; the hand-set
+    // ones gave 50 and more.)
     let passed = eval_of("chess", "4k3/7p/4P3/8/8/8/8/4K3 w - - 0 1");
     let stopped = eval_of("chess", "4k3/5p2/4P3/8/8/8/8/4K3 w - - 0 1");
-    assert!(passed - stopped > 50, "passed {passed}, stopped {stopped}");
+    assert!(passed - stopped > 5, "passed {passed}, stopped {stopped}");
     // Black's passed pawn counts the other way (Black moves down the ranks).
     let black_passed = eval_of("chess", "4k3/8/8/8/8/4p3/P7/4K3 w - - 0 1");
     let black_stopped = eval_of("chess", "4k3/8/8/8/8/4p3/3P4/4K3 w - - 0 1");
     assert!(
-        black_stopped - black_passed > 50,
+        black_stopped - black_passed > 5,
         "passed {black_passed}, stopped {black_stopped}"
     );
 }
@@ -150,9 +152,11 @@ fn the_score_is_the_same_seen_from_either_side() {
 fn the_side_to_move_loses_a_man_to_a_fork() {
     // Black's e5 pawn attacks White's undefended knight and bishop; with White to move one
     // of them is lost, which the stand-pat score must show. On e6 the pawn attacks neither.
+    // (With the fitted endgame values a minor piece is worth about 200 here, and the fitted
+    // threat weights take about half of it: 104 at T-1, docs/history/sprt-log.md.)
     let fork = eval_of("chess", "4k3/8/8/4p3/3N1B2/8/8/4K3 w - - 0 1");
     let calm = eval_of("chess", "4k3/8/4p3/8/3N1B2/8/8/4K3 w - - 0 1");
-    assert!(calm - fork > 150, "fork {fork}, calm {calm}");
+    assert!(calm - fork > 75, "fork {fork}, calm {calm}");
 }
 
 #[test]

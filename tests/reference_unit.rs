@@ -28,6 +28,7 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
         betza: String::new(),
         moves,
         value: 100,
+        value_eg: 100,
         royal,
         promotions: Vec::new(),
         promoted: None,

@@ -65,8 +65,10 @@ pub struct Kind {
     pub used: u8,
     /// Castling: number of squares the royal moves (only on a virgin castling royal).
     pub castles: bool,
-    /// Piece value in centipawns.
+    /// Piece value in centipawns (middle game).
     pub value: i32,
+    /// Endgame value in centipawns.
+    pub value_eg: i32,
     /// Royal piece.
     pub royal: bool,
     /// `plain_to[colour][sq]`: a move ending on this mailbox square needs no promotion or
@@ -319,6 +321,7 @@ impl Layout {
             used,
             castles,
             value: p.value,
+            value_eg: p.value_eg,
             royal: p.royal,
             plain_to: [
                 self.plain_squares(p, flips, Colour::White, true),

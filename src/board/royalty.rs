@@ -243,7 +243,9 @@ impl Position {
 
     /// Legality of one pseudo-legal move of this position, given its [`Legality`].
     pub fn is_legal_in(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
-        if (ctx.captures_only && !self.is_capture(m)) || (ctx.drop_forced && m.kind != MoveKind::Drop) {
+        if (ctx.captures_only && !self.is_capture(m))
+            || (ctx.drop_forced && m.kind != MoveKind::Drop)
+        {
             return false;
         }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
@@ -266,7 +268,9 @@ impl Position {
     /// that [`Position::is_legal_in`] followed by [`Position::make`] costs when the shortcut
     /// cannot decide.
     pub fn make_if_legal(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> Option<Saved> {
-        if (ctx.captures_only && !self.is_capture(m)) || (ctx.drop_forced && m.kind != MoveKind::Drop) {
+        if (ctx.captures_only && !self.is_capture(m))
+            || (ctx.drop_forced && m.kind != MoveKind::Drop)
+        {
             return None;
         }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops) {

@@ -6,6 +6,7 @@ mod lion;
 pub mod params;
 mod passer;
 mod threats;
+pub mod tune;
 
 use std::sync::Arc;
 
@@ -25,12 +26,20 @@ pub struct EvalTables {
     size: usize,
     /// `pst[kind][colour][sq]`: (middle game, endgame) bonus of a man of `kind` on `sq`.
     pst: Vec<[Vec<(i16, i16)>; 2]>,
-    /// Value of each kind.
+    /// The weights in force.
+    w: Weights,
+    /// Value of each kind (middle game; threats and move ordering use it).
     value: Vec<i32>,
-    /// Value of a variant piece in hand.
-    hand_value: Vec<i32>,
-    /// Non-royal material of the start position, both sides.
+    /// Endgame value of each kind.
+    value_eg: Vec<i32>,
+    /// (middle game, endgame) value of a variant piece in hand.
+    hand_value: Vec<(i32, i32)>,
+    /// Non-royal material of the start position, both sides, counting only men worth at least
+    /// [`EvalTables::phase_floor`].
     start_material: i32,
+    /// Men cheaper than this do not count towards the game phase: [`PAWN_VALUE_LIMIT`] when
+    /// the start position has dearer non-royal men, else 0 (a game of pawns only).
+    phase_floor: i32,
     /// Squares next to each square (king zone), by mailbox square.
     neighbours: Vec<Vec<Sq>>,
     /// Royal flag per kind.
@@ -73,7 +82,13 @@ fn material_sign(v: &variants::Variant) -> i32 {
 impl EvalTables {
     /// Builds the tables of a layout; `start` is the variant's start position.
     pub fn new(lay: &Arc<Layout>, start: &Position) -> EvalTables {
+        EvalTables::with_weights(lay, start, Weights::DEFAULT)
+    }
+
+    /// [`EvalTables::new`] with other weights (the tuner's).
+    pub fn with_weights(lay: &Arc<Layout>, start: &Position, w: Weights) -> EvalTables {
         let value: Vec<i32> = lay.kinds.iter().map(|k| k.value).collect();
+        let value_eg: Vec<i32> = lay.kinds.iter().map(|k| k.value_eg).collect();
         let royal = lay.kinds.iter().map(|k| k.royal).collect();
         let mobility = lay
             .kinds
@@ -83,15 +98,15 @@ impl EvalTables {
                     (0, 0)
                 } else {
                     let per = 10_000 / k.value.max(100);
-                    (MOBILITY_MG * per, MOBILITY_EG * per)
+                    (w.mobility_mg * per, w.mobility_eg * per)
                 }
             })
             .collect();
         let pst = (0..lay.kinds.len())
             .map(|k| {
                 [
-                    pst_for(lay, start, k, Colour::White),
-                    pst_for(lay, start, k, Colour::Black),
+                    pst_for(lay, start, &w, k, Colour::White),
+                    pst_for(lay, start, &w, k, Colour::Black),
                 ]
             })
             .collect();
@@ -99,19 +114,30 @@ impl EvalTables {
             .variant
             .pieces
             .iter()
-            .map(|p| p.value * HAND_PER_MILLE / 1000)
+            .map(|p| {
+                let per = w.hand_per_mille;
+                (p.value * per / 1000, p.value_eg * per / 1000)
+            })
             .collect();
-        let start_material = start
-            .live()
-            .filter(|(_, m)| !lay.kinds[m.kind as usize].royal)
-            .map(|(_, m)| lay.kinds[m.kind as usize].value)
-            .sum::<i32>()
-            .max(1);
+        let material = |floor: i32| {
+            start
+                .live()
+                .map(|(_, m)| &lay.kinds[m.kind as usize])
+                .filter(|k| !k.royal && k.value >= floor)
+                .map(|k| k.value)
+                .sum::<i32>()
+        };
+        let phase_floor = if material(PAWN_VALUE_LIMIT) > 0 {
+            PAWN_VALUE_LIMIT
+        } else {
+            0
+        };
+        let start_material = material(phase_floor).max(1);
         let passed = (0..lay.kinds.len())
             .map(|k| {
                 [
-                    passed_for(lay, k, Colour::White),
-                    passed_for(lay, k, Colour::Black),
+                    passed_for(lay, &w, k, Colour::White),
+                    passed_for(lay, &w, k, Colour::Black),
                 ]
             })
             .collect();
@@ -126,10 +152,13 @@ impl EvalTables {
             .collect();
         EvalTables {
             size: lay.size,
+            w,
             pst,
             value,
+            value_eg,
             hand_value,
             start_material,
+            phase_floor,
             neighbours,
             royal,
             mobility,
@@ -177,7 +206,9 @@ impl EvalTables {
             }
             let v = self.value[k];
             if !self.royal[k] {
-                material += v;
+                if v >= self.phase_floor {
+                    material += v;
+                }
                 men[c] += 1;
                 self.add_threat(pos, m, &mut stakes[c]);
             }
@@ -189,11 +220,12 @@ impl EvalTables {
             }
             let (pm, pe) = self.pst[k][c][m.sq as usize];
             mg[c] += v * self.material_sign + pm as i32;
-            eg[c] += v * self.material_sign + pe as i32;
+            eg[c] += self.value_eg[k] * self.material_sign + pe as i32;
             if self.royal[k] {
                 let _ = royals[c].try_push(m.sq);
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
-                mg[c] -= att * KING_ZONE_ATTACK - def.min(att + 2) * KING_ZONE_DEFENCE;
+                let w = &self.w;
+                mg[c] -= att * w.king_zone_attack - def.min(att + 2) * w.king_zone_defence;
             }
         }
         for c in 0..2 {
@@ -221,12 +253,14 @@ impl EvalTables {
             }
         }
         for c in [Colour::White, Colour::Black] {
-            let hand: i32 = (0..self.hand_value.len())
-                .map(|p| pos.in_hand(c, p as u8) as i32 * self.hand_value[p])
-                .sum();
-            mg[c.index()] += hand * self.material_sign;
-            eg[c.index()] += hand * self.material_sign;
-            material += hand;
+            for (p, &(hm, he)) in self.hand_value.iter().enumerate() {
+                let n = pos.in_hand(c, p as u8) as i32;
+                mg[c.index()] += n * hm * self.material_sign;
+                eg[c.index()] += n * he * self.material_sign;
+                if hm >= self.phase_floor {
+                    material += n * hm;
+                }
+            }
         }
         if self.check_counting {
             for c in [Colour::White, Colour::Black] {
@@ -237,21 +271,21 @@ impl EvalTables {
         }
         if self.bare_king {
             for c in 0..2 {
-                let guard = men[c].min(BARE_GUARD_MEN) * BARE_GUARD;
+                let guard = men[c].min(BARE_GUARD_MEN) * self.w.bare_guard;
                 mg[c] += guard;
                 eg[c] += guard;
             }
         }
         let us = pos.side_to_move();
         for c in [Colour::White, Colour::Black] {
-            let threat = stakes[c.index()].penalty(c == us) * self.material_sign;
-            mg[c.index()] -= threat;
-            eg[c.index()] -= threat;
+            let (tm, te) = stakes[c.index()].penalty(c == us, &self.w);
+            mg[c.index()] -= tm * self.material_sign;
+            eg[c.index()] -= te * self.material_sign;
         }
         let phase = self.phase(material);
         let blend = |s: [i32; 2]| s[0] - s[1];
         let score = (blend(mg) * phase + blend(eg) * (PHASE_MAX - phase)) / PHASE_MAX;
-        TEMPO + if us == Colour::White { score } else { -score }
+        self.w.tempo + if us == Colour::White { score } else { -score }
     }
 
     /// Middle-game weight 0..=PHASE_MAX from the material left.
@@ -308,7 +342,7 @@ pub(super) fn squares_within(lay: &Layout, sq: Sq, steps: i32) -> Vec<Sq> {
 /// The passed-pawn bonus table of one kind for one colour (empty unless the kind is a pawn:
 /// cheaper than [`PAWN_VALUE_LIMIT`] and promoting), growing with the square of the progress
 /// towards the last rank and with what promotion gains.
-fn passed_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
+fn passed_for(lay: &Layout, w: &Weights, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
     let k = &lay.kinds[kind];
     let gain = promotion_gain(lay, kind);
     if k.royal || k.value >= PAWN_VALUE_LIMIT || gain == 0 {
@@ -320,8 +354,8 @@ fn passed_for(lay: &Layout, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
         let Some(c) = lay.coord(sq) else { continue };
         let rank = relative_rank(c.rank, ranks, colour);
         let progress = rank * 1000 / (ranks - 1).max(1);
-        let eg = gain * PASSED_PER_MILLE / 1000 * progress * progress / 1_000_000;
-        table[sq as usize] = ((eg * PASSED_MG_PER_MILLE / 1000) as i16, eg as i16);
+        let eg = gain * w.passed_per_mille / 1000 * progress * progress / 1_000_000;
+        table[sq as usize] = ((eg * w.passed_mg_per_mille / 1000) as i16, eg as i16);
     }
     table
 }
@@ -348,7 +382,13 @@ fn promotion_gain(lay: &Layout, kind: usize) -> i32 {
 }
 
 /// The piece-square table of one kind for one colour, by mailbox square.
-fn pst_for(lay: &Layout, start: &Position, kind: usize, colour: Colour) -> Vec<(i16, i16)> {
+fn pst_for(
+    lay: &Layout,
+    start: &Position,
+    w: &Weights,
+    kind: usize,
+    colour: Colour,
+) -> Vec<(i16, i16)> {
     let k = &lay.kinds[kind];
     let gain = promotion_gain(lay, kind);
     let mut table = vec![(0i16, 0i16); lay.size];
@@ -362,19 +402,20 @@ fn pst_for(lay: &Layout, start: &Position, kind: usize, colour: Colour) -> Vec<(
         let centre = (files.max(ranks) - 1 - df.max(dr) / 2 - (df + dr) / 4).max(0);
         let goal = flag_steps(lay, kind, colour, c);
         let (mg, eg) = if k.royal {
-            (-rank * ROYAL_ADVANCE_MG, centre * ROYAL_CENTRE_EG)
+            (-rank * w.royal_advance_mg, centre * w.royal_centre_eg)
         } else {
             let scale = CENTRE_VALUE * 100 / k.value.max(CENTRE_VALUE);
-            let mut mg = centre * CENTRE_MG * scale / 100;
-            let mut eg = centre * CENTRE_EG * scale / 100;
+            let mut mg = centre * w.centre_mg * scale / 100;
+            let mut eg = centre * w.centre_eg * scale / 100;
             let progress = rank * 1000 / (ranks - 1).max(1);
-            let adv = gain * ADVANCE_PER_MILLE / 1000 * progress * progress / 1_000_000;
+            let adv = gain * w.advance_per_mille / 1000 * progress * progress / 1_000_000;
             mg += adv / 2;
             eg += adv;
             if k.value < PAWN_VALUE_LIMIT {
-                mg += rank * PAWN_RANK_MG;
-                eg += rank * PAWN_RANK_EG;
-                let zone = zone_step_bonus(lay, start, kind, colour, sq);
+                mg += rank * w.pawn_rank_mg;
+                eg += rank * w.pawn_rank_eg;
+                let zone =
+                    zone_step_bonus(lay, start, kind, colour, sq) * w.zone_step_per_mille / 1000;
                 mg += zone;
                 eg += zone;
             }
@@ -412,8 +453,8 @@ fn flag_steps(lay: &Layout, kind: usize, colour: Colour, at: Coord) -> i32 {
 }
 
 /// What a cheap man gains on `sq` from moves it has only in a zone (a xiangqi soldier across
-/// the river): its value times the zone's extra first steps over its usual ones, by
-/// [`ZONE_STEP_PER_MILLE`]. Such men have no mobility term, so this stands in for it. A zone
+/// the river): its value times the zone's extra first steps over its usual ones (the caller
+/// takes [`Weights::zone_step_per_mille`] of it). Such men have no mobility term, so this stands in for it. A zone
 /// the kind starts in (a chess pawn's double-step rank) is left out: its moves are spent by
 /// leaving it, and a bonus there would only hold the men back.
 fn zone_step_bonus(lay: &Layout, start: &Position, kind: usize, colour: Colour, sq: Sq) -> i32 {
@@ -436,5 +477,5 @@ fn zone_step_bonus(lay: &Layout, start: &Position, kind: usize, colour: Colour, 
             gated += 1;
         }
     }
-    lay.kinds[kind].value * gated * ZONE_STEP_PER_MILLE / 1000 / usual.max(1)
+    lay.kinds[kind].value * gated / usual.max(1)
 }

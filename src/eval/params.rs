@@ -1,43 +1,109 @@
-//! Every tunable of the evaluation, in one place (centipawns unless said otherwise).
+//! Every weight of the evaluation, in one place (centipawns unless said otherwise): the
+//! tunable ones as runtime values in [`Weights`], the structural constants below them.
 
-/// Bonus per step closer to the centre, middle game.
-pub const CENTRE_MG: i32 = 6;
-/// Same in the endgame.
-pub const CENTRE_EG: i32 = 4;
-/// Royal pieces: bonus per step closer to the centre in the endgame (they hide in the middle
-/// game: the same amount is a penalty there).
-pub const ROYAL_CENTRE_EG: i32 = 10;
-/// Royal pieces: penalty per step away from their home rank in the middle game.
-pub const ROYAL_ADVANCE_MG: i32 = 12;
-/// Promoting pieces: share (per mille) of the promotion gain earned at the last rank before
-/// the zone, growing with the square of the progress.
-pub const ADVANCE_PER_MILLE: i32 = 60;
-/// Weakest pieces (pawns): bonus per rank advanced, middle game / endgame.
-pub const PAWN_RANK_MG: i32 = 2;
-/// Endgame counterpart of [`PAWN_RANK_MG`].
-pub const PAWN_RANK_EG: i32 = 8;
+/// Defines [`Weights`]: the evaluation's tunable weights, their defaults and their names (the
+/// tuner, src/eval/tune.rs, walks them by name).
+macro_rules! weights {
+    ($($(#[doc = $doc:literal])* $name:ident = $value:expr;)*) => {
+        /// The evaluation's tunable weights (runtime values, so that the tuner can change
+        /// them); [`Weights::DEFAULT`] holds the values the engine plays with.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Weights {
+            $($(#[doc = $doc])* pub $name: i32,)*
+        }
+
+        impl Weights {
+            /// The weights the engine plays with.
+            pub const DEFAULT: Weights = Weights { $($name: $value,)* };
+
+            /// Every weight by name, for the tuner.
+            pub fn named_mut(&mut self) -> Vec<(&'static str, &mut i32)> {
+                vec![$((stringify!($name), &mut self.$name)),*]
+            }
+        }
+
+        impl Default for Weights {
+            fn default() -> Weights {
+                Weights::DEFAULT
+            }
+        }
+    };
+}
+
+weights! {
+    /// Bonus per step closer to the centre, middle game.
+    centre_mg = 2;
+    /// Same in the endgame.
+    centre_eg = 2;
+    /// Royal pieces: bonus per step closer to the centre in the endgame (they hide in the middle
+    /// game: the same amount is a penalty there).
+    royal_centre_eg = 6;
+    /// Royal pieces: penalty per step away from their home rank in the middle game.
+    royal_advance_mg = 21;
+    /// Promoting pieces: share (per mille) of the promotion gain earned at the last rank before
+    /// the zone, growing with the square of the progress.
+    advance_per_mille = 4;
+    /// Weakest pieces (pawns): bonus per rank advanced, middle game / endgame.
+    pawn_rank_mg = 0;
+    /// Endgame counterpart of [`Weights::pawn_rank_mg`].
+    pawn_rank_eg = 0;
+    /// Cheap men (no mobility term) with extra moves in a zone: share (per mille) of their value
+    /// earned per extra first step, relative to their usual first steps (a xiangqi soldier across
+    /// the river, two sideways steps beside one forward: worth about twice its value, as the
+    /// game's books count it).
+    zone_step_per_mille = 500;
+    /// Mobility: bonus per reachable square of a man, scaled by 100 / its value (so a knight's
+    /// square counts more than a queen's, whose value already pays for its reach), middle game.
+    mobility_mg = 23;
+    /// Endgame counterpart of [`Weights::mobility_mg`].
+    mobility_eg = 18;
+    /// King safety: penalty per enemy path onto a square next to a royal (middle game).
+    king_zone_attack = 17;
+    /// Friendly paths onto squares next to a royal (shelter), middle game.
+    king_zone_defence = 4;
+    /// Pieces in hand are worth this share (per mille) of their board value.
+    hand_per_mille = 1150;
+    /// Side to move bonus.
+    tempo = 27;
+    /// Bare-king variants: extra worth of each of a side's last [`BARE_GUARD_MEN`] non-royal men
+    /// (losing the last one loses the game).
+    bare_guard = 80;
+    /// Passed pawns: share (per mille) of the promotion gain earned in the endgame on the last
+    /// rank, growing with the square of the progress (a chess pawn on the 7th: about 140).
+    passed_per_mille = 33;
+    /// Passed pawns: middle-game share (per mille) of the endgame bonus.
+    passed_mg_per_mille = 624;
+    /// Threats: share (per mille) of the stakes of a side's threatened men (attacked and
+    /// undefended: the man's value; attacked by a cheaper man: the difference) it loses, both
+    /// sides (the threat ties the man down even when the owner is to move), middle game.
+    threat_mg_per_mille = 112;
+    /// Endgame counterpart of [`Weights::threat_mg_per_mille`].
+    threat_eg_per_mille = 100;
+    /// Threats: share (per mille) of the second largest stake the side to move loses besides:
+    /// it can save one threatened man, and the quiescence search's stand-pat does not see that
+    /// the other falls.
+    threat_second_per_mille = 66;
+    /// Passed pawns: the royal-distance and free-path terms weigh `slope * r - offset` for a pawn
+    /// on rank r of a chess-scaled 0..=7 (from the 5th rank on; deeper boards scale their ranks).
+    passer_rank_slope = 5;
+    /// See [`Weights::passer_rank_slope`].
+    passer_rank_offset = 18;
+    /// Passed pawns, endgame: weight per step the enemy's nearest royal stands from the square in
+    /// front of the pawn (it must catch the pawn).
+    passer_enemy_king = 5;
+    /// Passed pawns, endgame: weight per step the own nearest royal stands from that square (it
+    /// escorts the pawn).
+    passer_own_king = 2;
+    /// Passed pawns: weight when the square in front is empty and the enemy does not attack it.
+    passer_free = 30;
+    /// Passed pawns: weight when the square in front is empty and defended.
+    passer_defended = 20;
+}
+
 /// A piece counts as a pawn for the rank bonus below this value.
 pub const PAWN_VALUE_LIMIT: i32 = 150;
-/// Cheap men (no mobility term) with extra moves in a zone: share (per mille) of their value
-/// earned per extra first step, relative to their usual first steps (a xiangqi soldier across
-/// the river, two sideways steps beside one forward: worth about twice its value, as the
-/// game's books count it).
-pub const ZONE_STEP_PER_MILLE: i32 = 500;
-/// Mobility: bonus per reachable square of a man, scaled by 100 / its value (so a knight's
-/// square counts more than a queen's, whose value already pays for its reach), middle game.
-pub const MOBILITY_MG: i32 = 12;
-/// Endgame counterpart of [`MOBILITY_MG`].
-pub const MOBILITY_EG: i32 = 12;
 /// Centralisation applies in full to pieces of at most this value, less to dearer ones.
 pub const CENTRE_VALUE: i32 = 350;
-/// King safety: penalty per enemy path onto a square next to a royal (middle game).
-pub const KING_ZONE_ATTACK: i32 = 6;
-/// Friendly paths onto squares next to a royal (shelter), middle game.
-pub const KING_ZONE_DEFENCE: i32 = 3;
-/// Pieces in hand are worth this share (per mille) of their board value.
-pub const HAND_PER_MILLE: i32 = 1150;
-/// Side to move bonus.
-pub const TEMPO: i32 = 12;
 /// Non-royal material (both sides, per mille of the start material) at and above which the
 /// game counts as a full middle game.
 pub const PHASE_FULL_PER_MILLE: i32 = 800;
@@ -45,16 +111,8 @@ pub const PHASE_FULL_PER_MILLE: i32 = 800;
 pub const PHASE_NONE_PER_MILLE: i32 = 200;
 /// Scale of the phase blend.
 pub const PHASE_MAX: i32 = 256;
-/// Bare-king variants: extra worth of each of a side's last [`BARE_GUARD_MEN`] non-royal men
-/// (losing the last one loses the game).
-pub const BARE_GUARD: i32 = 80;
-/// See [`BARE_GUARD`].
+/// See [`Weights::bare_guard`].
 pub const BARE_GUARD_MEN: i32 = 2;
-/// Passed pawns: share (per mille) of the promotion gain earned in the endgame on the last
-/// rank, growing with the square of the progress (a chess pawn on the 7th: about 140).
-pub const PASSED_PER_MILLE: i32 = 250;
-/// Passed pawns: middle-game share (per mille) of the endgame bonus.
-pub const PASSED_MG_PER_MILLE: i32 = 500;
 /// Lions per side looked at for the lion trap (chu has two at most: the lion and a promoted
 /// kirin; tenjiku's lion hawk and lion make four).
 pub const MAX_LIONS: usize = 4;
@@ -96,35 +154,12 @@ pub const FLAG_STEP: (i32, i32) = (12, 40);
 /// last) earns the bonus; 0 left has ended the game. A check given is worth material, more
 /// as the goal nears.
 pub const CHECKS_LEFT_BONUS: [i32; 6] = [0, 500, 250, 120, 60, 30];
-/// Threats: share (per mille) of the stakes of a side's threatened men (attacked and
-/// undefended: the man's value; attacked by a cheaper man: the difference) it loses, both
-/// sides (the threat ties the man down even when the owner is to move).
-pub const THREAT_PER_MILLE: i32 = 100;
-/// Threats: the stakes summed for [`THREAT_PER_MILLE`] are counted up to this much (in a
+/// Threats: the stakes summed for [`Weights::threat_mg_per_mille`] are counted up to this much (in a
 /// melee of chu's many men the sum says little more).
 pub const THREAT_SUM_CAP: i32 = 2000;
-/// Threats: share (per mille) of the second largest stake the side to move loses besides:
-/// it can save one threatened man, and the quiescence search's stand-pat does not see that
-/// the other falls.
-pub const THREAT_SECOND_PER_MILLE: i32 = 500;
 /// Royals per side the passed-pawn term looks at (the nearest counts).
 pub const MAX_ROYALS: usize = 4;
-/// Passed pawns: the royal-distance and free-path terms weigh `slope * r - offset` for a pawn
-/// on rank r of a chess-scaled 0..=7 (from the 5th rank on; deeper boards scale their ranks).
-pub const PASSER_RANK_SLOPE: i32 = 5;
-/// See [`PASSER_RANK_SLOPE`].
-pub const PASSER_RANK_OFFSET: i32 = 13;
-/// Passed pawns, endgame: weight per step the enemy's nearest royal stands from the square in
-/// front of the pawn (it must catch the pawn).
-pub const PASSER_ENEMY_KING: i32 = 5;
-/// Passed pawns, endgame: weight per step the own nearest royal stands from that square (it
-/// escorts the pawn).
-pub const PASSER_OWN_KING: i32 = 2;
 /// Royal distances count up to this many steps.
 pub const PASSER_KING_REACH: i32 = 5;
-/// Passed pawns: weight when the square in front is empty and the enemy does not attack it.
-pub const PASSER_FREE: i32 = 15;
-/// Passed pawns: weight when the square in front is empty and defended.
-pub const PASSER_DEFENDED: i32 = 5;
 /// Passed pawns: the weights above times the rank factor, per this many centipawns.
 pub const PASSER_DIVISOR: i32 = 2;

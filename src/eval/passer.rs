@@ -42,20 +42,20 @@ impl EvalTables {
         let rank = super::relative_rank(self.coords[sq as usize].1 as u8, ranks, colour(c));
         // The pawn's rank on a chess scale (0..=7), whatever the board's depth.
         let r = rank * 7 / (ranks - 1).max(1);
-        let w = PASSER_RANK_SLOPE * r - PASSER_RANK_OFFSET;
+        let w = self.w.passer_rank_slope * r - self.w.passer_rank_offset;
         let block = self.ahead[c][sq as usize];
         if w <= 0 || block == 0 {
             return (0, 0);
         }
         let near = |side: usize| self.royal_distance(block, &royals[side]);
-        let kings = near(1 - c) * PASSER_ENEMY_KING - near(c) * PASSER_OWN_KING;
+        let kings = near(1 - c) * self.w.passer_enemy_king - near(c) * self.w.passer_own_king;
         let mut free = 0;
         if pos.man_at(block).is_none() {
             if pos.attack_count(colour(1 - c), block) == 0 {
-                free += PASSER_FREE;
+                free += self.w.passer_free;
             }
             if pos.attack_count(colour(c), block) != 0 {
-                free += PASSER_DEFENDED;
+                free += self.w.passer_defended;
             }
         }
         (

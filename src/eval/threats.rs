@@ -29,14 +29,19 @@ impl Stakes {
     }
 
     /// The penalty of the side whose men these are; `to_move` when it is that side's turn
-    /// (it saves one man, the second largest stake is likely lost).
-    pub(super) fn penalty(&self, to_move: bool) -> i32 {
-        let base = self.sum.min(THREAT_SUM_CAP) * THREAT_PER_MILLE / 1000;
-        if to_move {
-            base + self.second * THREAT_SECOND_PER_MILLE / 1000
+    /// (it saves one man, the second largest stake is likely lost):
+    /// (middle game, endgame).
+    pub(super) fn penalty(&self, to_move: bool, w: &Weights) -> (i32, i32) {
+        let sum = self.sum.min(THREAT_SUM_CAP);
+        let second = if to_move {
+            self.second * w.threat_second_per_mille / 1000
         } else {
-            base
-        }
+            0
+        };
+        (
+            sum * w.threat_mg_per_mille / 1000 + second,
+            sum * w.threat_eg_per_mille / 1000 + second,
+        )
     }
 }
 

@@ -63,8 +63,12 @@ pub struct PieceType {
     pub betza: String,
     /// The compiled moves, including initial (`i`) paths and castling.
     pub moves: Trajectories,
-    /// Value in centipawns: given in the file, or estimated from mobility.
+    /// Value in centipawns: given in the file, or estimated from mobility (the middle
+    /// game's value when the endgame has its own).
     pub value: i32,
+    /// Endgame value in centipawns: FSF's `pieceValueEg` when the file gives it, else
+    /// [`PieceType::value`].
+    pub value_eg: i32,
     /// True when losing this piece (or leaving it in check) decides the game.
     pub royal: bool,
     /// Pieces this type may promote to on reaching its promotion zone (pawn-style choice).

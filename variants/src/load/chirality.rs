@@ -42,7 +42,10 @@ fn paths(t: &Trajectories, mirror: bool) -> HashSet<Path> {
 /// image.
 pub fn refuse_asymmetric(b: &mut Build) {
     // With `blackRotated` Black's men are White's turned half round, as FSF has them.
-    if b.ctx.peek("blackRotated").is_some_and(|v| v.trim() == "true") {
+    if b.ctx
+        .peek("blackRotated")
+        .is_some_and(|v| v.trim() == "true")
+    {
         return;
     }
     for i in 0..b.pieces.len() {

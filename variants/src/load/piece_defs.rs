@@ -30,6 +30,8 @@ pub struct Def {
     pub entry: Entry,
     /// Default value (0 = estimate).
     pub value: i32,
+    /// Default endgame value (0 = as [`Def::value`]).
+    pub value_eg: i32,
     /// Defined with the `king` key.
     pub is_king: bool,
     /// FSF's `promotedPieceType = x:y` makes this `+X` type stand for `y`: rules FSF keys
@@ -54,7 +56,10 @@ pub fn collect(ctx: &mut Ctx) -> Vec<Def> {
             continue;
         };
         match symbol(&entry.value) {
-            Ok(s) if !s.plus => defs.push(def(p.name, s, p.betza, entry, p.value, false)),
+            Ok(s) if !s.plus => defs.push(Def {
+                value_eg: p.value_eg,
+                ..def(p.name, s, p.betza, entry, p.value, false)
+            }),
             Ok(_) => ctx.fail(&entry, "a predefined piece cannot be a `+` form"),
             Err(msg) => ctx.fail(&entry, msg),
         }
@@ -112,6 +117,7 @@ fn def(name: &str, symbol: Symbol, betza: &str, entry: Entry, value: i32, is_kin
         betza: betza.to_string(),
         entry,
         value,
+        value_eg: 0,
         is_king,
         stands_for: None,
     }
@@ -150,6 +156,7 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
             (Some(base), Some(target)) if !from.plus => {
                 let plus = Symbol { plus: true, ..from };
                 let name = format!("+{}", base.name);
+                let value_eg = target.value_eg;
                 let mut promoted = def(
                     &name,
                     plus,
@@ -159,7 +166,10 @@ fn add_promoted_types(ctx: &mut Ctx, defs: &mut Vec<Def>) {
                     false,
                 );
                 promoted.stands_for = Some(target.symbol);
-                defs.push(promoted);
+                defs.push(Def {
+                    value_eg,
+                    ..promoted
+                });
             }
             (None, _) => ctx.fail(&entry, format!("unknown piece `{from}`")),
             _ => ctx.fail(&entry, format!("unknown promoted piece `{to}`")),
@@ -231,6 +241,7 @@ pub fn piece_type(d: &Def, betza: String, moves: Trajectories) -> PieceType {
         betza,
         moves,
         value: d.value,
+        value_eg: d.value_eg,
         royal: d.is_king,
         promotions: Vec::new(),
         promoted: None,

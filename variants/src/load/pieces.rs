@@ -11,10 +11,17 @@ pub struct Predefined {
     pub betza: &'static str,
     /// Default value in centipawns, or 0 to estimate.
     pub value: i32,
+    /// Default endgame value in centipawns, or 0 for the same as `value`.
+    pub value_eg: i32,
 }
 
 const fn p(name: &'static str, betza: &'static str, value: i32) -> Predefined {
-    Predefined { name, betza, value }
+    Predefined {
+        name,
+        betza,
+        value,
+        value_eg: 0,
+    }
 }
 
 /// XBetza of the orthodox pawn without its double step (added from `doubleStep`).

@@ -138,24 +138,43 @@ fn presentation(b: &mut Build) -> (Vec<String>, String, bool) {
     (aliases, parent, pass)
 }
 
-/// `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF units, pawn = 126), and
-/// FSF's `pieceValueEg` (pawn = 208) for the pieces neither of those values: Locust has one
-/// value per piece, and evaluation only is affected, never the rules.
+/// Middle-game values from `pieceValue` (ours, centipawns) or FSF's `pieceValueMg` (FSF
+/// units, pawn = 126), endgame values from FSF's `pieceValueEg` (pawn = 208); a piece
+/// without an endgame value keeps its middle-game one for both phases, and so does one that
+/// a section's own `pieceValue` names when the `pieceValueEg` pair comes from further up the
+/// inheritance chain (shatranj's alfil is not chess's bishop). Evaluation only is affected,
+/// never the rules.
 fn values_from_keys(b: &mut Build) {
     const FSF_PAWN_MG: i32 = 126;
     const FSF_PAWN_EG: i32 = 208;
-    let keys = [
-        ("pieceValueEg", FSF_PAWN_EG),
-        ("pieceValueMg", FSF_PAWN_MG),
-        ("pieceValue", 100),
-    ];
-    for (key, scale) in keys {
+    let scaled = |v: u32, scale: i32| (v as i64 * 100 / scale as i64) as i32;
+    // Depth of the entry that last set each piece's middle-game value.
+    let mut mg_depth = vec![usize::MAX; b.pieces.len()];
+    for (key, scale) in [("pieceValueMg", FSF_PAWN_MG), ("pieceValue", 100)] {
         let Some(entry) = b.ctx.take(key) else {
             continue;
         };
         for (s, v) in letter_map(b, &entry, 1_000_000) {
-            b.pieces[s as usize].value = (v as i64 * 100 / scale as i64) as i32;
+            // The endgame value follows unless `pieceValueEg` below names the piece.
+            b.pieces[s as usize].value = scaled(v, scale);
+            b.pieces[s as usize].value_eg = 0;
+            mg_depth[s as usize] = entry.depth;
         }
+    }
+    if let Some(entry) = b.ctx.take("pieceValueEg") {
+        // A pair the entry's own line does not name is inherited: from further up.
+        let own: Vec<PieceId> = (values::pairs(&entry.value).unwrap_or_default().iter())
+            .filter_map(|(l, _)| symbol(l).ok().and_then(|x| b.id(x)))
+            .collect();
+        for (s, v) in letter_map(b, &entry, 1_000_000) {
+            let depth = entry.depth + usize::from(!own.contains(&s));
+            if depth <= mg_depth[s as usize] {
+                b.pieces[s as usize].value_eg = scaled(v, FSF_PAWN_EG);
+            }
+        }
+    }
+    for p in b.pieces.iter_mut().filter(|p| p.value_eg == 0) {
+        p.value_eg = p.value;
     }
 }
 
@@ -182,6 +201,8 @@ fn letter_map(b: &mut Build, entry: &crate::ini::Entry, max: u32) -> Vec<(PieceI
         let piece = symbol(&l).ok().and_then(|s| b.id(s));
         match (piece, values::integer(&n, max)) {
             (Some(p), Ok(n)) => set_pair(&mut out, p, n),
+            // An ancestor's line naming a piece this section removed: skipped, as above.
+            (None, _) if entry.depth > 0 => {}
             (None, _) => b.ctx.fail(entry, format!("unknown piece `{l}`")),
             (_, Err(msg)) => b.ctx.fail(entry, msg),
         }
