@@ -611,9 +611,12 @@ impl Position {
                 return Err(FenError::OutsideZone(letter, at()));
             }
             // A shogi-style man that may decline promotion where it could never move again
-            // (Chu pawns and lances on the last rank) may stand there.
-            let may_stick =
-                p.promoted.is_some() && !p.mandatory_promotion && p.dead_squares.is_empty();
+            // (Chu pawns and lances on the last rank) may stand there, and so may one that a
+            // promoted man flipped back into where it landed (`pieceDemotion`, chennis).
+            let demotion = self.lay.variant.promotion.demotion;
+            let may_stick = p.promoted.is_some()
+                && (!p.mandatory_promotion || demotion)
+                && p.dead_squares.is_empty();
             if kind.dead[m.colour.index()][m.sq as usize] || !may_stick && !self.can_ever_move(m) {
                 return Err(FenError::DeadPiece(letter, at()));
             }

@@ -229,3 +229,29 @@ fn a_promoted_form_keeps_the_mobility_region_of_the_type_it_stands_for() {
     assert_eq!(plus_p.confined, w.confined);
     assert_eq!(p.confined, None);
 }
+
+/// A promoted form standing for a type that a type-keyed rule names (royal, extinction,
+/// flag, promotionLimit) is refused: FSF counts the promoted man as that type, Locust's
+/// `+X` is a type of its own (backrank, shogun in FSF's variants.ini).
+#[test]
+fn a_promoted_form_standing_for_a_rule_keyed_type_is_refused() {
+    let backrank = "[v:chess]\nking = -\ncommoner = k\nextinctionValue = loss\n\
+                    extinctionPieceTypes = k\nextinctionPseudoRoyal = true\n\
+                    promotionPieceTypes = -\npromotedPieceType = q:k\n";
+    let e = load_str(backrank, "t.ini").unwrap_err();
+    assert!(
+        e.iter()
+            .any(|e| e.message.contains("stands for `commoner`")),
+        "{e:?}"
+    );
+    let limited = "[v:chess]\nfers = f\npromotionPieceTypes = -\npromotedPieceType = f:q\n\
+                   promotionLimit = q:1\nstartFen = 4k3/8/8/8/8/8/8/3FK3 w - - 0 1\n";
+    let e = load_str(limited, "t.ini").unwrap_err();
+    assert!(
+        e.iter().any(|e| e.message.contains("promotionLimit")),
+        "{e:?}"
+    );
+    // The same promotion with no type-keyed rule on the queen loads.
+    let free = limited.replace("promotionLimit = q:1\n", "");
+    assert!(load_str(&free, "t.ini").is_ok());
+}

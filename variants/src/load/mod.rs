@@ -15,6 +15,7 @@ mod fen;
 mod piece_defs;
 mod pieces;
 mod rules_keys;
+mod stand_ins;
 pub mod unmodelled;
 pub mod values;
 mod zones;

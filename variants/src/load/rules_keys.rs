@@ -71,6 +71,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     immobility(b, promotion.on_entry);
     royal_sight(b, &end);
     super::chirality::refuse_asymmetric(b);
+    super::stand_ins::refuse_split_types(b, &end, &promotion);
     let fen = b
         .ctx
         .take("startFen")
