@@ -71,8 +71,10 @@ fn a_royal_less_game_needs_a_way_to_be_won() {
 #[test]
 fn a_piece_moving_differently_left_and_right_is_refused() {
     let e = load_str("[t:chess]\ncustomPiece1 = a:mfWrW\n", "t.ini").unwrap_err();
-    assert!(e[0].message.contains("left and to the right"), "{}", e[0]);
+    assert!(e[0].message.contains("to its left and right"), "{}", e[0]);
     one("[t:chess]\ncustomPiece1 = a:mfWsW\n");
+    // With `blackRotated` Black's men are White's turned half round, as FSF has them.
+    one("[t:chess]\nblackRotated = true\ncustomPiece1 = a:mfWrW\n");
     // Our own `piece.NAME` keys define moves in Locust's convention: accepted.
     one("[t:chess]\npiece.raider = x:mfWrW\n");
 }
