@@ -12,7 +12,7 @@ mod common;
 
 use locust::egt::rules::{Rules, RulesError};
 use locust::game::Game;
-use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
+use locust::search::Score;
 use variants::Variant;
 
 const DATA: &str = include_str!("data/perft/fsf_endings.txt");
@@ -101,27 +101,8 @@ fn minishogi_repetition_loses_for_sente() {
 }
 
 fn search_score(game: &Game, depth: u32) -> (String, Option<Score>) {
-    let mut searcher = Searcher::new(SearchOptions {
-        hash_mb: 16,
-        ..SearchOptions::default()
-    });
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    searcher.start(game, limits, tx);
-    let mut score = None;
-    for ev in rx.iter() {
-        match ev {
-            SearchEvent::Info(i) => score = Some(i.score),
-            SearchEvent::BestMove { best, .. } => {
-                return (best.map(|m| game.move_text(&m)).unwrap_or_default(), score)
-            }
-            SearchEvent::Message(_) => {}
-        }
-    }
-    (String::new(), score)
+    let (best, score) = common::search_to_depth(game, depth);
+    (best.map(|m| game.move_text(&m)).unwrap_or_default(), score)
 }
 
 /// One move before a repetition the rule decides, the side that the repetition favours

@@ -18,7 +18,7 @@ use locust::board::types::Colour;
 use locust::egt::rules::{Rules, RulesError};
 use locust::game::Game;
 use locust::perft::perft;
-use locust::search::{Limits, Score, SearchEvent, SearchOptions, Searcher};
+use locust::search::Score;
 
 const DATA: &str = include_str!("data/perft/fsf_rules.txt");
 const TACTICS: &str = include_str!("data/fsf_rules_tactics.txt");
@@ -238,25 +238,7 @@ fn won_now_or_by_any_reply(game: &mut Game, us: Colour) -> bool {
 }
 
 fn search(game: &Game, depth: u32) -> (Option<locust::board::moves::Move>, Option<Score>) {
-    let mut searcher = Searcher::new(SearchOptions {
-        hash_mb: 16,
-        ..SearchOptions::default()
-    });
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    searcher.start(game, limits, tx);
-    let mut score = None;
-    for ev in rx.iter() {
-        match ev {
-            SearchEvent::Info(i) => score = Some(i.score),
-            SearchEvent::BestMove { best, .. } => return (best, score),
-            SearchEvent::Message(_) => {}
-        }
-    }
-    (None, score)
+    common::search_to_depth(game, depth)
 }
 
 #[test]

@@ -485,3 +485,30 @@ pub fn ini_variant(text: &str) -> variants::Variant {
     assert_eq!(all.len(), 1, "one variant per test INI");
     all.remove(0)
 }
+
+/// Searches `game` to `depth` with a 16 MB table: the best move and the last reported score.
+pub fn search_to_depth(
+    game: &locust::game::Game,
+    depth: u32,
+) -> (Option<Move>, Option<locust::search::Score>) {
+    use locust::search::{Limits, SearchEvent, SearchOptions, Searcher};
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 16,
+        ..SearchOptions::default()
+    });
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    searcher.start(game, limits, tx);
+    let mut score = None;
+    for ev in rx.iter() {
+        match ev {
+            SearchEvent::Info(i) => score = Some(i.score),
+            SearchEvent::BestMove { best, .. } => return (best, score),
+            SearchEvent::Message(_) => {}
+        }
+    }
+    (None, score)
+}
