@@ -72,23 +72,30 @@ impl Position {
         })
     }
 
-    /// The flag's verdict: `Some(winner)` (`Some(None)`: drawn) when the game is over.
-    /// Without `flagMove` the side that reached its flag has won. With it, the side to move
-    /// wins when its flag, reached before the other side's last move, still stands; a
-    /// royal flag reached by the side that just moved ends the game at once unless that
-    /// leaves Black the move and Black's royal can step into its own flag region now, and
-    /// White's royal flag held after Black's reply draws when Black reached its flag too.
+    /// The flag's verdict: `Some(winner)` (`Some(None)`: drawn) when the game is over,
+    /// judged as Fairy-Stockfish does from the side to move's seat. A flag of the side to
+    /// move that has stood through the other side's move (`flagMove`, or `flagPieceSafe`:
+    /// it was reached unsafe and is safe now) wins, or draws where both flags stand (White's
+    /// royal flag with Black's royal one under `flagMove`; any two under `flagPieceSafe`
+    /// alone). A flag the side that just moved reached ends the game at once unless there
+    /// is an extra move (`flagMove` without `flagPieceSafe`) for a flag that is not royal;
+    /// Black's royal answer into its own region under `flagMove` plays on.
     fn flag_end(&self, flag: &Flag) -> Option<Option<Colour>> {
         let (us, them) = (self.stm, self.stm.flip());
         let royal_flag = |c: Colour| {
             flag.piece[c.index()].is_some_and(|p| self.lay.variant.pieces[p as usize].royal)
         };
-        if flag.flag_move && self.flag_reached(flag, us) {
-            let even = us == Colour::White && royal_flag(them) && self.flag_reached(flag, them);
+        if (flag.flag_move || flag.safe) && self.flag_reached(flag, us) {
+            let race = flag.flag_move && us == Colour::White && royal_flag(them);
+            let even = (race || flag.safe && !flag.flag_move) && self.flag_reached(flag, them);
             return Some((!even).then_some(us));
         }
-        if (!flag.flag_move || royal_flag(us)) && self.flag_reached(flag, them) {
-            let answer = flag.flag_move && us == Colour::Black && self.can_reach_flag(flag, us);
+        let now = !flag.flag_move || flag.safe || royal_flag(us);
+        if now && self.flag_reached(flag, them) {
+            let answer = flag.flag_move
+                && royal_flag(us)
+                && us == Colour::Black
+                && self.can_reach_flag(flag, us);
             return (!answer).then_some(Some(them));
         }
         None
@@ -96,20 +103,31 @@ impl Position {
 
     /// True when enough men of `colour`'s flag type stand in its flag region: the
     /// variant's count, or one in a region with no empty square under `flagPieceBlockedWin`.
+    /// Under `flagPieceSafe` (for the side that just moved where there is a `flagMove`),
+    /// exactly the count there must all be out of the enemy's reach.
     fn flag_reached(&self, flag: &Flag, colour: Colour) -> bool {
         let region = &flag.region[colour.index()];
         if region.is_empty() {
             return false;
         }
         let piece = flag.piece[colour.index()];
-        let on_flag = self
+        let on_flag: Vec<_> = self
             .live()
             .filter(|(_, m)| m.colour == colour)
             .filter(|(_, m)| piece.is_none_or(|p| self.piece_of(m) == p))
-            .filter(|(_, m)| self.lay.coord(m.sq).is_some_and(|c| region.contains(c)))
-            .count() as u32;
+            .map(|(_, m)| m.sq)
+            .filter(|&sq| self.lay.coord(sq).is_some_and(|c| region.contains(c)))
+            .collect();
+        let n = on_flag.len() as u32;
         let full = || region.iter().all(|c| self.man_at(self.lay.sq(c)).is_some());
-        on_flag > 0 && (on_flag >= flag.count || flag.blocked_win && full())
+        let reached = n > 0 && (n >= flag.count || flag.blocked_win && full());
+        let judged = flag.safe && (!flag.flag_move || colour == self.stm.flip());
+        if !reached || !judged || n != flag.count {
+            return reached;
+        }
+        !on_flag
+            .iter()
+            .any(|&sq| self.map.attacked(colour.flip(), sq))
     }
 
     /// True when `colour`, not in check, has a legal move of a man of its flag type into

@@ -750,6 +750,19 @@ pub fn attacked(b: &RefBoard, v: &Variant, sq: Coord, by: Colour) -> bool {
     false
 }
 
+/// True when a man of `by` has a path that could capture on `sq` (check-only sight lines
+/// do not count): FSF's attackers of a square, as the flag's safety asks it.
+pub fn capturable(b: &RefBoard, v: &Variant, sq: Coord, by: Colour) -> bool {
+    b.men().filter(|(_, m)| m.colour == by).any(|(from, man)| {
+        let mut hit = false;
+        Walk { b, v, man, from }.run(&mut |reach| {
+            let r = reach.rights;
+            hit |= reach.to == sq && r & rights::CAPTURE != 0 && r & rights::TAME == 0;
+        });
+        hit
+    })
+}
+
 // ---------------------------------------------------------------------------------------
 // Playing a move on a copy
 // ---------------------------------------------------------------------------------------

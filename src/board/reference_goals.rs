@@ -7,8 +7,9 @@ use variants::rules::{Extinction, Flag, PieceId};
 use variants::Variant;
 
 use crate::board::moves::{Move, MoveKind};
-use crate::board::reference::{in_check, is_legal, play, pseudo_moves, RefBoard};
+use crate::board::reference::{capturable, in_check, is_legal, play, pseudo_moves, RefBoard};
 use crate::board::types::Colour;
+use variants::geometry::Coord;
 
 /// Checks a side has left to give when a FEN names none (FSF: the next check wins).
 const CHECKS_WHEN_UNSAID: u8 = 1;
@@ -80,37 +81,44 @@ pub fn goal_over(b: &RefBoard, v: &Variant) -> bool {
 }
 
 /// Men of `c`'s flag type on its flag region: enough of them, or (blocked win) one with
-/// the region full.
-fn reached(b: &RefBoard, f: &Flag, c: Colour) -> bool {
+/// the region full. Under `flagPieceSafe` (for the side that just moved where there is a
+/// `flagMove`) exactly the count there must all stand where no enemy man could capture.
+fn reached(b: &RefBoard, v: &Variant, f: &Flag, c: Colour) -> bool {
     let region = &f.region[c.index()];
     let wanted = f.piece[c.index()];
-    let n = b
+    let on: Vec<Coord> = b
         .men()
         .filter(|(at, m)| m.colour == c && region.contains(*at))
         .filter(|(_, m)| wanted.is_none() || wanted == Some(m.piece))
-        .count() as u32;
+        .map(|(at, _)| at)
+        .collect();
+    let n = on.len() as u32;
     let full = region.iter().all(|at| b.at(at).is_some());
-    n >= 1 && (n >= f.count || f.blocked_win && full)
+    let reached = n >= 1 && (n >= f.count || f.blocked_win && full);
+    if !reached || !f.safe || f.flag_move && c != b.stm.flip() || n != f.count {
+        return reached;
+    }
+    !on.iter().any(|&at| capturable(b, v, at, c.flip()))
 }
 
-/// FSF's flag rules from the side to move's seat. With `flagMove` a flag reached by the
-/// side to move on its last move has held (won or, royal flags both reached with White
-/// to move, drawn). A flag the other side just reached ends the game when there is no
-/// extra move, or when the side to move's flag type is royal (then Black, out of check,
-/// plays on only if its flag man can step into its region now).
+/// FSF's flag rules from the side to move's seat. A flag of the side to move that stood
+/// through the other side's move (`flagMove`, or `flagPieceSafe` now safe) has won, or
+/// drawn where the other flag stands too (royal flags with White to move under
+/// `flagMove`; any under `flagPieceSafe` alone). A flag the other side just reached ends
+/// the game unless an extra move is due (`flagMove` alone) and the side to move's flag is
+/// not royal; with a royal one, Black out of check plays on only if its flag man can step
+/// into its region now.
 fn flag_over(b: &RefBoard, v: &Variant, f: &Flag) -> bool {
     let us = b.stm;
-    if f.flag_move && reached(b, f, us) {
+    if (f.flag_move || f.safe) && reached(b, v, f, us) {
         return true;
     }
     let royal = f.piece[us.index()].is_some_and(|p| v.pieces[p as usize].royal);
-    // With an extra move to come, only a royal flag decides now (FSF: the king cannot be
-    // stopped once there, so its side need not wait).
-    let decides_now = !f.flag_move || royal;
-    if !decides_now || !reached(b, f, us.flip()) {
+    let decides_now = !f.flag_move || f.safe || royal;
+    if !decides_now || !reached(b, v, f, us.flip()) {
         return false;
     }
-    if !f.flag_move || us != Colour::Black || in_check(b, v, us) {
+    if !f.flag_move || !royal || us != Colour::Black || in_check(b, v, us) {
         return true;
     }
     !pseudo_moves(b, v)

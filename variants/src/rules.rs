@@ -358,6 +358,10 @@ pub struct Flag {
     /// if the flag still stands after it; where the flag type is royal, Black reaching its
     /// own flag on that move draws, and a White flag reached second comes too late.
     pub flag_move: bool,
+    /// A flag counts only while no enemy man attacks a man of the type on it, when exactly
+    /// `count` of them stand there (`flagPieceSafe`); with `flag_move` the check applies to
+    /// the side that just moved only, and both sides safe on their flags is a draw without it.
+    pub safe: bool,
 }
 
 /// Atomic chess: a capture explodes the capturer and every non-immune piece next to it.

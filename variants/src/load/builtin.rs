@@ -12,6 +12,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("atomic.ini", include_str!("../../data/atomic.ini")),
     ("checks.ini", include_str!("../../data/checks.ini")),
     ("flags.ini", include_str!("../../data/flags.ini")),
+    ("boardgames.ini", include_str!("../../data/boardgames.ini")),
     ("berolina.ini", include_str!("../../data/berolina.ini")),
     ("knightmate.ini", include_str!("../../data/knightmate.ini")),
     ("spartan.ini", include_str!("../../data/spartan.ini")),

@@ -526,6 +526,7 @@ fn flag(b: &mut Build) -> Option<Flag> {
         .unwrap_or(1);
     let blocked_win = b.ctx.flag("flagPieceBlockedWin", false);
     let flag_move = b.ctx.flag("flagMove", false);
+    let safe = b.ctx.flag("flagPieceSafe", false);
     if region.iter().all(SquareSet::is_empty) {
         return None;
     }
@@ -535,6 +536,7 @@ fn flag(b: &mut Build) -> Option<Flag> {
         count,
         blocked_win,
         flag_move,
+        safe,
     })
 }
 

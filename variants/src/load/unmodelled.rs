@@ -99,7 +99,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("makpongRule", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
-    ("flagPieceSafe", Neutral::Bool(false)),
     ("adjudicateFullBoard", Neutral::Bool(false)),
     ("twoBoards", Neutral::Bool(false)),
     ("passOnStalemate", Neutral::Bool(false)),
