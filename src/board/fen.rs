@@ -617,7 +617,12 @@ impl Position {
             let may_stick = p.promoted.is_some()
                 && (!p.mandatory_promotion || demotion)
                 && p.dead_squares.is_empty();
-            if kind.dead[m.colour.index()][m.sq as usize] || !may_stick && !self.can_ever_move(m) {
+            // A type that never promotes gets stuck by moving (a hound or a breakthrough man
+            // on the last rank, as FSF plays them): only one that would have promoted on
+            // arriving there is misplaced.
+            let promotes = !p.promotions.is_empty() || p.promoted.is_some();
+            let stuck = promotes && !may_stick && !self.can_ever_move(m);
+            if kind.dead[m.colour.index()][m.sq as usize] || stuck {
                 return Err(FenError::DeadPiece(letter, at()));
             }
         }
