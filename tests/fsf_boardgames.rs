@@ -1,5 +1,8 @@
 //! Fairy-Stockfish's board games as Locust plays them (issue 44): flag races with
-//! `flagPieceSafe` (dobutsu) and `flagMove` (jesonmor), breakthrough, fox-and-hounds. Game
+//! `flagPieceSafe` (dobutsu, alapo, squatter) and `flagMove` (jesonmor), breakthrough,
+//! fox-and-hounds; connect games (`connectN`, `connectNxN`, `collinearN`, `connectValue`,
+//! `connectPieceTypes`, directions) with drops narrowed by `enclosingDrop = top | snort |
+//! anyside` (tictactoe, cfour and its children, picaria, teeko, three-musketeers, ...). Game
 //! results equal pyffish's `game_result` at the end of random games
 //! (tests/data/perft/fsf_boardgame_endings.txt, made by tools/fsf-boardgame-endings.py),
 //! random walks agree with the reference generator and keep map and key in step with a
@@ -9,6 +12,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod peers;
 
 use common::{variant, walk_checked};
 use locust::board::position::Position;
@@ -17,21 +21,52 @@ use locust::game::Game;
 use variants::Variant;
 
 const ENDINGS: &str = include_str!("data/perft/fsf_boardgame_endings.txt");
+/// Built-ins and sections of FSF's variants.ini that must have a game end in the data.
+const GAMES: &[&str] = &[
+    "breakthrough",
+    "fox-and-hounds",
+    "jesonmor",
+    "dobutsu",
+    "tictactoe",
+    "cfour",
+    "cfour-anyside",
+    "cfour-misere",
+    "picaria",
+    "nineholes",
+    "tictacchess",
+    "teeko",
+    "symphony",
+    "asimplegame",
+    "allqueenschess",
+    "roll-ing-to-four",
+    "three-musketeers",
+    "alapo",
+    "squatter",
+];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 150;
 
-/// The variants of the data file's `ini` lines (sections of FSF's variants.ini, as pyffish
-/// loaded them), then Locust's built-ins.
-fn find(name: &str) -> Variant {
-    let text: String = ENDINGS
-        .lines()
-        .filter_map(|l| l.strip_prefix("ini"))
-        .map(|l| format!("{}\n", l.strip_prefix(' ').unwrap_or(l)))
-        .collect();
-    let own = variants::load_str(&text, "fsf_boardgame_endings.txt").unwrap();
-    own.into_iter()
-        .find(|v| v.name == name)
-        .unwrap_or_else(|| variant(name))
+/// The sections of FSF's variants.ini that Locust loads (from the peer file: it is GPL and
+/// never copied here), or `None` with the skip reported when the file is not found.
+fn fsf_sections(test: &str) -> Option<Vec<Variant>> {
+    let Some(text) = peers::fsf_variants_ini() else {
+        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
+        peers::missing(peers::FSF_VARIANTS_INI, test, why);
+        return None;
+    };
+    Some(variants::load_report(&text, "variants.ini").variants())
+}
+
+/// A variant of the data: a section of FSF's file, else Locust's built-in of that name;
+/// `None` when it is a section and the file is missing.
+fn find(name: &str, sections: &Option<Vec<Variant>>) -> Option<Variant> {
+    let builtins = variants::builtins().expect("built-ins load");
+    if let Some(v) = variants::find(&builtins, name) {
+        return Some(v.clone());
+    }
+    let sections = sections.as_ref()?;
+    let v = sections.iter().find(|v| v.name == name);
+    Some(v.unwrap_or_else(|| panic!("{name} does not load")).clone())
 }
 
 /// `(variant, result, fen, moves)` of every `ending` row.
@@ -60,11 +95,15 @@ fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
 #[test]
 fn endings_equal_pyffish() {
     let all = rows();
-    for name in ["breakthrough", "fox-and-hounds", "jesonmor", "dobutsu"] {
-        assert!(all.iter().any(|r| r.0 == name && r.1 != "on"), "{name}");
+    for name in GAMES {
+        assert!(all.iter().any(|r| r.0 == *name && r.1 != "on"), "{name}");
     }
+    let sections = fsf_sections("endings_equal_pyffish");
     for (name, want, fen, moves) in all {
-        let mut game = played(&find(name), fen, &moves);
+        let Some(v) = find(name, &sections) else {
+            continue;
+        };
+        let mut game = played(&v, fen, &moves);
         let us = game.position().side_to_move();
         let got = match game.outcome() {
             None => "on",
@@ -81,11 +120,14 @@ fn endings_equal_pyffish() {
 #[test]
 fn walks_agree_with_the_reference() {
     let mut seen = Vec::new();
+    let sections = fsf_sections("walks_agree_with_the_reference");
     for (i, (name, want, fen, moves)) in rows().into_iter().enumerate() {
         if want != "on" {
             continue;
         }
-        let rules = find(name);
+        let Some(rules) = find(name, &sections) else {
+            continue;
+        };
         if !seen.contains(&name) {
             seen.push(name);
             let start = Position::new_game(rules.clone()).unwrap();
@@ -106,7 +148,7 @@ fn tables_refuse_the_rules_by_name() {
         ("jesonmor", "royal"),
         ("dobutsu", "drops"),
     ] {
-        let v = find(name);
+        let v = variant(name);
         match Rules::new(&v, None, false) {
             Err(RulesError::Unsupported(_, why)) => assert!(why.contains(rule), "{name}: {why}"),
             Err(RulesError::Drops(_)) => assert_eq!(rule, "drops", "{name}"),
@@ -125,4 +167,62 @@ fn stuck_men_that_never_promote_read() {
     assert!(pos.with_fen(hounds).is_ok());
     let chess = Position::new_game(variant("chess")).unwrap();
     assert!(chess.with_fen("4k2P/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+}
+
+/// Connect rules and enclosing drops are refused by the table generator by name; the
+/// flipping rules are refused by the loader by name.
+#[test]
+fn connect_and_flipping_rules_are_refused_by_name() {
+    let connect = common::ini_variant("[c5:chess]\nconnectN = 5\n");
+    assert!(matches!(
+        Rules::new(&connect, None, false),
+        Err(RulesError::Unsupported(_, why)) if why.contains("connect")
+    ));
+    for rule in ["reversi", "ataxx", "quadwrangle"] {
+        let ini = format!("[flip:crazyhouse]\nenclosingDrop = {rule}\n");
+        let err = variants::load_str(&ini, "flip.ini").unwrap_err();
+        assert!(
+            format!("{err:?}").contains("enclosingDrop"),
+            "{rule}: {err:?}"
+        );
+    }
+    let ini = "[flip:crazyhouse]\nflipEnclosedPieces = ataxx\n";
+    assert!(variants::load_str(ini, "flip.ini").is_err());
+}
+
+/// `connectValue = loss`: the side that makes the row loses; `connectPieceTypes` counts
+/// only its types; `connectDiagonal = false` leaves diagonals out.
+#[test]
+fn connect_keys_decide_the_end() {
+    let base = "[row]\nmaxRank = 4\nmaxFile = 4\nimmobile = p\n";
+    let make = |extra: &str, fen: &str| {
+        let v = common::ini_variant(&format!(
+            "{base}startFen = 4/4/4/4[PPPPpppp] w - - 0 1\npieceDrops = true\nstalemateValue = draw\n{extra}"
+        ));
+        Position::new_game(v).unwrap().with_fen(fen).unwrap()
+    };
+    // White has just made a row of three on the first rank; Black to move.
+    let row = "4/4/pp2/PPP1[Pppp] b - - 0 1";
+    let end = |p: &Position| p.goal_end().map(|g| g.winner);
+    let white = Some(locust::board::types::Colour::White);
+    let black = Some(locust::board::types::Colour::Black);
+    assert_eq!(end(&make("connectN = 3\n", row)), Some(white));
+    assert_eq!(
+        end(&make("connectN = 3\nconnectValue = loss\n", row)),
+        Some(black)
+    );
+    assert_eq!(
+        end(&make("connectN = 3\nconnectHorizontal = false\n", row)),
+        None
+    );
+    assert_eq!(end(&make("connectN = 4\n", row)), None);
+    let diagonal = "4/2P1/1Ppp/P1p1[Pp] b - - 0 1";
+    assert_eq!(end(&make("connectN = 3\n", diagonal)), Some(white));
+    assert_eq!(
+        end(&make("connectN = 3\nconnectDiagonal = false\n", diagonal)),
+        None
+    );
+    let gaps = "P3/4/P3/P3[Pppp] b - - 0 1";
+    assert_eq!(end(&make("collinearN = 3\n", gaps)), Some(white));
+    assert_eq!(end(&make("connectN = 3\n", gaps)), None);
 }

@@ -80,6 +80,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             check_counting: false,
             checking: true,
             flag: None,
+            connect: None,
             counting: None,
             material_counting: None,
             extinction: None,

@@ -17,7 +17,9 @@ import pyffish as sf
 FSF_GIT = "/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo"
 # Built-in variants, then sections of FSF's variants.ini.
 VARIANTS = ["breakthrough", "fox-and-hounds", "jesonmor", "dobutsu"]
-SECTIONS = []
+SECTIONS = ["tictactoe", "cfour", "cfour-anyside", "cfour-misere", "picaria", "nineholes",
+            "tictacchess", "teeko", "symphony", "asimplegame", "allqueenschess",
+            "roll-ing-to-four", "three-musketeers", "alapo", "squatter", "breakthrough5"]
 # Playouts per variant, and the longest one (plies) before giving up on an end.
 PLAYOUTS = 4
 MAX_PLIES = 600

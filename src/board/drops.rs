@@ -4,8 +4,10 @@
 //! (`dropChecks`, `mustDrop`, `mustDropType`), decided here for `royalty.rs`.
 
 use variants::geometry::Coord;
+use variants::rules::EnclosingDrop;
 use variants::PieceId;
 
+use crate::board::enclosing::{self, held_by};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
@@ -21,6 +23,7 @@ impl Position {
         let us = self.stm;
         let hand = &self.hand[us.index()];
         let forced = self.forced_drop_type();
+        let enclosing = self.enclosing_mask();
         for (p, &n) in hand.iter().enumerate() {
             let p = p as PieceId;
             if n == 0 || forced.is_some_and(|t| t != p) {
@@ -37,7 +40,13 @@ impl Position {
                 let Some(c) = self.lay.coord(sq) else {
                     continue;
                 };
-                if !self.may_drop(p, us, c) {
+                let index = c.rank as usize * self.lay.files as usize + c.file as usize;
+                if enclosing.as_ref().is_some_and(|mask| !mask[index]) {
+                    continue;
+                }
+                // FSF's `anyside` replaces the other drop restrictions (regions, files).
+                let any_side = v.drops.enclosing == EnclosingDrop::AnySide;
+                if !any_side && !self.may_drop(p, us, c) {
                     continue;
                 }
                 for placed in [Some(p), promoted].into_iter().flatten() {
@@ -50,6 +59,16 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// The squares an `enclosingDrop` rule allows now (`None`: no such rule).
+    fn enclosing_mask(&self) -> Option<Vec<bool>> {
+        let rule = self.lay.variant.drops.enclosing;
+        if rule == EnclosingDrop::None {
+            return None;
+        }
+        let held = |c: Coord| held_by(self.man_at(self.lay.sq(c)).map(|m| m.colour), self.stm);
+        enclosing::allowed(rule, self.lay.files, self.lay.ranks, held)
     }
 
     /// `c` from `us`'s side of the board (White's coordinates for Black's squares).

@@ -3,7 +3,9 @@
 //! type in the flag region win, FSF's `flag*` keys). Either ends the game at once, as a lost
 //! royal does: no move is legal after it.
 
-use variants::rules::Flag;
+use variants::rules::{Connect, Flag, Outcome};
+
+use crate::board::connect::Grid;
 
 use crate::board::moves::MoveKind;
 use crate::board::position::Position;
@@ -18,6 +20,8 @@ pub enum Goal {
     Flag,
     /// A side ran out of men of a type its extinction rule counts (`extinction.rs`).
     Extinction,
+    /// The side that just moved made its connection (`connect.rs`).
+    Connect,
 }
 
 /// A game ended by a goal rule.
@@ -48,7 +52,7 @@ impl Position {
     }
 
     /// The end of the game by a goal rule, if it has come (extinction, then the flag, then
-    /// the checks, as Fairy-Stockfish judges them).
+    /// the checks, then a connection, as Fairy-Stockfish judges them).
     pub fn goal_end(&self) -> Option<GoalEnd> {
         let end = &self.lay.variant.end;
         if let Some(winner) = self.extinction_end() {
@@ -66,10 +70,31 @@ impl Position {
             }
         }
         let mover = self.stm.flip();
-        (end.check_counting && self.checks_left[mover.index()] == 0).then_some(GoalEnd {
-            winner: Some(mover),
-            goal: Goal::Checks,
+        if end.check_counting && self.checks_left[mover.index()] == 0 {
+            return Some(GoalEnd {
+                winner: Some(mover),
+                goal: Goal::Checks,
+            });
+        }
+        let connect = end.connect.as_ref()?;
+        self.connected(connect, mover).then_some(GoalEnd {
+            winner: match connect.value {
+                Outcome::Win => Some(mover),
+                Outcome::Loss => Some(self.stm),
+                Outcome::Draw => None,
+            },
+            goal: Goal::Connect,
         })
+    }
+
+    /// True when `colour`'s men of the counted types make a connection under `rule`.
+    fn connected(&self, rule: &Connect, colour: Colour) -> bool {
+        let counted = self
+            .live()
+            .filter(|(_, m)| m.colour == colour)
+            .filter(|(_, m)| (rule.pieces.as_ref()).is_none_or(|t| t.contains(&self.piece_of(m))))
+            .filter_map(|(_, m)| self.lay.coord(m.sq));
+        Grid::new(self.lay.files, self.lay.ranks, counted).connected(rule, colour)
     }
 
     /// The flag's verdict: `Some(winner)` (`Some(None)`: drawn) when the game is over,

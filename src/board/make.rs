@@ -241,7 +241,9 @@ impl Position {
             self.key ^= self.zob.strike(sq);
         }
         self.rule50 += 1;
-        if mv.kind == MoveKind::Pass || mv.is_step_out_and_back() {
+        // A drop is irreversible too (FSF resets its counter on every drop).
+        let irreversible = matches!(mv.kind, MoveKind::Pass | MoveKind::Drop);
+        if irreversible || mv.is_step_out_and_back() {
             // A pass, and a lion's step out and back (which XBoard receives as its null move,
             // `@@@@`), cut the window of reversible moves: XBoard counts a null move as
             // irreversible, so a repetition counted across one was a false draw claim there

@@ -4,8 +4,10 @@
 //! drops (`dropChecks = false`, `mustDrop`, `mustDropType`).
 
 use variants::geometry::Coord;
+use variants::rules::EnclosingDrop;
 use variants::{PieceId, Variant};
 
+use crate::board::enclosing::{self, held_by};
 use crate::board::moves::{Move, MoveKind};
 use crate::board::reference::{in_check, RefBoard};
 use crate::board::types::Colour;
@@ -21,6 +23,8 @@ pub fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
         .drops
         .must_drop_type
         .filter(|&t| v.drops.must_drop && hand[t as usize] > 0);
+    let held = |c: Coord| held_by(b.at(c).map(|m| m.colour), us);
+    let enclosing = enclosing::allowed(v.drops.enclosing, b.files, b.ranks, held);
     for (p, &n) in hand.iter().enumerate() {
         let p = p as PieceId;
         if n == 0 || only.is_some_and(|t| t != p) {
@@ -34,7 +38,12 @@ pub fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
             }
         }
         for c in b.coords().filter(|&c| b.at(c).is_none()) {
-            if !may_drop(b, v, p, c) {
+            let index = c.rank as usize * b.files as usize + c.file as usize;
+            if enclosing.as_ref().is_some_and(|mask| !mask[index]) {
+                continue;
+            }
+            let any_side = v.drops.enclosing == EnclosingDrop::AnySide;
+            if !any_side && !may_drop(b, v, p, c) {
                 continue;
             }
             for &placed in &forms {

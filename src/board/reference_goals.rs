@@ -6,6 +6,7 @@
 use variants::rules::{Extinction, Flag, PieceId};
 use variants::Variant;
 
+use crate::board::connect::Grid;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::reference::{capturable, in_check, is_legal, play, pseudo_moves, RefBoard};
 use crate::board::types::Colour;
@@ -77,7 +78,15 @@ pub fn goal_over(b: &RefBoard, v: &Variant) -> bool {
     if v.end.check_counting && b.checks_left[mover.index()] == 0 {
         return true;
     }
-    v.end.flag.as_ref().is_some_and(|f| flag_over(b, v, f))
+    if v.end.flag.as_ref().is_some_and(|f| flag_over(b, v, f)) {
+        return true;
+    }
+    v.end.connect.as_ref().is_some_and(|c| {
+        let counted = b.men().filter(|(_, m)| {
+            m.colour == mover && c.pieces.as_ref().is_none_or(|t| t.contains(&m.piece))
+        });
+        Grid::new(b.files, b.ranks, counted.map(|(at, _)| at)).connected(c, mover)
+    })
 }
 
 /// Men of `c`'s flag type on its flag region: enough of them, or (blocked win) one with

@@ -158,6 +158,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("check counting (checkCounting)")
     } else if v.end.flag.is_some() {
         Some("flag regions (flagRegion: capture the flag)")
+    } else if v.end.connect.is_some() {
+        Some("connect rules (connectN, connectNxN, collinearN, connectRegion)")
     } else if v.black_rotated {
         Some("Black's men turned half round (blackRotated)")
     } else if v.promotion.stuck_forced {

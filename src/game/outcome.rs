@@ -30,6 +30,8 @@ pub enum Termination {
     Flag,
     /// A side ran out of men its extinction rule counts.
     Extinction,
+    /// The side that moved made its connection (connect games).
+    Connection,
     /// The n-move rule.
     MoveRule,
     /// The same position the variant's number of times.
@@ -55,6 +57,7 @@ impl Termination {
             Termination::ChecksGiven => "checks given",
             Termination::Flag => "flag reached",
             Termination::Extinction => "extinction",
+            Termination::Connection => "connection made",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
             Termination::Counting => "counting rule",
@@ -316,6 +319,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
             Goal::Checks => Termination::ChecksGiven,
             Goal::Flag => Termination::Flag,
             Goal::Extinction => Termination::Extinction,
+            Goal::Connect => Termination::Connection,
         };
         return Outcome {
             winner: g.winner,

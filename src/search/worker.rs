@@ -233,6 +233,7 @@ impl<'a> Worker<'a> {
                     || v.end.royalty != variants::rules::Royalty::Absolute
                     || v.end.check_counting
                     || v.end.flag.is_some()
+                    || v.end.connect.is_some()
                     || v.end.extinction.is_some()
             },
             tables: None,

@@ -406,8 +406,8 @@ pub fn check_stages(name: &str, pos: &mut Position, pseudo: &[Move], legal: &[Mo
 }
 
 /// Make agrees with the reference's `play`: board, virgin rights, hands, side, e.p. and passes
-/// as one board, and the counters by their rules (the half-move clock restarts on a capture
-/// or a move of a promoting type; the move number grows after Black's move).
+/// as one board, and the counters by their rules (the half-move clock restarts on a capture,
+/// a drop or a move of a promoting type; the move number grows after Black's move).
 pub fn check_play(
     name: &str,
     before: &RefBoard,
@@ -439,8 +439,9 @@ pub fn check_play(
     let lands_on_man = m.to != m.from && before.at(m.to_coord()).is_some();
     let burned = effects(before, rules, m).burned > 0;
     let captured = moved && (lands_on_man || burned || m.extras().any(|c| before.at(c).is_some()));
-    // A pass or a lion's step out and back is irreversible too (XBoard's null move).
-    let passes = m.kind == MoveKind::Pass
+    // A pass or a lion's step out and back is irreversible too (XBoard's null move), and
+    // so is a drop (FSF's rule).
+    let passes = matches!(m.kind, MoveKind::Pass | MoveKind::Drop)
         || m.kind == MoveKind::Normal && m.to == m.from && m.extras().next().is_none();
     let clock_now = if captured || pawn || passes {
         0

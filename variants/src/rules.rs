@@ -211,6 +211,23 @@ pub struct Drops {
     pub must_drop: bool,
     /// `mustDropType`: the only type that must (and, while held, may) be dropped.
     pub must_drop_type: Option<PieceId>,
+    /// Fairy-Stockfish's `enclosingDrop` rules that only narrow where a drop may go.
+    pub enclosing: EnclosingDrop,
+}
+
+/// FSF's `enclosingDrop` rules that narrow the drop squares without flipping anything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnclosingDrop {
+    /// No such rule.
+    #[default]
+    None,
+    /// `top`: onto the first rank or straight above an occupied square (connect four).
+    Top,
+    /// `snort`: not orthogonally next to an enemy man.
+    Snort,
+    /// `anyside`: pushed in from an edge: per rank and file, the first empty square reached
+    /// from each side (FSF's reading, which replaces every other drop restriction).
+    AnySide,
 }
 
 /// Game-end rules.
@@ -259,6 +276,9 @@ pub struct GameEnd {
     pub checking: bool,
     /// Capture the flag (king of the hill, racing kings), if the variant has it.
     pub flag: Option<Flag>,
+    /// Connect games: a line, block or chain of the mover's men ends the game (FSF's
+    /// `connect*` and `collinearN` keys).
+    pub connect: Option<Connect>,
     /// A counting rule (`countingRule`: makruk, cambodian, asean), if the variant has it.
     pub counting: Option<Counting>,
     /// Who wins what would be a draw (`materialCounting`), if anyone decides it.
@@ -362,6 +382,52 @@ pub struct Flag {
     /// `count` of them stand there (`flagPieceSafe`); with `flag_move` the check applies to
     /// the side that just moved only, and both sides safe on their flags is a draw without it.
     pub safe: bool,
+}
+
+/// Fairy-Stockfish's connect rules, judged after every move for the side that made it:
+/// `connectN` men in a row, an `connectNxN` square block, `collinearN` men on one line (gaps
+/// allowed), or a chain from region 1 to region 2, along the allowed directions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connect {
+    /// Men in an unbroken row (0: no such rule).
+    pub n: u32,
+    /// Side of a full square block (0: none).
+    pub nxn: u32,
+    /// Men on one line, gaps allowed (0: none).
+    pub collinear: u32,
+    /// Lines along ranks (`connectHorizontal`).
+    pub horizontal: bool,
+    /// Lines along files (`connectVertical`).
+    pub vertical: bool,
+    /// Diagonal lines (`connectDiagonal`).
+    pub diagonal: bool,
+    /// The types that count (`connectPieceTypes`; `None`: every type).
+    pub pieces: Option<Vec<PieceId>>,
+    /// The chain's ends per colour (`connectRegion1White`, ...; empty: no chain rule).
+    pub region1: [SquareSet; 2],
+    /// See `region1`.
+    pub region2: [SquareSet; 2],
+    /// The result for the side that made the connection (`connectValue`).
+    pub value: Outcome,
+}
+
+impl Connect {
+    /// The directions lines run in, as (file, rank) steps: FSF's east, north, north-east and
+    /// south-east, as its keys allow them. A chain grows only along these steps, never
+    /// against them (FSF's rule, kept so that games end where FSF's end).
+    pub fn steps(&self) -> Vec<(i8, i8)> {
+        let mut steps = Vec::new();
+        if self.horizontal {
+            steps.push((1, 0));
+        }
+        if self.vertical {
+            steps.push((0, 1));
+        }
+        if self.diagonal {
+            steps.extend([(1, 1), (1, -1)]);
+        }
+        steps
+    }
 }
 
 /// Atomic chess: a capture explodes the capturer and every non-immune piece next to it.

@@ -7,6 +7,7 @@
 
 mod chirality;
 mod compile;
+mod connect;
 mod context;
 mod counting;
 mod en_passant;

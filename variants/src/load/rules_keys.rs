@@ -6,8 +6,8 @@ use super::piece_defs::compile_moves;
 use super::values::{self, symbol, Symbol};
 use crate::geometry::SquareSet;
 use crate::rules::{
-    Blast, CaptureMatrix, Castling, Drops, Flag, GameEnd, LionTrading, Origin, Outcome, PieceId,
-    Promotion, Royalty, Variant,
+    Blast, CaptureMatrix, Castling, Drops, EnclosingDrop, Flag, GameEnd, LionTrading, Origin,
+    Outcome, PieceId, Promotion, Royalty, Variant,
 };
 use crate::xbetza;
 
@@ -375,6 +375,10 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
         keep_promoted: b.ctx.flag("dropLoop", false),
         must_drop: b.ctx.flag("mustDrop", false),
         must_drop_type: flag_piece(b, "mustDropType").flatten(),
+        enclosing: b
+            .ctx
+            .parsed("enclosingDrop", enclosing_drop)
+            .unwrap_or_default(),
     }
 }
 
@@ -498,6 +502,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         check_counting: b.ctx.flag("checkCounting", false),
         checking: b.ctx.flag("checking", true),
         flag: flag(b),
+        connect: super::connect::connect(b),
         counting: super::counting::counting(b),
         material_counting: super::counting::material_counting(b),
         extinction: general,
@@ -553,6 +558,21 @@ fn flag_piece(b: &mut Build, key: &str) -> Option<Option<PieceId>> {
             b.ctx.fail(&e, format!("unknown piece `{}`", e.value));
             None
         }
+    }
+}
+
+/// FSF's `enclosingDrop` values Locust plays: those that narrow the drop squares. The
+/// rules that flip enclosed men (`reversi`, `ataxx`, `quadwrangle`) are refused by name.
+fn enclosing_drop(v: &str) -> Result<EnclosingDrop, String> {
+    match v {
+        "none" => Ok(EnclosingDrop::None),
+        "top" => Ok(EnclosingDrop::Top),
+        "snort" => Ok(EnclosingDrop::Snort),
+        "anyside" => Ok(EnclosingDrop::AnySide),
+        "reversi" | "ataxx" | "quadwrangle" => Err(format!(
+            "`{v}` (drops that enclose and flip enemy men) is not modelled by Locust"
+        )),
+        _ => Err(format!("expected none, top, snort or anyside, found `{v}`")),
     }
 }
 
@@ -888,13 +908,14 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
         let decided = !end.extinction_types.is_empty()
             || end.bare_king_loses
             || end.flag.is_some()
+            || end.connect.is_some()
             || end.stalemate != Outcome::Draw
             || end.stalemate_piece_count;
         if !decided {
             b.ctx.fail_section(
                 "king",
-                "no royal piece and no other way to win: define `king`, extinction or flag \
-                 rules, or a stalemate value",
+                "no royal piece and no other way to win: define `king`, extinction, flag or \
+                 connect rules, or a stalemate value",
             );
         }
         return;

@@ -23,8 +23,6 @@ enum Neutral {
     Bool(bool),
     /// A word among these (FSF's default spellings).
     Word(&'static [&'static str]),
-    /// A whole number at this value.
-    Int(u32),
     /// A square list naming no square, or every square of the board.
     Squares { all: bool },
     /// A castling key whose default Locust's castling is built on: this value, or any while
@@ -104,10 +102,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("passOnStalemate", Neutral::Bool(false)),
     ("passOnStalemateWhite", Neutral::Bool(false)),
     ("passOnStalemateBlack", Neutral::Bool(false)),
-    ("connectN", Neutral::Int(0)),
-    ("connectNxN", Neutral::Int(0)),
-    ("collinearN", Neutral::Int(0)),
-    ("enclosingDrop", Neutral::Word(&["none"])),
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
     ("wallingRule", Neutral::Word(&["none"])),
     ("castlingWins", Neutral::Word(&["-"])),
@@ -120,15 +114,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
 const REFUSED: &[&str] = &[
-    "connectPieceTypes",
-    "connectHorizontal",
-    "connectVertical",
-    "connectDiagonal",
-    "connectRegion1White",
-    "connectRegion2White",
-    "connectRegion1Black",
-    "connectRegion2Black",
-    "connectValue",
     "wallingRegion",
     "wallingRegionWhite",
     "wallingRegionBlack",
@@ -236,7 +221,6 @@ fn neutral_value(
         Neutral::Presentation => Ok(true),
         Neutral::Bool(d) => values::boolean(v).map(|x| x == d),
         Neutral::Word(words) => Ok(words.contains(&v)),
-        Neutral::Int(d) => values::integer(v, u32::MAX).map(|x| x == d),
         Neutral::Squares { all } => {
             let set = values::squares(v, b.files, b.ranks)?;
             let full = SquareSet::ranks(b.files, 0, b.ranks - 1);
