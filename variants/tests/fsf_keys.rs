@@ -53,10 +53,11 @@ fn values_that_change_the_game_are_refused_by_name() {
             "dropOppositeColoredBishop = true",
             "dropOppositeColoredBishop",
         ),
-        ("flagPieceSafe = true", "flagPieceSafe"),
+        ("flipEnclosedPieces = ataxx", "flipEnclosedPieces"),
+        ("enclosingDrop = reversi", "enclosingDrop"),
         ("nMoveRuleTypes = n", "nMoveRuleTypes"),
         ("castlingKingFile = d", "castlingKingFile"),
-        ("connectValue = win", "connectValue"),
+        ("passOnStalemate = true", "passOnStalemate"),
     ] {
         let e = errors_of(line);
         assert_eq!(e.len(), 1, "{line}: {e:?}");
