@@ -18,9 +18,11 @@ use common::{variant, walk_checked};
 use locust::board::position::Position;
 use locust::egt::rules::{Rules, RulesError};
 use locust::game::Game;
+use locust::search::Score;
 use variants::Variant;
 
 const ENDINGS: &str = include_str!("data/perft/fsf_boardgame_endings.txt");
+const TACTICS: &str = include_str!("data/fsf_boardgame_tactics.txt");
 /// Built-ins and sections of FSF's variants.ini that must have a game end in the data.
 const GAMES: &[&str] = &[
     "breakthrough",
@@ -225,4 +227,39 @@ fn connect_keys_decide_the_end() {
     let gaps = "P3/4/P3/P3[Pppp] b - - 0 1";
     assert_eq!(end(&make("collinearN = 3\n", gaps)), Some(white));
     assert_eq!(end(&make("connectN = 3\n", gaps)), None);
+}
+
+/// The search finds, as mate scores, the wins by connection and flag that Fairy-Stockfish
+/// finds in the variants.ini sections; a win in one ends the game for the mover.
+#[test]
+fn board_game_wins_are_found() {
+    let sections = fsf_sections("board_game_wins_are_found");
+    for line in TACTICS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (name, fen) = (f[0], f[1]);
+        let n: i32 = f[3].trim_start_matches("mate ").parse().unwrap();
+        let Some(v) = find(name, &sections) else {
+            return;
+        };
+        let mut game = Game::from_fen(v, fen).unwrap();
+        // Two plies more than the mate needs: a connecting move is quiet, and the search's
+        // futility and late-move pruning cut it at the shallowest depths.
+        let (best, score) = common::search_to_depth(&game, 2 * n as u32 + 4);
+        assert!(
+            matches!(score, Some(Score::Mate(k)) if (1..=n).contains(&k)),
+            "{name} {fen}: score {score:?}, Fairy-Stockfish: mate {n}"
+        );
+        if n == 1 {
+            let us = game.position().side_to_move();
+            game.play(best.unwrap());
+            let o = game.outcome();
+            assert!(
+                o.is_some_and(|o| o.winner == Some(us)),
+                "{name} {fen}: {o:?}"
+            );
+        }
+    }
 }
