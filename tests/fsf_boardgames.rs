@@ -275,15 +275,25 @@ fn own_sections_match_fsf_perft() {
         .map(|l| format!("{l}\n"))
         .collect();
     let own = variants::load_str(&text, "fsf_boardgame_endings.txt").unwrap();
-    let rows: Vec<&str> = ENDINGS.lines().filter_map(|l| l.strip_prefix("perft ")).collect();
+    let rows: Vec<&str> = ENDINGS
+        .lines()
+        .filter_map(|l| l.strip_prefix("perft "))
+        .collect();
     assert!(rows.len() >= 4, "{} perft rows", rows.len());
     for row in rows {
         let f: Vec<&str> = row.splitn(4, ' ').collect();
         let (name, depth, want) = (f[0], f[1].parse().unwrap(), f[2].parse::<u64>().unwrap());
         let v = own.iter().find(|v| v.name == name).unwrap();
-        let pos = Position::new_game(v.clone()).unwrap().with_fen(f[3]).unwrap();
+        let pos = Position::new_game(v.clone())
+            .unwrap()
+            .with_fen(f[3])
+            .unwrap();
         assert_eq!(locust::perft::perft(&mut pos.clone(), depth), want, "{row}");
         let board = locust::board::reference::RefBoard::from_position(&pos);
-        assert_eq!(locust::board::reference::perft(&board, v, depth), want, "reference: {row}");
+        assert_eq!(
+            locust::board::reference::perft(&board, v, depth),
+            want,
+            "reference: {row}"
+        );
     }
 }
