@@ -15,7 +15,7 @@ use locust::board::position::Position;
 use locust::board::reference::{self, RefBoard};
 use locust::egt::rules::{Rules, RulesError};
 use locust::engine::notation::{self, Dialect};
-use locust::game::Game;
+use locust::game::{Game, Termination};
 use locust::perft::perft;
 
 const INI: &str = include_str!("data/drop_rules.ini");
@@ -205,4 +205,32 @@ fn the_table_generator_refuses_demotion_by_name_even_without_drops() {
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("tables built for a variant with demotion"),
     }
+}
+
+/// Where captured men go to a hand, a capture is no irreversible move (the man comes back by
+/// a drop), so a repetition is counted across captures, as Fairy-Stockfish counts it (plies
+/// since the last null move); in chess a capture still cuts the window.
+#[test]
+fn a_repetition_across_captures_counts_where_captures_go_to_a_hand() {
+    // Each half takes a knight each way and drops both back; the white king's step
+    // alternates, so the start recurs after every second half.
+    let fen = "3qk3/8/8/3n4/8/2N5/8/K7[] w - - 0 1";
+    let half = |king: &'static str| ["c3d5", "d8d5", "N@c3", "d5d8", king, "N@d5"];
+    let mut g = Game::from_fen(variant("crazyhouse"), fen).unwrap();
+    let laps = [half("a1b1"), half("b1a1"), half("a1b1"), half("b1a1")];
+    let moves: Vec<&str> = laps.iter().flatten().copied().collect();
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(g.outcome(), None, "before ply {i}, {m}");
+        assert_eq!(g.position().repetition_window(), i as u32);
+        let mv = g.parse_move(m).unwrap();
+        g.play(mv);
+    }
+    let o = g.outcome().expect("the third occurrence ends the game");
+    assert_eq!((o.winner, o.reason), (None, Termination::Repetition));
+    // The same captures in chess (no hands) cut the window at each capture.
+    let chess = Game::from_fen(variant("chess"), "3qk3/8/8/3n4/8/2N5/8/K7 w - - 0 1").unwrap();
+    let mut c = chess;
+    let mv = c.parse_move("c3d5").unwrap();
+    c.play(mv);
+    assert_eq!(c.position().repetition_window(), 0);
 }

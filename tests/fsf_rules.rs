@@ -192,8 +192,9 @@ fn walks_agree_with_the_reference() {
     }
 }
 
-/// The search finds the wins by the goal rules that Fairy-Stockfish finds, as mate scores,
-/// and a win in one is a move that ends the game in the mover's favour.
+/// The search finds the wins that Fairy-Stockfish finds (by the goal rules, and mates in the
+/// other new variants), as mate scores, and a win in one is a move that ends the game in the
+/// mover's favour.
 #[test]
 fn goal_wins_are_found() {
     for line in TACTICS
@@ -204,7 +205,11 @@ fn goal_wins_are_found() {
         let (name, fen) = (f[0], f[1]);
         let n: i32 = f[3].trim_start_matches("mate ").parse().unwrap();
         let mut game = Game::from_fen(variant(name), fen).unwrap();
-        let (best, score) = search(&game, 2 * n as u32 + 2);
+        // Two plies beyond the mate's length: the root's late quiet moves are reduced and
+        // quiescence searches no checks, so a quiet mate in two (a mate in 1-3 in every case
+        // of the file) is proven at depth 8, not 6 (newzealand, perfect, capahouse,
+        // yarishogi, kyotoshogi).
+        let (best, score) = search(&game, 2 * n as u32 + 4);
         assert!(
             matches!(score, Some(Score::Mate(k)) if (1..=n).contains(&k)),
             "{name} {fen}: score {score:?}, Fairy-Stockfish: mate {n}"

@@ -356,6 +356,66 @@ fn fen_men(placement: &str) -> Vec<String> {
     out
 }
 
+/// XBoard 4.9 plays janggi only from a `setup` naming its own janggi table: told just
+/// `variant janggi`, it set up a chess board and forfeited the first soldier step. Every
+/// janggi-parent variant with janggi's men names that table with XBoard's letters (horse H,
+/// elephant E), gives the men not confined to the palace their own moves (XBoard's soldier
+/// cannot step sideways before the river), and reads XBoard's letters back in `setboard`.
+#[test]
+fn xboard_janggi_names_xboards_janggi_table() {
+    for name in ["janggi", "janggicasual", "janggitraditional"] {
+        let v = common::variant(name);
+        let (tx, sink, handle) = start_engine();
+        let start = "rhea1aehr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RHEA1AEHR w - - 0 1";
+        for cmd in [
+            "xboard",
+            "protover 2",
+            &format!("variant {name}"),
+            &format!("setboard {start}"),
+            "force",
+            "e3e4",
+            "ping 7",
+            "quit",
+        ] {
+            tx.send(cmd.to_string()).unwrap();
+        }
+        handle.join().unwrap();
+        let lines = sink.lines();
+        let setup = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("setup "))
+            .unwrap_or_else(|| panic!("{name}: no setup in {lines:#?}"));
+        assert!(
+            setup.starts_with("(PH.R.AE..K.C.ph.r.ae..k.c.) 9x10+0_janggi "),
+            "{name}: {setup}"
+        );
+        assert!(setup.ends_with(start), "{name}: {setup}");
+        for (letter, sent) in [
+            ("P", true),
+            ("H", true),
+            ("E", true),
+            ("K", false),
+            ("A", false),
+        ] {
+            assert_eq!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("piece {letter}& "))),
+                sent,
+                "{name}: piece {letter} in {lines:#?}"
+            );
+        }
+        assert!(v.pieces.iter().any(|p| p.confined.is_some()), "{name}");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("Error")
+                || l.starts_with("Illegal")
+                || l.contains("Illegal position")),
+            "{name}: {lines:#?}"
+        );
+        assert!(lines.iter().any(|l| l == "pong 7"), "{name}: {lines:#?}");
+    }
+}
+
 /// Issue 9: the `setup` tables of the shogi-style variants XBoard does not know (minishogi,
 /// tenjiku) ended in `+`, which XBoard takes as the king. Decoded as XBoard 4.9 decodes them:
 /// each half has an even total of at least 12 and at most 132 slots, its last slot is the

@@ -40,6 +40,18 @@ impl Position {
         self.rule50
     }
 
+    /// How many plies back a repetition of this position is looked for: since the last
+    /// capture or pawn move, or, where captured men go to a hand (and may come back by a
+    /// drop), since the last pass, as Fairy-Stockfish does.
+    #[inline]
+    pub fn repetition_window(&self) -> u32 {
+        if self.lay.variant.drops.captures_to_hand {
+            self.since_null
+        } else {
+            self.rule50
+        }
+    }
+
     /// Full-move number.
     #[inline]
     pub fn fullmove_number(&self) -> u32 {

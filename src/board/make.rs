@@ -35,6 +35,7 @@ pub struct Saved {
     map_len: usize,
     ep: Option<EnPassant>,
     rule50: u32,
+    since_null: u32,
     passes: u8,
     lion_strike: Option<Sq>,
     checks_left: [u8; 2],
@@ -222,6 +223,7 @@ impl Position {
             map_len: self.map.log_len(),
             ep: self.ep.take(),
             rule50: self.rule50,
+            since_null: self.since_null,
             passes: self.passes,
             lion_strike: self.lion_strike.take(),
             checks_left: self.checks_left,
@@ -241,9 +243,13 @@ impl Position {
             self.key ^= self.zob.strike(sq);
         }
         self.rule50 += 1;
-        // A drop is irreversible too (FSF resets its counter on every drop).
-        let irreversible = matches!(mv.kind, MoveKind::Pass | MoveKind::Drop);
-        if irreversible || mv.is_step_out_and_back() {
+        self.since_null += 1;
+        if mv.kind == MoveKind::Drop {
+            // A drop is irreversible too (FSF resets its counter on every drop).
+            self.rule50 = 0;
+        }
+        if mv.kind == MoveKind::Pass || mv.is_step_out_and_back() {
+            self.since_null = 0;
             // A pass, and a lion's step out and back (which XBoard receives as its null move,
             // `@@@@`), cut the window of reversible moves: XBoard counts a null move as
             // irreversible, so a repetition counted across one was a false draw claim there
@@ -284,6 +290,7 @@ impl Position {
         }
         self.ep = saved.ep;
         self.rule50 = saved.rule50;
+        self.since_null = saved.since_null;
         self.passes = saved.passes;
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;

@@ -58,6 +58,9 @@ pub struct Position {
     pub(in crate::board) ep: Option<EnPassant>,
     /// Plies since the last capture or pawn move.
     pub(in crate::board) rule50: u32,
+    /// Plies since the last pass (or the position was set up): where captured men go to a
+    /// hand, a capture is no irreversible move, so repetitions are looked for this far back.
+    pub(in crate::board) since_null: u32,
     /// Full-move number.
     pub(in crate::board) fullmove: u32,
     /// Passes played in a row just before this position (two end the game).
@@ -99,6 +102,7 @@ impl Position {
             stm: Colour::White,
             ep: None,
             rule50: 0,
+            since_null: 0,
             fullmove: 1,
             passes: 0,
             lion_strike: None,

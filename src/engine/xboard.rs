@@ -253,6 +253,23 @@ impl<W: Write> Engine<W> {
         if KNOWN.contains(&xboard_name(&v.name)) {
             return;
         }
+        if uses_xboard_janggi_table(&v) {
+            // XBoard 4.9 plays janggi only from a `setup` naming its own janggi table (its
+            // `variant janggi` alone leaves a chess board); its janggi rules then apply.
+            let fen = swap_letters(&v.start_fen, ENGINE_LETTERS, XBOARD_LETTERS);
+            self.say(&format!(
+                "setup ({XBOARD_JANGGI_TABLE}) 9x10+0_janggi {fen}"
+            ));
+            // XBoard 4.9's own janggi moves are xiangqi's for the soldier (no sideways step
+            // before the river) and the elephant, which forfeited legal moves. The men not
+            // confined to the palace get their own moves; what XBoard's Betza cannot say (a
+            // palace's diagonals) is left out, a rarer move than the steps it forfeited.
+            for p in v.pieces.iter().filter(|p| p.confined.is_none()) {
+                let letter = swap_letters(&p.letter.to_string(), ENGINE_LETTERS, XBOARD_LETTERS);
+                self.say(&format!("piece {letter}& {}", xboard_betza(p)));
+            }
+            return;
+        }
         let parent = if v.xboard_parent.is_empty() {
             "fairy"
         } else {
@@ -281,9 +298,7 @@ impl<W: Write> Engine<W> {
         // the parent variant's own rules for its letter are nearer the truth than its bare
         // moves, which made XBoard forfeit a soldier's legal sideways step across the river.
         for p in v.pieces.iter().filter(|p| !p.zone_bound(&v.zones)) {
-            let betza = variants::xbetza::parse(&p.betza)
-                .map(|b| variants::xbetza::print(&b))
-                .unwrap_or_else(|_| p.betza.clone());
+            let betza = xboard_betza(p);
             let letter = if p.plus_form {
                 format!("+{}", xboard_letter(p))
             } else {
@@ -316,7 +331,12 @@ impl<W: Write> Engine<W> {
 
     fn setboard(&mut self, fen: &str) {
         self.halt_thinking();
-        let ours = engine_fen(&self.game.position().variant().name, fen);
+        let v = self.game.position().variant();
+        let ours = if xboard_letters(v) {
+            swap_letters(fen, XBOARD_LETTERS, ENGINE_LETTERS)
+        } else {
+            fen.to_string()
+        };
         self.refused = false;
         if let Err(e) = self.game.set_fen(&ours) {
             self.refused = true;
@@ -531,28 +551,53 @@ const KNOWN: &[&str] = &[
     "gothic",
     "grand",
     "xiangqi",
-    "janggi",
     "shogi",
     "chu",
     "spartan",
 ];
 
-/// Letters XBoard writes in the FENs of variants it knows where the engine's variant file
-/// has others (XBoard 4.9's xiangqi and janggi tables: horse H, elephant E), as (variant,
-/// XBoard's letters, the engine's letters).
-const XBOARD_FEN_LETTERS: &[(&str, &str, &str)] =
-    &[("xiangqi", "HE", "NB"), ("janggi", "HE", "NB")];
+/// The letters XBoard 4.9 writes for horse and elephant in its own xiangqi and janggi
+/// tables, and the engine's letters for them.
+const XBOARD_LETTERS: &str = "HE";
+const ENGINE_LETTERS: &str = "NB";
 
-/// A FEN from XBoard in the engine's letters: the board field's letters translated where
-/// XBoard's differ ([`XBOARD_FEN_LETTERS`]); the other fields as they are.
-fn engine_fen(variant: &str, fen: &str) -> String {
-    let Some(&(_, theirs, ours)) = XBOARD_FEN_LETTERS.iter().find(|t| t.0 == variant) else {
-        return fen.to_string();
-    };
+/// XBoard 4.9's janggi table (White, then Black), as its `setup` command must name it.
+const XBOARD_JANGGI_TABLE: &str = "PH.R.AE..K.C.ph.r.ae..k.c.";
+
+/// The engine's letters of the men XBoard's janggi table holds.
+const JANGGI_LETTERS: &str = "ABCKNPR";
+
+/// Whether XBoard is given its own janggi table for `v`: a janggi-parent variant on the
+/// janggi board with exactly janggi's men, no hand and no promoted forms.
+fn uses_xboard_janggi_table(v: &variants::Variant) -> bool {
+    let mut letters: Vec<char> = v.pieces.iter().map(|p| p.letter).collect();
+    letters.sort_unstable();
+    v.xboard_parent == "janggi"
+        && (v.files, v.ranks) == (9, 10)
+        && !v.drops.enabled
+        && v.pieces.iter().all(|p| !p.plus_form && p.suffix.is_none())
+        && letters.into_iter().eq(JANGGI_LETTERS.chars())
+}
+
+/// A man's moves in XBoard's Betza, as far as the text of its own can say them.
+fn xboard_betza(p: &variants::PieceType) -> String {
+    variants::xbetza::parse(&p.betza)
+        .map(|b| variants::xbetza::print(&b))
+        .unwrap_or_else(|_| p.betza.clone())
+}
+
+/// Whether XBoard writes `v`'s FENs with its own xiangqi/janggi letters.
+fn xboard_letters(v: &variants::Variant) -> bool {
+    xboard_name(&v.name) == "xiangqi" || uses_xboard_janggi_table(v)
+}
+
+/// A FEN's board field with the letters of `from` replaced by those of `to` (either case);
+/// the other fields as they are.
+fn swap_letters(fen: &str, from: &str, to: &str) -> String {
     let (board, rest) = fen.split_at(fen.find(' ').unwrap_or(fen.len()));
     let swap = |c: char| {
         let upper = c.to_ascii_uppercase();
-        match theirs.find(upper).and_then(|i| ours.chars().nth(i)) {
+        match from.find(upper).and_then(|i| to.chars().nth(i)) {
             Some(o) if c.is_ascii_lowercase() => o.to_ascii_lowercase(),
             Some(o) => o,
             None => c,

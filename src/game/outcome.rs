@@ -169,7 +169,7 @@ fn repetition_start(pos: &Position, keys: &[u64]) -> Option<usize> {
         0 => return None,
         n => n.max(2) as usize,
     };
-    let window = (pos.halfmove_clock() as usize).min(keys.len().saturating_sub(1));
+    let window = (pos.repetition_window() as usize).min(keys.len().saturating_sub(1));
     let last = keys.len().saturating_sub(1);
     let mut count = 1;
     let mut first = last;

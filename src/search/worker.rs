@@ -610,7 +610,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         let last = self.keys.len() - 1;
-        let window = (self.pos.halfmove_clock() as usize).min(last);
+        let window = (self.pos.repetition_window() as usize).min(last);
         let mut i = last;
         while i >= 2 && last - (i - 2) <= window {
             i -= 2;
