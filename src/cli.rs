@@ -96,6 +96,10 @@ pub enum Command {
         /// Passes over the parameters at most (default 30).
         #[arg(long, default_value_t = 30)]
         passes: usize,
+        /// Fit only the parameters whose names start with one of these (comma-separated;
+        /// `v`: the piece values alone, the weights being shared by every variant).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
     },
     /// Endgame tables: build them, probe them.
     Egt {
@@ -155,7 +159,8 @@ pub fn run(cli: Cli) -> ExitCode {
             variant,
             file,
             passes,
-        }) => locust::eval::tune::run_cli(&all, &variant, &file, passes),
+            only,
+        }) => locust::eval::tune::run_cli(&all, &variant, &file, passes, &only),
     }
 }
 

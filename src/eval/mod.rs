@@ -2,6 +2,7 @@
 //! the board and the pieces' promotion rights, mobility and king safety from the attack map's
 //! counters, pieces in hand, blended between middle game and endgame.
 
+mod king;
 mod lion;
 pub mod params;
 mod passer;
@@ -44,6 +45,10 @@ pub struct EvalTables {
     neighbours: Vec<Vec<Sq>>,
     /// Royal flag per kind.
     royal: Vec<bool>,
+    /// Pieces may be dropped from the hand (king danger counts the enemy's hand).
+    drops: bool,
+    /// Value of each piece in hand for king danger, capped at [`KING_DANGER_VALUE_CAP`].
+    drop_value: Vec<i32>,
     /// Mobility weight per kind (0 for royals and pawns): middle game, endgame, in 1/100 cp.
     mobility: Vec<(i32, i32)>,
     /// `passed[kind][colour][sq]`: (middle game, endgame) bonus of a pawn (a cheap man that
@@ -161,6 +166,10 @@ impl EvalTables {
             phase_floor,
             neighbours,
             royal,
+            drops: lay.variant.drops.enabled,
+            drop_value: (lay.variant.pieces.iter())
+                .map(|p| p.value.min(KING_DANGER_VALUE_CAP))
+                .collect(),
             mobility,
             passed,
             coords,
@@ -194,6 +203,7 @@ impl EvalTables {
         let mut royals: [passer::Royals; 2] = Default::default();
         let mut stakes = [threats::Stakes::default(); 2];
         let mut mobility = [0; MAX_SLOT + 1];
+        let hand = [Colour::White, Colour::Black].map(|c| self.hand_danger(pos, c));
         pos.mobilities(&mut mobility);
         for (slot, m) in pos.live() {
             let c = m.colour.index();
@@ -226,6 +236,9 @@ impl EvalTables {
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
                 let w = &self.w;
                 mg[c] -= att * w.king_zone_attack - def.min(att + 2) * w.king_zone_defence;
+                let (dm, de) = self.king_danger(pos, m.colour, m.sq, hand[c]);
+                mg[c] -= dm;
+                eg[c] -= de;
             }
         }
         for c in 0..2 {

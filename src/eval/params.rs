@@ -61,6 +61,23 @@ weights! {
     king_zone_attack = 17;
     /// Friendly paths onto squares next to a royal (shelter), middle game.
     king_zone_defence = 4;
+    /// King danger (src/eval/king.rs): attack units per enemy capture path onto a square next
+    /// to a royal (royal attackers left out).
+    kd_path = 10;
+    /// King danger: further attack units per such path, per mille of the attacker's value
+    /// (counted up to [`KING_DANGER_VALUE_CAP`]).
+    kd_value_per_mille = 41;
+    /// King danger: attack units per attacked square next to a royal that only the royal
+    /// itself (or nothing) guards.
+    kd_weak = 10;
+    /// King danger: attack units per enemy man in hand, per mille of its value (counted up
+    /// to [`KING_DANGER_VALUE_CAP`]), once the zone is attacked.
+    kd_hand_per_mille = 30;
+    /// King danger: middle-game penalty `units² / 64 * kd_quad / 64` (at most
+    /// [`KING_DANGER_CAP`]).
+    kd_quad = 0;
+    /// King danger: endgame penalty `units * kd_eg / 64`.
+    kd_eg = 0;
     /// Pieces in hand are worth this share (per mille) of their board value.
     hand_per_mille = 1150;
     /// Side to move bonus.
@@ -100,6 +117,13 @@ weights! {
     passer_defended = 20;
 }
 
+/// King danger: an attacker's or a man in hand's value counts up to this much (a chu lion is
+/// no more dangerous next to the king than a queen).
+pub const KING_DANGER_VALUE_CAP: i32 = 1000;
+/// King danger: the scale of its quadratic and linear weights.
+pub const KING_DANGER_SCALE: i32 = 64;
+/// King danger: the middle-game penalty is at most this much.
+pub const KING_DANGER_CAP: i32 = 1000;
 /// A piece counts as a pawn for the rank bonus below this value.
 pub const PAWN_VALUE_LIMIT: i32 = 150;
 /// Centralisation applies in full to pieces of at most this value, less to dearer ones.

@@ -150,20 +150,36 @@ impl Tuner {
     /// Coordinate search from `fit`: each parameter in turn moves a step up or down while
     /// that lowers the training loss; steps halve when a pass finds nothing, down to 1.
     /// `report` hears each pass's loss. Call [`Tuner::fit_label_scale`] first.
-    pub fn run(&self, mut fit: Fit, passes: usize, report: &mut dyn FnMut(usize, f64)) -> Fit {
-        let n = params(&mut fit.clone()).len();
-        let mut steps: Vec<i32> = (0..n).map(|i| initial_step(&mut fit, i)).collect();
+    /// `only`: name prefixes of the parameters fitted (empty: all; `v`: the piece values
+    /// alone, as for a variant other than chess, whose weights are shared by every variant);
+    /// the others stay as they are.
+    pub fn run(
+        &self,
+        mut fit: Fit,
+        passes: usize,
+        only: &[String],
+        report: &mut dyn FnMut(usize, f64),
+    ) -> Fit {
+        let names: Vec<String> = (params(&mut fit.clone()).into_iter())
+            .map(|(n, _)| n)
+            .collect();
+        let fitted: Vec<bool> = (names.iter())
+            .map(|n| only.is_empty() || only.iter().any(|o| n.starts_with(o.as_str())))
+            .collect();
+        let mut steps: Vec<i32> = (0..names.len())
+            .map(|i| initial_step(&mut fit, i))
+            .collect();
         let mut best = self.loss(&fit, false);
         for pass in 0..passes {
             let mut improved = false;
-            for (i, step) in steps.iter_mut().enumerate() {
+            for (i, step) in steps.iter_mut().enumerate().filter(|(i, _)| fitted[*i]) {
                 if let Some((f, l)) = self.try_param(&fit, i, *step, best) {
                     (fit, best, improved) = (f, l, true);
                 }
             }
             report(pass, best);
             if !improved {
-                if steps.iter().all(|&s| s == 1) {
+                if steps.iter().zip(&fitted).all(|(&s, &f)| s == 1 || !f) {
                     break;
                 }
                 steps.iter_mut().for_each(|s| *s = (*s / 2).max(1));
@@ -240,8 +256,15 @@ fn initial_step(fit: &mut Fit, i: usize) -> i32 {
 }
 
 /// `locust tune`: fits the variant's weights and piece values to the positions of `file`
-/// and prints the training and held-out losses, then the fitted values as data.
-pub fn run_cli(all: &[Variant], name: &str, file: &std::path::Path, passes: usize) -> ExitCode {
+/// and prints the training and held-out losses, then the fitted values as data
+/// (`only`: the name prefixes of the parameters fitted, see [`Tuner::run`]).
+pub fn run_cli(
+    all: &[Variant],
+    name: &str,
+    file: &std::path::Path,
+    passes: usize,
+    only: &[String],
+) -> ExitCode {
     let Some(variant) = variants::find(all, name) else {
         eprintln!("unknown variant {name}");
         return ExitCode::FAILURE;
@@ -273,7 +296,7 @@ pub fn run_cli(all: &[Variant], name: &str, file: &std::path::Path, passes: usiz
         losses(&before).0,
         losses(&before).1
     );
-    let fit = tuner.run(before.clone(), passes, &mut |p, l| {
+    let fit = tuner.run(before.clone(), passes, only, &mut |p, l| {
         println!("pass {}: loss {l:.6}", p + 1)
     });
     println!(
@@ -351,7 +374,7 @@ mod tests {
             s.target = expectation(s.target);
         }
         let before = tuner.current();
-        let fitted = tuner.run(before.clone(), 4, &mut |_, _| {});
+        let fitted = tuner.run(before.clone(), 4, &[], &mut |_, _| {});
         assert!(tuner.loss(&fitted, false) < tuner.loss(&before, false) * 0.5);
         // Few of these positions have enough material for a middle game: the endgame value
         // carries the difference.
