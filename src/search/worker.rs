@@ -336,7 +336,7 @@ impl<'a> Worker<'a> {
             (-MATE, MATE)
         };
         loop {
-            let score = self.search(depth, alpha, beta, 0, true);
+            let score = self.search(depth, alpha, beta, 0, true, false);
             if self.aborted {
                 return score;
             }
@@ -783,7 +783,9 @@ impl<'a> Worker<'a> {
         !self.aborted
     }
 
-    /// Principal variation search.
+    /// Principal variation search. `cut_node`: a null-window node expected to fail high
+    /// (the first child of an expected all-node, a reduced late move's node), where late
+    /// moves are reduced sooner and more.
     fn search(
         &mut self,
         depth: i32,
@@ -791,6 +793,7 @@ impl<'a> Worker<'a> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         if !self.enter(ply) {
             return 0;
@@ -880,7 +883,7 @@ impl<'a> Worker<'a> {
             {
                 return eval;
             }
-            if let Some(s) = self.null_move(depth, beta, ply, eval, us) {
+            if let Some(s) = self.null_move(depth, beta, ply, eval, us, cut_node) {
                 return s;
             }
         }
@@ -965,12 +968,17 @@ impl<'a> Worker<'a> {
             let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
-                score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
+                let child_cut = !pv_node && !cut_node;
+                score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node, child_cut);
             } else {
                 let mut r = 0;
-                if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
+                let first_reduced = if cut_node { LMR_CUT_MOVES } else { LMR_MOVES };
+                let reduced =
+                    depth >= LMR_DEPTH && n >= first_reduced && quiet && !in_check && !gives_check;
+                if reduced {
                     r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32
-                        + !improving as i32;
+                        + !improving as i32
+                        + LMR_CUT_NODE * cut_node as i32;
                     if keys[i] < KILLER_KEY {
                         // A quiet move's record (not a killer's): a ply less for a good
                         // one, a ply more for a bad one.
@@ -978,12 +986,14 @@ impl<'a> Worker<'a> {
                     }
                     r = r.clamp(0, depth - 2);
                 }
-                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+                // A reduced move's node is expected to fail high (its move to be refuted).
+                let child_cut = reduced || !cut_node;
+                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, child_cut);
                 if score > alpha && r > 0 {
-                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, false, !cut_node);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
+                    score = -self.search(depth - 1, -beta, -alpha, ply + 1, true, false);
                 }
             }
             self.unmake(saved);
@@ -1035,6 +1045,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         eval: i32,
         us: Colour,
+        cut_node: bool,
     ) -> Option<i32> {
         if depth < NULL_DEPTH || eval < beta || beta.abs() >= KNOWN_WIN || !self.has_pieces(us) {
             return None;
@@ -1049,7 +1060,7 @@ impl<'a> Worker<'a> {
         let r = NULL_BASE + depth / NULL_DIVISOR + ((eval - beta) / NULL_EVAL_DIVISOR).min(3);
         let saved = self.make(&pass);
         self.played[ply] = 0;
-        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut_node);
         self.unmake(saved);
         (!self.aborted && score >= beta).then_some(if score >= KNOWN_WIN { beta } else { score })
     }
