@@ -38,11 +38,6 @@ pub const LMP_DEPTH: i32 = 8;
 pub const LMR_DEPTH: i32 = 3;
 /// See [`LMR_DEPTH`].
 pub const LMR_MOVES: usize = 3;
-/// LMR at an expected cut node: first move index reduced (its first move is expected to
-/// refute the last one; when it did not, the rest are less likely to).
-pub const LMR_CUT_MOVES: usize = 3;
-/// LMR at an expected cut node: extra plies of reduction.
-pub const LMR_CUT_NODE: i32 = 1;
 /// LMR: a quiet move whose record (history plus continuation histories) is at least this
 /// far from zero is reduced a ply less (good) or more (bad).
 pub const LMR_HISTORY_DIVISOR: i32 = 16_384;

@@ -336,7 +336,7 @@ impl<'a> Worker<'a> {
             (-MATE, MATE)
         };
         loop {
-            let score = self.search(depth, alpha, beta, 0, true, false);
+            let score = self.search(depth, alpha, beta, 0, true);
             if self.aborted {
                 return score;
             }
@@ -783,9 +783,7 @@ impl<'a> Worker<'a> {
         !self.aborted
     }
 
-    /// Principal variation search. `cut_node`: a null-window node expected to fail high
-    /// (the first child of an expected all-node, a reduced late move's node), where late
-    /// moves are reduced sooner and more.
+    /// Principal variation search.
     fn search(
         &mut self,
         depth: i32,
@@ -793,7 +791,6 @@ impl<'a> Worker<'a> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
-        cut_node: bool,
     ) -> i32 {
         if !self.enter(ply) {
             return 0;
@@ -883,7 +880,7 @@ impl<'a> Worker<'a> {
             {
                 return eval;
             }
-            if let Some(s) = self.null_move(depth, beta, ply, eval, us, cut_node) {
+            if let Some(s) = self.null_move(depth, beta, ply, eval, us) {
                 return s;
             }
         }
@@ -968,17 +965,12 @@ impl<'a> Worker<'a> {
             let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
-                let child_cut = !pv_node && !cut_node;
-                score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node, child_cut);
+                score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut r = 0;
-                let first_reduced = if cut_node { LMR_CUT_MOVES } else { LMR_MOVES };
-                let reduced =
-                    depth >= LMR_DEPTH && n >= first_reduced && quiet && !in_check && !gives_check;
-                if reduced {
+                if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
                     r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32
-                        + !improving as i32
-                        + LMR_CUT_NODE * cut_node as i32;
+                        + !improving as i32;
                     if keys[i] < KILLER_KEY {
                         // A quiet move's record (not a killer's): a ply less for a good
                         // one, a ply more for a bad one.
@@ -986,14 +978,12 @@ impl<'a> Worker<'a> {
                     }
                     r = r.clamp(0, depth - 2);
                 }
-                // A reduced move's node is expected to fail high (its move to be refuted).
-                let child_cut = reduced || !cut_node;
-                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, child_cut);
+                score = -self.search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
                 if score > alpha && r > 0 {
-                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, false, !cut_node);
+                    score = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(depth - 1, -beta, -alpha, ply + 1, true, false);
+                    score = -self.search(depth - 1, -beta, -alpha, ply + 1, true);
                 }
             }
             self.unmake(saved);
@@ -1045,7 +1035,6 @@ impl<'a> Worker<'a> {
         ply: usize,
         eval: i32,
         us: Colour,
-        cut_node: bool,
     ) -> Option<i32> {
         if depth < NULL_DEPTH || eval < beta || beta.abs() >= KNOWN_WIN || !self.has_pieces(us) {
             return None;
@@ -1060,7 +1049,7 @@ impl<'a> Worker<'a> {
         let r = NULL_BASE + depth / NULL_DIVISOR + ((eval - beta) / NULL_EVAL_DIVISOR).min(3);
         let saved = self.make(&pass);
         self.played[ply] = 0;
-        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut_node);
+        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
         self.unmake(saved);
         (!self.aborted && score >= beta).then_some(if score >= KNOWN_WIN { beta } else { score })
     }
