@@ -996,8 +996,11 @@ impl<'a> Worker<'a> {
             }
             if score > best {
                 best = score;
-                best_sig = move_sig(&m);
                 if score > alpha {
+                    // Only a move that raised alpha is the node's move: at a node that fails
+                    // low every score is a bound, and the highest names no better move than
+                    // the table's own, which is kept (0 leaves it).
+                    best_sig = move_sig(&m);
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
