@@ -62,6 +62,24 @@ fn lone_kings_are_a_draw_at_once() {
 }
 
 #[test]
+fn a_horizon_node_is_counted_once() {
+    // White's only legal move, b4, gives no check and leaves Black no capture: a depth-1
+    // search visits the root and one horizon node, which ends in quiescence at once.
+    // Counted again on entering quiescence, it made three.
+    let mut s = Searcher::new(SearchOptions::default());
+    let g = game("chess", "6rk/8/8/8/8/1P5p/7P/7K w - - 0 1");
+    let (_, _, _, nodes) = search(
+        &mut s,
+        &g,
+        Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(nodes, 2);
+}
+
+#[test]
 fn mate_scores_stay_right_across_depths_with_the_table() {
     // Mate in 3 (Fairy-Stockfish 231126 at depth 14: 1. Ra6 f6 2. Bxf6+ Rg7 3. Rxa8#). The same
     // searcher keeps its table from one depth to the next, so a mate score stored at one ply

@@ -832,7 +832,10 @@ impl<'a> Worker<'a> {
             depth
         };
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply, 0, None);
+            // The node is counted already: quiescence goes on from it without entering it
+            // again (a horizon node counted twice made `go nodes` and the node counts of
+            // every search about a quarter larger than the nodes searched).
+            return self.quiesce_entered(alpha, beta, ply, 0, None);
         }
         let key = self.pos.hash();
         let hit = self.shared.tt.probe(key);
@@ -994,8 +997,11 @@ impl<'a> Worker<'a> {
             }
             if score > best {
                 best = score;
-                best_sig = move_sig(&m);
                 if score > alpha {
+                    // Only a move that raised alpha is the node's move: at a node that fails
+                    // low every score is a bound, and the highest names no better move than
+                    // the table's own, which is kept (0 leaves it).
+                    best_sig = move_sig(&m);
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
@@ -1102,7 +1108,7 @@ impl<'a> Worker<'a> {
     /// capture tree where long-range captures abound (Tenjiku's jumping generals).
     fn quiesce(
         &mut self,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         qply: usize,
@@ -1111,6 +1117,18 @@ impl<'a> Worker<'a> {
         if !self.enter(ply) {
             return 0;
         }
+        self.quiesce_entered(alpha, beta, ply, qply, last_to)
+    }
+
+    /// [`Worker::quiesce`] at a node already entered (counted and polled).
+    fn quiesce_entered(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        last_to: Option<u8>,
+    ) -> i32 {
         if let Some(s) = self.sudden_end_score(ply) {
             return s;
         }
