@@ -28,4 +28,5 @@ pub mod see;
 pub mod stages;
 pub mod types;
 pub mod validate;
+pub mod walls;
 pub mod zobrist;

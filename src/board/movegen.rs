@@ -49,6 +49,7 @@ impl Position {
         self.gen_captures(out);
         self.gen_non_captures(out);
         self.dedup_from(out, start);
+        self.expand_walls(out, start);
     }
 
     /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
@@ -93,6 +94,7 @@ impl Position {
             m.kind = MoveKind::Pass;
             out.push(m);
         }
+        self.push_wall_passes(out);
     }
 
     /// Replacement captures, victim by victim in value order.

@@ -233,6 +233,7 @@ impl Position {
             }
         }
         k ^= self.count.key();
+        k ^= self.walls_key();
         if self.stm == Colour::Black {
             k ^= self.zob.side;
         }

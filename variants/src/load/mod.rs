@@ -18,6 +18,7 @@ mod rules_keys;
 mod stand_ins;
 pub mod unmodelled;
 pub mod values;
+mod walling;
 mod zones;
 
 pub mod builtin;

@@ -94,7 +94,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("gating", Neutral::Bool(false)),
     ("seirawanGating", Neutral::Bool(false)),
-    ("wallOrMove", Neutral::Bool(false)),
     ("cambodianMoves", Neutral::Bool(false)),
     ("makpongRule", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
@@ -110,7 +109,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("collinearN", Neutral::Int(0)),
     ("enclosingDrop", Neutral::Word(&["none"])),
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
-    ("wallingRule", Neutral::Word(&["none"])),
     ("castlingWins", Neutral::Word(&["-"])),
     ("tripleStepRegionWhite", Neutral::Squares { all: false }),
     ("tripleStepRegionBlack", Neutral::Squares { all: false }),
@@ -130,9 +128,6 @@ const REFUSED: &[&str] = &[
     "connectRegion1Black",
     "connectRegion2Black",
     "connectValue",
-    "wallingRegion",
-    "wallingRegionWhite",
-    "wallingRegionBlack",
     "pawnTypes",
 ];
 
