@@ -22,6 +22,7 @@ pub mod position;
 pub mod reference;
 pub mod reference_drops;
 pub mod reference_goals;
+pub mod reference_walls;
 pub mod royal_move;
 pub mod royalty;
 pub mod see;

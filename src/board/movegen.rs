@@ -458,6 +458,7 @@ impl Position {
     /// Every pseudo-legal move found man by man from the man's own cells, without the
     /// victim staging: the twin [`Position::pseudo_moves`] is tested against.
     pub fn pseudo_moves_by_man(&self, out: &mut Vec<Move>) {
+        let start = out.len();
         let us = self.stm;
         for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
             let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
@@ -473,6 +474,7 @@ impl Position {
             }
         }
         self.gen_non_captures(out);
-        self.dedup_from(out, 0);
+        self.dedup_from(out, start);
+        self.expand_walls(out, start);
     }
 }
