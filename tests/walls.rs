@@ -210,3 +210,57 @@ fn the_table_generator_refuses_walls() {
         .to_string();
     assert!(e.contains("wallingRule"), "atlantis: {e}");
 }
+
+/// Game ends equal pyffish's `game_result` (tests/data/fsf_walls_endings.txt, made by
+/// tools/fsf-walls-endings.py): from the FEN one move before the end, the game goes on; FSF's
+/// text of the last move is read, and after it the result for the side to move is FSF's.
+#[test]
+fn game_ends_equal_pyffish() {
+    let data = include_str!("data/fsf_walls_endings.txt");
+    let rows: Vec<&str> = data
+        .lines()
+        .filter_map(|l| l.strip_prefix("ending "))
+        .collect();
+    assert!(rows.len() >= 24, "{} rows", rows.len());
+    for row in rows {
+        let (head, last) = row.split_once(" ; ").expect("row");
+        let mut f = head.splitn(3, ' ');
+        let (name, want, fen) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
+        let mut game = Game::from_fen(variant(name), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
+        assert!(
+            game.outcome().is_none(),
+            "{name}: over before the last move: {fen}"
+        );
+        let mv = notation::parse(&mut game, last, Dialect::Uci { chess960: false })
+            .unwrap_or_else(|e| panic!("{name}: {e}: {fen} ; {last}"));
+        game.play(mv);
+        let us = game.position().side_to_move();
+        let got = match game.outcome() {
+            None => "on",
+            Some(o) if o.winner == Some(us) => "win",
+            Some(o) if o.winner.is_some() => "loss",
+            Some(_) => "draw",
+        };
+        assert_eq!(got, want, "{name}: {fen} ; {last}");
+    }
+}
+
+/// Without a move, the side to move wins duck chess and loses the walled games (pyffish's
+/// game_result: +32000 and -32000 on these two positions).
+#[test]
+fn no_move_wins_duck_and_loses_amazons() {
+    for (name, fen, wins) in [
+        ("duck", "7k/8/8/8/8/*7/P*6/K*6 w - - 0 1", true),
+        (
+            "amazons",
+            "q9/10/10/10/10/10/10/10/**8/Q*8 w - - 0 1",
+            false,
+        ),
+    ] {
+        let mut game = Game::from_fen(variant(name), fen).unwrap();
+        assert!(game.legal_moves().is_empty(), "{name}");
+        let o = game.outcome().expect("over");
+        let us = game.position().side_to_move();
+        assert_eq!(o.winner == Some(us), wins, "{name}: {o:?}");
+    }
+}

@@ -44,13 +44,15 @@ impl Position {
 
     /// Replaces the moves in `out[start..]` by their walled forms (one per square the rule
     /// allows; a move with none is dropped). Under `wallOrMove` the moves stay unwalled.
+    #[inline]
     pub(crate) fn expand_walls(&self, out: &mut Vec<Move>, start: usize) {
-        let Some(w) = self.walling() else {
-            return;
-        };
-        if w.or_move {
-            return;
+        if let Some(w) = self.walling().filter(|w| !w.or_move) {
+            self.expand_walls_by(w, out, start);
         }
+    }
+
+    #[inline(never)]
+    fn expand_walls_by(&self, w: &Walling, out: &mut Vec<Move>, start: usize) {
         let base: Vec<Move> = out.drain(start..).collect();
         let mut squares = Vec::new();
         for m in base {
@@ -67,10 +69,15 @@ impl Position {
 
     /// `wallOrMove`: the passes that place a wall, written from the first square (rank by
     /// rank from a1) holding a man of the side to move, as Fairy-Stockfish writes them.
+    #[inline]
     pub(crate) fn push_wall_passes(&self, out: &mut Vec<Move>) {
-        let Some(w) = self.walling().filter(|w| w.or_move) else {
-            return;
-        };
+        if let Some(w) = self.walling().filter(|w| w.or_move) {
+            self.push_wall_passes_by(w, out);
+        }
+    }
+
+    #[inline(never)]
+    fn push_wall_passes_by(&self, w: &Walling, out: &mut Vec<Move>) {
         let us = self.stm;
         let Some(at) = self
             .live()
@@ -236,10 +243,15 @@ impl Position {
 
     /// Places the move's wall (make's last step): under the duck rule the walls standing
     /// are lifted first. Recorded for unmake; the key takes each wall in and out.
+    #[inline]
     pub(crate) fn make_wall(&mut self, mv: &Move, ops: &mut Vec<Op>) {
-        let Some(c) = mv.wall_coord() else {
-            return;
-        };
+        if let Some(c) = mv.wall_coord() {
+            self.place_wall(c, ops);
+        }
+    }
+
+    #[inline(never)]
+    fn place_wall(&mut self, c: Coord, ops: &mut Vec<Op>) {
         if self.walling().is_some_and(|w| w.rule == WallingRule::Duck) {
             let standing: Vec<Sq> = self
                 .lay
