@@ -111,6 +111,13 @@ fn walled_moves_are_written_as_fsf_writes_them() {
     let mut atl = Game::new(atlantis()).unwrap();
     let pass = atl.parse_move("a1a1,a1a4").unwrap();
     assert_eq!(text(&atl, &pass, uci), "a1a1,a1a4");
+    let mut after = Game::new(atlantis()).unwrap();
+    after.play(pass);
+    // FSF's FEN after it: the wall, and the halfmove clock counting on.
+    assert_eq!(
+        after.position().fen(),
+        "rnbqkbnr/pppppppp/8/8/*7/8/PPPPPPPP/RNBQKBNR b KQkq - 1 1"
+    );
     assert!(
         atl.parse_move("a1a1,a1d5").is_err(),
         "edge rule: d5 is inside"

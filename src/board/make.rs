@@ -257,7 +257,9 @@ impl Position {
             self.key ^= self.zob.strike(sq);
         }
         self.rule50 += 1;
-        if mv.kind == MoveKind::Pass || mv.is_step_out_and_back() {
+        // A pass that places a wall (`wallOrMove`) counts on, as Fairy-Stockfish counts it.
+        let walled_pass = mv.kind == MoveKind::Pass && mv.wall_coord().is_some();
+        if (mv.kind == MoveKind::Pass && !walled_pass) || mv.is_step_out_and_back() {
             // A pass, and a lion's step out and back (which XBoard receives as its null move,
             // `@@@@`), cut the window of reversible moves: XBoard counts a null move as
             // irreversible, so a repetition counted across one was a false draw claim there
