@@ -439,8 +439,9 @@ pub fn check_play(
     let lands_on_man = m.to != m.from && before.at(m.to_coord()).is_some();
     let burned = effects(before, rules, m).burned > 0;
     let captured = moved && (lands_on_man || burned || m.extras().any(|c| before.at(c).is_some()));
-    // A pass or a lion's step out and back is irreversible too (XBoard's null move).
-    let passes = m.kind == MoveKind::Pass
+    // A pass or a lion's step out and back is irreversible too (XBoard's null move); a
+    // pass that places a wall (`wallOrMove`) counts on, as Fairy-Stockfish counts it.
+    let passes = m.kind == MoveKind::Pass && m.wall_coord().is_none()
         || m.kind == MoveKind::Normal && m.to == m.from && m.extras().next().is_none();
     let clock_now = if captured || pawn || passes {
         0
