@@ -92,6 +92,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         pass_move: false,
         black_rotated: false,
         en_passant_region: None,
+        walling: None,
         xboard_parent: "fairy".into(),
         omits: Vec::new(),
     }

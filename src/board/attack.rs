@@ -350,6 +350,30 @@ impl AttackMap {
         }
     }
 
+    /// A wall now stands on `sq` (the board already shows it): every cell there leaves the
+    /// map with its subtree, since no path enters a wall and none goes on from it.
+    pub fn wall_put(&mut self, v: &View, sq: Sq) {
+        let mut ids: Vec<NodeId> = Vec::new();
+        for colour in [Colour::White, Colour::Black] {
+            let mut id = self.next[self.head(sq, colour) as usize];
+            while id != 0 {
+                ids.push(id);
+                id = self.next[id as usize];
+            }
+        }
+        for id in ids {
+            if self.node_sq[id as usize] != sq {
+                continue; // gone with an ancestor's subtree already
+            }
+            let (slot, c) = self.split(id);
+            let Some(man) = v.men[slot as usize] else {
+                continue;
+            };
+            let t = &v.lay.kinds[man.kind as usize].cells[man.colour.index()];
+            self.dissociate(t, man.colour, slot, c);
+        }
+    }
+
     /// Re-walks the continuations of every cell reaching `sq` after its occupant changed
     /// from `old` (a slot's former man, or `None` for empty) to what the board now holds.
     ///

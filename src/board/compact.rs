@@ -7,11 +7,12 @@
 //! |-------|-------|
 //! | 0-7   | from square ([`Coord::index`]); for drops, the drop square |
 //! | 8-15  | to square |
-//! | 16-23 | the move's first extra square: a two-leg move's intermediate victim, the e.p. victim, the castling rook; 0 when absent |
+//! | 16-23 | the move's first extra square: a two-leg move's intermediate victim, the e.p. victim, the castling rook; the wall a move places instead (walling rules); 0 when absent |
 //! | 24-30 | promotion or drop piece type; [`NO_PIECE_CODE`] when none |
 //! | 31    | set when bits 16-23 hold an extra square |
 //!
-//! A pass is [`PASS_CODE`] (all ones: no real move has its extra square equal to both ends).
+//! A pass is [`PASS_CODE`] (all ones: no real move has its extra square equal to both ends);
+//! a pass that places a wall (`wallOrMove`) is coded like a move from its square to itself.
 //! Further victims (a burner's, a second locust victim) are not stored: the rest of the
 //! move follows from the position, and [`Position::decode_move`] refuses a code that two
 //! legal moves would share.
@@ -67,7 +68,7 @@ impl std::error::Error for MoveError {}
 impl CompactMove {
     /// The code of a move, or `None` when its piece type does not fit in 7 bits.
     pub fn encode(m: &Move) -> Option<CompactMove> {
-        if m.kind == MoveKind::Pass {
+        if m.kind == MoveKind::Pass && m.wall_coord().is_none() {
             return Some(CompactMove(PASS_CODE));
         }
         let piece = match m.piece {
@@ -76,8 +77,17 @@ impl CompactMove {
             _ => return None,
         };
         let mut code = u32::from(m.from) | u32::from(m.to) << 8 | piece << PIECE_SHIFT;
-        if let Some(&e) = m.extra_indices().first() {
+        // A walled move keeps its wall there instead: the variants with walls have no
+        // victims besides e.p. and no rook besides castling's, which the ends imply.
+        if let Some(&e) = m
+            .extra_indices()
+            .first()
+            .filter(|_| m.wall_coord().is_none())
+        {
             code |= u32::from(e) << 16 | EXTRA_FLAG;
+        }
+        if m.wall_coord().is_some() {
+            code |= u32::from(m.wall) << 16 | EXTRA_FLAG;
         }
         Some(CompactMove(code))
     }

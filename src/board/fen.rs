@@ -650,12 +650,18 @@ impl Position {
     fn can_ever_move(&self, m: &crate::board::position::Man) -> bool {
         let kind = &self.lay.kinds[m.kind as usize];
         let table = &kind.cells[m.colour.index()];
+        // Walls placed by moves box men in during the game (amazons): only the board's
+        // edge makes a man dead there.
+        let walled = self.walling().is_some();
         kind.royal
             || table.roots.is_empty()
             || table.roots.iter().any(|&r| {
                 let cell = &table.cells[r as usize];
                 let sq = (m.sq as i32 + cell.offset as i32) as Sq;
-                self.board.get(sq as usize).is_some_and(|&b| b != OFF)
+                let on_board = walled && self.lay.coord(sq).is_some();
+                self.board
+                    .get(sq as usize)
+                    .is_some_and(|&b| b != OFF || on_board)
                     && self.lay.in_zone(m.colour, cell.zone, sq)
             })
     }

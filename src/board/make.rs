@@ -26,6 +26,10 @@ pub enum Op {
     Spawn(Slot),
     /// A hand count changed by +1 (`true`) or -1.
     Hand(Colour, u8, bool),
+    /// A wall was put on the empty square (walling rules).
+    Wall(Sq),
+    /// The wall on the square was lifted (the duck moved on).
+    Unwall(Sq),
 }
 
 /// State restored verbatim on unmake.
@@ -205,6 +209,8 @@ impl Position {
                 self.men[slot as usize] = None;
                 self.free.push(slot);
             }
+            Op::Wall(sq) => self.board[sq as usize] = EMPTY,
+            Op::Unwall(sq) => self.board[sq as usize] = crate::board::types::OFF,
             Op::Hand(colour, piece, add) => {
                 let n = &mut self.hand[colour.index()][piece as usize];
                 let old = *n;
@@ -218,6 +224,14 @@ impl Position {
 
     /// Plays a pseudo-legal move. Returns what [`Position::unmake`] needs.
     pub fn make(&mut self, mv: &Move, ops: &mut Vec<Op>) -> Saved {
+        let saved = self.make_unwalled(mv, ops);
+        self.make_wall(mv, ops);
+        saved
+    }
+
+    /// Plays a pseudo-legal move but not the wall it places ([`Position::make_wall`] adds
+    /// it): legality is judged without it, as Fairy-Stockfish judges it.
+    pub(crate) fn make_unwalled(&mut self, mv: &Move, ops: &mut Vec<Op>) -> Saved {
         let saved = Saved {
             ops_len: ops.len(),
             map_len: self.map.log_len(),
@@ -233,6 +247,8 @@ impl Position {
         self.passes = match mv.kind {
             // Passing out of bikjang ends the game, as two passes in a row do.
             MoveKind::Pass if self.lay.variant.end.bikjang && self.facing(self.stm) => 2,
+            // `wallOrMove`: walling instead of moving is no pass that could end the game.
+            MoveKind::Pass if mv.wall_coord().is_some() => 0,
             MoveKind::Pass => self.passes + 1,
             _ => 0,
         };
@@ -248,7 +264,9 @@ impl Position {
             // A drop is irreversible too (FSF resets its counter on every drop).
             self.rule50 = 0;
         }
-        if mv.kind == MoveKind::Pass || mv.is_step_out_and_back() {
+        // A pass that places a wall (`wallOrMove`) counts on, as Fairy-Stockfish counts it.
+        let walled_pass = mv.kind == MoveKind::Pass && mv.wall_coord().is_some();
+        if (mv.kind == MoveKind::Pass && !walled_pass) || mv.is_step_out_and_back() {
             self.since_null = 0;
             // A pass, and a lion's step out and back (which XBoard receives as its null move,
             // `@@@@`), cut the window of reversible moves: XBoard counts a null move as

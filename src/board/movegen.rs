@@ -49,6 +49,7 @@ impl Position {
         self.gen_captures(out);
         self.gen_non_captures(out);
         self.dedup_from(out, start);
+        self.expand_walls(out, start);
     }
 
     /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
@@ -93,6 +94,7 @@ impl Position {
             m.kind = MoveKind::Pass;
             out.push(m);
         }
+        self.push_wall_passes(out);
     }
 
     /// Replacement captures, victim by victim in value order.
@@ -456,6 +458,7 @@ impl Position {
     /// Every pseudo-legal move found man by man from the man's own cells, without the
     /// victim staging: the twin [`Position::pseudo_moves`] is tested against.
     pub fn pseudo_moves_by_man(&self, out: &mut Vec<Move>) {
+        let start = out.len();
         let us = self.stm;
         for (slot, man) in self.live().filter(|(_, m)| m.colour == us) {
             let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
@@ -471,6 +474,7 @@ impl Position {
             }
         }
         self.gen_non_captures(out);
-        self.dedup_from(out, 0);
+        self.dedup_from(out, start);
+        self.expand_walls(out, start);
     }
 }

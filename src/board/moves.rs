@@ -19,6 +19,8 @@ pub const NO_PIECE: PieceId = u8::MAX;
 pub const INLINE_EXTRA: usize = 3;
 /// [`Move::n_extra`] of a move whose extra squares are interned.
 pub const LONG_EXTRA: u8 = u8::MAX;
+/// [`Move::wall`] of a move that places no wall.
+pub const NO_WALL: u8 = u8::MAX;
 
 /// Interned extra-square lists longer than [`INLINE_EXTRA`]: by index, and index by list.
 #[derive(Default)]
@@ -94,6 +96,9 @@ pub struct Move {
     pub extra: [u8; INLINE_EXTRA],
     /// True when the move sets en-passant squares (a double step).
     pub sets_ep: bool,
+    /// The square ([`Coord::index`]) where the move puts a wall after its man has moved
+    /// (Fairy-Stockfish's walling rules: duck, amazons' arrow), or [`NO_WALL`].
+    pub wall: u8,
 }
 
 impl Move {
@@ -107,7 +112,21 @@ impl Move {
             n_extra: 0,
             extra: [0; INLINE_EXTRA],
             sets_ep: false,
+            wall: NO_WALL,
         }
+    }
+
+    /// The wall the move places, if any.
+    #[inline]
+    pub fn wall_coord(&self) -> Option<Coord> {
+        (self.wall != NO_WALL).then(|| Coord::from_index(self.wall as usize))
+    }
+
+    /// The same move with its wall on `c` (`None`: without a wall).
+    #[inline]
+    pub fn with_wall(mut self, c: Option<Coord>) -> Move {
+        self.wall = c.map_or(NO_WALL, |c| c.index() as u8);
+        self
     }
 
     /// Start square.
@@ -179,8 +198,22 @@ impl Move {
     }
 
     /// Text in the protocols' coordinate notation: `e2e4`, `e7e8q`, `P@e4`, `@@@@` (pass);
-    /// a locust move is written as legs through its victims: `f3e4,e4f5`.
+    /// a locust move is written as legs through its victims: `f3e4,e4f5`; a wall follows
+    /// as a leg from the end square, as Fairy-Stockfish writes it in UCI: `e7e8q,e8d5`
+    /// (a pass that only walls: the start square twice, `a1a1,a1c3`).
     pub fn text(&self, letter_of: impl Fn(PieceId) -> char) -> String {
+        let base = self.with_wall(None).unwalled_text(letter_of);
+        match self.wall_coord() {
+            None => base,
+            Some(w) if self.kind == MoveKind::Pass => {
+                let at = self.from_coord().to_text();
+                format!("{at}{at},{at}{}", w.to_text())
+            }
+            Some(w) => format!("{base},{}{}", self.to_coord().to_text(), w.to_text()),
+        }
+    }
+
+    fn unwalled_text(&self, letter_of: impl Fn(PieceId) -> char) -> String {
         let (from, to) = (self.from_coord().to_text(), self.to_coord().to_text());
         match self.kind {
             MoveKind::Pass => "@@@@".to_string(),

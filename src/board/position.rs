@@ -237,6 +237,7 @@ impl Position {
             }
         }
         k ^= self.count.key();
+        k ^= self.walls_key();
         if self.stm == Colour::Black {
             k ^= self.zob.side;
         }

@@ -95,12 +95,12 @@ pub struct RefBoard {
 }
 
 /// One end of a walked path: where it ends, the node's rights, the locust victims passed.
-struct Reach<'p> {
-    to: Coord,
-    rights: u16,
+pub(super) struct Reach<'p> {
+    pub(super) to: Coord,
+    pub(super) rights: u16,
     victims: &'p [Coord],
     /// A range jumper got here over a man: it may capture here, not move here.
-    jumped: bool,
+    pub(super) jumped: bool,
 }
 
 impl RefBoard {
@@ -367,11 +367,11 @@ fn may_take(v: &Variant, attacker: PieceId, victim: PieceId) -> bool {
 }
 
 /// One man's walk over the board.
-struct Walk<'a> {
-    b: &'a RefBoard,
-    v: &'a Variant,
-    man: RefMan,
-    from: Coord,
+pub(super) struct Walk<'a> {
+    pub(super) b: &'a RefBoard,
+    pub(super) v: &'a Variant,
+    pub(super) man: RefMan,
+    pub(super) from: Coord,
 }
 
 impl Walk<'_> {
@@ -385,7 +385,7 @@ impl Walk<'_> {
     }
 
     /// Calls `visit` for every square every path of the man reaches.
-    fn run(&self, visit: &mut dyn FnMut(&Reach)) {
+    pub(super) fn run(&self, visit: &mut dyn FnMut(&Reach)) {
         let t = &self.v.pieces[self.man.piece as usize].moves;
         let at = (self.from.file as i32, self.from.rank as i32);
         for &root in &t.roots {
@@ -505,7 +505,8 @@ impl Walk<'_> {
 
 /// Every pseudo-legal move of the side to move, each once, in generation order.
 pub fn pseudo_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
-    pseudo_moves_under(b, v, Limits::Enforced)
+    let moves = pseudo_moves_under(b, v, Limits::Enforced);
+    super::reference_walls::with_walls(b, v, moves)
 }
 
 /// Whether promotion counting limits (Grand chess's captured pieces, `promotionLimit`) bound
@@ -774,6 +775,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     n.lion_strike = None;
     n.passes = match m.kind {
         MoveKind::Pass if v.end.bikjang && facing(b, v, b.stm) => 2,
+        MoveKind::Pass if m.wall_coord().is_some() => 0, // walling instead of moving
         MoveKind::Pass => b.passes + 1,
         _ => 0,
     };
@@ -783,6 +785,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
         MoveKind::Castle => play_castle(&mut n, m),
         _ => play_normal(&mut n, v, m),
     }
+    super::reference_walls::place_wall(&mut n, v, m);
     n.stm = b.stm.flip();
     goals::count_check(&mut n, v);
     n
@@ -1076,6 +1079,10 @@ pub fn in_check(b: &RefBoard, v: &Variant, colour: Colour) -> bool {
 
 /// True when the pseudo-legal move `m` is legal.
 pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
+    if m.wall_coord().is_some() {
+        // The wall is no blocker for the move's own legality (Fairy-Stockfish's test).
+        return is_legal(b, v, &m.with_wall(None));
+    }
     let us = b.stm;
     if m.kind == MoveKind::Pass && v.end.bikjang && facing(b, v, us) {
         return true; // passing out of bikjang ends the game, even under check

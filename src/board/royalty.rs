@@ -381,24 +381,50 @@ impl Position {
     ) -> Option<Saved> {
         let us = self.stm;
         let had = [self.royals(us).count(), self.royals(us.flip()).count()];
-        let saved = self.make(m, ops);
-        if facing && m.kind == MoveKind::Pass {
-            return Some(saved); // passing out of bikjang ends the game, even under check
-        }
-        if !self.royal_lost(us, had[0]) && self.royal_lost(us.flip(), had[1]) {
-            return Some(saved); // the game is won on the spot, whatever the move leaves
-        }
-        let check_allowed = self.lay.variant.end.checking || !self.in_check(us.flip());
-        if self.royals_safe(us, facing)
-            && check_allowed
-            && self.drop_check_ok(m)
-            && self.kept_royal_safe(us, had[0], m)
-            && self.drop_mate_ok(m, ops)
-        {
+        // The wall a move places is no blocker for its own legality (Fairy-Stockfish).
+        let saved = self.make_unwalled(m, ops);
+        self.make_wall_if_legal(m, facing, saved, had, ops)
+    }
+
+    /// The legality test of `make_if_legal_slow` on the unwalled move just made; the wall
+    /// goes on once it passes.
+    fn make_wall_if_legal(
+        &mut self,
+        m: &Move,
+        facing: bool,
+        saved: Saved,
+        had: [usize; 2],
+        ops: &mut Vec<Op>,
+    ) -> Option<Saved> {
+        if self.unwalled_legal(m, facing, had, ops) {
+            self.make_wall(m, ops);
             return Some(saved);
         }
         self.unmake(saved, ops);
         None
+    }
+
+    /// The test itself, with the side that moved as `us` (the move is made).
+    fn unwalled_legal(
+        &mut self,
+        m: &Move,
+        facing: bool,
+        had: [usize; 2],
+        ops: &mut Vec<Op>,
+    ) -> bool {
+        let us = self.stm.flip();
+        if facing && m.kind == MoveKind::Pass {
+            return true; // passing out of bikjang ends the game, even under check
+        }
+        if !self.royal_lost(us, had[0]) && self.royal_lost(us.flip(), had[1]) {
+            return true; // the game is won on the spot, whatever the move leaves
+        }
+        let check_allowed = self.lay.variant.end.checking || !self.in_check(us.flip());
+        self.royals_safe(us, facing)
+            && check_allowed
+            && self.drop_check_ok(m)
+            && self.kept_royal_safe(us, had[0], m)
+            && self.drop_mate_ok(m, ops)
     }
 
     /// Royals counted as the move begins (XBoard's chu): a side that moved with one royal

@@ -37,6 +37,7 @@ impl Position {
             Stage::Quiets => self.gen_quiet_stage(out),
         }
         self.dedup_from(out, start);
+        self.expand_walls(out, start);
     }
 
     /// The class of the most valuable enemy man the move removes (see

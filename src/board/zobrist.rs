@@ -1,6 +1,6 @@
 //! Zobrist keys, sized from the variant: one per (kind, colour, square), per hand count,
 //! per en-passant victim square, per counterstrike square (Chu's lion rule), per count of
-//! checks left to give (check counting), and one for the side to move.
+//! checks left to give (check counting), per wall square, and one for the side to move.
 
 use crate::board::layout::Layout;
 use crate::board::types::{Colour, Sq};
@@ -19,6 +19,7 @@ pub struct Zobrist {
     eps: Vec<u64>,
     strikes: Vec<u64>,
     checks: Vec<u64>,
+    walls: Vec<u64>,
     squares: usize,
     pieces: usize,
     /// Side-to-move key.
@@ -58,12 +59,15 @@ impl Zobrist {
         let strikes = (0..squares).map(|_| next(&mut s)).collect();
         // Drawn last, for the same reason.
         let checks = (0..2 * CHECK_COUNTS).map(|_| next(&mut s)).collect();
+        // Drawn after the check keys, for the same reason.
+        let walls = (0..squares).map(|_| next(&mut s)).collect();
         Zobrist {
             men,
             hands,
             eps,
             strikes,
             checks,
+            walls,
             squares,
             pieces,
             side,
@@ -93,6 +97,12 @@ impl Zobrist {
     #[inline]
     pub fn strike(&self, sq: Sq) -> u64 {
         self.strikes[sq as usize]
+    }
+
+    /// Key of a wall on `sq` (FEN `*`, or placed by a move under a walling rule).
+    #[inline]
+    pub fn wall(&self, sq: Sq) -> u64 {
+        self.walls[sq as usize]
     }
 
     /// Key of `colour` having `left` checks left to give (check counting).

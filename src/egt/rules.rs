@@ -134,13 +134,15 @@ fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
         .collect()
 }
 
-/// The first rule of `v` the generator does not play, if any: explosions, demotion, men left
-/// behind, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
+/// The first rule of `v` the generator does not play, if any: walls, explosions, demotion,
+/// men left behind, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
 /// limits are played: see `Table::promos`.)
 fn unsupported(v: &Variant) -> Option<&'static str> {
     let royal_extinction =
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
-    if v.blast.is_some() {
+    if v.walling.is_some() {
+        Some("walls placed by moves (wallingRule)")
+    } else if v.blast.is_some() {
         Some("explosions (atomic)")
     } else if v.promotion.demotion {
         Some("demotion of promoted men (pieceDemotion)")

@@ -65,6 +65,9 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         let lay = pos.layout();
         return super::usi::to_usi(&text, lay.files, lay.ranks);
     }
+    if let Some(wall) = mv.wall_coord() {
+        return walled_text(pos, mv, wall, dialect);
+    }
     let variant = pos.variant();
     if dialect.is_xboard() && mv.is_step_out_and_back() {
         // A chu lion's pass leaves the board as it was: XBoard's null move, as HaChu writes
@@ -131,6 +134,34 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         _ => move_text(pos, mv),
     };
     protocol::shift_ranks(&text, rank_shift(pos, dialect))
+}
+
+/// A move that places a wall, as Fairy-Stockfish writes it: the move, then a leg from its
+/// end square to the wall, with a promotion mark before the leg in UCI (`e7e8q,e8d5`) and
+/// after it in XBoard (`e7e8,e8d5q`); a pass that only walls from the first square holding
+/// a man of the side to move (`a1a1,a1c3`).
+fn walled_text(pos: &Position, mv: &Move, wall: Coord, dialect: Dialect) -> String {
+    let shift = rank_shift(pos, dialect);
+    let name = |c: Coord| protocol::shift_ranks(&c.to_text(), shift);
+    if mv.kind == MoveKind::Pass {
+        let at = name(mv.from_coord());
+        return format!("{at}{at},{at}{}", name(wall));
+    }
+    let base = write(pos, &mv.with_wall(None), dialect);
+    let king_takes_rook =
+        mv.kind == MoveKind::Castle && dialect == (Dialect::Uci { chess960: true });
+    let end = match mv.extras().next() {
+        Some(rook) if king_takes_rook => rook,
+        _ => mv.to_coord(),
+    };
+    let leg = format!(",{}{}", name(end), name(wall));
+    let mark = base.len() - base.trim_end_matches(|c: char| !c.is_ascii_digit()).len();
+    let (core, suffix) = base.split_at(base.len() - mark);
+    if dialect.is_xboard() {
+        format!("{core}{leg}{suffix}")
+    } else {
+        format!("{core}{suffix}{leg}")
+    }
 }
 
 /// True when `mv` turns a promoted man back into its base type (`pieceDemotion`).

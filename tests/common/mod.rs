@@ -440,8 +440,10 @@ pub fn check_play(
     let burned = effects(before, rules, m).burned > 0;
     let captured = moved && (lands_on_man || burned || m.extras().any(|c| before.at(c).is_some()));
     // A pass or a lion's step out and back is irreversible too (XBoard's null move), and
-    // so is a drop (FSF's rule).
-    let passes = matches!(m.kind, MoveKind::Pass | MoveKind::Drop)
+    // so is a drop (FSF's rule); a pass that places a wall (`wallOrMove`) counts on, as
+    // Fairy-Stockfish counts it.
+    let passes = (m.kind == MoveKind::Pass && m.wall_coord().is_none())
+        || m.kind == MoveKind::Drop
         || m.kind == MoveKind::Normal && m.to == m.from && m.extras().next().is_none();
     let clock_now = if captured || pawn || passes {
         0

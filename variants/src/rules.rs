@@ -523,6 +523,36 @@ pub struct Variant {
     /// double step leaves only the squares it passed that lie in the other side's region
     /// (horde: none from the first rank). `None`: every square.
     pub en_passant_region: Option<[SquareSet; 2]>,
+    /// Fairy-Stockfish's walling rules (`wallingRule`, `wallingRegion*`, `wallOrMove`):
+    /// every move also puts a wall on an empty square. `None`: no walls are placed.
+    pub walling: Option<Walling>,
+}
+
+/// Where the wall a move places may stand (Fairy-Stockfish's `wallingRule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WallingRule {
+    /// Amazons: a square the moved man could move to from where it landed.
+    Arrow,
+    /// Duck chess: the walls on the board are lifted first; the new one goes on any
+    /// empty square but those (the duck must move).
+    Duck,
+    /// Atlantis: an edge square, or one next to a wall (orthogonally).
+    Edge,
+    /// Snailtrail, joust: the square the man left.
+    Past,
+    /// Isolation: any empty square.
+    Static,
+}
+
+/// The walling rule of a variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Walling {
+    /// Where the wall may go relative to the move.
+    pub rule: WallingRule,
+    /// Squares each side (White first) may wall (`wallingRegionWhite/Black`).
+    pub region: [SquareSet; 2],
+    /// `wallOrMove`: a side either moves a man (no wall) or passes and places a wall.
+    pub or_move: bool,
 }
 
 impl Variant {

@@ -114,6 +114,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("extinction.ini", include_str!("../../data/extinction.ini")),
     ("losing.ini", include_str!("../../data/losing.ini")),
     ("clobber.ini", include_str!("../../data/clobber.ini")),
+    ("walls.ini", include_str!("../../data/walls.ini")),
 ];
 
 /// What the path of every built-in file starts with.

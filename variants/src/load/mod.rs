@@ -19,6 +19,7 @@ mod rules_keys;
 mod stand_ins;
 pub mod unmodelled;
 pub mod values;
+mod walling;
 mod zones;
 
 pub mod builtin;

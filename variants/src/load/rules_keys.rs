@@ -85,6 +85,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     check_royals(b, &end, info.as_ref());
     check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
+    let walling = super::walling::walling(b, &drops, &end);
     Some(Variant {
         name: b.ctx.name().to_string(),
         aliases,
@@ -105,6 +106,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         omits,
         black_rotated: b.ctx.flag("blackRotated", false),
         en_passant_region: super::en_passant::region(b),
+        walling,
     })
 }
 

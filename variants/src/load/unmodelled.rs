@@ -92,7 +92,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("gating", Neutral::Bool(false)),
     ("seirawanGating", Neutral::Bool(false)),
-    ("wallOrMove", Neutral::Bool(false)),
     ("cambodianMoves", Neutral::Bool(false)),
     ("makpongRule", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
@@ -103,7 +102,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("passOnStalemateWhite", Neutral::Bool(false)),
     ("passOnStalemateBlack", Neutral::Bool(false)),
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
-    ("wallingRule", Neutral::Word(&["none"])),
     ("castlingWins", Neutral::Word(&["-"])),
     ("tripleStepRegionWhite", Neutral::Squares { all: false }),
     ("tripleStepRegionBlack", Neutral::Squares { all: false }),
@@ -114,9 +112,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
 const REFUSED: &[&str] = &[
-    "wallingRegion",
-    "wallingRegionWhite",
-    "wallingRegionBlack",
     "pawnTypes",
 ];
 
