@@ -237,7 +237,8 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
             }
             '~' => {
                 let last = out.men.last_mut().ok_or(FenError::Misplaced('~'))?;
-                let marks_matter = lay.variant.drops.captures_to_hand;
+                let marks_matter =
+                    lay.variant.drops.captures_to_hand || lay.variant.drops.two_boards;
                 if last.at != Coord::new(file.wrapping_sub(1) as u8, rank)
                     || last.promoted
                     || !marks_matter
@@ -380,7 +381,8 @@ impl Position {
             return Err(FenError::NoHoldings);
         }
         for &(c, p) in h {
-            if v.pieces[p as usize].royal {
+            // A royal in hand is dropped in a set-up phase (placement, sittuyin).
+            if v.pieces[p as usize].royal && !v.drops.enabled {
                 return Err(FenError::BadHoldings(
                     "a royal piece cannot be in hand".into(),
                 ));
@@ -719,8 +721,10 @@ impl Position {
                 _ => self.man_at(sq).map(|m| {
                     let mut t = self.letter(self.piece_of(m), m.colour);
                     // FSF marks promoted men only where a capture sends them to a hand
-                    // (demoted): elsewhere the mark changes nothing, and FSF omits it.
-                    if m.promoted && self.lay.variant.drops.captures_to_hand {
+                    // (demoted), this board's or the partner's (`twoBoards`): elsewhere the
+                    // mark changes nothing, and FSF omits it.
+                    let drops = &self.lay.variant.drops;
+                    if m.promoted && (drops.captures_to_hand || drops.two_boards) {
                         t.push('~');
                     }
                     t

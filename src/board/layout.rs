@@ -391,10 +391,10 @@ impl Layout {
         let mut table = CellTable::default();
         for node in &t.nodes {
             let offset = file_dir * node.step.0 as i16 + dir * node.step.1 as i16 * self.stride;
-            // A check-only path is not a move, so a confined royal still "sees" beyond its
-            // palace (flying general).
-            let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
-            let zone = if sight {
+            // Confinement binds where moves end (FSF's mobility regions): a check-only path
+            // is not a move, so a confined royal still "sees" beyond its palace (flying
+            // general), and a lame leaper's eye may lie outside its points (supply).
+            let zone = if !node.can_end() {
                 node.zone
             } else {
                 node.zone.or(confined)

@@ -421,10 +421,10 @@ impl Walk<'_> {
         let (f, r) = (at.0 + df, at.1 + dr);
         // Off the board, a wall or outside the node's zone: the path is cut here.
         let Some(c) = self.b.square(f, r) else { return };
-        // Confinement binds moves, not a royal's check-only sight line (flying general).
-        let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
+        // Confinement binds where moves end (FSF's mobility regions), not a royal's
+        // check-only sight line (flying general) nor a lame leaper's eye.
         let confined = self.v.pieces[self.man.piece as usize].confined;
-        let zone = if sight {
+        let zone = if !node.can_end() {
             node.zone
         } else {
             node.zone.or(confined)
@@ -784,12 +784,16 @@ fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
     let virgin = has_initial_paths(&v.pieces[m.piece as usize].moves)
         && b.start[us.index()][m.piece as usize].contains(to)
         && !castling_piece(v, m.piece);
+    let castles = drops::castles_when_dropped(b, v, m.piece, to);
     b.squares[to.index()] = Some(RefMan {
         piece: m.piece,
         colour: us,
-        virgin,
+        virgin: virgin || castles,
         promoted: false,
     });
+    if castles {
+        drops::grant_castling_partners(b, v, to);
+    }
 }
 
 fn play_castle(b: &mut RefBoard, m: &Move) {

@@ -113,6 +113,9 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("extinction.ini", include_str!("../../data/extinction.ini")),
     ("losing.ini", include_str!("../../data/losing.ini")),
     ("clobber.ini", include_str!("../../data/clobber.ini")),
+    // Two boards and set-up phases (issue 44): bughouse, koedem, supply, placement.
+    ("twoboards.ini", include_str!("../../data/twoboards.ini")),
+    ("placement.ini", include_str!("../../data/placement.ini")),
 ];
 
 /// What the path of every built-in file starts with.

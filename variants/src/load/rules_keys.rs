@@ -82,7 +82,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         (None, Some(rights)) if rights != "-" => without_castling_rights(&fen),
         _ => fen,
     };
-    check_royals(b, &end, info.as_ref());
+    check_royals(b, &end, info.as_ref(), drops.enabled);
     check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
@@ -299,6 +299,7 @@ fn promotion(b: &mut Build) -> Promotion {
         demotion,
         on_entry: b.ctx.flag("promotionOnEntry", false),
         stuck_forced: !b.ctx.flag("promotionOnEntryStuck", true),
+        sittuyin: b.ctx.flag("sittuyinPromotion", false),
     }
 }
 
@@ -375,6 +376,18 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
         keep_promoted: b.ctx.flag("dropLoop", false),
         must_drop: b.ctx.flag("mustDrop", false),
         must_drop_type: flag_piece(b, "mustDropType").flatten(),
+        two_boards: b.ctx.flag("twoBoards", false),
+        // FSF gives these rules to its `rook` and `bishop` types only, by name.
+        first_rank_only: match b.ctx.flag("sittuyinRookDrop", false) {
+            true => named(b, &["rook"]),
+            false => Vec::new(),
+        },
+        opposite_bishops: b
+            .ctx
+            .flag("dropOppositeColoredBishop", false)
+            .then(|| b.id_named("bishop"))
+            .flatten(),
+        castling_dropped: b.ctx.flag("castlingDroppedPiece", false),
     }
 }
 
@@ -698,7 +711,11 @@ fn confinement(b: &mut Build) {
 fn confine(b: &mut Build, piece: PieceId, zone: u8) {
     let p = &mut b.pieces[piece as usize];
     p.confined = Some(zone);
-    p.moves.nodes.iter_mut().for_each(|n| n.zone = Some(zone));
+    // Only where a move may end, as FSF's mobility regions restrict destinations: a lame
+    // leaper's eye (xiangqi's elephant confined to its points) may lie outside.
+    (p.moves.nodes.iter_mut())
+        .filter(|n| n.can_end())
+        .for_each(|n| n.zone = Some(zone));
 }
 
 /// `zoneMoves = p:enemyHalf:sW r:palaceDiag:F2:palaces`: extra moves available only while
@@ -877,7 +894,7 @@ fn immobility(b: &mut Build, on_entry: bool) {
 
 /// A royal type must exist unless extinction or bare-king rules decide the game, and each
 /// side must start with a royal unless leave-behind pieces can create one later.
-fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>) {
+fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>, drops: bool) {
     let royal: Vec<PieceId> = (0..b.pieces.len() as PieceId)
         .filter(|&p| b.pieces[p as usize].royal)
         .collect();
@@ -910,7 +927,10 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
             .pieces
             .iter()
             .any(|(s, w, _)| *w == white && is_royal(b, *s, &royal));
-        if !has {
+        // A royal in hand is dropped in the set-up phase (placement, sittuyin).
+        let in_hand =
+            drops && (info.hand.iter()).any(|(s, w)| *w == white && is_royal(b, *s, &royal));
+        if !has && !in_hand {
             let msg = format!("bad start FEN: {side} has no royal piece");
             match b.ctx.take("startFen") {
                 Some(e) => b.ctx.fail(&e, msg),
