@@ -616,8 +616,10 @@ impl Position {
             // (Chu pawns and lances on the last rank) may stand there, and so may one that a
             // promoted man flipped back into where it landed (`pieceDemotion`, chennis).
             let demotion = self.lay.variant.promotion.demotion;
-            let may_stick = p.promoted.is_some()
-                && (!p.mandatory_promotion || demotion)
+            // A sittuyin pawn never promotes by moving, so it may reach its last rank.
+            let sittuyin_pawn = self.lay.variant.promotion.sittuyin && !p.promotions.is_empty();
+            let may_stick = (p.promoted.is_some() && (!p.mandatory_promotion || demotion)
+                || sittuyin_pawn)
                 && p.dead_squares.is_empty();
             if kind.dead[m.colour.index()][m.sq as usize] || !may_stick && !self.can_ever_move(m) {
                 return Err(FenError::DeadPiece(letter, at()));

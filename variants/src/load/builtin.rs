@@ -116,6 +116,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     // Two boards and set-up phases (issue 44): bughouse, koedem, supply, placement.
     ("twoboards.ini", include_str!("../../data/twoboards.ini")),
     ("placement.ini", include_str!("../../data/placement.ini")),
+    ("sittuyin.ini", include_str!("../../data/sittuyin.ini")),
 ];
 
 /// What the path of every built-in file starts with.
