@@ -101,7 +101,7 @@ fn bishops_ok(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
             .coords()
             .filter(|&x| ours(x) && dark(x) == dark(c))
             .count();
-        return same + 1 <= total.div_ceil(2);
+        return same < total.div_ceil(2);
     }
     [true, false].iter().all(|&shade| {
         let room = b
