@@ -134,3 +134,16 @@ fn sittuyin_rooks_drop_on_the_first_rank_and_pawns_promote_in_place_or_aside() {
         "from b2 the met sees a1, c1, a3 and c3 only"
     );
 }
+
+#[test]
+fn sittuyin_king_and_pawn_left_only_promotions_is_a_draw() {
+    // pyffish: legal moves a2b1f, a2a2f, a2b3f only; is_optional_game_end = (true, 0).
+    let mut g = game("sittuyin", "1r6/8/8/8/8/n1k5/P7/K7[] w - - 0 60");
+    let moves: Vec<String> = g.legal_moves().iter().map(|m| g.move_text(m)).collect();
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    let o = g.outcome().expect("the game is over");
+    assert_eq!(o.winner, None);
+    // With the pawn free to step, the game goes on.
+    let mut g = game("sittuyin", "1r6/8/8/8/8/2k5/P7/K7[] w - - 0 60");
+    assert!(g.outcome().is_none());
+}

@@ -125,3 +125,30 @@ impl Position {
             || !self.in_check(self.stm)
     }
 }
+
+impl Position {
+    /// Sittuyin's draw by forced promotion (FSF's reading of the rules, 3.9 c.7): the side
+    /// to move has only its king and one pawn, is not in check, and every legal move it has
+    /// is a promotion. The game record ends the game drawn; it is rare enough that the
+    /// legal moves are found on a copy of the position.
+    pub fn promotion_stalemate(&self) -> bool {
+        let v = &self.lay.variant;
+        if !v.promotion.sittuyin || self.in_check(self.stm) {
+            return false;
+        }
+        let ours: Vec<PieceId> = (self.live())
+            .filter(|(_, m)| m.colour == self.stm)
+            .map(|(_, m)| self.piece_of(m))
+            .collect();
+        let pawns = (ours.iter())
+            .filter(|&&p| !v.pieces[p as usize].promotions.is_empty())
+            .count();
+        if ours.len() != 2 || pawns != 1 {
+            return false;
+        }
+        let mut copy = self.clone();
+        let (mut moves, mut ops) = (Vec::new(), Vec::new());
+        copy.legal_moves(&mut moves, &mut ops);
+        moves.iter().all(|m| m.kind == MoveKind::Promotion)
+    }
+}
