@@ -392,10 +392,10 @@ impl Layout {
         let mut table = CellTable::default();
         for node in &t.nodes {
             let offset = file_dir * node.step.0 as i16 + dir * node.step.1 as i16 * self.stride;
-            // Confinement binds where moves end (FSF's mobility regions): a check-only path
-            // is not a move, so a confined royal still "sees" beyond its palace (flying
-            // general), and a lame leaper's eye may lie outside its points (supply).
-            let zone = if !node.can_end() {
+            // A check-only path is not a move, so a confined royal still "sees" beyond its
+            // palace (flying general).
+            let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
+            let zone = if sight {
                 node.zone
             } else {
                 node.zone.or(confined)

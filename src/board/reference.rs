@@ -421,10 +421,10 @@ impl Walk<'_> {
         let (f, r) = (at.0 + df, at.1 + dr);
         // Off the board, a wall or outside the node's zone: the path is cut here.
         let Some(c) = self.b.square(f, r) else { return };
-        // Confinement binds where moves end (FSF's mobility regions), not a royal's
-        // check-only sight line (flying general) nor a lame leaper's eye.
+        // Confinement binds moves, not a royal's check-only sight line (flying general).
+        let sight = node.rights & rights::CHECK_ONLY != 0 && !node.can_end();
         let confined = self.v.pieces[self.man.piece as usize].confined;
-        let zone = if !node.can_end() {
+        let zone = if sight {
             node.zone
         } else {
             node.zone.or(confined)

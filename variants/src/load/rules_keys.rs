@@ -702,21 +702,32 @@ fn confinement(b: &mut Build) {
             continue;
         };
         match b.zones.index(&zone) {
-            Some(z) => confine(b, piece, z),
+            Some(z) => confine(b, piece, z, false),
             None => b.ctx.fail(&entry, format!("unknown zone `{zone}`")),
         }
     }
 }
 
-fn confine(b: &mut Build, piece: PieceId, zone: u8) {
+/// Keeps the piece's moves in `zone`. Locust's `confine` keeps whole paths inside; FSF's
+/// mobility regions (`ends_only`) bind only where moves end, so a square a path merely
+/// passes (a lame leaper's eye: supply's elephant on its seven points) may lie outside.
+fn confine(b: &mut Build, piece: PieceId, zone: u8, ends_only: bool) {
+    let anywhere = ends_only.then(|| {
+        let all = SquareSet::ranks(b.files, 0, b.ranks - 1);
+        (b.zones.index(PASSING_ZONE)).unwrap_or_else(|| b.zones.add(PASSING_ZONE, all, all))
+    });
     let p = &mut b.pieces[piece as usize];
     p.confined = Some(zone);
-    // Only where a move may end, as FSF's mobility regions restrict destinations: a lame
-    // leaper's eye (xiangqi's elephant confined to its points) may lie outside.
-    (p.moves.nodes.iter_mut())
-        .filter(|n| n.can_end())
-        .for_each(|n| n.zone = Some(zone));
+    for n in p.moves.nodes.iter_mut() {
+        n.zone = match anywhere {
+            Some(all) if !n.can_end() => Some(all),
+            _ => Some(zone),
+        };
+    }
 }
+
+/// The zone of every square, given to the squares a mobility region's paths only pass.
+const PASSING_ZONE: &str = "passing";
 
 /// `zoneMoves = p:enemyHalf:sW r:palaceDiag:F2:palaces`: extra moves available only while
 /// the piece stands in the first zone; the optional last part confines those paths.
@@ -850,7 +861,7 @@ fn mobility_regions(b: &mut Build) {
         } else {
             z.black = set
         }
-        confine(b, piece, zone);
+        confine(b, piece, zone, true);
         // A promoted form that stands for this piece (chak's `promotedPieceType = p:w`) is
         // that piece in FSF, region included.
         let symbol = b.defs[piece as usize].symbol;
@@ -858,7 +869,7 @@ fn mobility_regions(b: &mut Build) {
             .filter(|&i| b.defs[i].stands_for == Some(symbol))
             .collect();
         for i in stand_ins {
-            confine(b, i as PieceId, zone);
+            confine(b, i as PieceId, zone, true);
         }
     }
 }
