@@ -381,8 +381,10 @@ impl Position {
             return Err(FenError::NoHoldings);
         }
         for &(c, p) in h {
-            // A royal in hand is dropped in a set-up phase (placement, sittuyin).
-            if v.pieces[p as usize].royal && !v.drops.enabled {
+            // A royal in hand is dropped in a set-up phase (placement, sittuyin, whose start
+            // has no royal on the board); elsewhere (crazyhouse) a king is never held.
+            let set_up = v.drops.enabled && self.lay.start_royals[c.index()] == 0;
+            if v.pieces[p as usize].royal && !set_up {
                 return Err(FenError::BadHoldings(
                     "a royal piece cannot be in hand".into(),
                 ));
