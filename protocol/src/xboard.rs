@@ -41,6 +41,9 @@ pub enum XbCommand {
     UserMove(String),
     /// `setboard FEN`.
     SetBoard(String),
+    /// `holding [WHITE] [BLACK]` with an optional `Cp` (the colour and piece just added),
+    /// XBoard's bughouse message: the men in hand, which come from the partner's board.
+    Holding(String),
     /// `time N`: the engine's clock.
     Time(Number<Duration>),
     /// `otim N`: the opponent's clock.
@@ -148,6 +151,7 @@ pub fn parse(line: &str) -> XbCommand {
         "playother" => XbCommand::PlayOther,
         "usermove" => XbCommand::UserMove(arg.to_string()),
         "setboard" => XbCommand::SetBoard(arg.to_string()),
+        "holding" => XbCommand::Holding(arg.to_string()),
         "time" => XbCommand::Time(number::units(arg, CENTISECOND_MS)),
         "otim" => XbCommand::Otim(number::units(arg, CENTISECOND_MS)),
         "level" => XbCommand::Level(level(arg)),

@@ -24,6 +24,7 @@ impl Position {
         let hand = &self.hand[us.index()];
         let forced = self.forced_drop_type();
         let enclosing = self.enclosing_mask();
+        let bishops = self.bishop_census(us);
         for (p, &n) in hand.iter().enumerate() {
             let p = p as PieceId;
             if n == 0 || forced.is_some_and(|t| t != p) {
@@ -46,7 +47,7 @@ impl Position {
                 }
                 // FSF's `anyside` replaces the other drop restrictions (regions, files).
                 let any_side = v.drops.enclosing == EnclosingDrop::AnySide;
-                if !any_side && !self.may_drop(p, us, c) {
+                if (!any_side && !self.may_drop(p, us, c)) || !self.bishop_rule_ok(&bishops, p, us, c) {
                     continue;
                 }
                 for placed in [Some(p), promoted].into_iter().flatten() {
@@ -111,6 +112,9 @@ impl Position {
         if d.pawn_types.contains(&p) && d.pawn_drop_forbidden.contains(rel) {
             return false;
         }
+        if rel.rank != 0 && d.first_rank_only.contains(&p) {
+            return false;
+        }
         if d.no_doubled.contains(&p) {
             let on_file = self
                 .live()
@@ -125,6 +129,55 @@ impl Position {
             }
         }
         true
+    }
+
+    /// `dropOppositeColoredBishop`: where `us` has its bishops and may still drop them.
+    fn bishop_census(&self, us: Colour) -> BishopCensus {
+        let Some(bishop) = self.lay.variant.drops.opposite_bishops else {
+            return BishopCensus::default();
+        };
+        let mut census = BishopCensus {
+            bishop: Some(bishop),
+            total: self.hand[us.index()]
+                .get(bishop as usize)
+                .map_or(0, |&n| n as u32),
+            ..BishopCensus::default()
+        };
+        for sq in self.lay.squares() {
+            let Some(c) = self.lay.coord(sq) else {
+                continue;
+            };
+            let colour = square_colour(c);
+            match self.man_at(sq) {
+                Some(m) if m.colour == us && self.piece_of(m) == bishop => {
+                    census.placed[colour] += 1;
+                    census.total += 1;
+                }
+                Some(_) => {}
+                None if self.may_drop(bishop, us, c) => census.free[colour] += 1,
+                None => {}
+            }
+        }
+        census
+    }
+
+    /// `dropOppositeColoredBishop` (FSF's rule): a bishop may not join more than half of
+    /// its side's bishops (board and hand, rounded up) on one square colour, and any other
+    /// drop must leave squares enough of each colour for half of them (rounded down).
+    fn bishop_rule_ok(&self, census: &BishopCensus, p: PieceId, us: Colour, c: Coord) -> bool {
+        let Some(bishop) = census.bishop else {
+            return true;
+        };
+        let colour = square_colour(c);
+        if p == bishop {
+            return census.placed[colour] < census.total.div_ceil(2);
+        }
+        let mut free = census.free;
+        if self.may_drop(bishop, us, c) {
+            free[colour] -= 1;
+        }
+        let half = census.total / 2;
+        (0..2).all(|k| census.placed[k] + free[k] >= half)
     }
 
     /// The type a drop of `placed` takes from hand: itself, or under `dropPromoted` the
@@ -190,4 +243,23 @@ impl Position {
     pub(crate) fn drop_check_ok(&self, m: &Move) -> bool {
         m.kind != MoveKind::Drop || !self.lay.variant.drops.no_checks || !self.in_check(self.stm)
     }
+}
+
+/// Where a side's bishops stand and may still be dropped, by square colour
+/// (`dropOppositeColoredBishop`; index 0: FSF's dark squares, a1's colour).
+#[derive(Default)]
+struct BishopCensus {
+    /// The bishop type, when the rule is in force.
+    bishop: Option<PieceId>,
+    /// The side's bishops on the board and in hand.
+    total: u32,
+    /// Its bishops on each colour.
+    placed: [u32; 2],
+    /// Empty squares of each colour it may drop a bishop on.
+    free: [u32; 2],
+}
+
+/// 0 for FSF's dark squares (a1's colour), 1 for the light ones.
+pub(crate) fn square_colour(c: Coord) -> usize {
+    ((c.file + c.rank) % 2) as usize
 }

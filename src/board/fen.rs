@@ -237,7 +237,8 @@ fn parse_rank(lay: &Layout, row: &str, rank: u8, out: &mut Placement) -> Result<
             }
             '~' => {
                 let last = out.men.last_mut().ok_or(FenError::Misplaced('~'))?;
-                let marks_matter = lay.variant.drops.captures_to_hand;
+                let marks_matter =
+                    lay.variant.drops.captures_to_hand || lay.variant.drops.two_boards;
                 if last.at != Coord::new(file.wrapping_sub(1) as u8, rank)
                     || last.promoted
                     || !marks_matter
@@ -380,7 +381,10 @@ impl Position {
             return Err(FenError::NoHoldings);
         }
         for &(c, p) in h {
-            if v.pieces[p as usize].royal {
+            // A royal in hand is dropped in a set-up phase (placement, sittuyin, whose start
+            // has no royal on the board); elsewhere (crazyhouse) a king is never held.
+            let set_up = v.drops.enabled && self.lay.start_royals[c.index()] == 0;
+            if v.pieces[p as usize].royal && !set_up {
                 return Err(FenError::BadHoldings(
                     "a royal piece cannot be in hand".into(),
                 ));
@@ -614,8 +618,10 @@ impl Position {
             // (Chu pawns and lances on the last rank) may stand there, and so may one that a
             // promoted man flipped back into where it landed (`pieceDemotion`, chennis).
             let demotion = self.lay.variant.promotion.demotion;
-            let may_stick = p.promoted.is_some()
-                && (!p.mandatory_promotion || demotion)
+            // A sittuyin pawn never promotes by moving, so it may reach its last rank.
+            let sittuyin_pawn = self.lay.variant.promotion.sittuyin && !p.promotions.is_empty();
+            let may_stick = (p.promoted.is_some() && (!p.mandatory_promotion || demotion)
+                || sittuyin_pawn)
                 && p.dead_squares.is_empty();
             // A type that never promotes gets stuck by moving (a hound or a breakthrough man
             // on the last rank, as FSF plays them): only one that would have promoted on
@@ -730,8 +736,10 @@ impl Position {
                 _ => self.man_at(sq).map(|m| {
                     let mut t = self.letter(self.piece_of(m), m.colour);
                     // FSF marks promoted men only where a capture sends them to a hand
-                    // (demoted): elsewhere the mark changes nothing, and FSF omits it.
-                    if m.promoted && self.lay.variant.drops.captures_to_hand {
+                    // (demoted), this board's or the partner's (`twoBoards`): elsewhere the
+                    // mark changes nothing, and FSF omits it.
+                    let drops = &self.lay.variant.drops;
+                    if m.promoted && (drops.captures_to_hand || drops.two_boards) {
                         t.push('~');
                     }
                     t

@@ -331,7 +331,8 @@ impl Layout {
                 self.plain_squares(p, flips, Colour::White, false),
                 self.plain_squares(p, flips, Colour::Black, false),
             ],
-            never_promotes: p.promotions.is_empty() && !flips,
+            // Sittuyin's pawns never promote by moving (`sittuyin.rs` makes their promotions).
+            never_promotes: !self.promotes_by_moving(p) && !flips,
             dead: [
                 self.mailbox_set(&p.dead_squares, Colour::White),
                 self.mailbox_set(&p.dead_squares, Colour::Black),
@@ -559,13 +560,18 @@ impl Layout {
         let in_zone = self.mailbox_set(zone, Colour::White);
         let dead = self.mailbox_set(&p.dead_squares, colour);
         let promotes = if arriving {
-            !p.promotions.is_empty() || flips
+            self.promotes_by_moving(p) || flips
         } else {
             flips
         };
         (0..self.size)
             .map(|sq| !(promotes && in_zone[sq] || arriving && dead[sq]))
             .collect()
+    }
+
+    /// True when a move of a man of type `p` into the zone offers pawn-style promotion.
+    fn promotes_by_moving(&self, p: &variants::PieceType) -> bool {
+        !p.promotions.is_empty() && !self.variant.promotion.sittuyin
     }
 
     fn mailbox_set(&self, set: &variants::SquareSet, colour: Colour) -> Vec<bool> {

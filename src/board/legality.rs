@@ -99,6 +99,11 @@ impl Position {
         royals: Option<&[Sq]>,
         pins: &PinCache,
     ) -> Option<bool> {
+        if m.kind == MoveKind::Drop
+            && self.lay.kinds[self.lay.kind_of(m.piece, false) as usize].royal
+        {
+            return None; // a royal dropped from hand (placement) may land attacked
+        }
         if self.lay.uncounted {
             return self.verdict_burning(m, royals);
         }

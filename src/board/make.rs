@@ -8,6 +8,11 @@ use crate::board::attack::View;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::{EnPassant, Man, Position};
 use crate::board::types::{Colour, Slot, Sq, EMPTY};
+use variants::PieceId;
+
+/// The file a king is dropped on to castle under `castlingDroppedPiece` (FSF's
+/// `castlingKingFile` default, e; Locust refuses other values of that key).
+pub(crate) const CASTLING_KING_FILE: u8 = 4;
 
 /// One primitive change, recorded for unmake.
 #[derive(Clone, Copy, Debug)]
@@ -509,10 +514,84 @@ impl Position {
         let us = self.stm;
         let source = self.drop_source(mv.piece, us);
         self.hand_change(us, source, false, ops);
-        let virgin = self.initial_square(mv.piece, us, to) && !self.castling_piece(mv.piece);
+        let virgin = self.initial_square(mv.piece, us, to) && !self.castling_piece(mv.piece)
+            || self.castles_when_dropped(mv.piece, us, mv.to_coord());
         let kind = self.lay.kind_of(mv.piece, virgin);
         if let Some(slot) = self.spawn(kind, us, ops) {
             self.put(to, slot, ops);
+        }
+        if virgin && self.lay.variant.drops.castling_dropped {
+            self.grant_partners(mv.piece, us, ops);
+        }
+    }
+
+    /// `castlingDroppedPiece`: true when a man of type `piece` dropped by `us` on `c` may
+    /// castle, as FSF grants it: the castling king on its file (e) of the castling rank
+    /// (the first), or a castling rook on a corner of that rank with its king on that file.
+    pub(crate) fn castles_when_dropped(&self, piece: PieceId, us: Colour, c: Coord) -> bool {
+        let Some(cas) = self.lay.variant.castling.as_ref() else {
+            return false;
+        };
+        if !self.lay.variant.drops.castling_dropped || c.rank != self.castling_rank(us) {
+            return false;
+        }
+        if piece == cas.king_type {
+            return c.file == CASTLING_KING_FILE;
+        }
+        let corner = c.file == 0 || c.file == self.lay.files - 1;
+        corner && cas.rook_types.contains(&piece) && self.castling_king_home(us).is_some()
+    }
+
+    /// The rank `us` castles on: its first.
+    fn castling_rank(&self, us: Colour) -> u8 {
+        match us {
+            Colour::White => 0,
+            Colour::Black => self.lay.ranks - 1,
+        }
+    }
+
+    /// The square of `us`'s castling king on its castling square, if it stands there.
+    fn castling_king_home(&self, us: Colour) -> Option<Sq> {
+        let king = self.lay.variant.castling.as_ref()?.king_type;
+        let sq = self
+            .lay
+            .sq(Coord::new(CASTLING_KING_FILE, self.castling_rank(us)));
+        let m = self.man_at(sq)?;
+        (m.colour == us && self.piece_of(m) == king).then_some(sq)
+    }
+
+    /// After a castling man was dropped with its right: the partners already on the rank
+    /// get theirs too (a dropped king: the corner rooks; a dropped rook: its king), as FSF
+    /// sets the rights of both.
+    fn grant_partners(&mut self, piece: PieceId, us: Colour, ops: &mut Vec<Op>) {
+        let Some(cas) = self.lay.variant.castling.clone() else {
+            return;
+        };
+        let rank = self.castling_rank(us);
+        let mut partners = Vec::new();
+        if piece == cas.king_type {
+            for file in [0, self.lay.files - 1] {
+                let sq = self.lay.sq(Coord::new(file, rank));
+                let rook = self.man_at(sq);
+                if rook
+                    .is_some_and(|m| m.colour == us && cas.rook_types.contains(&self.piece_of(m)))
+                {
+                    partners.push(sq);
+                }
+            }
+        } else {
+            partners.extend(self.castling_king_home(us));
+        }
+        for sq in partners {
+            let Some(m) = self.man_at(sq).copied() else {
+                continue;
+            };
+            let virgin = self.lay.kind_of(self.piece_of(&m), true);
+            if virgin != m.kind {
+                let slot = self.lift(sq, ops);
+                self.retype(slot, virgin, m.promoted, ops);
+                self.put(sq, slot, ops);
+            }
         }
     }
 

@@ -28,6 +28,7 @@ pub mod reference_walls;
 pub mod royal_move;
 pub mod royalty;
 pub mod see;
+pub mod sittuyin;
 pub mod stages;
 pub mod types;
 pub mod validate;

@@ -89,6 +89,7 @@ impl Position {
         self.gen_quiets(out);
         self.gen_castling(out);
         self.gen_drops(out);
+        self.gen_sittuyin_promotions(out);
         if self.lay.variant.pass_move {
             let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
             m.kind = MoveKind::Pass;
@@ -354,7 +355,7 @@ impl Position {
     /// Promotion limits: a side may not exceed `promotionLimit` men of a type, and where
     /// promotion is limited to captured pieces (Grand chess) it may only become a type it
     /// has fewer of than at the start.
-    fn may_promote_to(&self, colour: Colour, p: PieceId) -> bool {
+    pub(crate) fn may_promote_to(&self, colour: Colour, p: PieceId) -> bool {
         let promo = &self.lay.variant.promotion;
         let limit = promo
             .limits

@@ -526,6 +526,7 @@ fn pseudo_moves_under(b: &RefBoard, v: &Variant, limits: Limits) -> Vec<Move> {
     }
     castling_moves(b, v, &mut out);
     drops::drop_moves(b, v, &mut out);
+    sittuyin_promotions(b, v, &mut out);
     if v.pass_move {
         let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
         m.kind = MoveKind::Pass;
@@ -637,7 +638,7 @@ fn push_promotions(
         pm.piece = p;
         pm
     };
-    if !piece.promotions.is_empty() && zone.contains(to) {
+    if !piece.promotions.is_empty() && zone.contains(to) && !v.promotion.sittuyin {
         for &p in &piece.promotions {
             let captured_ok =
                 !v.promotion.limited_to_captured || fewer_than_at_start(b, man.colour, p);
@@ -661,6 +662,75 @@ fn push_promotions(
     }
     if !dead {
         out.push(m);
+    }
+}
+
+/// Sittuyin's promotions (`sittuyinPromotion`), from scratch: a pawn in the zone, or the
+/// side's only pawn anywhere, becomes a promotion type (within its limit) on its own square
+/// or on an empty square that type attacks from there, where the new man attacks no enemy.
+fn sittuyin_promotions(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
+    if !v.promotion.sittuyin {
+        return;
+    }
+    let us = b.stm;
+    let pawns: Vec<(Coord, RefMan)> = b
+        .men()
+        .filter(|(_, m)| m.colour == us && !v.pieces[m.piece as usize].promotions.is_empty())
+        .collect();
+    let zone = match us {
+        Colour::White => &v.promotion.zone_white,
+        Colour::Black => &v.promotion.zone_black,
+    };
+    for &(from, pawn) in &pawns {
+        if pawns.len() > 1 && !zone.contains(from) {
+            continue;
+        }
+        let mut without = b.clone();
+        without.squares[from.index()] = None;
+        for &t in &v.pieces[pawn.piece as usize].promotions {
+            if !under_limit(b, v, us, t) {
+                continue;
+            }
+            let man = RefMan {
+                piece: t,
+                colour: us,
+                virgin: false,
+                promoted: false,
+            };
+            let mut targets = vec![from];
+            Walk {
+                b: &without,
+                v,
+                man,
+                from,
+            }
+            .run(&mut |r| {
+                if r.rights & rights::CAPTURE != 0 && without.at(r.to).is_none() {
+                    targets.push(r.to);
+                }
+            });
+            targets.sort_by_key(|c| c.index());
+            targets.dedup();
+            for to in targets {
+                let mut hits = false;
+                Walk {
+                    b: &without,
+                    v,
+                    man,
+                    from: to,
+                }
+                .run(&mut |r| {
+                    let foe = without.at(r.to).is_some_and(|o| o.colour != us);
+                    hits |= r.rights & rights::CAPTURE != 0 && foe;
+                });
+                if !hits {
+                    let mut m = Move::normal(from, to);
+                    m.kind = MoveKind::Promotion;
+                    m.piece = t;
+                    out.push(m);
+                }
+            }
+        }
     }
 }
 
@@ -800,12 +870,16 @@ fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
     let virgin = has_initial_paths(&v.pieces[m.piece as usize].moves)
         && b.start[us.index()][m.piece as usize].contains(to)
         && !castling_piece(v, m.piece);
+    let castles = drops::castles_when_dropped(b, v, m.piece, to);
     b.squares[to.index()] = Some(RefMan {
         piece: m.piece,
         colour: us,
-        virgin,
+        virgin: virgin || castles,
         promoted: false,
     });
+    if castles {
+        drops::grant_castling_partners(b, v, to);
+    }
 }
 
 fn play_castle(b: &mut RefBoard, m: &Move) {
@@ -1120,6 +1194,9 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
         && goals::check_allowed(&after, v)
         && drops::check_ok(&after, v, m)
         && drop_mate_ok(&after, v, m)
+        && (m.kind != MoveKind::Promotion
+            || !v.promotion.sittuyin
+            || !in_check(&after, v, after.stm))
 }
 
 // ---------------------------------------------------------------------------------------

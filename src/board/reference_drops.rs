@@ -43,7 +43,7 @@ pub fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
                 continue;
             }
             let any_side = v.drops.enclosing == EnclosingDrop::AnySide;
-            if !any_side && !may_drop(b, v, p, c) {
+            if (!any_side && !may_drop(b, v, p, c)) || !bishops_ok(b, v, p, c) {
                 continue;
             }
             for &placed in &forms {
@@ -80,6 +80,9 @@ fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
     if v.drops.pawn_types.contains(&p) && v.drops.pawn_drop_forbidden.contains(rel) {
         return false;
     }
+    if v.drops.first_rank_only.contains(&p) && rel.rank > 0 {
+        return false; // sittuyin's rooks
+    }
     if !v.drops.no_doubled.contains(&p) {
         return true;
     }
@@ -88,6 +91,35 @@ fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
         .filter(|(sq, m)| m.colour == us && m.piece == p && sq.file == c.file)
         .count();
     (on_file as u32) < v.drops.no_doubled_count
+}
+
+/// `dropOppositeColoredBishop`, counted afresh: after dropping `p` on `c`, the side to
+/// move must still be able to have half its bishops (rounded down) on each square colour,
+/// and no colour may hold more than half of them (rounded up).
+fn bishops_ok(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
+    let Some(bishop) = v.drops.opposite_bishops else {
+        return true;
+    };
+    let us = b.stm;
+    let dark = |x: Coord| (x.file + x.rank) % 2 == 0;
+    let ours = |x: Coord| b.at(x).is_some_and(|m| m.colour == us && m.piece == bishop);
+    let total =
+        b.hands[us.index()][bishop as usize] as usize + b.coords().filter(|&x| ours(x)).count();
+    if p == bishop {
+        let same = b
+            .coords()
+            .filter(|&x| ours(x) && dark(x) == dark(c))
+            .count();
+        return same < total.div_ceil(2);
+    }
+    [true, false].iter().all(|&shade| {
+        let room = b
+            .coords()
+            .filter(|&x| dark(x) == shade)
+            .filter(|&x| ours(x) || x != c && b.at(x).is_none() && may_drop(b, v, bishop, x))
+            .count();
+        room >= total / 2
+    })
 }
 
 /// The hand type a drop of `placed` by the side to move takes: a promoted form not held as
@@ -123,4 +155,50 @@ pub fn must_drop_filter(b: &RefBoard, v: &Variant, legal: Vec<Move>) -> Vec<Move
         .into_iter()
         .filter(|m| m.kind == MoveKind::Drop)
         .collect()
+}
+
+/// `castlingDroppedPiece`: whether a man of type `piece` that the side to move drops on `c`
+/// gets a castling right (the king on the e-file of its first rank; a rook on a corner of
+/// that rank while its king stands on that e-square).
+pub fn castles_when_dropped(b: &RefBoard, v: &Variant, piece: PieceId, c: Coord) -> bool {
+    let Some(cas) = v.castling.as_ref().filter(|_| v.drops.castling_dropped) else {
+        return false;
+    };
+    let us = b.stm;
+    let first = b.relative(c, us).rank == 0;
+    if !first {
+        return false;
+    }
+    let e = Coord::new(crate::board::make::CASTLING_KING_FILE, c.rank);
+    if piece == cas.king_type {
+        return c == e;
+    }
+    let king_home = b
+        .at(e)
+        .is_some_and(|m| m.colour == us && m.piece == cas.king_type);
+    cas.rook_types.contains(&piece) && (c.file == 0 || c.file + 1 == v.files) && king_home
+}
+
+/// After a castling man was dropped with its right on `c`: its partners on that rank (the
+/// corner rooks of a dropped king, the king of a dropped rook) get theirs.
+pub fn grant_castling_partners(b: &mut RefBoard, v: &Variant, c: Coord) {
+    let Some(cas) = v.castling.as_ref() else {
+        return;
+    };
+    let us = b.stm;
+    for file in 0..v.files {
+        let x = Coord::new(file, c.rank);
+        let Some(mut m) = b.at(x) else {
+            continue;
+        };
+        let partner = if b.at(c).is_some_and(|d| d.piece == cas.king_type) {
+            cas.rook_types.contains(&m.piece) && (file == 0 || file + 1 == v.files)
+        } else {
+            m.piece == cas.king_type && file == crate::board::make::CASTLING_KING_FILE
+        };
+        if m.colour == us && partner {
+            m.virgin = true;
+            b.squares[x.index()] = Some(m);
+        }
+    }
 }

@@ -49,6 +49,9 @@ pub struct Legality {
     drop_checks_barred: bool,
     /// `mustDrop`: a legal drop exists and must be played; every other move is illegal.
     drop_forced: bool,
+    /// A promotion that gives check is illegal (`sittuyinPromotion`): every promotion is
+    /// made and tested.
+    promotion_checks_barred: bool,
 }
 
 impl Position {
@@ -228,6 +231,7 @@ impl Position {
             captures_only: false,
             drop_checks_barred: self.lay.variant.drops.no_checks,
             drop_forced,
+            promotion_checks_barred: self.lay.variant.promotion.sittuyin,
         }
     }
 
@@ -290,7 +294,8 @@ impl Position {
     /// is decided by `quick_verdict` where it can.
     #[inline]
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
-        let drop_checked = ctx.drop_checks_barred && m.kind == MoveKind::Drop;
+        let drop_checked = ctx.drop_checks_barred && m.kind == MoveKind::Drop
+            || ctx.promotion_checks_barred && m.kind == MoveKind::Promotion;
         if ctx.checks_barred || drop_checked || ctx.foe_exposed && self.takes_royal(m) {
             return None; // it may win the game: the full test knows
         }
@@ -423,6 +428,7 @@ impl Position {
         self.royals_safe(us, facing)
             && check_allowed
             && self.drop_check_ok(m)
+            && self.promotion_check_ok(m)
             && self.kept_royal_safe(us, had[0], m)
             && self.drop_mate_ok(m, ops)
     }

@@ -109,6 +109,7 @@ impl Position {
             all.into_iter()
                 .filter(|m| m.kind == MoveKind::Promotion && self.victim_class(m).is_none()),
         );
+        self.gen_sittuyin_promotions(out);
     }
 
     /// Non-captures that are not promotions: quiet moves, self-captures, castling, drops and

@@ -177,6 +177,24 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
     }
 }
 
+/// The rules of two-board games and set-up phases (bughouse, placement, sittuyin), named
+/// before drops in general so that a user learns which rule stands in the way.
+fn set_up_rule(v: &Variant) -> Option<&'static str> {
+    if v.drops.two_boards {
+        Some("two boards (twoBoards)")
+    } else if v.promotion.sittuyin {
+        Some("sittuyin's promotion (sittuyinPromotion)")
+    } else if v.drops.castling_dropped {
+        Some("castling rights for dropped men (castlingDroppedPiece)")
+    } else if v.drops.opposite_bishops.is_some() {
+        Some("bishops dropped on both colours (dropOppositeColoredBishop)")
+    } else if !v.drops.first_rank_only.is_empty() {
+        Some("rooks dropped on the first rank only (sittuyinRookDrop)")
+    } else {
+        None
+    }
+}
+
 /// The rules of the games without royals and the losing games, which the generator does
 /// not play (its values assume a royal to mate and free choice among the moves), and the
 /// en passant regions that come with them (horde).
@@ -205,6 +223,9 @@ impl Rules {
     ) -> Result<Rules, RulesError> {
         let board =
             Board::new(v.files, v.ranks).ok_or(RulesError::BoardTooLarge(v.name.clone()))?;
+        if let Some(rule) = set_up_rule(v) {
+            return Err(RulesError::Unsupported(v.name.clone(), rule));
+        }
         if v.drops.enabled {
             return Err(RulesError::Drops(v.name.clone()));
         }

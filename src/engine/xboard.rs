@@ -112,6 +112,7 @@ impl<W: Write> Engine<W> {
             }
             XbCommand::UserMove(m) => self.usermove(&m),
             XbCommand::SetBoard(fen) => self.setboard(&fen),
+            XbCommand::Holding(arg) => self.holding(&arg),
             XbCommand::Ping(n) if n.is_empty() => self.say("pong"),
             XbCommand::Ping(n) => self.say(&format!("pong {n}")),
             XbCommand::MoveNow if self.task == Task::Think => self.searcher.stop(),
@@ -342,6 +343,25 @@ impl<W: Write> Engine<W> {
             self.refused = true;
             self.say(&format!("tellusererror Illegal position: {e}"));
             self.say(&format!("Error (illegal position): {fen}"));
+        }
+    }
+
+    /// `holding [WHITE] [BLACK] [Cp]`: the men in hand are set as listed (White's upper
+    /// case, Black's lower case), or, when the colour and piece just added follow (`Wq`,
+    /// `Bn`), that man is added to the current hands, as FSF reads it (the lists may lag
+    /// behind). The moves so far are forgotten, as after `setboard`; a search under way
+    /// starts again on the new hands.
+    fn holding(&mut self, arg: &str) {
+        let thinking = self.task == Task::Think;
+        let Some(fen) = fen_with_holdings(&self.game.position().fen(), arg) else {
+            return self.say(&format!("Error (bad holdings): holding {arg}"));
+        };
+        self.halt_thinking();
+        if let Err(e) = self.game.set_fen(&fen) {
+            return self.say(&format!("Error (illegal holdings: {e}): holding {arg}"));
+        }
+        if thinking {
+            self.think();
         }
     }
 
@@ -843,4 +863,58 @@ fn fairy_slots(v: &variants::Variant) -> Option<String> {
     let mut white: String = table[..used].iter().map(|&c| char::from(c)).collect();
     white.push(king.map_or('.', char::from));
     Some(white)
+}
+
+/// `fen` with the holdings XBoard's `holding` argument gives (see `holding`); `None` when
+/// the argument or the FEN has no `[...]` lists.
+fn fen_with_holdings(fen: &str, arg: &str) -> Option<String> {
+    let (open, close) = (fen.find('[')?, fen.find(']')?);
+    let mut parts = arg.split(['[', ']']).map(str::trim);
+    let (_, white, _, black) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let added = parts.next().unwrap_or("");
+    let hand = match added.as_bytes() {
+        [] => format!(
+            "{}{}",
+            white.to_ascii_uppercase(),
+            black.to_ascii_lowercase()
+        ),
+        [c @ (b'W' | b'B' | b'w' | b'b'), p] if p.is_ascii_alphabetic() => {
+            let p = *p as char;
+            let man = match c {
+                b'W' | b'w' => p.to_ascii_uppercase(),
+                _ => p.to_ascii_lowercase(),
+            };
+            format!("{}{man}", &fen[open + 1..close])
+        }
+        _ => return None,
+    };
+    Some(format!("{}[{hand}]{}", &fen[..open], &fen[close + 1..]))
+}
+
+#[cfg(test)]
+mod holding_tests {
+    use super::fen_with_holdings;
+
+    #[test]
+    fn holdings_replace_the_hands_or_add_the_man_named() {
+        let fen = "8/8/8/8/8/8/8/K6k[Nn] w - - 0 1";
+        assert_eq!(
+            fen_with_holdings(fen, "[PQ] [RB]").as_deref(),
+            Some("8/8/8/8/8/8/8/K6k[PQrb] w - - 0 1")
+        );
+        assert_eq!(
+            fen_with_holdings(fen, "[PQ] [RB] Bq").as_deref(),
+            Some("8/8/8/8/8/8/8/K6k[Nnq] w - - 0 1")
+        );
+        assert_eq!(
+            fen_with_holdings(fen, "[] []").as_deref(),
+            Some("8/8/8/8/8/8/8/K6k[] w - - 0 1")
+        );
+        assert_eq!(fen_with_holdings(fen, "PQ"), None);
+        assert_eq!(fen_with_holdings(fen, "[P] [] Xq"), None);
+        assert_eq!(
+            fen_with_holdings("8/8/8/8/8/8/8/K6k w - - 0 1", "[P] []"),
+            None
+        );
+    }
 }

@@ -90,6 +90,12 @@ pub fn adjudicate(
     if no_moves {
         return Some(no_move_outcome(pos));
     }
+    if pos.promotion_stalemate() {
+        return Some(Outcome {
+            winner: None,
+            reason: Termination::Stalemate,
+        });
+    }
     if end.n_move_rule > 0 && pos.halfmove_clock() >= end.n_move_rule {
         return Some(Outcome {
             winner: material::draw_winner(pos),

@@ -174,6 +174,11 @@ pub struct Promotion {
     /// the man could never leave may promote only when it enters the zone or captures, and
     /// then it must; a plain move there within the zone stays unpromoted, immobile.
     pub stuck_forced: bool,
+    /// Sittuyin's promotion (`sittuyinPromotion`): a pawn in the zone (or a side's last
+    /// pawn anywhere) may, instead of moving as a pawn, become a promotion type where it
+    /// stands or on an empty square that type reaches from there, when the new man attacks
+    /// no enemy man there and the move gives no check; pawns never promote by moving.
+    pub sittuyin: bool,
 }
 
 /// Drop rules (shogi, crazyhouse).
@@ -213,6 +218,21 @@ pub struct Drops {
     pub must_drop_type: Option<PieceId>,
     /// Fairy-Stockfish's `enclosingDrop` rules that only narrow where a drop may go.
     pub enclosing: EnclosingDrop,
+    /// `twoBoards` (bughouse): one board of a game played on two. The men in hand come
+    /// from outside (the FEN, XBoard's `holding`), and promoted men keep their `~` mark in
+    /// the FEN as FSF writes it, since the partner's board takes them back as pawns.
+    pub two_boards: bool,
+    /// `sittuyinRookDrop`: these types (FSF's `rook`) are dropped on their side's first
+    /// rank only.
+    pub first_rank_only: Vec<PieceId>,
+    /// `dropOppositeColoredBishop` (placement): the type (FSF's `bishop`) whose men a side
+    /// must be able to drop onto both square colours: no drop may leave too few free
+    /// squares of one colour for the bishops still in hand, and no bishop may join more
+    /// than half of them on one colour.
+    pub opposite_bishops: Option<PieceId>,
+    /// `castlingDroppedPiece` (placement): a king dropped on its castling square, or a rook
+    /// dropped on a corner of that rank beside it, may castle (gets its castling right).
+    pub castling_dropped: bool,
 }
 
 /// FSF's `enclosingDrop` rules that narrow the drop squares without flipping anything.

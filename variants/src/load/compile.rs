@@ -134,6 +134,22 @@ fn clamp_size(ctx: &mut Ctx, key: &str, n: u32, max: u8) -> u8 {
     n as u8
 }
 
+/// True when pawns can only come by drops (drops on, no pawn on the start board: screen
+/// chess): a pawn dropped on the double-step rank stands where none started, so the `i`
+/// form would deny it FSF's double step from the region.
+fn pawns_only_dropped(b: &Build) -> bool {
+    let Some(pawn) = b.defs.iter().find(|d| piece_defs::is_predefined(d, "pawn")) else {
+        return false;
+    };
+    let board = b
+        .ctx
+        .peek("startFen")
+        .and_then(|f| f.split(['[', ' ']).next());
+    let letter = pawn.symbol.letter;
+    b.ctx.peek("pieceDrops") == Some("true")
+        && board.is_some_and(|f| !f.contains(letter) && !f.contains(letter.to_ascii_lowercase()))
+}
+
 /// Compiles every definition; the orthodox pawn gets its double step from `doubleStep`.
 fn compile_pieces(b: &mut Build) {
     let double_step = b.ctx.flag("doubleStep", true);
@@ -146,7 +162,8 @@ fn compile_pieces(b: &mut Build) {
     let top = b.ranks.saturating_sub(2);
     let ds_black = b.squares("doubleStepRegionBlack", SquareSet::ranks(b.files, top, top));
     let ranks_of = |s: &SquareSet| s.iter().map(|c| c.rank).collect::<HashSet<u8>>().len();
-    let ds_betza = match ranks_of(&ds_white) > 1 || ranks_of(&ds_black) > 1 {
+    let ds_betza = match ranks_of(&ds_white) > 1 || ranks_of(&ds_black) > 1 || pawns_only_dropped(b)
+    {
         true => REGION_DOUBLE_STEP_BETZA,
         false => DOUBLE_STEP_BETZA,
     };

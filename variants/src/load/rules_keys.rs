@@ -82,7 +82,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         (None, Some(rights)) if rights != "-" => without_castling_rights(&fen),
         _ => fen,
     };
-    check_royals(b, &end, info.as_ref());
+    check_royals(b, &end, info.as_ref(), drops.enabled);
     check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
     let walling = super::walling::walling(b, &drops, &end);
@@ -301,6 +301,7 @@ fn promotion(b: &mut Build) -> Promotion {
         demotion,
         on_entry: b.ctx.flag("promotionOnEntry", false),
         stuck_forced: !b.ctx.flag("promotionOnEntryStuck", true),
+        sittuyin: b.ctx.flag("sittuyinPromotion", false),
     }
 }
 
@@ -381,6 +382,18 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
             .ctx
             .parsed("enclosingDrop", enclosing_drop)
             .unwrap_or_default(),
+        two_boards: b.ctx.flag("twoBoards", false),
+        // FSF gives these rules to its `rook` and `bishop` types only, by name.
+        first_rank_only: match b.ctx.flag("sittuyinRookDrop", false) {
+            true => named(b, &["rook"]),
+            false => Vec::new(),
+        },
+        opposite_bishops: b
+            .ctx
+            .flag("dropOppositeColoredBishop", false)
+            .then(|| b.id_named("bishop"))
+            .flatten(),
+        castling_dropped: b.ctx.flag("castlingDroppedPiece", false),
     }
 }
 
@@ -713,17 +726,32 @@ fn confinement(b: &mut Build) {
             continue;
         };
         match b.zones.index(&zone) {
-            Some(z) => confine(b, piece, z),
+            Some(z) => confine(b, piece, z, false),
             None => b.ctx.fail(&entry, format!("unknown zone `{zone}`")),
         }
     }
 }
 
-fn confine(b: &mut Build, piece: PieceId, zone: u8) {
+/// Keeps the piece's moves in `zone`. Locust's `confine` keeps whole paths inside; FSF's
+/// mobility regions (`ends_only`) bind only where moves end, so a square a path merely
+/// passes (a lame leaper's eye: supply's elephant on its seven points) may lie outside.
+fn confine(b: &mut Build, piece: PieceId, zone: u8, ends_only: bool) {
+    let anywhere = ends_only.then(|| {
+        let all = SquareSet::ranks(b.files, 0, b.ranks - 1);
+        (b.zones.index(PASSING_ZONE)).unwrap_or_else(|| b.zones.add(PASSING_ZONE, all, all))
+    });
     let p = &mut b.pieces[piece as usize];
     p.confined = Some(zone);
-    p.moves.nodes.iter_mut().for_each(|n| n.zone = Some(zone));
+    for n in p.moves.nodes.iter_mut() {
+        n.zone = match anywhere {
+            Some(all) if !n.can_end() => Some(all),
+            _ => Some(zone),
+        };
+    }
 }
+
+/// The zone of every square, given to the squares a mobility region's paths only pass.
+const PASSING_ZONE: &str = "passing";
 
 /// `zoneMoves = p:enemyHalf:sW r:palaceDiag:F2:palaces`: extra moves available only while
 /// the piece stands in the first zone; the optional last part confines those paths.
@@ -857,7 +885,7 @@ fn mobility_regions(b: &mut Build) {
         } else {
             z.black = set
         }
-        confine(b, piece, zone);
+        confine(b, piece, zone, true);
         // A promoted form that stands for this piece (chak's `promotedPieceType = p:w`) is
         // that piece in FSF, region included.
         let symbol = b.defs[piece as usize].symbol;
@@ -865,7 +893,7 @@ fn mobility_regions(b: &mut Build) {
             .filter(|&i| b.defs[i].stands_for == Some(symbol))
             .collect();
         for i in stand_ins {
-            confine(b, i as PieceId, zone);
+            confine(b, i as PieceId, zone, true);
         }
     }
 }
@@ -901,7 +929,7 @@ fn immobility(b: &mut Build, on_entry: bool) {
 
 /// A royal type must exist unless extinction or bare-king rules decide the game, and each
 /// side must start with a royal unless leave-behind pieces can create one later.
-fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>) {
+fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>, drops: bool) {
     let royal: Vec<PieceId> = (0..b.pieces.len() as PieceId)
         .filter(|&p| b.pieces[p as usize].royal)
         .collect();
@@ -935,7 +963,10 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
             .pieces
             .iter()
             .any(|(s, w, _)| *w == white && is_royal(b, *s, &royal));
-        if !has {
+        // A royal in hand is dropped in the set-up phase (placement, sittuyin).
+        let in_hand =
+            drops && (info.hand.iter()).any(|(s, w)| *w == white && is_royal(b, *s, &royal));
+        if !has && !in_hand {
             let msg = format!("bad start FEN: {side} has no royal piece");
             match b.ctx.take("startFen") {
                 Some(e) => b.ctx.fail(&e, msg),
