@@ -42,6 +42,7 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
         burns: false,
         range_jump: false,
         jump_rank: 0,
+        stands_for: None,
     }
 }
 

@@ -102,10 +102,11 @@ impl Position {
             return false;
         }
         let piece = flag.piece[colour.index()];
+        let v = &self.lay.variant;
         let on_flag = self
             .live()
             .filter(|(_, m)| m.colour == colour)
-            .filter(|(_, m)| piece.is_none_or(|p| self.piece_of(m) == p))
+            .filter(|(_, m)| piece.is_none_or(|p| v.rule_type(self.piece_of(m)) == p))
             .filter(|(_, m)| self.lay.coord(m.sq).is_some_and(|c| region.contains(c)))
             .count() as u32;
         let full = || region.iter().all(|c| self.man_at(self.lay.sq(c)).is_some());
@@ -129,7 +130,9 @@ impl Position {
         moves.into_iter().any(|m| {
             let from = copy.man_at(copy.lay.sq(m.from_coord())).copied();
             let mover_counts = matches!(m.kind, MoveKind::Normal)
-                && from.is_some_and(|man| piece.is_none_or(|p| copy.piece_of(&man) == p));
+                && from.is_some_and(|man| {
+                    piece.is_none_or(|p| copy.lay.variant.rule_type(copy.piece_of(&man)) == p)
+                });
             mover_counts && region.contains(m.to_coord()) && copy.is_legal_in(&m, &ctx, &mut ops)
         })
     }

@@ -284,7 +284,8 @@ impl Position {
                 || self
                     .man_at(self.lay.sq(to))
                     .is_some_and(|o| o.colour != man.colour);
-            if self.may_promote_shogi(man, (m.from_coord(), to), captures) {
+            let limited = !v.promotion.limits.is_empty() && !self.under_limit(man.colour, p);
+            if !limited && self.may_promote_shogi(man, (m.from_coord(), to), captures) {
                 let mut pm = m;
                 pm.kind = MoveKind::Promotion;
                 pm.piece = p;
@@ -354,12 +355,10 @@ impl Position {
     /// has fewer of than at the start.
     fn may_promote_to(&self, colour: Colour, p: PieceId) -> bool {
         let promo = &self.lay.variant.promotion;
-        let limit = promo
-            .limits
-            .iter()
-            .find(|(t, _)| *t == p)
-            .map(|&(_, n)| n as usize);
-        if limit.is_none() && !promo.limited_to_captured {
+        if !self.under_limit(colour, p) {
+            return false;
+        }
+        if !promo.limited_to_captured {
             return true;
         }
         let have = self
@@ -369,7 +368,22 @@ impl Position {
         let start = self.lay.start_squares[colour.index()][p as usize]
             .iter()
             .count();
-        limit.is_none_or(|n| have < n) && (!promo.limited_to_captured || have < start)
+        have < start
+    }
+
+    /// `promotionLimit`: `colour` has fewer men on the board of the type `p` counts as (a
+    /// promoted form stands for its target, FSF's reading) than the limit, if there is one.
+    fn under_limit(&self, colour: Colour, p: PieceId) -> bool {
+        let v = &self.lay.variant;
+        let counted = v.rule_type(p);
+        let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == counted) else {
+            return true;
+        };
+        let have = self
+            .live()
+            .filter(|(_, m)| m.colour == colour && v.rule_type(self.piece_of(m)) == counted)
+            .count();
+        have < limit as usize
     }
 
     /// Castling with every virgin rook of the side on the royal's rank.

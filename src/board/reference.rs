@@ -651,7 +651,8 @@ fn push_promotions(
         return;
     }
     if let Some(p) = v.flips_to(man.piece) {
-        if may_promote {
+        let free = limits == Limits::Ignored;
+        if may_promote && (free || under_limit(b, v, man.colour, p)) {
             out.push(promote(p));
             if piece.mandatory_promotion || dead || forced {
                 return;
@@ -673,14 +674,16 @@ fn fewer_than_at_start(b: &RefBoard, colour: Colour, p: PieceId) -> bool {
     have < start
 }
 
-/// `promotion.limits`: a side may not promote to a type it already has the most of.
+/// `promotion.limits`: a side may not promote to a type it already has the most of on the
+/// board (a promoted form counts as the type it stands for).
 fn under_limit(b: &RefBoard, v: &Variant, colour: Colour, p: PieceId) -> bool {
-    let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == p) else {
+    let counted = v.rule_type(p);
+    let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == counted) else {
         return true;
     };
     let have = b
         .men()
-        .filter(|(_, m)| m.colour == colour && m.piece == p)
+        .filter(|(_, m)| m.colour == colour && v.rule_type(m.piece) == counted)
         .count();
     have < limit as usize
 }

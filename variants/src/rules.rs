@@ -101,6 +101,10 @@ pub struct PieceType {
     pub range_jump: bool,
     /// Rank in the jumping hierarchy (`jumpRank`); 0 for ordinary pieces.
     pub jump_rank: u8,
+    /// The type this promoted form stands for where rules are keyed by type (FSF's
+    /// `promotedPieceType = q:k` makes a promoted queen a `k`): royalty, extinction, the
+    /// flag and `promotionLimit` count it as that type. `None`: it counts as itself.
+    pub stands_for: Option<PieceId>,
 }
 
 impl PieceType {
@@ -456,6 +460,16 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The type a man of type `p` counts as in rules keyed by type (extinction, the flag,
+    /// `promotionLimit`): the type its promoted form stands for, else `p`.
+    #[inline]
+    pub fn rule_type(&self, p: PieceId) -> PieceId {
+        self.pieces
+            .get(p as usize)
+            .and_then(|t| t.stands_for)
+            .unwrap_or(p)
+    }
+
     /// The type a man of type `p` turns into by a shogi-style promotion: its promoted form,
     /// or under `pieceDemotion` (kyotoshogi's flipping) a promoted form's base type.
     pub fn flips_to(&self, p: PieceId) -> Option<PieceId> {

@@ -70,8 +70,8 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     mobility_regions(b);
     immobility(b, promotion.on_entry);
     royal_sight(b, &end);
-    super::chirality::refuse_asymmetric(b);
-    super::stand_ins::refuse_split_types(b, &end, &promotion);
+    let black_rotated = super::chirality::black_rotated(b);
+    super::stand_ins::resolve(b, &end, &promotion);
     let fen = b
         .ctx
         .take("startFen")
@@ -103,7 +103,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         pass_move,
         xboard_parent,
         omits,
-        black_rotated: b.ctx.flag("blackRotated", false),
+        black_rotated,
         en_passant_region: super::en_passant::region(b),
     })
 }
@@ -920,7 +920,8 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
     }
 }
 
-/// FSF makes extinction men pseudo-royal only while a side has at most
+/// FSF makes extinction men (and a royal man that may promote into one) pseudo-royal only
+/// while a side has at most
 /// `extinctionPieceCount` + 1 of them; Locust makes every one royal under `royalty =
 /// absolute`. The two agree while no side starts with more, so a start with more is refused
 /// (`[maharajah2]`'s two maharajahs) unless the section chose a `royalty` itself.
@@ -938,7 +939,11 @@ fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::f
     for white in [true, false] {
         let count = (info.pieces.iter())
             .filter(|(s, w, _)| {
-                *w == white && b.id(*s).is_some_and(|p| end.extinction_types.contains(&p))
+                *w == white
+                    && b.id(*s).is_some_and(|p| {
+                        let mut types = end.extinction_types.iter();
+                        types.any(|&t| super::stand_ins::may_become(b, p, t))
+                    })
             })
             .count();
         let kept = b.ctx.peek("extinctionPieceCount");
