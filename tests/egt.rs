@@ -911,6 +911,25 @@ fn rules_the_generator_does_not_play_are_refused() {
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
 }
 
+/// A promoted form that FSF counts as the type it names (`promotedPieceType = f:q` under
+/// `promotionLimit = q:1`) is refused by name: the generator counts types as themselves.
+/// The same promotion without a rule that counts the queen is a table.
+#[test]
+fn a_promoted_stand_in_for_a_counted_type_is_refused() {
+    let text = "[t:chess]\nfers = f\npromotedPieceType = f:q\n\
+                startFen = 4k3/8/8/8/8/8/8/4K2F w - - 0 1\n";
+    let load = |extra: &str| {
+        variants::load_str(&format!("{text}{extra}"), "t.ini")
+            .unwrap()
+            .remove(0)
+    };
+    let e = Rules::new(&load("promotionLimit = q:1\n"), None, false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("stands for"), "{e}");
+    assert!(Rules::new(&load(""), None, false).is_ok());
+}
+
 /// A material with more royal men of a type on one side than the game ever holds (its
 /// start position's, or what a promotion's limit allows) is refused by name; spartan's two
 /// black kings (the game starts with two, and a hoplite may be promoted to one while one is

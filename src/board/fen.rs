@@ -617,7 +617,12 @@ impl Position {
             let may_stick = p.promoted.is_some()
                 && (!p.mandatory_promotion || demotion)
                 && p.dead_squares.is_empty();
-            if kind.dead[m.colour.index()][m.sq as usize] || !may_stick && !self.can_ever_move(m) {
+            // A man that does not promote may run itself into a corner in play (bajr's
+            // men, which step forward and right): only one that would have promoted on
+            // arrival is misplaced there.
+            let promotes = !p.promotions.is_empty() || p.promoted.is_some();
+            let stuck = promotes && !may_stick && !self.can_ever_move(m);
+            if kind.dead[m.colour.index()][m.sq as usize] || stuck {
                 return Err(FenError::DeadPiece(letter, at()));
             }
         }

@@ -252,7 +252,8 @@ impl Position {
         let kind = &self.lay.kinds[man.kind as usize];
         let to = m.to_coord();
         let dead = kind.dead[man.colour.index()][self.lay.sq(to) as usize];
-        if kind.never_promotes {
+        // FSF never promotes on an en passant capture, even one landing in the zone.
+        if kind.never_promotes || m.kind == MoveKind::EnPassant {
             if !dead {
                 out.push(m);
             }
@@ -265,11 +266,7 @@ impl Position {
             for &p in &piece.promotions {
                 if self.may_promote_to(man.colour, p) {
                     let mut pm = m;
-                    pm.kind = if m.kind == MoveKind::EnPassant {
-                        m.kind
-                    } else {
-                        MoveKind::Promotion
-                    };
+                    pm.kind = MoveKind::Promotion;
                     pm.piece = p;
                     out.push(pm);
                 }

@@ -628,11 +628,16 @@ fn push_promotions(
     } else {
         zone.contains(to) || zone.contains(from)
     };
+    // FSF never promotes on an en passant capture, even one landing in the zone (shogun).
+    if m.kind == MoveKind::EnPassant {
+        if !dead {
+            out.push(m);
+        }
+        return;
+    }
     let promote = |p: PieceId| {
         let mut pm = m;
-        if pm.kind != MoveKind::EnPassant {
-            pm.kind = MoveKind::Promotion;
-        }
+        pm.kind = MoveKind::Promotion;
         pm.piece = p;
         pm
     };

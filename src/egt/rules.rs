@@ -140,7 +140,7 @@ fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
 fn unsupported(v: &Variant) -> Option<&'static str> {
     let royal_extinction =
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
-    if v.pieces.iter().any(|p| p.stands_for.is_some()) {
+    if v.stand_in_counts() {
         Some("a promoted man counted as the type it stands for (promotedPieceType)")
     } else if v.blast.is_some() {
         Some("explosions (atomic)")

@@ -460,6 +460,21 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// True when some promoted form stands for a type that a rule counts by type (royal,
+    /// extinction, the flag, `promotionLimit`), so that counting it as itself would play
+    /// another game.
+    pub fn stand_in_counts(&self) -> bool {
+        let end = &self.end;
+        let keyed = |t: PieceId| {
+            self.pieces.get(t as usize).is_some_and(|p| p.royal)
+                || end.extinction_types.contains(&t)
+                || (end.extinction.as_ref()).is_some_and(|e| e.types.contains(&t))
+                || (end.flag.as_ref()).is_some_and(|f| f.piece.contains(&Some(t)))
+                || self.promotion.limits.iter().any(|&(p, _)| p == t)
+        };
+        self.pieces.iter().filter_map(|p| p.stands_for).any(keyed)
+    }
+
     /// The type a man of type `p` counts as in rules keyed by type (extinction, the flag,
     /// `promotionLimit`): the type its promoted form stands for, else `p`.
     #[inline]

@@ -102,6 +102,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("judkins.ini", include_str!("../../data/judkins.ini")),
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
+    ("torishogi.ini", include_str!("../../data/torishogi.ini")),
     ("asean.ini", include_str!("../../data/asean.ini")),
     ("ai-wok.ini", include_str!("../../data/ai-wok.ini")),
     ("armageddon.ini", include_str!("../../data/armageddon.ini")),
