@@ -1192,7 +1192,10 @@ fn drop_mate_ok(after: &RefBoard, v: &Variant, m: &Move) -> bool {
     if m.kind != MoveKind::Drop || !v.drops.no_drop_mate.contains(&m.piece) {
         return true;
     }
-    !in_check(after, v, after.stm) || !legal_moves(after, v).is_empty()
+    // A check that wins by a goal (checkshogi's first check) ends the game before mate.
+    !in_check(after, v, after.stm)
+        || goals::goal_over(after, v)
+        || !legal_moves(after, v).is_empty()
 }
 
 /// Every legal move of the side to move.

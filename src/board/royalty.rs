@@ -442,6 +442,11 @@ impl Position {
         if !self.lay.variant.drops.no_drop_mate.contains(&m.piece) || !self.in_check(self.stm) {
             return true;
         }
+        // A check that wins by a goal (checkshogi's first check) ends the game before mate
+        // is asked (FSF judges goals first).
+        if self.goal_end().is_some() {
+            return true;
+        }
         let mut replies = Vec::new();
         self.legal_moves(&mut replies, ops);
         !replies.is_empty()

@@ -103,6 +103,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("gorogoro.ini", include_str!("../../data/gorogoro.ini")),
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
     ("torishogi.ini", include_str!("../../data/torishogi.ini")),
+    ("checkshogi.ini", include_str!("../../data/checkshogi.ini")),
     ("asean.ini", include_str!("../../data/asean.ini")),
     ("ai-wok.ini", include_str!("../../data/ai-wok.ini")),
     ("armageddon.ini", include_str!("../../data/armageddon.ini")),
