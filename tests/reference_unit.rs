@@ -86,6 +86,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             extinction: None,
             must_capture: false,
             stalemate_piece_count: false,
+            makpong: false,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

@@ -1069,13 +1069,43 @@ pub fn in_check(b: &RefBoard, v: &Variant, colour: Colour) -> bool {
     !threatened_royals(b, v, colour).is_empty()
 }
 
+/// `makpongRule`: a royal in check may move only to take its one checker.
+fn makpong_ok(b: &RefBoard, v: &Variant, m: &Move) -> bool {
+    let royal_moves = matches!(m.kind, MoveKind::Normal | MoveKind::Promotion)
+        && b.at(m.from_coord())
+            .is_some_and(|p| v.pieces[p.piece as usize].royal);
+    if !v.end.makpong || !royal_moves || !in_check(b, v, b.stm) {
+        return true;
+    }
+    let checkers = checker_squares(b, v, b.stm);
+    checkers.len() == 1 && checkers[0] == m.to_coord()
+}
+
+/// The squares of the enemy men that could take a royal of `victim` now.
+fn checker_squares(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord> {
+    let attacker = RefBoard {
+        stm: victim.flip(),
+        ep: None,
+        ..b.clone()
+    };
+    let ours = royals(&attacker, v, victim);
+    let mut out: Vec<Coord> = pseudo_moves_under(&attacker, v, Limits::Ignored)
+        .iter()
+        .filter(|m| aimed_at(&attacker, v, m).iter().any(|a| ours.contains(a)))
+        .map(|m| m.from_coord())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// True when the pseudo-legal move `m` is legal.
 pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     let us = b.stm;
     if m.kind == MoveKind::Pass && v.end.bikjang && facing(b, v, us) {
         return true; // passing out of bikjang ends the game, even under check
     }
-    if !lion_trade_ok(b, v, m) {
+    if !lion_trade_ok(b, v, m) || !makpong_ok(b, v, m) {
         return false;
     }
     let after = play(b, v, m);

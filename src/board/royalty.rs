@@ -49,6 +49,9 @@ pub struct Legality {
     drop_checks_barred: bool,
     /// `mustDrop`: a legal drop exists and must be played; every other move is illegal.
     drop_forced: bool,
+    /// `makpongRule` in check: the one square a royal may move to (its only checker's),
+    /// `Some(None)` under a double check; `None` where the rule does not apply.
+    royal_only_to: Option<Option<Sq>>,
 }
 
 impl Position {
@@ -208,6 +211,10 @@ impl Position {
         };
         let checking = self.lay.variant.end.checking;
         let drop_forced = self.drop_forced();
+        let royal_only_to = (checked && !facing && self.lay.variant.end.makpong).then(|| {
+            let checkers = self.checkers(us);
+            checkers.first().copied().filter(|_| checkers.len() == 1)
+        });
         Legality {
             checked,
             facing,
@@ -228,7 +235,21 @@ impl Position {
             captures_only: false,
             drop_checks_barred: self.lay.variant.drops.no_checks,
             drop_forced,
+            royal_only_to,
         }
+    }
+
+    /// `makpongRule`: false for a royal's move in check that does not take its only checker.
+    fn makpong_ok(&self, m: &Move, ctx: &Legality) -> bool {
+        let Some(only) = ctx.royal_only_to else {
+            return true;
+        };
+        if matches!(m.kind, MoveKind::Drop | MoveKind::Pass) {
+            return true;
+        }
+        let from = self.man_at(self.lay.sq(m.from_coord()));
+        !from.is_some_and(|man| self.lay.kinds[man.kind as usize].royal)
+            || only == Some(self.lay.sq(m.to_coord()))
     }
 
     /// The game is over whatever is on the board: two passes, a royal lost, a bare king, a
@@ -248,7 +269,7 @@ impl Position {
         {
             return false;
         }
-        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops) || !self.makpong_ok(m, ctx) {
             return false;
         }
         if let Some(verdict) = self.shortcut(m, ctx) {
@@ -273,7 +294,7 @@ impl Position {
         {
             return None;
         }
-        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops) || !self.makpong_ok(m, ctx) {
             return None;
         }
         match self.shortcut(m, ctx) {

@@ -276,6 +276,9 @@ pub struct GameEnd {
     /// fewer men on the board gets `stalemate`'s result, the other its opposite, equal
     /// numbers draw.
     pub stalemate_piece_count: bool,
+    /// FSF's `makpongRule` (makpong): a royal in check may move only to capture its one
+    /// checker (never under a double check); other men answer the check as usual.
+    pub makpong: bool,
 }
 
 /// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move

@@ -104,6 +104,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("euroshogi.ini", include_str!("../../data/euroshogi.ini")),
     ("torishogi.ini", include_str!("../../data/torishogi.ini")),
     ("checkshogi.ini", include_str!("../../data/checkshogi.ini")),
+    ("makpong.ini", include_str!("../../data/makpong.ini")),
     ("asean.ini", include_str!("../../data/asean.ini")),
     ("ai-wok.ini", include_str!("../../data/ai-wok.ini")),
     ("armageddon.ini", include_str!("../../data/armageddon.ini")),

@@ -503,6 +503,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         extinction: general,
         must_capture: b.ctx.flag("mustCapture", false),
         stalemate_piece_count: b.ctx.flag("stalematePieceCount", false),
+        makpong: b.ctx.flag("makpongRule", false),
     }
 }
 

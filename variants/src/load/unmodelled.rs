@@ -96,7 +96,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("seirawanGating", Neutral::Bool(false)),
     ("wallOrMove", Neutral::Bool(false)),
     ("cambodianMoves", Neutral::Bool(false)),
-    ("makpongRule", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
     ("flagPieceSafe", Neutral::Bool(false)),
