@@ -896,6 +896,8 @@ fn rules_the_generator_does_not_play_are_refused() {
         ("battleotk", "leave a man behind"),
         ("janggi", "passing"),
         ("crazyhouse", "drops"),
+        ("torishogi", "drops"),
+        ("checkshogi", "drops"),
     ] {
         let e = Rules::new(&builtin(name), None, false)
             .unwrap_err()

@@ -170,6 +170,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("a repetition that is not a draw (nFoldValue)")
     } else if v.end.counting.is_some() {
         Some("a counting rule (countingRule)")
+    } else if v.end.makpong {
+        Some("a checked king that may only take its checker (makpongRule)")
     } else {
         None
     }
