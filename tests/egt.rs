@@ -898,6 +898,8 @@ fn rules_the_generator_does_not_play_are_refused() {
         ("crazyhouse", "drops"),
         ("torishogi", "drops"),
         ("checkshogi", "drops"),
+        ("atomar", "explosions"),
+        ("makpong", "makpongRule"),
     ] {
         let e = Rules::new(&builtin(name), None, false)
             .unwrap_err()

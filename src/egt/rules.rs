@@ -168,10 +168,10 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("checks forbidden (checking = false)")
     } else if v.end.n_fold_value != Outcome::Draw {
         Some("a repetition that is not a draw (nFoldValue)")
-    } else if v.end.counting.is_some() {
-        Some("a counting rule (countingRule)")
     } else if v.end.makpong {
         Some("a checked king that may only take its checker (makpongRule)")
+    } else if v.end.counting.is_some() {
+        Some("a counting rule (countingRule)")
     } else {
         None
     }

@@ -279,3 +279,19 @@ fn a_promoted_form_counts_as_the_type_it_stands_for() {
     let free = limited.replace("promotionLimit = q:1\n", "");
     assert!(!load_str(&free, "t.ini").unwrap()[0].stand_in_counts());
 }
+
+/// `mutuallyImmuneTypes` (atomar): a man may not take one of its own immune type; a royal
+/// type is refused by name (FSF still counts its attack as check).
+#[test]
+fn mutually_immune_types_bar_captures_of_their_own_type() {
+    let all = variants::builtins().unwrap();
+    let atomar = variants::find(&all, "atomar").unwrap();
+    let k = atomar.piece_by_letter('K').unwrap();
+    assert!(atomar.capture_matrix.no_capture.contains(&(k, k)));
+    let royal = "[t:chess]\nmutuallyImmuneTypes = k\n";
+    let e = load_str(royal, "t.ini").unwrap_err();
+    assert!(
+        e.iter().any(|e| e.message.contains("mutually immune")),
+        "{e:?}"
+    );
+}

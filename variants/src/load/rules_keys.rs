@@ -604,6 +604,19 @@ fn blast(b: &mut Build) -> Option<Blast> {
     })
 }
 
+/// FSF's `mutuallyImmuneTypes` (atomar's kings): a man of such a type may not take one of
+/// its own type. FSF still counts the attack for check, Locust's `noCapture` does not, so a
+/// royal type is refused by name.
+fn mutually_immune(b: &mut Build, no_capture: &mut Vec<(PieceId, PieceId)>) {
+    let types = b.id_set("mutuallyImmuneTypes").unwrap_or_default();
+    if types.iter().any(|&t| b.pieces[t as usize].royal) {
+        let msg = "a royal type may not be mutually immune: Fairy-Stockfish still counts its \
+                   attack on its own type as check, which Locust does not model";
+        return b.ctx.fail_section("mutuallyImmuneTypes", msg);
+    }
+    no_capture.extend(types.iter().map(|&t| (t, t)));
+}
+
 fn capture_matrix(b: &mut Build) -> CaptureMatrix {
     let mut no_capture = piece_pairs(b, "noCapture");
     let mut no_hop = piece_pairs(b, "noHop");
@@ -612,6 +625,7 @@ fn capture_matrix(b: &mut Build) -> CaptureMatrix {
         no_capture.push((c, c));
         no_hop.push((c, c));
     }
+    mutually_immune(b, &mut no_capture);
     for victim in b.id_set("iron").unwrap_or_default() {
         for attacker in 0..b.pieces.len() as PieceId {
             no_capture.push((attacker, victim));

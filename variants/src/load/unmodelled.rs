@@ -114,7 +114,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("tripleStepRegionWhite", Neutral::Squares { all: false }),
     ("tripleStepRegionBlack", Neutral::Squares { all: false }),
     ("enclosingDropStart", Neutral::Squares { all: false }),
-    ("mutuallyImmuneTypes", Neutral::Word(&["-", ""])),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 
