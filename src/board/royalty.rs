@@ -240,6 +240,8 @@ impl Position {
     }
 
     /// `makpongRule`: false for a royal's move in check that does not take its only checker.
+    #[cold]
+    #[inline(never)]
     fn makpong_ok(&self, m: &Move, ctx: &Legality) -> bool {
         let Some(only) = ctx.royal_only_to else {
             return true;
@@ -269,7 +271,9 @@ impl Position {
         {
             return false;
         }
-        if ctx.lion_rules && !self.lion_trade_ok(m, ops) || !self.makpong_ok(m, ctx) {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops)
+            || ctx.royal_only_to.is_some() && !self.makpong_ok(m, ctx)
+        {
             return false;
         }
         if let Some(verdict) = self.shortcut(m, ctx) {
@@ -294,7 +298,9 @@ impl Position {
         {
             return None;
         }
-        if ctx.lion_rules && !self.lion_trade_ok(m, ops) || !self.makpong_ok(m, ctx) {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops)
+            || ctx.royal_only_to.is_some() && !self.makpong_ok(m, ctx)
+        {
             return None;
         }
         match self.shortcut(m, ctx) {
