@@ -77,7 +77,7 @@ fn shogi_promotion(game: &mut Game, m: &str) -> Option<locust::board::moves::Mov
     let plus = |p: u8| pieces.get(p as usize).is_some_and(|t| t.plus_form);
     legal.into_iter().find(|mv| {
         mv.kind == locust::board::moves::MoveKind::Promotion
-            && plus(mv.piece as u8)
+            && plus(mv.piece)
             && game.move_text(mv).starts_with(base)
     })
 }
