@@ -896,6 +896,10 @@ fn rules_the_generator_does_not_play_are_refused() {
         ("battleotk", "leave a man behind"),
         ("janggi", "passing"),
         ("crazyhouse", "drops"),
+        ("torishogi", "drops"),
+        ("checkshogi", "drops"),
+        ("atomar", "explosions"),
+        ("makpong", "makpongRule"),
     ] {
         let e = Rules::new(&builtin(name), None, false)
             .unwrap_err()
@@ -909,6 +913,25 @@ fn rules_the_generator_does_not_play_are_refused() {
     let caps = &Rules::new(&grand, None, false).unwrap().promo_cap[0];
     let at = |c: char| caps[grand.piece_by_letter(c).unwrap() as usize];
     assert_eq!((at('Q'), at('R'), at('P')), (1, 2, usize::MAX));
+}
+
+/// A promoted form that FSF counts as the type it names (`promotedPieceType = f:q` under
+/// `promotionLimit = q:1`) is refused by name: the generator counts types as themselves.
+/// The same promotion without a rule that counts the queen is a table.
+#[test]
+fn a_promoted_stand_in_for_a_counted_type_is_refused() {
+    let text = "[t:chess]\nfers = f\npromotedPieceType = f:q\n\
+                startFen = 4k3/8/8/8/8/8/8/4K2F w - - 0 1\n";
+    let load = |extra: &str| {
+        variants::load_str(&format!("{text}{extra}"), "t.ini")
+            .unwrap()
+            .remove(0)
+    };
+    let e = Rules::new(&load("promotionLimit = q:1\n"), None, false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("stands for"), "{e}");
+    assert!(Rules::new(&load(""), None, false).is_ok());
 }
 
 /// A material with more royal men of a type on one side than the game ever holds (its

@@ -304,3 +304,20 @@ fn collected_malformed_fens_are_rejected() {
     );
     assert!(checked >= 50);
 }
+
+/// A man that never promotes may run itself into a corner in play (bajr's men step forward
+/// and right), so a FEN may show it there; one that would have promoted may not.
+#[test]
+fn a_man_that_never_promotes_may_stand_where_it_cannot_move() {
+    let text = "[t]\nmaxRank = 6\nmaxFile = f\ncustomPiece1 = p:mfrWmrfF\nking = k\n\
+                startFen = k5/6/6/6/6/P4K w - - 0 1\n";
+    let v = variants::load_str(text, "t.ini").unwrap().remove(0);
+    let start = locust::board::position::Position::new_game(v.clone()).unwrap();
+    assert!(start.with_fen("k4P/6/6/6/6/5K w - - 0 1").is_ok());
+    let promoting =
+        format!("{text}queen = q\npromotedPieceType = p:q\nmandatoryPiecePromotion = true\n");
+    let promoting = variants::load_str(&promoting, "t.ini");
+    let start = locust::board::position::Position::new_game(promoting.unwrap().remove(0));
+    let e = start.unwrap().with_fen("k4P/6/6/6/6/5K w - - 0 1").err();
+    assert!(matches!(e, Some(FenError::DeadPiece('P', _))), "{e:?}");
+}

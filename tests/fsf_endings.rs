@@ -1,6 +1,7 @@
 //! Fairy-Stockfish's claimable endings as Locust plays them (issue 44): repetition with
 //! `nFoldValue` and `nFoldValueAbsolute`, how it meets perpetual check, `nFoldRule = 0`;
-//! counting rules (makruk, cambodian, asean; ai-wok). Game results equal pyffish's
+//! counting rules (makruk, cambodian, asean; ai-wok); torishogi's repetition, checkshogi's first
+//! check, makpong's checked king. Game results equal pyffish's
 //! (tests/data/perft/fsf_endings.txt, made by tools/fsf-endings-data.py: a move sequence,
 //! and the game going on one move before its end), the count's FEN fields equal pyffish's,
 //! the count is kept through make and unmake, the search scores the rules' results, and
@@ -60,10 +61,25 @@ fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
         };
         let mv = game
             .parse_move(m)
+            .or_else(|e| shogi_promotion(&mut game, m).ok_or(e))
             .unwrap_or_else(|e| panic!("{}: {e} after {moves:?}", v.name));
         game.play(mv);
     }
     game
+}
+
+/// FSF's UCI text of a shogi-style promotion (`h3h2+`): the legal move to a `+` form from
+/// and to those squares.
+fn shogi_promotion(game: &mut Game, m: &str) -> Option<locust::board::moves::Move> {
+    let base = m.strip_suffix('+')?;
+    let legal = game.legal_moves();
+    let pieces = &game.position().variant().pieces;
+    let plus = |p: u8| pieces.get(p as usize).is_some_and(|t| t.plus_form);
+    legal.into_iter().find(|mv| {
+        mv.kind == locust::board::moves::MoveKind::Promotion
+            && plus(mv.piece)
+            && game.move_text(mv).starts_with(base)
+    })
 }
 
 #[test]
@@ -189,7 +205,10 @@ fn the_count_survives_make_and_unmake() {
         let mut game = played(&find(name, &own), start, &[]);
         let mut counts = vec![game.position().count()];
         for m in &moves {
-            let mv = game.parse_move(m).unwrap();
+            let mv = game.parse_move(m);
+            let mv = mv
+                .or_else(|e| shogi_promotion(&mut game, m).ok_or(e))
+                .unwrap();
             game.play(mv);
             assert_eq!(game.position().inconsistency(), None, "{name} after {m}");
             counts.push(game.position().count());

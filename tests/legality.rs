@@ -94,6 +94,8 @@ fn legal_moves_in_check_equal_the_reference() {
         "minishogi",
         "crazyhouse",
         "makruk",
+        "makpong",
+        "torishogi",
         "knightmate",
         "spartan",
         "battleotk",

@@ -42,6 +42,7 @@ fn piece(name: &str, letter: char, moves: Trajectories, royal: bool) -> PieceTyp
         burns: false,
         range_jump: false,
         jump_rank: 0,
+        stands_for: None,
     }
 }
 
@@ -86,6 +87,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             extinction: None,
             must_capture: false,
             stalemate_piece_count: false,
+            makpong: false,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

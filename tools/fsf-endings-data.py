@@ -54,6 +54,11 @@ COUNTING = [
     ("ai-wok", "8/8/1k6/8/8/8/8/3AK3 w - - 0 1"),
     ("count-cambodian", "8/8/8/3k4/8/8/8/R3K3 w - - 0 1"),
     ("count-cambodian", "8/8/8/3k4/3n4/8/8/R3K2R w - - 0 1"),
+    # Goals and rules of issue 44's second batch: the first check wins (checkshogi); a king
+    # in check may only take its checker (makpong).
+    ("checkshogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 1+1 0 1"),
+    ("makpong", "8/8/8/3k4/8/8/8/R3K2R w - - 0 1"),
+    ("makpong", "8/8/8/3k4/3n4/8/8/R3K2R w - - 0 1"),
 ]
 # Most plies of a counting playout.
 COUNTING_PLIES = 300
@@ -91,6 +96,9 @@ CASES = [
     ("material-unweighted", None, [], None),
     ("material-unweighted", ROOKLESS, [], None),
     ("material-white", None, [], ["g1f3", "g8f6", "f3g1", "f6g8"]),
+    # Torishogi: a 4-fold repetition loses for the side that made it.
+    ("torishogi", None, [], None),
+    ("torishogi", None, ["c3c4"], None),
 ]
 
 

@@ -11,19 +11,20 @@ use crate::board::position::Position;
 use crate::board::types::Colour;
 
 impl Position {
-    /// Men of `colour` counted by an extinction rule: of type `piece` (`None`: all men),
-    /// on the board and in hand.
+    /// Men of `colour` counted by an extinction rule: of type `piece` (`None`: all men;
+    /// a promoted form counts as the type it stands for), on the board and in hand.
     fn extinction_count(&self, colour: Colour, piece: Option<PieceId>) -> u32 {
+        let v = &self.lay.variant;
+        let counted = |q: PieceId| piece.is_none_or(|p| v.rule_type(q) == p);
         let on_board = self
             .live()
-            .filter(|(_, m)| m.colour == colour)
-            .filter(|(_, m)| piece.is_none_or(|p| self.piece_of(m) == p))
+            .filter(|(_, m)| m.colour == colour && counted(self.piece_of(m)))
             .count() as u32;
-        let pieces = self.lay.variant.pieces.len() as PieceId;
-        let in_hand: u32 = match piece {
-            Some(p) => self.in_hand(colour, p) as u32,
-            None => (0..pieces).map(|p| self.in_hand(colour, p) as u32).sum(),
-        };
+        let pieces = v.pieces.len() as PieceId;
+        let in_hand: u32 = (0..pieces)
+            .filter(|&q| counted(q))
+            .map(|q| self.in_hand(colour, q) as u32)
+            .sum();
         on_board + in_hand
     }
 

@@ -624,8 +624,8 @@ impl Position {
                 || sittuyin_pawn)
                 && p.dead_squares.is_empty();
             // A type that never promotes gets stuck by moving (a hound or a breakthrough man
-            // on the last rank, as FSF plays them): only one that would have promoted on
-            // arriving there is misplaced.
+            // on the last rank, as FSF plays them; bajr's men, which step forward and right):
+            // only one that would have promoted on arriving there is misplaced.
             let promotes = !p.promotions.is_empty() || p.promoted.is_some();
             let stuck = promotes && !may_stick && !self.can_ever_move(m);
             if kind.dead[m.colour.index()][m.sq as usize] || stuck {

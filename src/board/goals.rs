@@ -136,10 +136,11 @@ impl Position {
             return false;
         }
         let piece = flag.piece[colour.index()];
+        let v = &self.lay.variant;
         let on_flag: Vec<_> = self
             .live()
             .filter(|(_, m)| m.colour == colour)
-            .filter(|(_, m)| piece.is_none_or(|p| self.piece_of(m) == p))
+            .filter(|(_, m)| piece.is_none_or(|p| v.rule_type(self.piece_of(m)) == p))
             .map(|(_, m)| m.sq)
             .filter(|&sq| self.lay.coord(sq).is_some_and(|c| region.contains(c)))
             .collect();
@@ -172,7 +173,9 @@ impl Position {
         moves.into_iter().any(|m| {
             let from = copy.man_at(copy.lay.sq(m.from_coord())).copied();
             let mover_counts = matches!(m.kind, MoveKind::Normal)
-                && from.is_some_and(|man| piece.is_none_or(|p| copy.piece_of(&man) == p));
+                && from.is_some_and(|man| {
+                    piece.is_none_or(|p| copy.lay.variant.rule_type(copy.piece_of(&man)) == p)
+                });
             mover_counts && region.contains(m.to_coord()) && copy.is_legal_in(&m, &ctx, &mut ops)
         })
     }

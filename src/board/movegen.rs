@@ -255,7 +255,8 @@ impl Position {
         let kind = &self.lay.kinds[man.kind as usize];
         let to = m.to_coord();
         let dead = kind.dead[man.colour.index()][self.lay.sq(to) as usize];
-        if kind.never_promotes {
+        // FSF never promotes on an en passant capture, even one landing in the zone.
+        if kind.never_promotes || m.kind == MoveKind::EnPassant {
             if !dead {
                 out.push(m);
             }
@@ -268,11 +269,7 @@ impl Position {
             for &p in &piece.promotions {
                 if self.may_promote_to(man.colour, p) {
                     let mut pm = m;
-                    pm.kind = if m.kind == MoveKind::EnPassant {
-                        m.kind
-                    } else {
-                        MoveKind::Promotion
-                    };
+                    pm.kind = MoveKind::Promotion;
                     pm.piece = p;
                     out.push(pm);
                 }
@@ -287,7 +284,8 @@ impl Position {
                 || self
                     .man_at(self.lay.sq(to))
                     .is_some_and(|o| o.colour != man.colour);
-            if self.may_promote_shogi(man, (m.from_coord(), to), captures) {
+            let limited = !v.promotion.limits.is_empty() && !self.under_limit(man.colour, p);
+            if !limited && self.may_promote_shogi(man, (m.from_coord(), to), captures) {
                 let mut pm = m;
                 pm.kind = MoveKind::Promotion;
                 pm.piece = p;
@@ -357,12 +355,10 @@ impl Position {
     /// has fewer of than at the start.
     pub(crate) fn may_promote_to(&self, colour: Colour, p: PieceId) -> bool {
         let promo = &self.lay.variant.promotion;
-        let limit = promo
-            .limits
-            .iter()
-            .find(|(t, _)| *t == p)
-            .map(|&(_, n)| n as usize);
-        if limit.is_none() && !promo.limited_to_captured {
+        if !self.under_limit(colour, p) {
+            return false;
+        }
+        if !promo.limited_to_captured {
             return true;
         }
         let have = self
@@ -372,7 +368,22 @@ impl Position {
         let start = self.lay.start_squares[colour.index()][p as usize]
             .iter()
             .count();
-        limit.is_none_or(|n| have < n) && (!promo.limited_to_captured || have < start)
+        have < start
+    }
+
+    /// `promotionLimit`: `colour` has fewer men on the board of the type `p` counts as (a
+    /// promoted form stands for its target, FSF's reading) than the limit, if there is one.
+    fn under_limit(&self, colour: Colour, p: PieceId) -> bool {
+        let v = &self.lay.variant;
+        let counted = v.rule_type(p);
+        let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == counted) else {
+            return true;
+        };
+        let have = self
+            .live()
+            .filter(|(_, m)| m.colour == colour && v.rule_type(self.piece_of(m)) == counted)
+            .count();
+        have < limit as usize
     }
 
     /// Castling with every virgin rook of the side on the royal's rank.

@@ -630,11 +630,16 @@ fn push_promotions(
     } else {
         zone.contains(to) || zone.contains(from)
     };
+    // FSF never promotes on an en passant capture, even one landing in the zone (shogun).
+    if m.kind == MoveKind::EnPassant {
+        if !dead {
+            out.push(m);
+        }
+        return;
+    }
     let promote = |p: PieceId| {
         let mut pm = m;
-        if pm.kind != MoveKind::EnPassant {
-            pm.kind = MoveKind::Promotion;
-        }
+        pm.kind = MoveKind::Promotion;
         pm.piece = p;
         pm
     };
@@ -653,7 +658,8 @@ fn push_promotions(
         return;
     }
     if let Some(p) = v.flips_to(man.piece) {
-        if may_promote {
+        let free = limits == Limits::Ignored;
+        if may_promote && (free || under_limit(b, v, man.colour, p)) {
             out.push(promote(p));
             if piece.mandatory_promotion || dead || forced {
                 return;
@@ -744,14 +750,16 @@ fn fewer_than_at_start(b: &RefBoard, colour: Colour, p: PieceId) -> bool {
     have < start
 }
 
-/// `promotion.limits`: a side may not promote to a type it already has the most of.
+/// `promotion.limits`: a side may not promote to a type it already has the most of on the
+/// board (a promoted form counts as the type it stands for).
 fn under_limit(b: &RefBoard, v: &Variant, colour: Colour, p: PieceId) -> bool {
-    let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == p) else {
+    let counted = v.rule_type(p);
+    let Some(&(_, limit)) = v.promotion.limits.iter().find(|(t, _)| *t == counted) else {
         return true;
     };
     let have = b
         .men()
-        .filter(|(_, m)| m.colour == colour && m.piece == p)
+        .filter(|(_, m)| m.colour == colour && v.rule_type(m.piece) == counted)
         .count();
     have < limit as usize
 }
@@ -1151,6 +1159,36 @@ pub fn in_check(b: &RefBoard, v: &Variant, colour: Colour) -> bool {
     !threatened_royals(b, v, colour).is_empty()
 }
 
+/// `makpongRule`: a royal in check may move only to take its one checker.
+fn makpong_ok(b: &RefBoard, v: &Variant, m: &Move) -> bool {
+    let royal_moves = matches!(m.kind, MoveKind::Normal | MoveKind::Promotion)
+        && b.at(m.from_coord())
+            .is_some_and(|p| v.pieces[p.piece as usize].royal);
+    if !v.end.makpong || !royal_moves || !in_check(b, v, b.stm) {
+        return true;
+    }
+    let checkers = checker_squares(b, v, b.stm);
+    checkers.len() == 1 && checkers[0] == m.to_coord()
+}
+
+/// The squares of the enemy men that could take a royal of `victim` now.
+fn checker_squares(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord> {
+    let attacker = RefBoard {
+        stm: victim.flip(),
+        ep: None,
+        ..b.clone()
+    };
+    let ours = royals(&attacker, v, victim);
+    let mut out: Vec<Coord> = pseudo_moves_under(&attacker, v, Limits::Ignored)
+        .iter()
+        .filter(|m| aimed_at(&attacker, v, m).iter().any(|a| ours.contains(a)))
+        .map(|m| m.from_coord())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// True when the pseudo-legal move `m` is legal.
 pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     if m.wall_coord().is_some() {
@@ -1161,7 +1199,7 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     if m.kind == MoveKind::Pass && v.end.bikjang && facing(b, v, us) {
         return true; // passing out of bikjang ends the game, even under check
     }
-    if !lion_trade_ok(b, v, m) {
+    if !lion_trade_ok(b, v, m) || !makpong_ok(b, v, m) {
         return false;
     }
     let after = play(b, v, m);
@@ -1281,7 +1319,10 @@ fn drop_mate_ok(after: &RefBoard, v: &Variant, m: &Move) -> bool {
     if m.kind != MoveKind::Drop || !v.drops.no_drop_mate.contains(&m.piece) {
         return true;
     }
-    !in_check(after, v, after.stm) || !legal_moves(after, v).is_empty()
+    // A check that wins by a goal (checkshogi's first check) ends the game before mate.
+    !in_check(after, v, after.stm)
+        || goals::goal_over(after, v)
+        || !legal_moves(after, v).is_empty()
 }
 
 /// Every legal move of the side to move.

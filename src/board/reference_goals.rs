@@ -70,7 +70,7 @@ pub fn goal_over(b: &RefBoard, v: &Variant) -> bool {
     if v.end
         .extinction
         .as_ref()
-        .is_some_and(|e| extinct(b, e, b.stm) || extinct(b, e, b.stm.flip()))
+        .is_some_and(|e| extinct(b, v, e, b.stm) || extinct(b, v, e, b.stm.flip()))
     {
         return true;
     }
@@ -98,7 +98,7 @@ fn reached(b: &RefBoard, v: &Variant, f: &Flag, c: Colour) -> bool {
     let on: Vec<Coord> = b
         .men()
         .filter(|(at, m)| m.colour == c && region.contains(*at))
-        .filter(|(_, m)| wanted.is_none() || wanted == Some(m.piece))
+        .filter(|(_, m)| wanted.is_none() || wanted == Some(v.rule_type(m.piece)))
         .map(|(at, _)| at)
         .collect();
     let n = on.len() as u32;
@@ -123,6 +123,8 @@ fn flag_over(b: &RefBoard, v: &Variant, f: &Flag) -> bool {
         return true;
     }
     let royal = f.piece[us.index()].is_some_and(|p| v.pieces[p as usize].royal);
+    // With an extra move to come, only a royal flag decides now (FSF: the king cannot be
+    // stopped once there, so its side need not wait).
     let decides_now = !f.flag_move || f.safe || royal;
     if !decides_now || !reached(b, v, f, us.flip()) {
         return false;
@@ -132,21 +134,22 @@ fn flag_over(b: &RefBoard, v: &Variant, f: &Flag) -> bool {
     }
     !pseudo_moves(b, v)
         .iter()
-        .any(|m| reaches_flag(b, f, m) && is_legal(b, v, m))
+        .any(|m| reaches_flag(b, v, f, m) && is_legal(b, v, m))
 }
 
 /// A plain move of a man of the side to move's flag type into its flag region.
-fn reaches_flag(b: &RefBoard, f: &Flag, m: &Move) -> bool {
+fn reaches_flag(b: &RefBoard, v: &Variant, f: &Flag, m: &Move) -> bool {
     let c = b.stm.index();
     let mover = b.at(m.from_coord());
     m.kind == MoveKind::Normal
-        && mover.is_some_and(|p| f.piece[c].is_none() || f.piece[c] == Some(p.piece))
+        && mover.is_some_and(|p| f.piece[c].is_none() || f.piece[c] == Some(v.rule_type(p.piece)))
         && f.region[c].contains(m.to_coord())
 }
 
-/// Men of colour `c` of type `piece` (`None`: every man), on the board and in hand.
-fn men_of(b: &RefBoard, c: Colour, piece: Option<PieceId>) -> u32 {
-    let wanted = |p: PieceId| piece.is_none() || piece == Some(p);
+/// Men of colour `c` of type `piece` (`None`: every man; a promoted form counts as the
+/// type it stands for), on the board and in hand.
+fn men_of(b: &RefBoard, v: &Variant, c: Colour, piece: Option<PieceId>) -> u32 {
+    let wanted = |p: PieceId| piece.is_none() || piece == Some(v.rule_type(p));
     let board = b
         .men()
         .filter(|(_, m)| m.colour == c && wanted(m.piece))
@@ -161,10 +164,10 @@ fn men_of(b: &RefBoard, c: Colour, piece: Option<PieceId>) -> u32 {
 
 /// Extinction: some counted type (or, under `*`, all of `c`'s men) is down to the rule's
 /// count while the other side has at least the opponent count of it.
-fn extinct(b: &RefBoard, e: &Extinction, c: Colour) -> bool {
+fn extinct(b: &RefBoard, v: &Variant, e: &Extinction, c: Colour) -> bool {
     let all = e.all_men.then_some(None);
     let mut counted = all.into_iter().chain(e.types.iter().map(|&p| Some(p)));
-    counted.any(|p| men_of(b, c, p) <= e.count && men_of(b, c.flip(), p) >= e.opponent_count)
+    counted.any(|p| men_of(b, v, c, p) <= e.count && men_of(b, v, c.flip(), p) >= e.opponent_count)
 }
 
 /// `mustCapture`: when some legal move takes an enemy man, only those moves remain. A move

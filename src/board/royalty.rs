@@ -52,6 +52,9 @@ pub struct Legality {
     /// A promotion that gives check is illegal (`sittuyinPromotion`): every promotion is
     /// made and tested.
     promotion_checks_barred: bool,
+    /// `makpongRule` in check: the one square a royal may move to (its only checker's),
+    /// `Some(None)` under a double check; `None` where the rule does not apply.
+    royal_only_to: Option<Option<Sq>>,
 }
 
 impl Position {
@@ -211,6 +214,10 @@ impl Position {
         };
         let checking = self.lay.variant.end.checking;
         let drop_forced = self.drop_forced();
+        let royal_only_to = (checked && !facing && self.lay.variant.end.makpong).then(|| {
+            let checkers = self.checkers(us);
+            checkers.first().copied().filter(|_| checkers.len() == 1)
+        });
         Legality {
             checked,
             facing,
@@ -232,7 +239,23 @@ impl Position {
             drop_checks_barred: self.lay.variant.drops.no_checks,
             drop_forced,
             promotion_checks_barred: self.lay.variant.promotion.sittuyin,
+            royal_only_to,
         }
+    }
+
+    /// `makpongRule`: false for a royal's move in check that does not take its only checker.
+    #[cold]
+    #[inline(never)]
+    fn makpong_ok(&self, m: &Move, ctx: &Legality) -> bool {
+        let Some(only) = ctx.royal_only_to else {
+            return true;
+        };
+        if matches!(m.kind, MoveKind::Drop | MoveKind::Pass) {
+            return true;
+        }
+        let from = self.man_at(self.lay.sq(m.from_coord()));
+        !from.is_some_and(|man| self.lay.kinds[man.kind as usize].royal)
+            || only == Some(self.lay.sq(m.to_coord()))
     }
 
     /// The game is over whatever is on the board: two passes, a royal lost, a bare king, a
@@ -252,7 +275,9 @@ impl Position {
         {
             return false;
         }
-        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops)
+            || ctx.royal_only_to.is_some() && !self.makpong_ok(m, ctx)
+        {
             return false;
         }
         if let Some(verdict) = self.shortcut(m, ctx) {
@@ -277,7 +302,9 @@ impl Position {
         {
             return None;
         }
-        if ctx.lion_rules && !self.lion_trade_ok(m, ops) {
+        if ctx.lion_rules && !self.lion_trade_ok(m, ops)
+            || ctx.royal_only_to.is_some() && !self.makpong_ok(m, ctx)
+        {
             return None;
         }
         match self.shortcut(m, ctx) {
@@ -472,6 +499,11 @@ impl Position {
             return true;
         }
         if !self.lay.variant.drops.no_drop_mate.contains(&m.piece) || !self.in_check(self.stm) {
+            return true;
+        }
+        // A check that wins by a goal (checkshogi's first check) ends the game before mate
+        // is asked (FSF judges goals first).
+        if self.goal_end().is_some() {
             return true;
         }
         let mut replies = Vec::new();

@@ -142,6 +142,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
     if v.walling.is_some() {
         Some("walls placed by moves (wallingRule)")
+    } else if v.stand_in_counts() {
+        Some("a promoted man counted as the type it stands for (promotedPieceType)")
     } else if v.blast.is_some() {
         Some("explosions (atomic)")
     } else if v.promotion.demotion {
@@ -170,6 +172,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("checks forbidden (checking = false)")
     } else if v.end.n_fold_value != Outcome::Draw {
         Some("a repetition that is not a draw (nFoldValue)")
+    } else if v.end.makpong {
+        Some("a checked king that may only take its checker (makpongRule)")
     } else if v.end.counting.is_some() {
         Some("a counting rule (countingRule)")
     } else {

@@ -448,7 +448,8 @@ fn flag_steps(lay: &Layout, kind: usize, colour: Colour, at: Coord) -> i32 {
     };
     let piece = lay.kinds[kind].piece;
     let region = &flag.region[colour.index()];
-    if region.is_empty() || flag.piece[colour.index()].is_some_and(|p| p != piece) {
+    let counted = lay.variant.rule_type(piece);
+    if region.is_empty() || flag.piece[colour.index()].is_some_and(|p| p != counted) {
         return 0;
     }
     let steps = |c: Coord| {

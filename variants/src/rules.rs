@@ -101,6 +101,10 @@ pub struct PieceType {
     pub range_jump: bool,
     /// Rank in the jumping hierarchy (`jumpRank`); 0 for ordinary pieces.
     pub jump_rank: u8,
+    /// The type this promoted form stands for where rules are keyed by type (FSF's
+    /// `promotedPieceType = q:k` makes a promoted queen a `k`): royalty, extinction, the
+    /// flag and `promotionLimit` count it as that type. `None`: it counts as itself.
+    pub stands_for: Option<PieceId>,
 }
 
 impl PieceType {
@@ -312,6 +316,9 @@ pub struct GameEnd {
     /// fewer men on the board gets `stalemate`'s result, the other its opposite, equal
     /// numbers draw.
     pub stalemate_piece_count: bool,
+    /// FSF's `makpongRule` (makpong): a royal in check may move only to capture its one
+    /// checker (never under a double check); other men answer the check as usual.
+    pub makpong: bool,
 }
 
 /// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move
@@ -576,6 +583,31 @@ pub struct Walling {
 }
 
 impl Variant {
+    /// True when some promoted form stands for a type that a rule counts by type (royal,
+    /// extinction, the flag, `promotionLimit`), so that counting it as itself would play
+    /// another game.
+    pub fn stand_in_counts(&self) -> bool {
+        let end = &self.end;
+        let keyed = |t: PieceId| {
+            self.pieces.get(t as usize).is_some_and(|p| p.royal)
+                || end.extinction_types.contains(&t)
+                || (end.extinction.as_ref()).is_some_and(|e| e.types.contains(&t))
+                || (end.flag.as_ref()).is_some_and(|f| f.piece.contains(&Some(t)))
+                || self.promotion.limits.iter().any(|&(p, _)| p == t)
+        };
+        self.pieces.iter().filter_map(|p| p.stands_for).any(keyed)
+    }
+
+    /// The type a man of type `p` counts as in rules keyed by type (extinction, the flag,
+    /// `promotionLimit`): the type its promoted form stands for, else `p`.
+    #[inline]
+    pub fn rule_type(&self, p: PieceId) -> PieceId {
+        self.pieces
+            .get(p as usize)
+            .and_then(|t| t.stands_for)
+            .unwrap_or(p)
+    }
+
     /// The type a man of type `p` turns into by a shogi-style promotion: its promoted form,
     /// or under `pieceDemotion` (kyotoshogi's flipping) a promoted form's base type.
     pub fn flips_to(&self, p: PieceId) -> Option<PieceId> {

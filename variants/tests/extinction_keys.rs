@@ -69,12 +69,19 @@ fn a_royal_less_game_needs_a_way_to_be_won() {
 }
 
 #[test]
-fn a_piece_moving_differently_left_and_right_is_refused() {
-    let e = load_str("[t:chess]\ncustomPiece1 = a:mfWrW\n", "t.ini").unwrap_err();
-    assert!(e[0].message.contains("to its left and right"), "{}", e[0]);
-    one("[t:chess]\ncustomPiece1 = a:mfWsW\n");
-    // With `blackRotated` Black's men are White's turned half round, as FSF has them.
-    one("[t:chess]\nblackRotated = true\ncustomPiece1 = a:mfWrW\n");
-    // Our own `piece.NAME` keys define moves in Locust's convention: accepted.
-    one("[t:chess]\npiece.raider = x:mfWrW\n");
+fn a_piece_moving_differently_left_and_right_turns_black_half_round() {
+    // FSF's keys: Black's men are White's turned half round, as FSF plays them.
+    assert!(one("[t:chess]\ncustomPiece1 = a:mfWrW\n").black_rotated);
+    assert!(!one("[t:chess]\ncustomPiece1 = a:mfWsW\n").black_rotated);
+    assert!(one("[t:chess]\nblackRotated = true\ncustomPiece1 = a:mfWrW\n").black_rotated);
+    // Our own `piece.NAME` keys define moves in Locust's convention: mirrored.
+    assert!(!one("[t:chess]\npiece.raider = x:mfWrW\n").black_rotated);
+    // Both readings at once, or FSF's piece with `blackRotated = false`: refused by name.
+    for text in [
+        "[t:chess]\ncustomPiece1 = a:mfWrW\npiece.raider = x:mfWrW\n",
+        "[t:chess]\nblackRotated = false\ncustomPiece1 = a:mfWrW\n",
+    ] {
+        let e = load_str(text, "t.ini").unwrap_err();
+        assert!(e[0].message.contains("to its left and right"), "{}", e[0]);
+    }
 }

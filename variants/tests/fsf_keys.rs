@@ -235,7 +235,13 @@ fn a_promoted_form_keeps_the_mobility_region_of_the_type_it_stands_for() {
 /// flag, promotionLimit) is refused: FSF counts the promoted man as that type, Locust's
 /// `+X` is a type of its own (backrank, shogun in FSF's variants.ini).
 #[test]
-fn a_promoted_form_standing_for_a_rule_keyed_type_is_refused() {
+fn a_promoted_form_counts_as_the_type_it_stands_for() {
+    let id = |v: &variants::Variant, name: &str| {
+        v.pieces.iter().position(|p| p.name == name).unwrap() as variants::PieceId
+    };
+    let plus = |v: &variants::Variant, name: &str| v.pieces[id(v, name) as usize].promoted.unwrap();
+    // Backrank: a man that is not royal may promote into the pseudo-royal commoner only
+    // where the promotion reaches the commoner's flag, which ends the game.
     let backrank = "[v:chess]\nking = -\ncommoner = k\nextinctionValue = loss\n\
                     extinctionPieceTypes = k\nextinctionPseudoRoyal = true\n\
                     promotionPieceTypes = -\npromotedPieceType = q:k\n";
@@ -245,14 +251,48 @@ fn a_promoted_form_standing_for_a_rule_keyed_type_is_refused() {
             .any(|e| e.message.contains("stands for `commoner`")),
         "{e:?}"
     );
-    let limited = "[v:chess]\nfers = f\npromotionPieceTypes = -\npromotedPieceType = f:q\n\
-                   promotionLimit = q:1\nstartFen = 4k3/8/8/8/8/8/8/3FK3 w - - 0 1\n";
-    let e = load_str(limited, "t.ini").unwrap_err();
+    let flag = format!("{backrank}flagPiece = k\nflagRegionWhite = *8\nflagRegionBlack = *1\n");
+    let v = load_str(&flag, "t.ini").unwrap().remove(0);
+    let q = plus(&v, "queen");
+    assert_eq!(v.rule_type(q), id(&v, "commoner"));
+    assert!(!v.pieces[q as usize].royal && v.stand_in_counts());
+    // A royal man's promoted form stays royal (chak's king promoting to the flag piece).
+    let chak = "[v:chess]\nking = -\ncommoner = k\ncustomPiece1 = d:mQ2cQ2\n\
+                castlingKingPiece = k\nextinctionValue = loss\nextinctionPieceTypes = kd\n\
+                extinctionPseudoRoyal = true\npromotedPieceType = k:d\n";
+    let v = load_str(chak, "t.ini").unwrap().remove(0);
+    let k = plus(&v, "commoner");
+    assert!(v.pieces[k as usize].royal && v.rule_type(k) == id(&v, "customPiece1"));
+    // A king (royal as such, not by extinction) is not a type a promotion may stand for.
+    let king = "[v:chess]\nfers = f\npromotionPieceTypes = -\npromotedPieceType = f:k\n";
+    let e = load_str(king, "t.ini").unwrap_err();
     assert!(
-        e.iter().any(|e| e.message.contains("promotionLimit")),
+        e.iter().any(|e| e.message.contains("stands for `king`")),
         "{e:?}"
     );
-    // The same promotion with no type-keyed rule on the queen loads.
+    // promotionLimit counts the promoted fers as a queen.
+    let limited = "[v:chess]\nfers = f\npromotionPieceTypes = -\npromotedPieceType = f:q\n\
+                   promotionLimit = q:1\nstartFen = 4k3/8/8/8/8/8/8/3FK3 w - - 0 1\n";
+    let v = load_str(limited, "t.ini").unwrap().remove(0);
+    assert_eq!(v.rule_type(plus(&v, "fers")), id(&v, "queen"));
+    assert!(v.stand_in_counts());
+    // The same promotion with no type-keyed rule on the queen counts for nothing.
     let free = limited.replace("promotionLimit = q:1\n", "");
-    assert!(load_str(&free, "t.ini").is_ok());
+    assert!(!load_str(&free, "t.ini").unwrap()[0].stand_in_counts());
+}
+
+/// `mutuallyImmuneTypes` (atomar): a man may not take one of its own immune type; a royal
+/// type is refused by name (FSF still counts its attack as check).
+#[test]
+fn mutually_immune_types_bar_captures_of_their_own_type() {
+    let all = variants::builtins().unwrap();
+    let atomar = variants::find(&all, "atomar").unwrap();
+    let k = atomar.piece_by_letter('K').unwrap();
+    assert!(atomar.capture_matrix.no_capture.contains(&(k, k)));
+    let royal = "[t:chess]\nmutuallyImmuneTypes = k\n";
+    let e = load_str(royal, "t.ini").unwrap_err();
+    assert!(
+        e.iter().any(|e| e.message.contains("mutually immune")),
+        "{e:?}"
+    );
 }

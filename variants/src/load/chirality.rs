@@ -1,10 +1,11 @@
 //! Left-right asymmetric pieces (XBetza `l`/`r` on oblique directions, as in gethenian's
 //! bishops or torishogi's quails). Fairy-Stockfish gives Black such a piece's moves turned
-//! through 180 degrees; Locust mirrors White's moves across the board's middle rank, which
-//! is the same only for pieces whose moves are symmetric left to right. An asymmetric piece
-//! defined with Fairy-Stockfish's keys (`customPieceN`, `promotedPieceType`) is refused by
-//! name rather than played with Black's moves mirrored the wrong way; Locust's own
-//! `piece.NAME` keys keep Locust's mirrored reading (docs/variants.md).
+//! through 180 degrees; Locust mirrors White's moves across the board's middle rank unless
+//! the variant has `blackRotated`. The two are the same only for pieces whose moves are
+//! symmetric left to right, so a variant with an asymmetric piece defined by
+//! Fairy-Stockfish's keys (`customPieceN`, ...) is played rotated, as FSF plays it; one that
+//! also has an asymmetric piece of Locust's own `piece.NAME` keys (mirrored, as documented),
+//! or says `blackRotated = false`, cannot be both and is refused by name.
 
 use std::collections::HashSet;
 
@@ -38,32 +39,42 @@ fn paths(t: &Trajectories, mirror: bool) -> HashSet<Path> {
     out
 }
 
-/// Refuses every piece defined by an FSF key whose moves differ from their left-right mirror
-/// image.
-pub fn refuse_asymmetric(b: &mut Build) {
-    // With `blackRotated` Black's men are White's turned half round, as FSF has them.
-    if b.ctx
-        .peek("blackRotated")
-        .is_some_and(|v| v.trim() == "true")
-    {
-        return;
-    }
-    for i in 0..b.pieces.len() {
-        let t = &b.pieces[i].moves;
-        if paths(t, false) == paths(t, true) {
-            continue;
-        }
-        let entry = b.defs[i].entry.clone();
-        if entry.key.starts_with("piece.") {
-            continue; // Locust's own key: Black's moves are White's mirrored, as documented
-        }
-        let name = b.pieces[i].name.clone();
+/// Whether Black's men must be turned half round: true when `blackRotated` says so, or
+/// when a piece defined by an FSF key moves differently to its left and right (FSF's own
+/// reading). Refuses the section when that contradicts an explicit `blackRotated = false`
+/// or an asymmetric piece of Locust's own keys.
+pub fn black_rotated(b: &mut Build) -> bool {
+    let explicit = b.ctx.peek("blackRotated").map(|v| v.trim() == "true");
+    let lopsided: Vec<usize> = (0..b.pieces.len())
+        .filter(|&i| {
+            let t = &b.pieces[i].moves;
+            paths(t, false) != paths(t, true)
+        })
+        .collect();
+    let (ours, fsf): (Vec<usize>, Vec<usize>) = lopsided
+        .into_iter()
+        .partition(|&i| b.defs[i].entry.key.starts_with("piece."));
+    let Some(&first_fsf) = fsf.first() else {
+        return b.ctx.flag("blackRotated", false);
+    };
+    let conflict = match (explicit, ours.first()) {
+        (Some(false), _) => Some("the section says `blackRotated = false`".to_string()),
+        (None, Some(&i)) => Some(format!(
+            "`{}` (Locust's `piece.` key) is mirrored for Black without `blackRotated`",
+            b.pieces[i].name
+        )),
+        _ => None,
+    };
+    if let Some(why) = conflict {
+        let entry = b.defs[first_fsf].entry.clone();
+        let name = b.pieces[first_fsf].name.clone();
         b.ctx.fail(
             &entry,
             format!(
                 "`{name}` moves differently to its left and right: Fairy-Stockfish turns such \
-                 a piece's moves through 180 degrees for Black, which Locust does not model"
+                 a piece's moves through 180 degrees for Black, but {why}"
             ),
         );
     }
+    b.ctx.flag("blackRotated", true)
 }

@@ -254,6 +254,7 @@ pub fn piece_type(d: &Def, betza: String, moves: Trajectories) -> PieceType {
         burns: false,
         range_jump: false,
         jump_rank: 0,
+        stands_for: None,
     }
 }
 

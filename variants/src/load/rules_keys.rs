@@ -70,8 +70,8 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     mobility_regions(b);
     immobility(b, promotion.on_entry);
     royal_sight(b, &end);
-    super::chirality::refuse_asymmetric(b);
-    super::stand_ins::refuse_split_types(b, &end, &promotion);
+    let black_rotated = super::chirality::black_rotated(b);
+    super::stand_ins::resolve(b, &end, &promotion);
     let fen = b
         .ctx
         .take("startFen")
@@ -104,7 +104,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         pass_move,
         xboard_parent,
         omits,
-        black_rotated: b.ctx.flag("blackRotated", false),
+        black_rotated,
         en_passant_region: super::en_passant::region(b),
         walling,
     })
@@ -523,6 +523,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         extinction: general,
         must_capture: b.ctx.flag("mustCapture", false),
         stalemate_piece_count: b.ctx.flag("stalematePieceCount", false),
+        makpong: b.ctx.flag("makpongRule", false),
     }
 }
 
@@ -640,6 +641,19 @@ fn blast(b: &mut Build) -> Option<Blast> {
     })
 }
 
+/// FSF's `mutuallyImmuneTypes` (atomar's kings): a man of such a type may not take one of
+/// its own type. FSF still counts the attack for check, Locust's `noCapture` does not, so a
+/// royal type is refused by name.
+fn mutually_immune(b: &mut Build, no_capture: &mut Vec<(PieceId, PieceId)>) {
+    let types = b.id_set("mutuallyImmuneTypes").unwrap_or_default();
+    if types.iter().any(|&t| b.pieces[t as usize].royal) {
+        let msg = "a royal type may not be mutually immune: Fairy-Stockfish still counts its \
+                   attack on its own type as check, which Locust does not model";
+        return b.ctx.fail_section("mutuallyImmuneTypes", msg);
+    }
+    no_capture.extend(types.iter().map(|&t| (t, t)));
+}
+
 fn capture_matrix(b: &mut Build) -> CaptureMatrix {
     let mut no_capture = piece_pairs(b, "noCapture");
     let mut no_hop = piece_pairs(b, "noHop");
@@ -648,6 +662,7 @@ fn capture_matrix(b: &mut Build) -> CaptureMatrix {
         no_capture.push((c, c));
         no_hop.push((c, c));
     }
+    mutually_immune(b, &mut no_capture);
     for victim in b.id_set("iron").unwrap_or_default() {
         for attacker in 0..b.pieces.len() as PieceId {
             no_capture.push((attacker, victim));
@@ -976,7 +991,8 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
     }
 }
 
-/// FSF makes extinction men pseudo-royal only while a side has at most
+/// FSF makes extinction men (and a royal man that may promote into one) pseudo-royal only
+/// while a side has at most
 /// `extinctionPieceCount` + 1 of them; Locust makes every one royal under `royalty =
 /// absolute`. The two agree while no side starts with more, so a start with more is refused
 /// (`[maharajah2]`'s two maharajahs) unless the section chose a `royalty` itself.
@@ -994,7 +1010,11 @@ fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::f
     for white in [true, false] {
         let count = (info.pieces.iter())
             .filter(|(s, w, _)| {
-                *w == white && b.id(*s).is_some_and(|p| end.extinction_types.contains(&p))
+                *w == white
+                    && b.id(*s).is_some_and(|p| {
+                        let mut types = end.extinction_types.iter();
+                        types.any(|&t| super::stand_ins::may_become(b, p, t))
+                    })
             })
             .count();
         let kept = b.ctx.peek("extinctionPieceCount");

@@ -89,7 +89,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("gating", Neutral::Bool(false)),
     ("seirawanGating", Neutral::Bool(false)),
     ("cambodianMoves", Neutral::Bool(false)),
-    ("makpongRule", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
     ("adjudicateFullBoard", Neutral::Bool(false)),
@@ -101,7 +100,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("tripleStepRegionWhite", Neutral::Squares { all: false }),
     ("tripleStepRegionBlack", Neutral::Squares { all: false }),
     ("enclosingDropStart", Neutral::Squares { all: false }),
-    ("mutuallyImmuneTypes", Neutral::Word(&["-", ""])),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 
