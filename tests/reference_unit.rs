@@ -70,6 +70,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             extinction_types: Vec::new(),
             bare_king_loses: false,
             n_move_rule: 100,
+            n_move_resets: [Vec::new(), Vec::new()],
             n_fold_rule: 3,
             n_fold_value: Outcome::Draw,
             n_fold_value_absolute: false,

@@ -344,8 +344,9 @@ impl Position {
         };
         let kind = &self.lay.kinds[man.kind as usize];
         let piece = &self.lay.variant.pieces[kind.piece as usize];
-        if !piece.promotions.is_empty() {
-            self.rule50 = 0; // a pawn move
+        let resets = &self.lay.variant.end.n_move_resets[us.index()];
+        if resets.get(kind.piece as usize).copied().unwrap_or(false) {
+            self.rule50 = 0; // a pawn move (`nMoveRuleTypes`)
         }
         let leaves = piece.leaves_behind;
         let used = kind.used;

@@ -112,7 +112,7 @@ impl PieceType {
         let said = |z: u8| {
             zones
                 .get(z as usize)
-                .is_some_and(|z| z.name == DOUBLE_STEP_ZONE)
+                .is_some_and(|z| z.name == DOUBLE_STEP_ZONE || z.name == TRIPLE_STEP_ZONE)
         };
         self.confined.is_some()
             || (self.moves.nodes.iter())
@@ -122,6 +122,9 @@ impl PieceType {
 
 /// The zone the loader gives the pawn's double step (`doubleStepRegion*`).
 pub const DOUBLE_STEP_ZONE: &str = "doubleStep";
+
+/// The zone the loader gives the pawn's triple step (`tripleStepRegion*`).
+pub const TRIPLE_STEP_ZONE: &str = "tripleStep";
 
 /// A named set of squares, given separately for each side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,6 +236,9 @@ pub struct GameEnd {
     pub bare_king_loses: bool,
     /// Plies without capture or pawn move before a draw (`0` = none).
     pub n_move_rule: u32,
+    /// Per colour, per piece type: a move of such a man restarts the n-move count
+    /// (`nMoveRuleTypes`; a capture always does).
+    pub n_move_resets: [Vec<bool>; 2],
     /// Repetitions that end the game (`nFoldRule`; 0: repetition never ends it).
     pub n_fold_rule: u32,
     /// The result of a repetition nobody is blamed for (no perpetual check or chase), seen

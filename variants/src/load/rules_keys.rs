@@ -55,7 +55,6 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     let builtin = matches!(origin, Origin::Builtin(_));
     let rules = super::unmodelled::Modelled {
         castling: castling.is_some(),
-        n_move_rule: end.n_move_rule > 0,
         bare_king: end.bare_king_loses,
         extinction: end.extinction.is_some(),
     };
@@ -247,6 +246,39 @@ pub(super) fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
     names.iter().filter_map(|n| b.id_named(n)).collect()
 }
 
+/// FSF's `pawnTypes`: the default of `promotionPawnTypes`, `nMoveRuleTypes` and
+/// `enPassantTypes` (read without taking it: the e.p. part is judged in `unmodelled`).
+fn pawn_types(b: &mut Build) -> Option<Vec<PieceId>> {
+    let v = b.ctx.peek(PAWN_TYPES)?.to_string();
+    let set = values::symbol_set(&v).ok()?;
+    match set {
+        None => Some((0..b.pieces.len() as PieceId).collect()),
+        Some(set) => set.into_iter().map(|s| b.id(s)).collect(),
+    }
+}
+
+/// The key of FSF's pawn-type shorthand.
+pub(super) const PAWN_TYPES: &str = "pawnTypes";
+
+/// Per colour per piece type: a move of the man restarts the n-move count. FSF's
+/// `nMoveRuleTypes*` (and `pawnTypes`) where given; otherwise Locust's rule, the men that
+/// promote pawn-style (FSF's pawn, and a custom pawn FSF would name in `pawnTypes`).
+fn n_move_resets(b: &mut Build) -> [Vec<bool>; 2] {
+    let default: Vec<PieceId> = match pawn_types(b) {
+        Some(set) => set,
+        None => (0..b.pieces.len() as PieceId)
+            .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
+            .collect(),
+    };
+    let (white, black) = colour_set(b, "nMoveRuleTypes", &default);
+    let flags = |set: &[PieceId]| {
+        (0..b.pieces.len() as PieceId)
+            .map(|p| set.contains(&p))
+            .collect()
+    };
+    [flags(&white), flags(&black)]
+}
+
 fn colour_set(b: &mut Build, key: &str, default: &[PieceId]) -> (Vec<PieceId>, Vec<PieceId>) {
     let both = b.id_set(key).unwrap_or_else(|| default.to_vec());
     let white = b
@@ -269,7 +301,7 @@ fn promotion(b: &mut Build) -> Promotion {
     }
     zone_white = b.squares("promotionRegionWhite", zone_white);
     zone_black = b.squares("promotionRegionBlack", zone_black);
-    let pawns = named(b, &["pawn"]);
+    let pawns = pawn_types(b).unwrap_or_else(|| named(b, &["pawn"]));
     let (pawns_w, pawns_b) = colour_set(b, "promotionPawnTypes", &pawns);
     let choices = named(b, &["queen", "rook", "bishop", "knight"]);
     let (choice_w, choice_b) = colour_set(b, "promotionPieceTypes", &choices);
@@ -485,6 +517,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         extinction_types,
         bare_king_loses: bare_king,
         n_move_rule: 2 * n_move.unwrap_or(DEFAULT_N_MOVE_RULE),
+        n_move_resets: n_move_resets(b),
         n_fold_rule: b
             .ctx
             .parsed("nFoldRule", |v| values::integer(v, MAX_COUNTER))
@@ -594,9 +627,9 @@ fn blast(b: &mut Build) -> Option<Blast> {
     if !on {
         return None;
     }
-    let immune = (0..b.pieces.len() as PieceId)
-        .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
-        .collect();
+    // FSF spares the men of its predefined pawn type next to the blast, not a custom pawn
+    // (`allexplodeatomic`: `pawnTypes = p` with `customPiece1 = p:...` explodes).
+    let immune = named(b, &["pawn"]);
     Some(Blast {
         immune,
         fully_immune,

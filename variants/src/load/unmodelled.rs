@@ -48,8 +48,6 @@ enum CastlingDefault {
 
 #[derive(Clone, Copy)]
 enum PieceRule {
-    /// Locust's n-move counter restarts on a move of a man that can promote (a pawn type).
-    NMoveReset,
     /// Locust gives en passant to the types whose XBetza has `e` (FSF's pawn, custom `e`).
     EnPassant,
 }
@@ -63,15 +61,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("enPassantTypes", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesWhite", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesBlack", Neutral::Pieces(PieceRule::EnPassant)),
-    ("nMoveRuleTypes", Neutral::Pieces(PieceRule::NMoveReset)),
-    (
-        "nMoveRuleTypesWhite",
-        Neutral::Pieces(PieceRule::NMoveReset),
-    ),
-    (
-        "nMoveRuleTypesBlack",
-        Neutral::Pieces(PieceRule::NMoveReset),
-    ),
     ("castlingRank", Neutral::Castling(CastlingDefault::Rank1)),
     (
         "castlingKingFile",
@@ -112,8 +101,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
     ("wallingRule", Neutral::Word(&["none"])),
     ("castlingWins", Neutral::Word(&["-"])),
-    ("tripleStepRegionWhite", Neutral::Squares { all: false }),
-    ("tripleStepRegionBlack", Neutral::Squares { all: false }),
     ("enclosingDropStart", Neutral::Squares { all: false }),
     ("mutuallyImmuneTypes", Neutral::Word(&["-", ""])),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
@@ -133,7 +120,6 @@ const REFUSED: &[&str] = &[
     "wallingRegion",
     "wallingRegionWhite",
     "wallingRegionBlack",
-    "pawnTypes",
 ];
 
 /// Reads every unmodelled key of the section: neutral values are accepted, others refused.
@@ -143,8 +129,6 @@ const REFUSED: &[&str] = &[
 pub struct Modelled {
     /// Castling is on.
     pub castling: bool,
-    /// An n-move rule is in force.
-    pub n_move_rule: bool,
     /// The bare-king rule is in force.
     pub bare_king: bool,
     /// The general extinction rule is in force: it reads `extinctionOpponentPieceCount`.
@@ -166,7 +150,6 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
     };
     let Modelled {
         castling: castling_on,
-        n_move_rule,
         bare_king,
         extinction,
     } = rules;
@@ -185,18 +168,38 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
         let Some(entry) = b.ctx.take(key) else {
             continue;
         };
-        match neutral_value(b, &entry, neutral, castling_on, n_move_rule) {
+        match neutral_value(b, &entry, neutral, castling_on) {
             Ok(true) => {}
             Ok(false) => judge.refuse(b, &entry),
             Err(msg) => b.ctx.fail(&entry, msg),
         }
     }
+    pawn_types_en_passant(b, &mut judge);
     for key in REFUSED {
         if let Some(entry) = b.ctx.take(key) {
             judge.refuse(b, &entry);
         }
     }
     judge.omits
+}
+
+/// `pawnTypes` (its promotion and n-move parts are honoured in `rules_keys`) also names the
+/// men that may be taken en passant: accepted where that is Locust's own set, or where
+/// `enPassantTypes` overrides it for both sides.
+fn pawn_types_en_passant(b: &mut Build, judge: &mut Judge) {
+    let Some(entry) = b.ctx.take(super::rules_keys::PAWN_TYPES) else {
+        return;
+    };
+    let given = |k: &str| b.ctx.peek(k).is_some();
+    if given("enPassantTypes") || given("enPassantTypesWhite") && given("enPassantTypesBlack") {
+        return;
+    }
+    let neutral = Neutral::Pieces(PieceRule::EnPassant);
+    match neutral_value(b, &entry, neutral, false) {
+        Ok(true) => {}
+        Ok(false) => judge.refuse(b, &entry),
+        Err(msg) => b.ctx.fail(&entry, msg),
+    }
 }
 
 impl Judge {
@@ -230,7 +233,6 @@ fn neutral_value(
     entry: &Entry,
     neutral: Neutral,
     castling_on: bool,
-    n_move_rule: bool,
 ) -> Result<bool, String> {
     let v = entry.value.as_str();
     match neutral {
@@ -249,8 +251,8 @@ fn neutral_value(
             set.sort_unstable();
             let mut locust = locust_types(b, rule);
             locust.sort_unstable();
-            // Without an n-move rule, which men restart its count does not matter.
-            let moot = matches!(rule, PieceRule::NMoveReset) && !n_move_rule;
+            // Which men may be taken e.p. matters only where some man can take e.p.
+            let moot = matches!(rule, PieceRule::EnPassant) && locust.is_empty();
             Ok(moot || set == locust)
         }
     }
@@ -280,9 +282,6 @@ fn piece_set(b: &Build, v: &str) -> Result<Vec<PieceId>, String> {
 fn locust_types(b: &Build, rule: PieceRule) -> Vec<PieceId> {
     let ids = 0..b.pieces.len() as PieceId;
     match rule {
-        PieceRule::NMoveReset => ids
-            .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
-            .collect(),
         PieceRule::EnPassant => ids
             .filter(|&p| b.defs[p as usize].betza.contains('e'))
             .collect(),
@@ -291,7 +290,11 @@ fn locust_types(b: &Build, rule: PieceRule) -> Vec<PieceId> {
 
 /// Every FSF key this module reads.
 pub fn keys() -> impl Iterator<Item = &'static str> {
-    let special = ["nFoldValueAbsolute", "extinctionOpponentPieceCount"];
+    let special = [
+        "nFoldValueAbsolute",
+        "extinctionOpponentPieceCount",
+        super::rules_keys::PAWN_TYPES,
+    ];
     (UNMODELLED.iter().map(|(k, _)| *k))
         .chain(REFUSED.iter().copied())
         .chain(special)
