@@ -320,6 +320,8 @@ fn chess() -> Variant {
         rook_types: vec![3],
         king_type: 5,
         chess960: false,
+        rank: 0,
+        rook_files: (7, 0),
     });
     v
 }

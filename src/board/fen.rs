@@ -496,11 +496,7 @@ impl Position {
         let mut out = Vec::new();
         for ch in field.chars() {
             let colour = colour_of(ch);
-            let rank = if colour == Colour::White {
-                0
-            } else {
-                self.lay.ranks - 1
-            };
+            let rank = castling.home_rank(colour == Colour::White, self.lay.ranks);
             let on_rank = |p: &&Placed| p.colour == colour && p.at.rank == rank;
             let king = placement
                 .men
@@ -508,27 +504,14 @@ impl Position {
                 .filter(on_rank)
                 .find(|p| p.piece == castling.king_type)
                 .ok_or_else(bad)?;
-            let rooks = placement
-                .men
-                .iter()
+            let rooks: Vec<u8> = (placement.men.iter())
                 .filter(on_rank)
-                .filter(|p| castling.rook_types.contains(&p.piece));
-            let rook = match ch.to_ascii_uppercase() {
-                'K' => rooks
-                    .filter(|r| r.at.file > king.at.file)
-                    .max_by_key(|r| r.at.file),
-                'Q' => rooks
-                    .filter(|r| r.at.file < king.at.file)
-                    .min_by_key(|r| r.at.file),
-                c @ 'A'..='P' => {
-                    let file = c as u8 - b'A';
-                    rooks.into_iter().find(|r| r.at.file == file)
-                }
-                _ => None,
-            }
-            .ok_or_else(bad)?;
+                .filter(|p| castling.rook_types.contains(&p.piece))
+                .map(|p| p.at.file)
+                .collect();
+            let file = castling.rook_file(ch.to_ascii_uppercase(), &rooks);
             out.push(king.at);
-            out.push(rook.at);
+            out.push(Coord::new(file.ok_or_else(bad)?, rank));
         }
         Ok(out)
     }

@@ -323,11 +323,7 @@ fn castling_rights(v: &Variant, p: &Placement, field: &str) -> Result<Vec<Coord>
         } else {
             Colour::Black
         };
-        let rank = if colour == Colour::White {
-            0
-        } else {
-            v.ranks - 1
-        };
+        let rank = castling.home_rank(colour == Colour::White, v.ranks);
         let home = |piece_ok: &dyn Fn(PieceId) -> bool| {
             p.men
                 .iter()
@@ -337,14 +333,10 @@ fn castling_rights(v: &Variant, p: &Placement, field: &str) -> Result<Vec<Coord>
         };
         let king = *home(&|x| x == castling.king_type).first().ok_or_else(bad)?;
         let rooks = home(&|x| castling.rook_types.contains(&x));
-        let rook = match ch.to_ascii_uppercase() {
-            'K' => rooks.iter().filter(|r| r.file > king.file).max(),
-            'Q' => rooks.iter().filter(|r| r.file < king.file).min(),
-            c @ 'A'..='P' => rooks.iter().find(|r| r.file == c as u8 - b'A'),
-            _ => None,
-        };
+        let files: Vec<u8> = rooks.iter().map(|r| r.file).collect();
+        let file = castling.rook_file(ch.to_ascii_uppercase(), &files);
         out.push(king);
-        out.push(*rook.ok_or_else(bad)?);
+        out.push(Coord::new(file.ok_or_else(bad)?, rank));
     }
     Ok(out)
 }

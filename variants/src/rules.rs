@@ -150,6 +150,43 @@ pub struct Castling {
     pub king_type: PieceId,
     /// Chess960 rules: start files of king and rooks vary, FENs may use Shredder letters.
     pub chess960: bool,
+    /// The rank castling happens on, counted from each side's own edge (`castlingRank`,
+    /// 0 = the first rank): a FEN's castling letters name men on it.
+    pub rank: u8,
+    /// Where a FEN's `K` starts looking for its rook, towards the a-file
+    /// (`castlingRookKingsideFile`); `Q` looks from `rook_files.1` towards the last file.
+    pub rook_files: (u8, u8),
+}
+
+impl Castling {
+    /// The board rank castling happens on for White (`white`) or Black.
+    pub fn home_rank(&self, white: bool, ranks: u8) -> u8 {
+        if white {
+            self.rank
+        } else {
+            ranks - 1 - self.rank
+        }
+    }
+
+    /// The file of the rook a FEN castling letter (`K`, `Q`, or a Shredder file letter,
+    /// upper case) names, given the files of the side's castling rooks on its castling rank:
+    /// FSF's reading (`K`: the first such rook from `rook_files.0` towards the a-file).
+    pub fn rook_file(&self, letter: char, rooks: &[u8]) -> Option<u8> {
+        match letter {
+            'K' => rooks
+                .iter()
+                .copied()
+                .filter(|&f| f <= self.rook_files.0)
+                .max(),
+            'Q' => rooks
+                .iter()
+                .copied()
+                .filter(|&f| f >= self.rook_files.1)
+                .min(),
+            c @ 'A'..='Z' => rooks.iter().copied().find(|&f| f == c as u8 - b'A'),
+            _ => None,
+        }
+    }
 }
 
 /// Pawn-style and shogi-style promotion settings.

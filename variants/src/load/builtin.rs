@@ -113,6 +113,14 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("extinction.ini", include_str!("../../data/extinction.ini")),
     ("losing.ini", include_str!("../../data/losing.ini")),
     ("clobber.ini", include_str!("../../data/clobber.ini")),
+    // Castling on another rank, nMoveRuleTypes, FSF's `i` (issue 44).
+    ("shako.ini", include_str!("../../data/shako.ini")),
+    ("omicron.ini", include_str!("../../data/omicron.ini")),
+    ("pawnback.ini", include_str!("../../data/pawnback.ini")),
+    (
+        "pawnsideways.ini",
+        include_str!("../../data/pawnsideways.ini"),
+    ),
 ];
 
 /// What the path of every built-in file starts with.

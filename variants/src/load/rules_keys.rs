@@ -421,6 +421,13 @@ fn castling(b: &mut Build) -> Option<Castling> {
         .ctx
         .parsed("castlingQueensideFile", values::file)
         .unwrap_or(3);
+    let rank = b.ctx.parsed("castlingRank", values::rank).unwrap_or(1);
+    let rook_king_side = (b.ctx)
+        .parsed("castlingRookKingsideFile", values::file)
+        .unwrap_or(b.files as u32);
+    let rook_queen_side = (b.ctx)
+        .parsed("castlingRookQueensideFile", values::file)
+        .unwrap_or(1);
     let king = match b.ctx.take("castlingKingPiece") {
         Some(e) => symbol(&e.value).ok().and_then(|s| b.id(s)).or_else(|| {
             b.ctx.fail(&e, format!("unknown piece `{}`", e.value));
@@ -451,6 +458,11 @@ fn castling(b: &mut Build) -> Option<Castling> {
         rook_types: rooks,
         king_type: king,
         chess960,
+        rank: (rank.clamp(1, b.ranks as u32) - 1) as u8,
+        rook_files: (
+            (rook_king_side.clamp(1, b.files as u32) - 1) as u8,
+            (rook_queen_side.clamp(1, b.files as u32) - 1) as u8,
+        ),
     })
 }
 

@@ -36,14 +36,8 @@ enum Neutral {
 
 #[derive(Clone, Copy)]
 enum CastlingDefault {
-    /// `castlingRank`: the first rank.
-    Rank1,
     /// `castlingKingFile`: the e-file.
     KingOnE,
-    /// `castlingRookKingsideFile`: the last file.
-    LastFile,
-    /// `castlingRookQueensideFile`: the a-file.
-    FirstFile,
 }
 
 #[derive(Clone, Copy)]
@@ -61,18 +55,9 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("enPassantTypes", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesWhite", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesBlack", Neutral::Pieces(PieceRule::EnPassant)),
-    ("castlingRank", Neutral::Castling(CastlingDefault::Rank1)),
     (
         "castlingKingFile",
         Neutral::Castling(CastlingDefault::KingOnE),
-    ),
-    (
-        "castlingRookKingsideFile",
-        Neutral::Castling(CastlingDefault::LastFile),
-    ),
-    (
-        "castlingRookQueensideFile",
-        Neutral::Castling(CastlingDefault::FirstFile),
     ),
     ("dropOppositeColoredBishop", Neutral::Bool(false)),
     ("sittuyinRookDrop", Neutral::Bool(false)),
@@ -245,7 +230,7 @@ fn neutral_value(
             let full = SquareSet::ranks(b.files, 0, b.ranks - 1);
             Ok(if all { set == full } else { set.is_empty() })
         }
-        Neutral::Castling(d) => Ok(!castling_on || castling_default(b, v, d)?),
+        Neutral::Castling(d) => Ok(!castling_on || castling_default(v, d)?),
         Neutral::Pieces(rule) => {
             let mut set = piece_set(b, v)?;
             set.sort_unstable();
@@ -258,12 +243,9 @@ fn neutral_value(
     }
 }
 
-fn castling_default(b: &Build, v: &str, d: CastlingDefault) -> Result<bool, String> {
+fn castling_default(v: &str, d: CastlingDefault) -> Result<bool, String> {
     Ok(match d {
-        CastlingDefault::Rank1 => values::rank(v)? == 1,
         CastlingDefault::KingOnE => values::file(v)? == 5,
-        CastlingDefault::LastFile => values::file(v)? == b.files as u32,
-        CastlingDefault::FirstFile => values::file(v)? == 1,
     })
 }
 
