@@ -322,6 +322,7 @@ fn chess() -> Variant {
         chess960: false,
         rank: 0,
         rook_files: (7, 0),
+        opposite: false,
     });
     v
 }

@@ -759,7 +759,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     match m.kind {
         MoveKind::Pass => {}
         MoveKind::Drop => play_drop(&mut n, v, m),
-        MoveKind::Castle => play_castle(&mut n, m),
+        MoveKind::Castle => play_castle(&mut n, v, m),
         _ => play_normal(&mut n, v, m),
     }
     n.stm = b.stm.flip();
@@ -784,7 +784,7 @@ fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
     });
 }
 
-fn play_castle(b: &mut RefBoard, m: &Move) {
+fn play_castle(b: &mut RefBoard, v: &Variant, m: &Move) {
     let (from, to) = (m.from_coord(), m.to_coord());
     let Some(rook_from) = m.extras().next() else {
         return;
@@ -804,6 +804,30 @@ fn play_castle(b: &mut RefBoard, m: &Move) {
     };
     b.squares[to.index()] = used(king);
     b.squares[Coord::new(rook_file, to.rank).index()] = used(rook);
+    if v.castling.as_ref().is_some_and(|c| c.opposite) {
+        opposite_castling(b, v, rook_from.file > from.file);
+    }
+}
+
+/// `oppositeCastling`: the opponent's rooks on the side just castled to (its castling
+/// king's king side when `king_side`) lose their castling rights.
+fn opposite_castling(b: &mut RefBoard, v: &Variant, king_side: bool) {
+    let Some(c) = &v.castling else { return };
+    let them = b.stm.flip();
+    let kings: Vec<Coord> = (b.men())
+        .filter(|(_, x)| x.colour == them && x.virgin && x.piece == c.king_type)
+        .map(|(sq, _)| sq)
+        .collect();
+    for king in kings {
+        for f in (0..b.files).filter(|&f| f != king.file && (f > king.file) == king_side) {
+            let sq = Coord::new(f, king.rank).index();
+            if let Some(x) = b.squares[sq].as_mut() {
+                if x.colour == them && c.rook_types.contains(&x.piece) {
+                    x.virgin = false;
+                }
+            }
+        }
+    }
 }
 
 fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {

@@ -156,6 +156,9 @@ pub struct Castling {
     /// Where a FEN's `K` starts looking for its rook, towards the a-file
     /// (`castlingRookKingsideFile`); `Q` looks from `rook_files.1` towards the last file.
     pub rook_files: (u8, u8),
+    /// `oppositeCastling`: castling on one side takes the opponent's right to castle on the
+    /// same side.
+    pub opposite: bool,
 }
 
 impl Castling {

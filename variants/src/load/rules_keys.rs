@@ -422,6 +422,7 @@ fn castling(b: &mut Build) -> Option<Castling> {
         .parsed("castlingQueensideFile", values::file)
         .unwrap_or(3);
     let rank = b.ctx.parsed("castlingRank", values::rank).unwrap_or(1);
+    let opposite = b.ctx.flag("oppositeCastling", false);
     let rook_king_side = (b.ctx)
         .parsed("castlingRookKingsideFile", values::file)
         .unwrap_or(b.files as u32);
@@ -459,6 +460,7 @@ fn castling(b: &mut Build) -> Option<Castling> {
         king_type: king,
         chess960,
         rank: (rank.clamp(1, b.ranks as u32) - 1) as u8,
+        opposite,
         rook_files: (
             (rook_king_side.clamp(1, b.files as u32) - 1) as u8,
             (rook_queen_side.clamp(1, b.files as u32) - 1) as u8,

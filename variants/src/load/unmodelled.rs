@@ -63,7 +63,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("sittuyinRookDrop", Neutral::Bool(false)),
     ("sittuyinPromotion", Neutral::Bool(false)),
     ("castlingDroppedPiece", Neutral::Bool(false)),
-    ("oppositeCastling", Neutral::Bool(false)),
     ("piecePromotionOnCapture", Neutral::Bool(false)),
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("gating", Neutral::Bool(false)),
