@@ -52,7 +52,8 @@ fn shako_castles_on_its_second_rank() {
     assert_eq!(counts(&v, fen, 2), 3132);
     let castled = after(&v, fen, &["f2h2"]);
     assert!(
-        castled.starts_with("c8c/ernbqkbnre/pppppppppp/10/10/10/10/PPPPPPPPPP/ER4RKE/C8C b kq ")
+        castled.starts_with("c8c/ernbqkbnre/pppppppppp/10/10/10/10/PPPPPPPPPP/ER4RK1E/C8C b kq "),
+        "{castled}"
     );
 }
 
