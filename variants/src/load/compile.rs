@@ -184,7 +184,7 @@ fn compile_pieces(b: &mut Build) {
                 .add(crate::rules::DOUBLE_STEP_ZONE, ds_white, ds_black);
             initial_from_region(&mut moves, zone);
         }
-        if is_pawn && !triple.0.is_empty() | !triple.1.is_empty() {
+        if is_pawn && (!triple.0.is_empty() || !triple.1.is_empty()) {
             let zone = b.zones.add(TRIPLE_STEP_ZONE, triple.0, triple.1);
             if let Some(mut extra) = compile_moves(b.ctx, d, TRIPLE_STEP_BETZA, b.max_range()) {
                 double_step_sets_ep(&mut extra);
