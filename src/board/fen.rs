@@ -509,7 +509,7 @@ impl Position {
                 .filter(|p| castling.rook_types.contains(&p.piece))
                 .map(|p| p.at.file)
                 .collect();
-            let file = castling.rook_file(ch.to_ascii_uppercase(), &rooks);
+            let file = castling.rook_file(ch.to_ascii_uppercase(), &rooks, king.at.file);
             out.push(king.at);
             out.push(Coord::new(file.ok_or_else(bad)?, rank));
         }

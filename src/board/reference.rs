@@ -334,7 +334,7 @@ fn castling_rights(v: &Variant, p: &Placement, field: &str) -> Result<Vec<Coord>
         let king = *home(&|x| x == castling.king_type).first().ok_or_else(bad)?;
         let rooks = home(&|x| castling.rook_types.contains(&x));
         let files: Vec<u8> = rooks.iter().map(|r| r.file).collect();
-        let file = castling.rook_file(ch.to_ascii_uppercase(), &files);
+        let file = castling.rook_file(ch.to_ascii_uppercase(), &files, king.file);
         out.push(king);
         out.push(Coord::new(file.ok_or_else(bad)?, rank));
     }

@@ -174,18 +174,13 @@ impl Castling {
     /// The file of the rook a FEN castling letter (`K`, `Q`, or a Shredder file letter,
     /// upper case) names, given the files of the side's castling rooks on its castling rank:
     /// FSF's reading (`K`: the first such rook from `rook_files.0` towards the a-file).
-    pub fn rook_file(&self, letter: char, rooks: &[u8]) -> Option<u8> {
+    /// The rook must stand on the letter's side of the king (`king`: the king's file).
+    pub fn rook_file(&self, letter: char, rooks: &[u8], king: u8) -> Option<u8> {
+        let on = |f: &u8| *f > king && *f <= self.rook_files.0;
+        let off = |f: &u8| *f < king && *f >= self.rook_files.1;
         match letter {
-            'K' => rooks
-                .iter()
-                .copied()
-                .filter(|&f| f <= self.rook_files.0)
-                .max(),
-            'Q' => rooks
-                .iter()
-                .copied()
-                .filter(|&f| f >= self.rook_files.1)
-                .min(),
+            'K' => rooks.iter().copied().filter(on).max(),
+            'Q' => rooks.iter().copied().filter(off).min(),
             c @ 'A'..='Z' => rooks.iter().copied().find(|&f| f == c as u8 - b'A'),
             _ => None,
         }
