@@ -906,6 +906,15 @@ fn rules_the_generator_does_not_play_are_refused() {
             .to_string();
         assert!(e.contains(want), "{name}: {e}");
     }
+    // FSF's triple step (wildebeest) leaves two e.p. squares the tables do not model.
+    let triple = chess_with(
+        "triple8",
+        8,
+        "k7/8/8/8/8/8/P7/7K w - - 0 1",
+        "tripleStepRegionWhite = *2\ntripleStepRegionBlack = *7\n",
+    );
+    let e = Rules::new(&triple, None, false).unwrap_err().to_string();
+    assert!(e.contains("tripleStepRegion"), "{e}");
     // Spartan's kings are royal by extinction: one each plays as chess's king.
     assert!(Rules::new(&builtin("spartan"), None, false).is_ok());
     // Grand: one queen at most, two rooks; no limit on pawns.

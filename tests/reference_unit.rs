@@ -71,6 +71,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             extinction_types: Vec::new(),
             bare_king_loses: false,
             n_move_rule: 100,
+            n_move_resets: [Vec::new(), Vec::new()],
             n_fold_rule: 3,
             n_fold_value: Outcome::Draw,
             n_fold_value_absolute: false,
@@ -323,6 +324,9 @@ fn chess() -> Variant {
         rook_types: vec![3],
         king_type: 5,
         chess960: false,
+        rank: 0,
+        rook_files: (7, 0),
+        opposite: false,
     });
     v
 }

@@ -9,7 +9,7 @@ use variants::PieceId;
 
 use crate::board::layout::Layout;
 use crate::board::position::{EnPassant, Position, DEFAULT_CHECKS_LEFT};
-use crate::board::types::{Colour, Sq, OFF};
+use crate::board::types::{Colour, Sq, EMPTY, OFF};
 use crate::board::zobrist::Zobrist;
 
 /// Checks a lichess FEN's check counters count given out of (three-check's number).
@@ -500,11 +500,7 @@ impl Position {
         let mut out = Vec::new();
         for ch in field.chars() {
             let colour = colour_of(ch);
-            let rank = if colour == Colour::White {
-                0
-            } else {
-                self.lay.ranks - 1
-            };
+            let rank = castling.home_rank(colour == Colour::White, self.lay.ranks);
             let on_rank = |p: &&Placed| p.colour == colour && p.at.rank == rank;
             let king = placement
                 .men
@@ -512,27 +508,14 @@ impl Position {
                 .filter(on_rank)
                 .find(|p| p.piece == castling.king_type)
                 .ok_or_else(bad)?;
-            let rooks = placement
-                .men
-                .iter()
+            let rooks: Vec<u8> = (placement.men.iter())
                 .filter(on_rank)
-                .filter(|p| castling.rook_types.contains(&p.piece));
-            let rook = match ch.to_ascii_uppercase() {
-                'K' => rooks
-                    .filter(|r| r.at.file > king.at.file)
-                    .max_by_key(|r| r.at.file),
-                'Q' => rooks
-                    .filter(|r| r.at.file < king.at.file)
-                    .min_by_key(|r| r.at.file),
-                c @ 'A'..='P' => {
-                    let file = c as u8 - b'A';
-                    rooks.into_iter().find(|r| r.at.file == file)
-                }
-                _ => None,
-            }
-            .ok_or_else(bad)?;
+                .filter(|p| castling.rook_types.contains(&p.piece))
+                .map(|p| p.at.file)
+                .collect();
+            let file = castling.rook_file(ch.to_ascii_uppercase(), &rooks, king.at.file);
             out.push(king.at);
-            out.push(rook.at);
+            out.push(Coord::new(file.ok_or_else(bad)?, rank));
         }
         Ok(out)
     }
@@ -555,16 +538,21 @@ impl Position {
                 Some(_) => return Err(bad()),
             }
         }
-        let first = *targets.first().ok_or_else(bad)?;
+        if targets.is_empty() {
+            return Err(bad());
+        }
         let victim = match victim {
             Some(v) => v,
-            None => self.infer_ep_victim(first).ok_or_else(bad)?,
+            None => (targets.iter())
+                .find_map(|&t| self.infer_ep_victim(t))
+                .ok_or_else(bad)?,
         };
         self.ep = Some(EnPassant { targets, victim });
         Ok(())
     }
 
-    /// The enemy man one rank beyond the target, straight or diagonally (berolina).
+    /// The enemy man one rank beyond the target, straight or diagonally (berolina), or two
+    /// ranks straight beyond it (a triple step's first square, FSF writing only that one).
     fn infer_ep_victim(&self, target: Sq) -> Option<Sq> {
         let stride = self.lay.stride as i32;
         let back = if self.stm == Colour::White {
@@ -572,10 +560,17 @@ impl Position {
         } else {
             stride
         };
-        [0, -1, 1].iter().find_map(|df| {
-            let sq = (target as i32 + back + df) as Sq;
+        let enemy = |sq: i32| {
+            let sq = Sq::try_from(sq).ok()?;
             self.man_at(sq).filter(|m| m.colour != self.stm).map(|_| sq)
-        })
+        };
+        let t = target as i32;
+        let empty =
+            |sq: i32| Sq::try_from(sq).is_ok_and(|s| self.board.get(s as usize) == Some(&EMPTY));
+        [0, -1, 1]
+            .iter()
+            .find_map(|df| enemy(t + back + df))
+            .or_else(|| empty(t + back).then(|| enemy(t + 2 * back)).flatten())
     }
 
     fn validate(&self) -> Result<(), FenError> {

@@ -376,8 +376,9 @@ impl Position {
         };
         let kind = &self.lay.kinds[man.kind as usize];
         let piece = &self.lay.variant.pieces[kind.piece as usize];
-        if !piece.promotions.is_empty() {
-            self.rule50 = 0; // a pawn move
+        let resets = &self.lay.variant.end.n_move_resets[us.index()];
+        if resets.get(kind.piece as usize).copied().unwrap_or(false) {
+            self.rule50 = 0; // a pawn move (`nMoveRuleTypes`)
         }
         let leaves = piece.leaves_behind;
         let used = kind.used;
@@ -612,6 +613,41 @@ impl Position {
         }
         self.put(to, king, ops);
         self.put(rook_to, rook, ops);
+        if self
+            .lay
+            .variant
+            .castling
+            .as_ref()
+            .is_some_and(|c| c.opposite)
+        {
+            self.opposite_castling(rook_from > from, ops);
+        }
+    }
+
+    /// `oppositeCastling`: the opponent's rooks on the side just castled to (its castling
+    /// king's king side when `king_side`) lose their castling rights.
+    fn opposite_castling(&mut self, king_side: bool, ops: &mut Vec<Op>) {
+        let them = self.stm.flip();
+        let castler = |m: &Man| m.colour == them && self.lay.kinds[m.kind as usize].castles;
+        let kings: Vec<Coord> = (self.live().map(|(_, m)| *m))
+            .filter(castler)
+            .filter_map(|m| self.lay.coord(m.sq))
+            .collect();
+        for king in kings {
+            for f in (0..self.lay.files).filter(|&f| f != king.file && (f > king.file) == king_side)
+            {
+                let sq = self.lay.sq(Coord::new(f, king.rank));
+                let Some(&m) = self.man_at(sq) else { continue };
+                let kind = &self.lay.kinds[m.kind as usize];
+                if m.colour == them && kind.virgin && self.castling_piece(kind.piece) {
+                    let used = kind.used;
+                    // A man is retyped off the board (its key and cells follow its kind).
+                    let slot = self.lift(sq, ops);
+                    self.retype(slot, used, m.promoted, ops);
+                    self.put(sq, slot, ops);
+                }
+            }
+        }
     }
 
     /// True when the variant's start position has this piece type of this colour on `sq`.

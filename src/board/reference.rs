@@ -323,11 +323,7 @@ fn castling_rights(v: &Variant, p: &Placement, field: &str) -> Result<Vec<Coord>
         } else {
             Colour::Black
         };
-        let rank = if colour == Colour::White {
-            0
-        } else {
-            v.ranks - 1
-        };
+        let rank = castling.home_rank(colour == Colour::White, v.ranks);
         let home = |piece_ok: &dyn Fn(PieceId) -> bool| {
             p.men
                 .iter()
@@ -337,14 +333,10 @@ fn castling_rights(v: &Variant, p: &Placement, field: &str) -> Result<Vec<Coord>
         };
         let king = *home(&|x| x == castling.king_type).first().ok_or_else(bad)?;
         let rooks = home(&|x| castling.rook_types.contains(&x));
-        let rook = match ch.to_ascii_uppercase() {
-            'K' => rooks.iter().filter(|r| r.file > king.file).max(),
-            'Q' => rooks.iter().filter(|r| r.file < king.file).min(),
-            c @ 'A'..='P' => rooks.iter().find(|r| r.file == c as u8 - b'A'),
-            _ => None,
-        };
+        let files: Vec<u8> = rooks.iter().map(|r| r.file).collect();
+        let file = castling.rook_file(ch.to_ascii_uppercase(), &files, king.file);
         out.push(king);
-        out.push(*rook.ok_or_else(bad)?);
+        out.push(Coord::new(file.ok_or_else(bad)?, rank));
     }
     Ok(out)
 }
@@ -860,7 +852,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     match m.kind {
         MoveKind::Pass => {}
         MoveKind::Drop => play_drop(&mut n, v, m),
-        MoveKind::Castle => play_castle(&mut n, m),
+        MoveKind::Castle => play_castle(&mut n, v, m),
         _ => play_normal(&mut n, v, m),
     }
     super::reference_walls::place_wall(&mut n, v, m);
@@ -890,7 +882,7 @@ fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
     }
 }
 
-fn play_castle(b: &mut RefBoard, m: &Move) {
+fn play_castle(b: &mut RefBoard, v: &Variant, m: &Move) {
     let (from, to) = (m.from_coord(), m.to_coord());
     let Some(rook_from) = m.extras().next() else {
         return;
@@ -910,6 +902,30 @@ fn play_castle(b: &mut RefBoard, m: &Move) {
     };
     b.squares[to.index()] = used(king);
     b.squares[Coord::new(rook_file, to.rank).index()] = used(rook);
+    if v.castling.as_ref().is_some_and(|c| c.opposite) {
+        opposite_castling(b, v, rook_from.file > from.file);
+    }
+}
+
+/// `oppositeCastling`: the opponent's rooks on the side just castled to (its castling
+/// king's king side when `king_side`) lose their castling rights.
+fn opposite_castling(b: &mut RefBoard, v: &Variant, king_side: bool) {
+    let Some(c) = &v.castling else { return };
+    let them = b.stm.flip();
+    let kings: Vec<Coord> = (b.men())
+        .filter(|(_, x)| x.colour == them && x.virgin && x.piece == c.king_type)
+        .map(|(sq, _)| sq)
+        .collect();
+    for king in kings {
+        for f in (0..b.files).filter(|&f| f != king.file && (f > king.file) == king_side) {
+            let sq = Coord::new(f, king.rank).index();
+            if let Some(x) = b.squares[sq].as_mut() {
+                if x.colour == them && c.rook_types.contains(&x.piece) {
+                    x.virgin = false;
+                }
+            }
+        }
+    }
 }
 
 fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use variants::rules::Outcome;
+use variants::rules::{Outcome, TRIPLE_STEP_ZONE};
 use variants::{PieceId, SquareSet, Variant};
 
 use super::board::{bit, Bits, Board, MAX_SQUARES};
@@ -176,6 +176,9 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("a checked king that may only take its checker (makpongRule)")
     } else if v.end.counting.is_some() {
         Some("a counting rule (countingRule)")
+    } else if v.zones.iter().any(|z| z.name == TRIPLE_STEP_ZONE) {
+        // Its two e.p. squares are not modelled by the tables' single e.p. mark.
+        Some("triple steps (tripleStepRegion)")
     } else {
         None
     }

@@ -116,7 +116,7 @@ impl PieceType {
         let said = |z: u8| {
             zones
                 .get(z as usize)
-                .is_some_and(|z| z.name == DOUBLE_STEP_ZONE)
+                .is_some_and(|z| z.name == DOUBLE_STEP_ZONE || z.name == TRIPLE_STEP_ZONE)
         };
         self.confined.is_some()
             || (self.moves.nodes.iter())
@@ -126,6 +126,9 @@ impl PieceType {
 
 /// The zone the loader gives the pawn's double step (`doubleStepRegion*`).
 pub const DOUBLE_STEP_ZONE: &str = "doubleStep";
+
+/// The zone the loader gives the pawn's triple step (`tripleStepRegion*`).
+pub const TRIPLE_STEP_ZONE: &str = "tripleStep";
 
 /// A named set of squares, given separately for each side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +154,41 @@ pub struct Castling {
     pub king_type: PieceId,
     /// Chess960 rules: start files of king and rooks vary, FENs may use Shredder letters.
     pub chess960: bool,
+    /// The rank castling happens on, counted from each side's own edge (`castlingRank`,
+    /// 0 = the first rank): a FEN's castling letters name men on it.
+    pub rank: u8,
+    /// Where a FEN's `K` starts looking for its rook, towards the a-file
+    /// (`castlingRookKingsideFile`); `Q` looks from `rook_files.1` towards the last file.
+    pub rook_files: (u8, u8),
+    /// `oppositeCastling`: castling on one side takes the opponent's right to castle on the
+    /// same side.
+    pub opposite: bool,
+}
+
+impl Castling {
+    /// The board rank castling happens on for White (`white`) or Black.
+    pub fn home_rank(&self, white: bool, ranks: u8) -> u8 {
+        if white {
+            self.rank
+        } else {
+            ranks - 1 - self.rank
+        }
+    }
+
+    /// The file of the rook a FEN castling letter (`K`, `Q`, or a Shredder file letter,
+    /// upper case) names, given the files of the side's castling rooks on its castling rank:
+    /// FSF's reading (`K`: the first such rook from `rook_files.0` towards the a-file).
+    /// The rook must stand on the letter's side of the king (`king`: the king's file).
+    pub fn rook_file(&self, letter: char, rooks: &[u8], king: u8) -> Option<u8> {
+        let on = |f: &u8| *f > king && *f <= self.rook_files.0;
+        let off = |f: &u8| *f < king && *f >= self.rook_files.1;
+        match letter {
+            'K' => rooks.iter().copied().filter(on).max(),
+            'Q' => rooks.iter().copied().filter(off).min(),
+            c @ 'A'..='Z' => rooks.iter().copied().find(|&f| f == c as u8 - b'A'),
+            _ => None,
+        }
+    }
 }
 
 /// Pawn-style and shogi-style promotion settings.
@@ -274,6 +312,9 @@ pub struct GameEnd {
     pub bare_king_loses: bool,
     /// Plies without capture or pawn move before a draw (`0` = none).
     pub n_move_rule: u32,
+    /// Per colour, per piece type: a move of such a man restarts the n-move count
+    /// (`nMoveRuleTypes`; a capture always does).
+    pub n_move_resets: [Vec<bool>; 2],
     /// Repetitions that end the game (`nFoldRule`; 0: repetition never ends it).
     pub n_fold_rule: u32,
     /// The result of a repetition nobody is blamed for (no perpetual check or chase), seen

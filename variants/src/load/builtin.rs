@@ -122,6 +122,14 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("twoboards.ini", include_str!("../../data/twoboards.ini")),
     ("placement.ini", include_str!("../../data/placement.ini")),
     ("sittuyin.ini", include_str!("../../data/sittuyin.ini")),
+    // Castling on another rank, nMoveRuleTypes, FSF's `i` (issue 44).
+    ("shako.ini", include_str!("../../data/shako.ini")),
+    ("omicron.ini", include_str!("../../data/omicron.ini")),
+    ("pawnback.ini", include_str!("../../data/pawnback.ini")),
+    (
+        "pawnsideways.ini",
+        include_str!("../../data/pawnsideways.ini"),
+    ),
 ];
 
 /// What the path of every built-in file starts with.

@@ -6,10 +6,13 @@
 use super::context::Ctx;
 use super::fen;
 use super::piece_defs::{self, canonical, compile_moves, Def};
-use super::pieces::{DOUBLE_STEP_BETZA, PAWN_NO_EP_BETZA, REGION_DOUBLE_STEP_BETZA};
+use super::pieces::{
+    DOUBLE_STEP_BETZA, PAWN_NO_EP_BETZA, REGION_DOUBLE_STEP_BETZA, TRIPLE_STEP_BETZA,
+};
 use super::rules_keys;
 use super::values::{self, Symbol};
 use super::zones::Zones;
+use crate::rules::TRIPLE_STEP_ZONE;
 use std::collections::HashSet;
 
 use crate::error::VariantError;
@@ -167,6 +170,11 @@ fn compile_pieces(b: &mut Build) {
         true => REGION_DOUBLE_STEP_BETZA,
         false => DOUBLE_STEP_BETZA,
     };
+    // FSF's triple step (`tripleStepRegion*`, wildebeest) is the pawn's alone.
+    let triple = (
+        b.squares("tripleStepRegionWhite", SquareSet::default()),
+        b.squares("tripleStepRegionBlack", SquareSet::default()),
+    );
     let defs = b.defs.clone();
     for d in &defs {
         let is_pawn = piece_defs::is_predefined(d, "pawn");
@@ -187,11 +195,38 @@ fn compile_pieces(b: &mut Build) {
                 text.push_str(ds_betza);
             }
         }
+        if d.name.starts_with(piece_defs::CUSTOM_PIECE) && moves.has_initial() {
+            let zone = b
+                .zones
+                .add(crate::rules::DOUBLE_STEP_ZONE, ds_white, ds_black);
+            initial_from_region(&mut moves, zone);
+        }
+        if is_pawn && (!triple.0.is_empty() || !triple.1.is_empty()) {
+            let zone = b.zones.add(TRIPLE_STEP_ZONE, triple.0, triple.1);
+            if let Some(mut extra) = compile_moves(b.ctx, d, TRIPLE_STEP_BETZA, b.max_range()) {
+                double_step_sets_ep(&mut extra);
+                append(&mut moves, &extra, Some(zone), None);
+                text.push_str(TRIPLE_STEP_BETZA);
+            }
+        }
         let mut piece = piece_defs::piece_type(d, canonical(&text), moves);
         if piece.value == 0 {
             piece.value = estimate_value(&piece.moves, b.files, b.ranks);
         }
         b.pieces.push(piece);
+    }
+}
+
+/// FSF's `i` on a `customPieceN` means "while standing in `doubleStepRegion`", moved before
+/// or not (a pawn that steps sideways along its start rank may still double-step): such
+/// roots become region moves instead of moves of an unmoved man.
+fn initial_from_region(moves: &mut Trajectories, zone: u8) {
+    for &r in &moves.roots {
+        let root = &mut moves.nodes[r as usize];
+        if root.rights & rights::INITIAL != 0 {
+            root.rights &= !rights::INITIAL;
+            root.from_zone = Some(zone);
+        }
     }
 }
 

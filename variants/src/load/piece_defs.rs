@@ -11,6 +11,9 @@ use crate::rules::PieceType;
 use crate::trajectory::Trajectories;
 use crate::xbetza;
 
+/// The key prefix of FSF's own piece definitions.
+pub const CUSTOM_PIECE: &str = "customPiece";
+
 /// Highest `customPieceN` slot number accepted.
 pub const MAX_CUSTOM_PIECES: u32 = 64;
 

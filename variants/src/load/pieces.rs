@@ -33,6 +33,9 @@ pub const DOUBLE_STEP_BETZA: &str = "ifmnD";
 /// The double step from a region the file sets: from anywhere in it, moved before or not.
 pub const REGION_DOUBLE_STEP_BETZA: &str = "fmnD";
 
+/// The pawn's triple step from FSF's `tripleStepRegion*`, moved before or not.
+pub const TRIPLE_STEP_BETZA: &str = "fmnH";
+
 /// Every predefined piece name Fairy-Stockfish accepts, with its moves.
 pub const PREDEFINED: &[Predefined] = &[
     p("pawn", PAWN_BETZA, 100),

@@ -55,7 +55,6 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     let builtin = matches!(origin, Origin::Builtin(_));
     let rules = super::unmodelled::Modelled {
         castling: castling.is_some(),
-        n_move_rule: end.n_move_rule > 0,
         bare_king: end.bare_king_loses,
         extinction: end.extinction.is_some(),
     };
@@ -249,6 +248,39 @@ pub(super) fn named(b: &Build, names: &[&str]) -> Vec<PieceId> {
     names.iter().filter_map(|n| b.id_named(n)).collect()
 }
 
+/// FSF's `pawnTypes`: the default of `promotionPawnTypes`, `nMoveRuleTypes` and
+/// `enPassantTypes` (read without taking it: the e.p. part is judged in `unmodelled`).
+fn pawn_types(b: &mut Build) -> Option<Vec<PieceId>> {
+    let v = b.ctx.peek(PAWN_TYPES)?.to_string();
+    let set = values::symbol_set(&v).ok()?;
+    match set {
+        None => Some((0..b.pieces.len() as PieceId).collect()),
+        Some(set) => set.into_iter().map(|s| b.id(s)).collect(),
+    }
+}
+
+/// The key of FSF's pawn-type shorthand.
+pub(super) const PAWN_TYPES: &str = "pawnTypes";
+
+/// Per colour per piece type: a move of the man restarts the n-move count. FSF's
+/// `nMoveRuleTypes*` (and `pawnTypes`) where given; otherwise Locust's rule, the men that
+/// promote pawn-style (FSF's pawn, and a custom pawn FSF would name in `pawnTypes`).
+fn n_move_resets(b: &mut Build) -> [Vec<bool>; 2] {
+    let default: Vec<PieceId> = match pawn_types(b) {
+        Some(set) => set,
+        None => (0..b.pieces.len() as PieceId)
+            .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
+            .collect(),
+    };
+    let (white, black) = colour_set(b, "nMoveRuleTypes", &default);
+    let flags = |set: &[PieceId]| {
+        (0..b.pieces.len() as PieceId)
+            .map(|p| set.contains(&p))
+            .collect()
+    };
+    [flags(&white), flags(&black)]
+}
+
 fn colour_set(b: &mut Build, key: &str, default: &[PieceId]) -> (Vec<PieceId>, Vec<PieceId>) {
     let both = b.id_set(key).unwrap_or_else(|| default.to_vec());
     let white = b
@@ -271,7 +303,7 @@ fn promotion(b: &mut Build) -> Promotion {
     }
     zone_white = b.squares("promotionRegionWhite", zone_white);
     zone_black = b.squares("promotionRegionBlack", zone_black);
-    let pawns = named(b, &["pawn"]);
+    let pawns = pawn_types(b).unwrap_or_else(|| named(b, &["pawn"]));
     let (pawns_w, pawns_b) = colour_set(b, "promotionPawnTypes", &pawns);
     let choices = named(b, &["queen", "rook", "bishop", "knight"]);
     let (choice_w, choice_b) = colour_set(b, "promotionPieceTypes", &choices);
@@ -408,6 +440,14 @@ fn castling(b: &mut Build) -> Option<Castling> {
         .ctx
         .parsed("castlingQueensideFile", values::file)
         .unwrap_or(3);
+    let rank = b.ctx.parsed("castlingRank", values::rank).unwrap_or(1);
+    let opposite = b.ctx.flag("oppositeCastling", false);
+    let rook_king_side = (b.ctx)
+        .parsed("castlingRookKingsideFile", values::file)
+        .unwrap_or(b.files as u32);
+    let rook_queen_side = (b.ctx)
+        .parsed("castlingRookQueensideFile", values::file)
+        .unwrap_or(1);
     let king = match b.ctx.take("castlingKingPiece") {
         Some(e) => symbol(&e.value).ok().and_then(|s| b.id(s)).or_else(|| {
             b.ctx.fail(&e, format!("unknown piece `{}`", e.value));
@@ -438,6 +478,12 @@ fn castling(b: &mut Build) -> Option<Castling> {
         rook_types: rooks,
         king_type: king,
         chess960,
+        rank: (rank.clamp(1, b.ranks as u32) - 1) as u8,
+        opposite,
+        rook_files: (
+            (rook_king_side.clamp(1, b.files as u32) - 1) as u8,
+            (rook_queen_side.clamp(1, b.files as u32) - 1) as u8,
+        ),
     })
 }
 
@@ -504,6 +550,7 @@ fn game_end(b: &mut Build) -> GameEnd {
         extinction_types,
         bare_king_loses: bare_king,
         n_move_rule: 2 * n_move.unwrap_or(DEFAULT_N_MOVE_RULE),
+        n_move_resets: n_move_resets(b),
         n_fold_rule: b
             .ctx
             .parsed("nFoldRule", |v| values::integer(v, MAX_COUNTER))
@@ -632,9 +679,9 @@ fn blast(b: &mut Build) -> Option<Blast> {
     if !on {
         return None;
     }
-    let immune = (0..b.pieces.len() as PieceId)
-        .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
-        .collect();
+    // FSF spares the men of its predefined pawn type next to the blast, not a custom pawn
+    // (`allexplodeatomic`: `pawnTypes = p` with `customPiece1 = p:...` explodes).
+    let immune = named(b, &["pawn"]);
     Some(Blast {
         immune,
         fully_immune,

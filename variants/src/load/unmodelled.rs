@@ -34,20 +34,12 @@ enum Neutral {
 
 #[derive(Clone, Copy)]
 enum CastlingDefault {
-    /// `castlingRank`: the first rank.
-    Rank1,
     /// `castlingKingFile`: the e-file.
     KingOnE,
-    /// `castlingRookKingsideFile`: the last file.
-    LastFile,
-    /// `castlingRookQueensideFile`: the a-file.
-    FirstFile,
 }
 
 #[derive(Clone, Copy)]
 enum PieceRule {
-    /// Locust's n-move counter restarts on a move of a man that can promote (a pawn type).
-    NMoveReset,
     /// Locust gives en passant to the types whose XBetza has `e` (FSF's pawn, custom `e`).
     EnPassant,
 }
@@ -61,29 +53,10 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("enPassantTypes", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesWhite", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesBlack", Neutral::Pieces(PieceRule::EnPassant)),
-    ("nMoveRuleTypes", Neutral::Pieces(PieceRule::NMoveReset)),
-    (
-        "nMoveRuleTypesWhite",
-        Neutral::Pieces(PieceRule::NMoveReset),
-    ),
-    (
-        "nMoveRuleTypesBlack",
-        Neutral::Pieces(PieceRule::NMoveReset),
-    ),
-    ("castlingRank", Neutral::Castling(CastlingDefault::Rank1)),
     (
         "castlingKingFile",
         Neutral::Castling(CastlingDefault::KingOnE),
     ),
-    (
-        "castlingRookKingsideFile",
-        Neutral::Castling(CastlingDefault::LastFile),
-    ),
-    (
-        "castlingRookQueensideFile",
-        Neutral::Castling(CastlingDefault::FirstFile),
-    ),
-    ("oppositeCastling", Neutral::Bool(false)),
     ("piecePromotionOnCapture", Neutral::Bool(false)),
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("gating", Neutral::Bool(false)),
@@ -97,15 +70,12 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("passOnStalemateBlack", Neutral::Bool(false)),
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
     ("castlingWins", Neutral::Word(&["-"])),
-    ("tripleStepRegionWhite", Neutral::Squares { all: false }),
-    ("tripleStepRegionBlack", Neutral::Squares { all: false }),
     ("enclosingDropStart", Neutral::Squares { all: false }),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
 const REFUSED: &[&str] = &[
-    "pawnTypes",
 ];
 
 /// Reads every unmodelled key of the section: neutral values are accepted, others refused.
@@ -115,8 +85,6 @@ const REFUSED: &[&str] = &[
 pub struct Modelled {
     /// Castling is on.
     pub castling: bool,
-    /// An n-move rule is in force.
-    pub n_move_rule: bool,
     /// The bare-king rule is in force.
     pub bare_king: bool,
     /// The general extinction rule is in force: it reads `extinctionOpponentPieceCount`.
@@ -138,7 +106,6 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
     };
     let Modelled {
         castling: castling_on,
-        n_move_rule,
         bare_king,
         extinction,
     } = rules;
@@ -157,18 +124,38 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
         let Some(entry) = b.ctx.take(key) else {
             continue;
         };
-        match neutral_value(b, &entry, neutral, castling_on, n_move_rule) {
+        match neutral_value(b, &entry, neutral, castling_on) {
             Ok(true) => {}
             Ok(false) => judge.refuse(b, &entry),
             Err(msg) => b.ctx.fail(&entry, msg),
         }
     }
+    pawn_types_en_passant(b, &mut judge);
     for key in REFUSED {
         if let Some(entry) = b.ctx.take(key) {
             judge.refuse(b, &entry);
         }
     }
     judge.omits
+}
+
+/// `pawnTypes` (its promotion and n-move parts are honoured in `rules_keys`) also names the
+/// men that may be taken en passant: accepted where that is Locust's own set, or where
+/// `enPassantTypes` overrides it for both sides.
+fn pawn_types_en_passant(b: &mut Build, judge: &mut Judge) {
+    let Some(entry) = b.ctx.take(super::rules_keys::PAWN_TYPES) else {
+        return;
+    };
+    let given = |k: &str| b.ctx.peek(k).is_some();
+    if given("enPassantTypes") || given("enPassantTypesWhite") && given("enPassantTypesBlack") {
+        return;
+    }
+    let neutral = Neutral::Pieces(PieceRule::EnPassant);
+    match neutral_value(b, &entry, neutral, false) {
+        Ok(true) => {}
+        Ok(false) => judge.refuse(b, &entry),
+        Err(msg) => b.ctx.fail(&entry, msg),
+    }
 }
 
 impl Judge {
@@ -202,7 +189,6 @@ fn neutral_value(
     entry: &Entry,
     neutral: Neutral,
     castling_on: bool,
-    n_move_rule: bool,
 ) -> Result<bool, String> {
     let v = entry.value.as_str();
     match neutral {
@@ -214,25 +200,22 @@ fn neutral_value(
             let full = SquareSet::ranks(b.files, 0, b.ranks - 1);
             Ok(if all { set == full } else { set.is_empty() })
         }
-        Neutral::Castling(d) => Ok(!castling_on || castling_default(b, v, d)?),
+        Neutral::Castling(d) => Ok(!castling_on || castling_default(v, d)?),
         Neutral::Pieces(rule) => {
             let mut set = piece_set(b, v)?;
             set.sort_unstable();
             let mut locust = locust_types(b, rule);
             locust.sort_unstable();
-            // Without an n-move rule, which men restart its count does not matter.
-            let moot = matches!(rule, PieceRule::NMoveReset) && !n_move_rule;
+            // Which men may be taken e.p. matters only where some man can take e.p.
+            let moot = matches!(rule, PieceRule::EnPassant) && locust.is_empty();
             Ok(moot || set == locust)
         }
     }
 }
 
-fn castling_default(b: &Build, v: &str, d: CastlingDefault) -> Result<bool, String> {
+fn castling_default(v: &str, d: CastlingDefault) -> Result<bool, String> {
     Ok(match d {
-        CastlingDefault::Rank1 => values::rank(v)? == 1,
         CastlingDefault::KingOnE => values::file(v)? == 5,
-        CastlingDefault::LastFile => values::file(v)? == b.files as u32,
-        CastlingDefault::FirstFile => values::file(v)? == 1,
     })
 }
 
@@ -251,9 +234,6 @@ fn piece_set(b: &Build, v: &str) -> Result<Vec<PieceId>, String> {
 fn locust_types(b: &Build, rule: PieceRule) -> Vec<PieceId> {
     let ids = 0..b.pieces.len() as PieceId;
     match rule {
-        PieceRule::NMoveReset => ids
-            .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
-            .collect(),
         PieceRule::EnPassant => ids
             .filter(|&p| b.defs[p as usize].betza.contains('e'))
             .collect(),
@@ -262,7 +242,11 @@ fn locust_types(b: &Build, rule: PieceRule) -> Vec<PieceId> {
 
 /// Every FSF key this module reads.
 pub fn keys() -> impl Iterator<Item = &'static str> {
-    let special = ["nFoldValueAbsolute", "extinctionOpponentPieceCount"];
+    let special = [
+        "nFoldValueAbsolute",
+        "extinctionOpponentPieceCount",
+        super::rules_keys::PAWN_TYPES,
+    ];
     (UNMODELLED.iter().map(|(k, _)| *k))
         .chain(REFUSED.iter().copied())
         .chain(special)
