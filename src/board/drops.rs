@@ -47,7 +47,9 @@ impl Position {
                 }
                 // FSF's `anyside` replaces the other drop restrictions (regions, files).
                 let any_side = v.drops.enclosing == EnclosingDrop::AnySide;
-                if (!any_side && !self.may_drop(p, us, c)) || !self.bishop_rule_ok(&bishops, p, us, c) {
+                if (!any_side && !self.may_drop(p, us, c))
+                    || !self.bishop_rule_ok(&bishops, p, us, c)
+                {
                     continue;
                 }
                 for placed in [Some(p), promoted].into_iter().flatten() {

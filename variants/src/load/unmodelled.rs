@@ -75,8 +75,7 @@ const UNMODELLED: &[(&str, Neutral)] = &[
 ];
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
-const REFUSED: &[&str] = &[
-];
+const REFUSED: &[&str] = &[];
 
 /// Reads every unmodelled key of the section: neutral values are accepted, others refused.
 /// Runs after the rules Locust models, so that "what Locust does" can be asked of them.
