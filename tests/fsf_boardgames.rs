@@ -245,9 +245,10 @@ fn board_game_wins_are_found() {
             return;
         };
         let mut game = Game::from_fen(v, fen).unwrap();
-        // Two plies more than the mate needs: a connecting move is quiet, and the search's
-        // futility and late-move pruning cut it at the shallowest depths.
-        let (best, score) = common::search_to_depth(&game, 2 * n as u32 + 4);
+        // Four plies more than the mate needs: a connecting move is quiet, and the search's
+        // futility and late-move pruning cut it at the shallowest depths (teeko's mate in
+        // two is proven at depth 9).
+        let (best, score) = common::search_to_depth(&game, 2 * n as u32 + 6);
         assert!(
             matches!(score, Some(Score::Mate(k)) if (1..=n).contains(&k)),
             "{name} {fen}: score {score:?}, Fairy-Stockfish: mate {n}"
