@@ -92,13 +92,7 @@ fn endings_equal_pyffish() {
     }
     for (name, want, fen, moves) in all {
         let mut game = played(&find(name, &own), fen, &moves);
-        let us = game.position().side_to_move();
-        let got = match game.outcome() {
-            None => "on",
-            Some(o) if o.winner == Some(us) => "win",
-            Some(o) if o.winner.is_some() => "loss",
-            Some(_) => "draw",
-        };
+        let got = common::result_for_mover(&mut game);
         assert_eq!(got, want, "{name}: {fen} ; {}", moves.join(" "));
     }
 }

@@ -241,13 +241,7 @@ fn game_ends_equal_pyffish() {
         let mv = notation::parse(&mut game, last, Dialect::Uci { chess960: false })
             .unwrap_or_else(|e| panic!("{name}: {e}: {fen} ; {last}"));
         game.play(mv);
-        let us = game.position().side_to_move();
-        let got = match game.outcome() {
-            None => "on",
-            Some(o) if o.winner == Some(us) => "win",
-            Some(o) if o.winner.is_some() => "loss",
-            Some(_) => "draw",
-        };
+        let got = common::result_for_mover(&mut game);
         assert_eq!(got, want, "{name}: {fen} ; {last}");
     }
 }

@@ -489,6 +489,18 @@ pub fn ini_variant(text: &str) -> variants::Variant {
     all.remove(0)
 }
 
+/// The game's state as pyffish's `game_result` words it, from the side to move: `on` while
+/// the game goes on, else `win`, `loss` or `draw`.
+pub fn result_for_mover(game: &mut locust::game::Game) -> &'static str {
+    let us = game.position().side_to_move();
+    match game.outcome() {
+        None => "on",
+        Some(o) if o.winner == Some(us) => "win",
+        Some(o) if o.winner.is_some() => "loss",
+        Some(_) => "draw",
+    }
+}
+
 /// Searches `game` to `depth` with a 16 MB table: the best move and the last reported score.
 pub fn search_to_depth(
     game: &locust::game::Game,
