@@ -49,13 +49,10 @@ fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("extinctionClaim = true", "extinctionClaim"),
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
-        (
-            "dropOppositeColoredBishop = true",
-            "dropOppositeColoredBishop",
-        ),
+        ("cambodianMoves = true", "cambodianMoves"),
         ("flipEnclosedPieces = ataxx", "flipEnclosedPieces"),
         ("enclosingDrop = reversi", "enclosingDrop"),
-        ("nMoveRuleTypes = n", "nMoveRuleTypes"),
+        ("gating = true", "gating"),
         ("castlingKingFile = d", "castlingKingFile"),
         ("passOnStalemate = true", "passOnStalemate"),
     ] {
@@ -202,7 +199,7 @@ fn a_limited_hopper_counts_the_screen() {
 /// unknown name stays unknown.
 #[test]
 fn an_fsf_parent_locust_lacks_is_named() {
-    let e = load_str("[g:placement]\n", "t.ini").unwrap_err();
+    let e = load_str("[g:ataxx]\n", "t.ini").unwrap_err();
     assert!(
         e[0].message.contains("Fairy-Stockfish built-in variant"),
         "{}",
