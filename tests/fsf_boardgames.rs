@@ -72,17 +72,8 @@ fn find(name: &str, sections: &Option<Vec<Variant>>) -> Option<Variant> {
 }
 
 /// `(variant, result, fen, moves)` of every `ending` row.
-fn rows() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)> {
-    ENDINGS
-        .lines()
-        .filter_map(|l| l.strip_prefix("ending "))
-        .map(|l| {
-            let (head, moves) = l.split_once(" ; ").unwrap_or((l, ""));
-            let mut f = head.splitn(3, ' ');
-            let (v, r, fen) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
-            (v, r, fen, moves.split_whitespace().collect())
-        })
-        .collect()
+fn rows() -> Vec<common::EndingRow> {
+    common::ending_rows(ENDINGS)
 }
 
 fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {

@@ -489,6 +489,23 @@ pub fn ini_variant(text: &str) -> variants::Variant {
     all.remove(0)
 }
 
+/// `(variant, result, fen, moves)` of an `ending` row of the endings data files.
+pub type EndingRow = (&'static str, &'static str, &'static str, Vec<&'static str>);
+
+/// The `ending VARIANT RESULT FEN ; MOVES` rows of `data` (tools/fsf-endings-data.py and
+/// tools/fsf-boardgame-endings.py write them).
+pub fn ending_rows(data: &'static str) -> Vec<EndingRow> {
+    data.lines()
+        .filter_map(|l| l.strip_prefix("ending "))
+        .map(|l| {
+            let (head, moves) = l.split_once(" ; ").unwrap_or((l, ""));
+            let mut f = head.splitn(3, ' ');
+            let (v, r, fen) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
+            (v, r, fen, moves.split_whitespace().collect())
+        })
+        .collect()
+}
+
 /// The game's state as pyffish's `game_result` words it, from the side to move: `on` while
 /// the game goes on, else `win`, `loss` or `draw`.
 pub fn result_for_mover(game: &mut locust::game::Game) -> &'static str {
