@@ -4,8 +4,8 @@
 //! `drops.rs` and `make.rs` and the reference's `reference_drops.rs` ask these functions with
 //! their own boards; the rule's other drop restrictions stay theirs.
 
-use variants::rules::{EnclosingDrop, Flip};
 use variants::geometry::SquareSet;
+use variants::rules::{EnclosingDrop, Flip};
 use variants::Coord;
 
 use crate::board::types::Colour;
@@ -59,9 +59,7 @@ pub fn allowed(
         EnclosingDrop::None => return None,
         EnclosingDrop::Top => squares.map(|(f, r)| r == 0 || man(f, r - 1)).collect(),
         EnclosingDrop::Ataxx => squares
-            .map(|(f, r)| {
-                (KING_STEPS.iter()).any(|&(df, dr)| at(f + df, r + dr) == Held::Ours)
-            })
+            .map(|(f, r)| (KING_STEPS.iter()).any(|&(df, dr)| at(f + df, r + dr) == Held::Ours))
             .collect(),
         EnclosingDrop::Reversi => squares
             .map(|(f, r)| encloses(&at, &on_board, f, r))
