@@ -168,3 +168,27 @@ fn a_passed_pawn_the_enemy_king_cannot_reach_is_worth_more() {
     let near = eval_of("chess", "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1");
     assert!(far - near > 150, "far {far}, near {near}");
 }
+
+/// Where men are counted at the end (`materialCounting = unweighted`: reversi, ataxx), each
+/// man is worth the same from the compiled rule, not from how it moves: a reversi man (which
+/// never moves, worth nothing by its moves) and an ataxx man. A lead of three men is about
+/// two men's worth, and men in hand count for nothing.
+#[test]
+fn counted_men_are_worth_one_each() {
+    let hand = "[PPPPPPPPPPpppppppppp]";
+    let flipello = |board: &str| eval_of("flipello", &format!("{board}{hand} w - - 0 1"));
+    let lead = flipello("8/8/8/3PPP2/3Ppp2/8/8/8");
+    let even = flipello("8/8/8/3PpP2/3pPp2/8/8/8");
+    assert!(
+        (150..=250).contains(&(lead - even)),
+        "lead {lead}, even {even}"
+    );
+    let more_in_hand = eval_of(
+        "flipello",
+        "8/8/8/3PpP2/3pPp2/8/8/8[PPPPPPPPPPPPPPPPPPPPpppppppppp] w - - 0 1",
+    );
+    assert_eq!(more_in_hand, even);
+    let ataxx = eval_of("ataxx", "P5p/P6/P6/7/7/7/p5P w - - 0 1");
+    let level = eval_of("ataxx", "P5p/7/7/7/7/7/p5P w - - 0 1");
+    assert!((150..=300).contains(&(ataxx - level)), "{ataxx} {level}");
+}

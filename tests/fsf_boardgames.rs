@@ -44,6 +44,19 @@ const GAMES: &[&str] = &[
     "three-musketeers",
     "alapo",
     "squatter",
+    "ataxx",
+    "flipersi",
+    "flipello",
+    "flipello10",
+    "flipello6",
+    "annexation",
+    "quadwrangle",
+    "quadwrangle7x7",
+    "crusade",
+    "snort",
+    "gale",
+    "andersgiveaway",
+    "andersanti",
 ];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 150;
@@ -156,8 +169,10 @@ fn stuck_men_that_never_promote_read() {
     assert!(chess.with_fen("4k2P/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
 }
 
-/// Connect rules and enclosing drops are refused by the table generator by name; the
-/// flipping rules are refused by the loader by name.
+/// Connect rules and the flipping games' rules (men that change colour, a forced pass, the
+/// end on a full board) are refused by the table generator by name, even without drops; the
+/// loader reads every `enclosingDrop` and `flipEnclosedPieces` value FSF has and refuses
+/// others by key.
 #[test]
 fn connect_and_flipping_rules_are_refused_by_name() {
     let connect = common::ini_variant("[c5:chess]\nconnectN = 5\n");
@@ -165,16 +180,44 @@ fn connect_and_flipping_rules_are_refused_by_name() {
         Rules::new(&connect, None, false),
         Err(RulesError::Unsupported(_, why)) if why.contains("connect")
     ));
-    for rule in ["reversi", "ataxx", "quadwrangle"] {
-        let ini = format!("[flip:crazyhouse]\nenclosingDrop = {rule}\n");
-        let err = variants::load_str(&ini, "flip.ini").unwrap_err();
-        assert!(
-            format!("{err:?}").contains("enclosingDrop"),
-            "{rule}: {err:?}"
-        );
+    let refused = |v: &Variant, key: &str| {
+        matches!(Rules::new(v, None, false),
+            Err(RulesError::Unsupported(_, why)) if why.contains(key))
+    };
+    for (name, key) in [
+        ("ataxx", "flipEnclosedPieces"),
+        ("flipello", "flipEnclosedPieces"),
+        ("flipersi", "flipEnclosedPieces"),
+    ] {
+        assert!(refused(&variant(name), key), "{name}");
     }
-    let ini = "[flip:crazyhouse]\nflipEnclosedPieces = ataxx\n";
-    assert!(variants::load_str(ini, "flip.ini").is_err());
+    // Without drops and royals aside: chess men that flip, pass or end on a full board.
+    for (extra, key) in [
+        ("flipEnclosedPieces = ataxx\n", "flipEnclosedPieces"),
+        ("passOnStalemate = true\n", "passOnStalemate"),
+        ("adjudicateFullBoard = true\n", "adjudicateFullBoard"),
+    ] {
+        let v = common::ini_variant(&format!("[t:chess]\n{extra}"));
+        assert!(refused(&v, key), "{extra}");
+    }
+    for rule in [
+        "reversi",
+        "ataxx",
+        "quadwrangle",
+        "snort",
+        "anyside",
+        "top",
+        "none",
+    ] {
+        let ini =
+            format!("[flip:crazyhouse]\nenclosingDrop = {rule}\nflipEnclosedPieces = {rule}\n");
+        assert!(variants::load_str(&ini, "flip.ini").is_ok(), "{rule}");
+    }
+    for key in ["enclosingDrop", "flipEnclosedPieces"] {
+        let ini = format!("[flip:crazyhouse]\n{key} = othello\n");
+        let err = variants::load_str(&ini, "flip.ini").unwrap_err();
+        assert!(format!("{err:?}").contains(key), "{key}: {err:?}");
+    }
 }
 
 /// `connectValue = loss`: the side that makes the row loses; `connectPieceTypes` counts

@@ -107,6 +107,9 @@ def positions(variant):
     start = sf.start_fen(variant)
     is960 = variant in CHESS960
     fens = [sf.get_fen(variant, start, [], is960)]
+    if not sf.legal_moves(variant, start, [], is960):
+        # The game is over at the start (crusade's full board): no playout exists.
+        return fens
     while len(fens) < POSITIONS + 1:
         moves = []
         for _ in range(rng.randint(*PLIES)):

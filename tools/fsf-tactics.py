@@ -8,7 +8,10 @@ and the first --per positions it scores as a win in at most --max-mate moves for
 to move are printed. Random play leaves men hanging, so such positions come within a few
 dozen plies in most games. Positions where pyffish already sees the game ended are skipped.
 
-Usage: tools/fsf-tactics.py [--fsf PATH] [--seed N] VARIANT... >> tests/data/fsf_rules_tactics.txt
+With --ini FILE (FSF's variants.ini), its sections are playable too: pyffish loads the file
+and Fairy-Stockfish gets it as its VariantPath.
+
+Usage: tools/fsf-tactics.py [--fsf PATH] [--seed N] [--ini FILE] VARIANT... >> tests/data/fsf_rules_tactics.txt
 """
 import argparse
 import random
@@ -23,11 +26,15 @@ FSF = "/opt/peers/fairy-stockfish-latest"
 class Engine:
     """One UCI Fairy-Stockfish process, asked for the score of one position at a time."""
 
-    def __init__(self, path):
+    def __init__(self, path, ini=None):
         self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
+        if ini:
+            self.send("setoption name VariantPath value " + ini)
+            self.send("isready")
+            self.wait("readyok")
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
@@ -94,8 +101,12 @@ def main():
     p.add_argument("--start", type=int, default=10, help="first ply examined")
     p.add_argument("--plies", type=int, default=120, help="longest playout")
     p.add_argument("--games", type=int, default=20, help="playouts tried per variant")
+    p.add_argument("--ini", help="a variants.ini whose sections may be named")
     args = p.parse_args()
-    engine = Engine(args.fsf)
+    if args.ini:
+        with open(args.ini) as f:
+            sf.load_variant_config(f.read())
+    engine = Engine(args.fsf, args.ini)
     rng = random.Random(args.seed)
     for variant in args.variants:
         lines = wins(engine, variant, rng, args)

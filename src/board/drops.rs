@@ -7,11 +7,11 @@ use variants::geometry::Coord;
 use variants::rules::EnclosingDrop;
 use variants::PieceId;
 
-use crate::board::enclosing::{self, held_by};
+use crate::board::enclosing::{self, held_by, Held};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
-use crate::board::types::{Colour, EMPTY};
+use crate::board::types::{Colour, EMPTY, OFF};
 
 impl Position {
     /// Drops from the hand of the side to move.
@@ -27,7 +27,7 @@ impl Position {
         let bishops = self.bishop_census(us);
         for (p, &n) in hand.iter().enumerate() {
             let p = p as PieceId;
-            if n == 0 || forced.is_some_and(|t| t != p) {
+            if (n == 0 && !v.drops.free) || forced.is_some_and(|t| t != p) {
                 continue;
             }
             // A promoted form held in hand itself (`dropLoop`) is dropped as such already.
@@ -64,14 +64,29 @@ impl Position {
         }
     }
 
-    /// The squares an `enclosingDrop` rule allows now (`None`: no such rule).
+    /// The squares an `enclosingDrop` rule (or the opening of `enclosingDropStart`) allows
+    /// now (`None`: no such rule).
     fn enclosing_mask(&self) -> Option<Vec<bool>> {
-        let rule = self.lay.variant.drops.enclosing;
-        if rule == EnclosingDrop::None {
+        let d = &self.lay.variant.drops;
+        let (files, ranks) = (self.lay.files, self.lay.ranks);
+        if let Some(mask) = enclosing::opening(&d.enclosing_start, files, ranks, self.held()) {
+            return Some(mask);
+        }
+        if d.enclosing == EnclosingDrop::None {
             return None;
         }
-        let held = |c: Coord| held_by(self.man_at(self.lay.sq(c)).map(|m| m.colour), self.stm);
-        enclosing::allowed(rule, self.lay.files, self.lay.ranks, held)
+        enclosing::allowed(d.enclosing, files, ranks, self.held())
+    }
+
+    /// What each square holds, as the enclosing rules ask it for the side to move.
+    pub(crate) fn held(&self) -> impl Fn(Coord) -> Held + '_ {
+        move |c: Coord| {
+            let sq = self.lay.sq(c);
+            if self.board[sq as usize] == OFF {
+                return Held::Wall;
+            }
+            held_by(self.man_at(sq).map(|m| m.colour), self.stm)
+        }
     }
 
     /// `c` from `us`'s side of the board (White's coordinates for Black's squares).

@@ -677,7 +677,8 @@ impl Position {
             }
         }
         let v = &self.lay.variant;
-        let drops = v.drops.enabled || v.drops.captures_to_hand;
+        // An endless hand (`freeDrops`) is not written, as FSF writes none.
+        let drops = (v.drops.enabled || v.drops.captures_to_hand) && !v.drops.free;
         if drops {
             s.push('[');
             s.push_str(&self.holdings_text());

@@ -9,7 +9,7 @@ use crate::board::connect::Grid;
 
 use crate::board::moves::MoveKind;
 use crate::board::position::Position;
-use crate::board::types::Colour;
+use crate::board::types::{Colour, EMPTY};
 
 /// Which goal rule ended the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +49,23 @@ impl Position {
         }
         self.checks_left[mover.index()] = left - 1;
         self.key ^= self.zob.checks(mover, left) ^ self.zob.checks(mover, left - 1);
+    }
+
+    /// `adjudicateFullBoard`: the rule is in force and no square is left empty (walls are
+    /// no squares). The game is over, decided as a draw is.
+    pub fn board_filled(&self) -> bool {
+        self.lay.variant.end.full_board_ends
+            && self
+                .lay
+                .squares()
+                .all(|sq| self.board[sq as usize] != EMPTY)
+    }
+
+    /// `passOnStalemate`: the side to move has a pass among its pseudo-legal moves, legal
+    /// only when nothing else is (FSF offers it to a side with a man on the board).
+    pub(crate) fn may_pass_when_stuck(&self) -> bool {
+        self.lay.variant.end.pass_on_stalemate[self.stm.index()]
+            && self.live().any(|(_, m)| m.colour == self.stm)
     }
 
     /// The end of the game by a goal rule, if it has come (extinction, then the flag, then

@@ -5,9 +5,11 @@
 use variants::geometry::Coord;
 
 use crate::board::attack::View;
+use crate::board::enclosing;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::{EnPassant, Man, Position};
 use crate::board::types::{Colour, Slot, Sq, EMPTY};
+use variants::rules::Flip;
 use variants::PieceId;
 
 /// The file a king is dropped on to castle under `castlingDroppedPiece` (FSF's
@@ -31,6 +33,8 @@ pub enum Op {
     Spawn(Slot),
     /// A hand count changed by +1 (`true`) or -1.
     Hand(Colour, u8, bool),
+    /// A man (off the board) changed colour (`flipEnclosedPieces`).
+    Recolour(Slot),
     /// A wall was put on the empty square (walling rules).
     Wall(Sq),
     /// The wall on the square was lifted (the duck moved on).
@@ -147,6 +151,30 @@ impl Position {
         }
     }
 
+    /// Turns the men that the move just made encloses or touches to the mover's colour
+    /// (`flipEnclosedPieces`): each is lifted, recoloured and put back, so that the map, the
+    /// key and unmake treat a flip as a man leaving and another arriving.
+    fn flip_enclosed(&mut self, mv: &Move, ops: &mut Vec<Op>) {
+        let v = &self.lay.variant;
+        let dropped = mv.kind == MoveKind::Drop;
+        let (files, ranks) = (self.lay.files, self.lay.ranks);
+        let flips = enclosing::flipped(v.flip, files, ranks, mv.to_coord(), dropped, self.held());
+        for c in flips {
+            let sq = self.lay.sq(c);
+            let slot = self.lift(sq, ops);
+            self.recolour_slot(slot);
+            ops.push(Op::Recolour(slot));
+            self.put(sq, slot, ops);
+        }
+    }
+
+    /// Gives a lifted man the other colour (its own inverse).
+    fn recolour_slot(&mut self, slot: Slot) {
+        if let Some(m) = self.men[slot as usize].as_mut() {
+            m.colour = m.colour.flip();
+        }
+    }
+
     /// Frees the slot of a lifted man (recorded).
     pub(crate) fn kill(&mut self, slot: Slot, ops: &mut Vec<Op>) -> Option<Man> {
         let man = self.men[slot as usize].take()?;
@@ -214,6 +242,7 @@ impl Position {
                 self.men[slot as usize] = None;
                 self.free.push(slot);
             }
+            Op::Recolour(slot) => self.recolour_slot(slot),
             Op::Wall(sq) => self.board[sq as usize] = EMPTY,
             Op::Unwall(sq) => self.board[sq as usize] = crate::board::types::OFF,
             Op::Hand(colour, piece, add) => {
@@ -284,6 +313,9 @@ impl Position {
             MoveKind::Drop => self.make_drop(mv, ops),
             MoveKind::Castle => self.make_castle(mv, ops),
             _ => self.make_normal(mv, ops),
+        }
+        if self.lay.variant.flip != Flip::None && mv.kind != MoveKind::Pass {
+            self.flip_enclosed(mv, ops);
         }
         self.stm = self.stm.flip();
         self.key ^= self.zob.side;
@@ -514,7 +546,9 @@ impl Position {
         let to = self.sq_of(mv.to);
         let us = self.stm;
         let source = self.drop_source(mv.piece, us);
-        self.hand_change(us, source, false, ops);
+        if !self.lay.variant.drops.free {
+            self.hand_change(us, source, false, ops);
+        }
         let virgin = self.initial_square(mv.piece, us, to) && !self.castling_piece(mv.piece)
             || self.castles_when_dropped(mv.piece, us, mv.to_coord());
         let kind = self.lay.kind_of(mv.piece, virgin);

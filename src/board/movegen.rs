@@ -90,7 +90,7 @@ impl Position {
         self.gen_castling(out);
         self.gen_drops(out);
         self.gen_sittuyin_promotions(out);
-        if self.lay.variant.pass_move {
+        if self.lay.variant.pass_move || self.may_pass_when_stuck() {
             let mut m = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
             m.kind = MoveKind::Pass;
             out.push(m);

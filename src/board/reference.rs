@@ -855,6 +855,13 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
         MoveKind::Castle => play_castle(&mut n, v, m),
         _ => play_normal(&mut n, v, m),
     }
+    if m.kind != MoveKind::Pass {
+        for c in drops::flips(&n, v, m.to_coord(), m.kind == MoveKind::Drop) {
+            if let Some(man) = n.squares[c.index()].as_mut() {
+                man.colour = man.colour.flip();
+            }
+        }
+    }
     super::reference_walls::place_wall(&mut n, v, m);
     n.stm = b.stm.flip();
     goals::count_check(&mut n, v);
@@ -865,7 +872,9 @@ fn play_drop(b: &mut RefBoard, v: &Variant, m: &Move) {
     let (us, to) = (b.stm, m.to_coord());
     let source = drops::drop_source(b, v, m.piece);
     let n = &mut b.hands[us.index()][source as usize];
-    *n = n.saturating_sub(1);
+    if !v.drops.free {
+        *n = n.saturating_sub(1);
+    }
     // A dropped man is virgin on a start square of its type, except castling men.
     let virgin = has_initial_paths(&v.pieces[m.piece as usize].moves)
         && b.start[us.index()][m.piece as usize].contains(to)
@@ -1362,12 +1371,31 @@ pub fn legal_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
     if goals::goal_over(b, v) {
         return Vec::new(); // the last check given, or a flag decided
     }
+    if v.end.full_board_ends && b.coords().all(|c| b.at(c).is_some()) {
+        return Vec::new(); // `adjudicateFullBoard`: no empty square is left
+    }
     let legal = pseudo_moves(b, v)
         .into_iter()
+        .filter(|m| m.kind != MoveKind::Pass || !v.end.pass_on_stalemate[b.stm.index()])
         .filter(|m| is_legal(b, v, m))
         .collect();
     let legal = goals::must_capture(b, v, legal);
-    drops::must_drop_filter(b, v, legal)
+    let legal = drops::must_drop_filter(b, v, legal);
+    stuck_pass(b, v, legal)
+}
+
+/// `passOnStalemate`: a side with a man on the board and no legal move passes.
+fn stuck_pass(b: &RefBoard, v: &Variant, legal: Vec<Move>) -> Vec<Move> {
+    let us = b.stm;
+    if !legal.is_empty()
+        || !v.end.pass_on_stalemate[us.index()]
+        || !b.men().any(|(_, m)| m.colour == us)
+    {
+        return legal;
+    }
+    let mut pass = Move::normal(Coord::new(0, 0), Coord::new(0, 0));
+    pass.kind = MoveKind::Pass;
+    vec![pass]
 }
 
 /// Leaf count of the legal move tree of `depth` plies (no bulk counting).

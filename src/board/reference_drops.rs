@@ -1,13 +1,14 @@
 //! The reference generator's drops, written apart from the engine's `drops.rs`: where a man
 //! in hand may be dropped (regions, pawn ranks, doubled pawns by count, confinement, the
 //! promoted form under `dropPromoted`), which hand a drop empties, and the legality rules on
-//! drops (`dropChecks = false`, `mustDrop`, `mustDropType`).
+//! drops (`dropChecks = false`, `mustDrop`, `mustDropType`); the men a landing flips
+//! (`flipEnclosedPieces`), found here by walking the plain board.
 
 use variants::geometry::Coord;
-use variants::rules::EnclosingDrop;
+use variants::rules::{EnclosingDrop, Flip};
 use variants::{PieceId, Variant};
 
-use crate::board::enclosing::{self, held_by};
+use crate::board::enclosing::{self, held_by, Held};
 use crate::board::moves::{Move, MoveKind};
 use crate::board::reference::{in_check, RefBoard};
 use crate::board::types::Colour;
@@ -23,11 +24,16 @@ pub fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
         .drops
         .must_drop_type
         .filter(|&t| v.drops.must_drop && hand[t as usize] > 0);
-    let held = |c: Coord| held_by(b.at(c).map(|m| m.colour), us);
-    let enclosing = enclosing::allowed(v.drops.enclosing, b.files, b.ranks, held);
+    let held = |c: Coord| match b.walls[c.index()] {
+        true => Held::Wall,
+        false => held_by(b.at(c).map(|m| m.colour), us),
+    };
+    let d = &v.drops;
+    let enclosing = enclosing::opening(&d.enclosing_start, b.files, b.ranks, held)
+        .or_else(|| enclosing::allowed(d.enclosing, b.files, b.ranks, held));
     for (p, &n) in hand.iter().enumerate() {
         let p = p as PieceId;
-        if n == 0 || only.is_some_and(|t| t != p) {
+        if (n == 0 && !d.free) || only.is_some_and(|t| t != p) {
             continue;
         }
         let mut forms = vec![p];
@@ -199,6 +205,43 @@ pub fn grant_castling_partners(b: &mut RefBoard, v: &Variant, c: Coord) {
         if m.colour == us && partner {
             m.virgin = true;
             b.squares[x.index()] = Some(m);
+        }
+    }
+}
+
+/// The men of the other side that change colour after `us` landed on `to` (the move
+/// played on `b`), by `flipEnclosedPieces`: walked here on the plain board, apart from the
+/// engine's `enclosing::flipped`.
+pub fn flips(b: &RefBoard, v: &Variant, to: Coord, dropped: bool) -> Vec<Coord> {
+    let us = b.stm;
+    let owner = |f: i32, r: i32| b.square(f, r).and_then(|c| b.at(c)).map(|m| m.colour);
+    let (f, r) = (to.file as i32, to.rank as i32);
+    let around: Vec<(i32, i32)> = (-1..=1)
+        .flat_map(|df| (-1..=1).map(move |dr| (df, dr)))
+        .filter(|&d| d != (0, 0))
+        .collect();
+    let at = |(df, dr): (i32, i32), k: i32| owner(f + k * df, r + k * dr);
+    let coord = |(df, dr): (i32, i32), k: i32| Coord::new((f + k * df) as u8, (r + k * dr) as u8);
+    match v.flip {
+        Flip::None => Vec::new(),
+        Flip::Ataxx | Flip::Quadwrangle => {
+            let friend = around.iter().any(|&d| at(d, 1) == Some(us));
+            if v.flip == Flip::Quadwrangle && dropped && !friend {
+                return Vec::new();
+            }
+            (around.iter().filter(|&&d| at(d, 1) == Some(us.flip())))
+                .map(|&d| coord(d, 1))
+                .collect()
+        }
+        Flip::Reversi => {
+            let mut out = Vec::new();
+            for &d in &around {
+                let run = (1..).take_while(|&k| at(d, k) == Some(us.flip())).count() as i32;
+                if run > 0 && at(d, run + 1) == Some(us) {
+                    out.extend((1..=run).map(|k| coord(d, k)));
+                }
+            }
+            out
         }
     }
 }

@@ -258,10 +258,24 @@ impl Position {
             || only == Some(self.lay.sq(m.to_coord()))
     }
 
+    /// `passOnStalemate`: true for a pass while the side to move has another legal move
+    /// (FSF's rule: the pass is for a side that is stuck).
+    fn pass_not_forced(&mut self, m: &Move, ctx: &Legality, ops: &mut Vec<Op>) -> bool {
+        if m.kind != MoveKind::Pass || !self.lay.variant.end.pass_on_stalemate[self.stm.index()] {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.pseudo_moves(&mut moves);
+        moves
+            .iter()
+            .any(|o| o.kind != MoveKind::Pass && self.is_legal_in(o, ctx, ops))
+    }
+
     /// The game is over whatever is on the board: two passes, a royal lost, a bare king, a
     /// goal reached (the last check given, a flag taken).
     fn game_ended(&self) -> bool {
         self.passes >= 2
+            || self.board_filled()
             || self.royals_lost(Colour::White)
             || self.royals_lost(Colour::Black)
             || self.bared(self.stm.flip())
@@ -277,6 +291,7 @@ impl Position {
         }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops)
             || ctx.royal_only_to.is_some() && !self.makpong_ok(m, ctx)
+            || self.pass_not_forced(m, ctx, ops)
         {
             return false;
         }
@@ -304,6 +319,7 @@ impl Position {
         }
         if ctx.lion_rules && !self.lion_trade_ok(m, ops)
             || ctx.royal_only_to.is_some() && !self.makpong_ok(m, ctx)
+            || self.pass_not_forced(m, ctx, ops)
         {
             return None;
         }

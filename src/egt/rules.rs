@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use variants::rules::{Outcome, TRIPLE_STEP_ZONE};
+use variants::rules::{Flip, Outcome, TRIPLE_STEP_ZONE};
 use variants::{PieceId, SquareSet, Variant};
 
 use super::board::{bit, Bits, Board, MAX_SQUARES};
@@ -184,10 +184,17 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
     }
 }
 
-/// The rules of two-board games and set-up phases (bughouse, placement, sittuyin), named
-/// before drops in general so that a user learns which rule stands in the way.
+/// The rules of two-board games, set-up phases (bughouse, placement, sittuyin) and the
+/// flipping games (ataxx, reversi: men that change colour, forced passes, the full board),
+/// named before drops in general so that a user learns which rule stands in the way.
 fn set_up_rule(v: &Variant) -> Option<&'static str> {
-    if v.drops.two_boards {
+    if v.flip != Flip::None {
+        Some("men that change colour (flipEnclosedPieces)")
+    } else if v.end.pass_on_stalemate.iter().any(|&p| p) {
+        Some("a forced pass when stuck (passOnStalemate)")
+    } else if v.end.full_board_ends {
+        Some("the end on a full board (adjudicateFullBoard)")
+    } else if v.drops.two_boards {
         Some("two boards (twoBoards)")
     } else if v.promotion.sittuyin {
         Some("sittuyin's promotion (sittuyinPromotion)")

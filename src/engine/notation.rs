@@ -11,7 +11,7 @@ use variants::geometry::Coord;
 
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
-use crate::game::{move_text, Game, GameError};
+use crate::game::{move_text, pass_square, Game, GameError};
 
 /// The conventions of one protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,19 +78,10 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     let text = match mv.kind {
         MoveKind::Pass => match dialect {
             Dialect::Xboard | Dialect::XboardZeroRanks => return "@@@@".to_string(),
-            Dialect::Uci { .. } | Dialect::Usi | Dialect::Ucci => {
-                match pos.royals(pos.side_to_move()).next() {
-                    Some(sq) => {
-                        let c = pos
-                            .layout()
-                            .coord(sq)
-                            .map(|c| c.to_text())
-                            .unwrap_or_default();
-                        format!("{c}{c}")
-                    }
-                    None => "0000".to_string(),
-                }
-            }
+            Dialect::Uci { .. } | Dialect::Usi | Dialect::Ucci => match pass_square(pos) {
+                Some(c) => format!("{c}{c}", c = c.to_text()),
+                None => "0000".to_string(),
+            },
         },
         MoveKind::Castle if variant.castling.as_ref().is_some_and(|c| c.chess960) => {
             let rook = mv.extras().next().unwrap_or(mv.to_coord());

@@ -72,6 +72,12 @@ pub struct EvalTables {
     material_sign: i32,
 }
 
+/// True where the game is decided by the number of men on the board (`materialCounting =
+/// unweighted`), so that every man is worth the same ([`COUNTED_MAN_VALUE`]).
+fn men_counted(v: &variants::Variant) -> bool {
+    v.end.material_counting == Some(variants::rules::MaterialCounting::Unweighted)
+}
+
 /// -1 where a side wins by losing its men (an extinction rule whose value is a win: the
 /// losing games), so that material and the threats to it count against their owner; +1
 /// otherwise. Read from the compiled rules only.
@@ -92,8 +98,13 @@ impl EvalTables {
 
     /// [`EvalTables::new`] with other weights (the tuner's).
     pub fn with_weights(lay: &Arc<Layout>, start: &Position, w: Weights) -> EvalTables {
-        let value: Vec<i32> = lay.kinds.iter().map(|k| k.value).collect();
-        let value_eg: Vec<i32> = lay.kinds.iter().map(|k| k.value_eg).collect();
+        let counted = men_counted(&lay.variant);
+        let worth = |k: &crate::board::layout::Kind, v: i32| match counted {
+            true if !k.royal => COUNTED_MAN_VALUE,
+            _ => v,
+        };
+        let value: Vec<i32> = lay.kinds.iter().map(|k| worth(k, k.value)).collect();
+        let value_eg: Vec<i32> = lay.kinds.iter().map(|k| worth(k, k.value_eg)).collect();
         let royal = lay.kinds.iter().map(|k| k.royal).collect();
         let mobility = lay
             .kinds
@@ -120,7 +131,8 @@ impl EvalTables {
             .pieces
             .iter()
             .map(|p| {
-                let per = w.hand_per_mille;
+                // Men in hand are not counted at the end where the board's men are.
+                let per = if counted { 0 } else { w.hand_per_mille };
                 (p.value * per / 1000, p.value_eg * per / 1000)
             })
             .collect();

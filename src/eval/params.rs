@@ -137,6 +137,9 @@ pub const PHASE_NONE_PER_MILLE: i32 = 200;
 pub const PHASE_MAX: i32 = 256;
 /// See [`Weights::bare_guard`].
 pub const BARE_GUARD_MEN: i32 = 2;
+/// Where the game is won by the count of men on the board (`materialCounting = unweighted`:
+/// ataxx, reversi), every man is worth this much, whatever it moves like.
+pub const COUNTED_MAN_VALUE: i32 = 100;
 /// Lions per side looked at for the lion trap (chu has two at most: the lion and a promoted
 /// kirin; tenjiku's lion hawk and lion make four).
 pub const MAX_LIONS: usize = 4;

@@ -6,6 +6,7 @@ pub mod material;
 pub mod outcome;
 pub mod params;
 
+use variants::geometry::Coord;
 use variants::Variant;
 
 use crate::board::fen::FenError;
@@ -133,9 +134,16 @@ impl Game {
             return Err(GameError::MalformedMove(text.chars().take(64).collect()));
         }
         let legal = self.legal_moves();
+        // A pass also as FSF writes it in UCI: its square twice (`a1a1`).
+        let fsf_pass = pass_square(&self.pos).map(|c| format!("{c}{c}", c = c.to_text()));
         legal
             .into_iter()
-            .find(|m| self.move_text(m).eq_ignore_ascii_case(text))
+            .find(|m| {
+                self.move_text(m).eq_ignore_ascii_case(text)
+                    || m.kind == MoveKind::Pass
+                        && m.wall_coord().is_none()
+                        && fsf_pass.as_deref() == Some(text)
+            })
             .ok_or_else(|| GameError::IllegalMove(text.to_string()))
     }
 
@@ -177,6 +185,19 @@ impl Game {
             &self.chases,
         )
     }
+}
+
+/// The square FSF names a pass by in UCI (from and to the same): the side to move's royal,
+/// or without one its man on the lowest square (rank by rank from a1, as FSF's `lsb`).
+pub fn pass_square(pos: &Position) -> Option<Coord> {
+    let lay = pos.layout();
+    if let Some(sq) = pos.royals(pos.side_to_move()).next() {
+        return lay.coord(sq);
+    }
+    (pos.live())
+        .filter(|(_, m)| m.colour == pos.side_to_move())
+        .filter_map(|(_, m)| lay.coord(m.sq))
+        .min_by_key(|c| (c.rank, c.file))
 }
 
 /// Canonical coordinate text of a move in a position.

@@ -7,7 +7,7 @@ use variants::rules::{GameEnd, Outcome as RuleOutcome};
 
 use super::chase::Chased;
 use super::material;
-use crate::board::goals::Goal;
+use crate::board::goals::{Goal, GoalEnd};
 use crate::board::position::Position;
 use crate::board::types::Colour;
 
@@ -24,6 +24,8 @@ pub enum Termination {
     BareKing,
     /// Both sides passed in a row (or a pass out of bikjang).
     Passes,
+    /// No empty square is left (`adjudicateFullBoard`).
+    FullBoard,
     /// A side gave its last check (check counting).
     ChecksGiven,
     /// A flag was reached (capture the flag).
@@ -54,6 +56,7 @@ impl Termination {
             Termination::RoyalsLost => "royal lost",
             Termination::BareKing => "bare king",
             Termination::Passes => "both sides passed",
+            Termination::FullBoard => "board full",
             Termination::ChecksGiven => "checks given",
             Termination::Flag => "flag reached",
             Termination::Extinction => "extinction",
@@ -321,15 +324,12 @@ fn no_move_outcome(pos: &Position) -> Outcome {
         };
     }
     if let Some(g) = pos.goal_end() {
-        let reason = match g.goal {
-            Goal::Checks => Termination::ChecksGiven,
-            Goal::Flag => Termination::Flag,
-            Goal::Extinction => Termination::Extinction,
-            Goal::Connect => Termination::Connection,
-        };
+        return goal_outcome(g);
+    }
+    if pos.board_filled() {
         return Outcome {
-            winner: g.winner,
-            reason,
+            winner: material::draw_winner(pos),
+            reason: Termination::FullBoard,
         };
     }
     let (rule, reason) = if pos.in_check(us) {
@@ -343,6 +343,20 @@ fn no_move_outcome(pos: &Position) -> Outcome {
         RuleOutcome::Draw => material::draw_winner(pos),
     };
     Outcome { winner, reason }
+}
+
+/// The outcome of a game a goal rule ended.
+fn goal_outcome(g: GoalEnd) -> Outcome {
+    let reason = match g.goal {
+        Goal::Checks => Termination::ChecksGiven,
+        Goal::Flag => Termination::Flag,
+        Goal::Extinction => Termination::Extinction,
+        Goal::Connect => Termination::Connection,
+    };
+    Outcome {
+        winner: g.winner,
+        reason,
+    }
 }
 
 #[cfg(test)]

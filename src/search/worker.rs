@@ -235,6 +235,7 @@ impl<'a> Worker<'a> {
                     || v.end.flag.is_some()
                     || v.end.connect.is_some()
                     || v.end.extinction.is_some()
+                    || v.end.full_board_ends
             },
             tables: None,
         }
@@ -656,7 +657,8 @@ impl<'a> Worker<'a> {
         fold_score(material::draw_winner(&self.pos), self.pos.side_to_move())
     }
 
-    /// The score of a node where the game has ended by a lost royal, a bare king or a goal.
+    /// The score of a node where the game has ended by a lost royal, a bare king, a goal or
+    /// a full board (`adjudicateFullBoard`).
     fn sudden_end_score(&self, ply: usize) -> Option<i32> {
         if !self.sudden_end {
             return None;
@@ -665,7 +667,8 @@ impl<'a> Worker<'a> {
         let over = self.pos.royals_lost(us)
             || self.pos.royals_lost(us.flip())
             || self.pos.bared(us.flip())
-            || self.pos.goal_end().is_some();
+            || self.pos.goal_end().is_some()
+            || self.pos.board_filled();
         over.then(|| self.terminal(ply))
     }
 

@@ -258,8 +258,15 @@ pub struct Drops {
     pub must_drop: bool,
     /// `mustDropType`: the only type that must (and, while held, may) be dropped.
     pub must_drop_type: Option<PieceId>,
-    /// Fairy-Stockfish's `enclosingDrop` rules that only narrow where a drop may go.
+    /// Fairy-Stockfish's `enclosingDrop` rules: where a drop may go, from the men on the
+    /// board.
     pub enclosing: EnclosingDrop,
+    /// `enclosingDropStart`: while one of these squares is empty, drops go there only
+    /// (reversi's four centre squares). Empty: no such opening.
+    pub enclosing_start: SquareSet,
+    /// `freeDrops`: every type may be dropped at will, from a hand that never runs out
+    /// (ataxx); hands are neither counted nor written in the FEN.
+    pub free: bool,
     /// `twoBoards` (bughouse): one board of a game played on two. The men in hand come
     /// from outside (the FEN, XBoard's `holding`), and promoted men keep their `~` mark in
     /// the FEN as FSF writes it, since the partner's board takes them back as pawns.
@@ -277,12 +284,17 @@ pub struct Drops {
     pub castling_dropped: bool,
 }
 
-/// FSF's `enclosingDrop` rules that narrow the drop squares without flipping anything.
+/// FSF's `enclosingDrop` rules: which empty squares a drop may go to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EnclosingDrop {
     /// No such rule.
     #[default]
     None,
+    /// `reversi`: a square from which some line (rank, file or diagonal) runs over one or
+    /// more enemy men to a man of the dropping side (FSF steps over walls on that line).
+    Reversi,
+    /// `ataxx`: a square next to (a king's step from) a man of the dropping side.
+    Ataxx,
     /// `top`: onto the first rank or straight above an occupied square (connect four).
     Top,
     /// `snort`: not orthogonally next to an enemy man.
@@ -290,6 +302,22 @@ pub enum EnclosingDrop {
     /// `anyside`: pushed in from an edge: per rank and file, the first empty square reached
     /// from each side (FSF's reading, which replaces every other drop restriction).
     AnySide,
+}
+
+/// FSF's `flipEnclosedPieces`: which enemy men change colour after a move or drop lands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Flip {
+    /// No man changes colour.
+    #[default]
+    None,
+    /// `reversi`: on each line from the landing square, the unbroken run of enemy men that
+    /// ends at a man of the mover's (a wall, an empty square or the edge breaks it).
+    Reversi,
+    /// `ataxx`: every enemy man next to the landing square.
+    Ataxx,
+    /// `quadwrangle`: as `ataxx` after a move on the board, and after a drop only when the
+    /// dropped man has a friend next to it.
+    Quadwrangle,
 }
 
 /// Game-end rules.
@@ -357,6 +385,12 @@ pub struct GameEnd {
     /// fewer men on the board gets `stalemate`'s result, the other its opposite, equal
     /// numbers draw.
     pub stalemate_piece_count: bool,
+    /// `passOnStalemate` (White's first): a side that has men on the board but no legal
+    /// move must pass instead of being stalemated; two passes in a row end the game.
+    pub pass_on_stalemate: [bool; 2],
+    /// `adjudicateFullBoard`: the game ends as soon as no empty square is left, decided as
+    /// a draw is (by `material_counting` where the variant has it).
+    pub full_board_ends: bool,
     /// FSF's `makpongRule` (makpong): a royal in check may move only to capture its one
     /// checker (never under a double check); other men answer the check as usual.
     pub makpong: bool,
@@ -576,6 +610,8 @@ pub struct Variant {
     pub capture_matrix: CaptureMatrix,
     /// Pass moves are legal (janggi).
     pub pass_move: bool,
+    /// Which enemy men change colour when a man lands (`flipEnclosedPieces`).
+    pub flip: Flip,
     /// Black's men move as White's turned half round, as in shogi, where it matters for men
     /// whose moves are not the same left and right (`blackRotated`); otherwise as White's
     /// mirrored top to bottom, as in chess.

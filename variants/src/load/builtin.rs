@@ -118,6 +118,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("losing.ini", include_str!("../../data/losing.ini")),
     ("clobber.ini", include_str!("../../data/clobber.ini")),
     ("walls.ini", include_str!("../../data/walls.ini")),
+    ("flipping.ini", include_str!("../../data/flipping.ini")),
     // Two boards and set-up phases (issue 44): bughouse, koedem, supply, placement.
     ("twoboards.ini", include_str!("../../data/twoboards.ini")),
     ("placement.ini", include_str!("../../data/placement.ini")),

@@ -6,7 +6,7 @@ use super::piece_defs::compile_moves;
 use super::values::{self, symbol, Symbol};
 use crate::geometry::SquareSet;
 use crate::rules::{
-    Blast, CaptureMatrix, Castling, Drops, EnclosingDrop, Flag, GameEnd, LionTrading, Origin,
+    Blast, CaptureMatrix, Castling, Drops, EnclosingDrop, Flag, Flip, GameEnd, LionTrading, Origin,
     Outcome, PieceId, Promotion, Royalty, Variant,
 };
 use crate::xbetza;
@@ -101,6 +101,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         blast,
         capture_matrix,
         pass_move,
+        flip: b.ctx.parsed("flipEnclosedPieces", flip).unwrap_or_default(),
         xboard_parent,
         omits,
         black_rotated,
@@ -414,6 +415,8 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
             .ctx
             .parsed("enclosingDrop", enclosing_drop)
             .unwrap_or_default(),
+        enclosing_start: b.squares("enclosingDropStart", SquareSet::EMPTY),
+        free: b.ctx.flag("freeDrops", false),
         two_boards: b.ctx.flag("twoBoards", false),
         // FSF gives these rules to its `rook` and `bishop` types only, by name.
         first_rank_only: match b.ctx.flag("sittuyinRookDrop", false) {
@@ -570,6 +573,8 @@ fn game_end(b: &mut Build) -> GameEnd {
         extinction: general,
         must_capture: b.ctx.flag("mustCapture", false),
         stalemate_piece_count: b.ctx.flag("stalematePieceCount", false),
+        pass_on_stalemate: pass_on_stalemate(b),
+        full_board_ends: b.ctx.flag("adjudicateFullBoard", false),
         makpong: b.ctx.flag("makpongRule", false),
     }
 }
@@ -624,19 +629,42 @@ fn flag_piece(b: &mut Build, key: &str) -> Option<Option<PieceId>> {
     }
 }
 
-/// FSF's `enclosingDrop` values Locust plays: those that narrow the drop squares. The
-/// rules that flip enclosed men (`reversi`, `ataxx`, `quadwrangle`) are refused by name.
+/// FSF's `enclosingDrop` values. FSF's parser also takes `quadwrangle` here, which its
+/// drop filter reads as `ataxx`; Locust does the same.
 fn enclosing_drop(v: &str) -> Result<EnclosingDrop, String> {
     match v {
         "none" => Ok(EnclosingDrop::None),
         "top" => Ok(EnclosingDrop::Top),
         "snort" => Ok(EnclosingDrop::Snort),
         "anyside" => Ok(EnclosingDrop::AnySide),
-        "reversi" | "ataxx" | "quadwrangle" => Err(format!(
-            "`{v}` (drops that enclose and flip enemy men) is not modelled by Locust"
+        "reversi" => Ok(EnclosingDrop::Reversi),
+        "ataxx" | "quadwrangle" => Ok(EnclosingDrop::Ataxx),
+        _ => Err(format!(
+            "expected none, reversi, ataxx, quadwrangle, snort, anyside or top, found `{v}`"
         )),
-        _ => Err(format!("expected none, top, snort or anyside, found `{v}`")),
     }
+}
+
+/// FSF's `flipEnclosedPieces` values (`snort`, `anyside` and `top` flip nothing there).
+fn flip(v: &str) -> Result<Flip, String> {
+    match v {
+        "none" | "snort" | "anyside" | "top" => Ok(Flip::None),
+        "reversi" => Ok(Flip::Reversi),
+        "ataxx" => Ok(Flip::Ataxx),
+        "quadwrangle" => Ok(Flip::Quadwrangle),
+        _ => Err(format!(
+            "expected none, reversi, ataxx or quadwrangle, found `{v}`"
+        )),
+    }
+}
+
+/// `passOnStalemate`, then its per-colour keys over it (FSF reads all three in turn).
+fn pass_on_stalemate(b: &mut Build) -> [bool; 2] {
+    let both = b.ctx.flag("passOnStalemate", false);
+    [
+        b.ctx.flag("passOnStalemateWhite", both),
+        b.ctx.flag("passOnStalemateBlack", both),
+    ]
 }
 
 fn chasing(v: &str) -> Result<bool, String> {

@@ -64,13 +64,7 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("cambodianMoves", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
-    ("adjudicateFullBoard", Neutral::Bool(false)),
-    ("passOnStalemate", Neutral::Bool(false)),
-    ("passOnStalemateWhite", Neutral::Bool(false)),
-    ("passOnStalemateBlack", Neutral::Bool(false)),
-    ("flipEnclosedPieces", Neutral::Word(&["none"])),
     ("castlingWins", Neutral::Word(&["-"])),
-    ("enclosingDropStart", Neutral::Squares { all: false }),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 
