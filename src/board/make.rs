@@ -49,6 +49,7 @@ pub struct Saved {
     lion_strike: Option<Sq>,
     checks_left: [u8; 2],
     count: crate::board::counting::Count,
+    gates: [u16; 2],
     key: u64,
 }
 
@@ -247,6 +248,7 @@ impl Position {
             lion_strike: self.lion_strike.take(),
             checks_left: self.checks_left,
             count: self.count,
+            gates: self.gates,
             key: self.key,
         };
         self.passes = match mv.kind {
@@ -285,6 +287,7 @@ impl Position {
             MoveKind::Castle => self.make_castle(mv, ops),
             _ => self.make_normal(mv, ops),
         }
+        self.make_gates(mv, ops);
         self.stm = self.stm.flip();
         self.key ^= self.zob.side;
         if self.stm == Colour::White {
@@ -318,6 +321,7 @@ impl Position {
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;
         self.count = saved.count;
+        self.gates = saved.gates;
         self.key = saved.key;
     }
 

@@ -50,6 +50,7 @@ impl Position {
         self.gen_non_captures(out);
         self.dedup_from(out, start);
         self.expand_walls(out, start);
+        self.expand_gates(out, start);
     }
 
     /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
@@ -488,5 +489,6 @@ impl Position {
         self.gen_non_captures(out);
         self.dedup_from(out, start);
         self.expand_walls(out, start);
+        self.expand_gates(out, start);
     }
 }

@@ -594,6 +594,31 @@ pub struct Variant {
     /// Fairy-Stockfish's walling rules (`wallingRule`, `wallingRegion*`, `wallOrMove`):
     /// every move also puts a wall on an empty square. `None`: no walls are placed.
     pub walling: Option<Walling>,
+    /// Fairy-Stockfish's gating (`gating`, `seirawanGating`): squares on each side's
+    /// gating rank keep a right, written in the FEN's castling field. `None`: no gates.
+    pub gating: Option<Gating>,
+}
+
+/// Gating: each side's men on its gating rank that have not moved keep a gate (FSF's
+/// `gatesBB`), lost when the man leaves or is taken there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gating {
+    /// The gating rank from White's side (FSF's castling rank); Black's is mirrored.
+    pub rank: u8,
+    /// `seirawanGating` (S-chess): a man leaving a gate may put a man from hand on the
+    /// square it left (castling: on the king's or the rook's square).
+    pub seirawan: bool,
+}
+
+impl Gating {
+    /// The gating rank of a side on a board of `ranks` ranks.
+    pub fn home_rank(&self, white: bool, ranks: u8) -> u8 {
+        if white {
+            self.rank
+        } else {
+            ranks - 1 - self.rank
+        }
+    }
 }
 
 /// Where the wall a move places may stand (Fairy-Stockfish's `wallingRule`).

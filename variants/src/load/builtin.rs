@@ -130,6 +130,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "pawnsideways.ini",
         include_str!("../../data/pawnsideways.ini"),
     ),
+    // Gating (issue 44): S-chess and S-house.
+    ("seirawan.ini", include_str!("../../data/seirawan.ini")),
 ];
 
 /// What the path of every built-in file starts with.

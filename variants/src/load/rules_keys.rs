@@ -85,6 +85,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
     let walling = super::walling::walling(b, &drops, &end);
+    let gating = super::gating::gating(b, castling.as_ref(), walling.as_ref());
     Some(Variant {
         name: b.ctx.name().to_string(),
         aliases,
@@ -106,6 +107,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         black_rotated,
         en_passant_region: super::en_passant::region(b),
         walling,
+        gating,
     })
 }
 

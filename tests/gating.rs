@@ -1,0 +1,169 @@
+//! Fairy-Stockfish's gating (`gating`, `seirawanGating`: seirawan, shouse) as Locust plays it:
+//! random walks (engine = reference generator every ply, attack map and key equal to their
+//! from-scratch twins after every make and unmake), the key covers the gates, moves and FENs
+//! are written and read as FSF writes them (FENs below are pyffish 0.0.90's `get_fen` after
+//! the same moves), cutechess's order of the castling field reads the same, and the table
+//! generator refuses gates by name. Perft against FSF is in tests/fsf_builtin_perft.rs.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{start, variant, walk_checked};
+use locust::board::moves::Move;
+use locust::board::position::Position;
+use locust::egt::rules::Rules;
+use locust::engine::notation::{self, Dialect};
+use locust::game::Game;
+
+const UCI: Dialect = Dialect::Uci { chess960: false };
+
+#[test]
+fn gated_walks_match_the_reference_and_scratch() {
+    for (name, plies) in [("seirawan", 80), ("shouse", 80)] {
+        let rules = variant(name);
+        let pos = Position::new_game(rules.clone()).expect("start FEN");
+        for seed in 0..3 {
+            walk_checked(name, pos.clone(), &rules, plies, 0x6A7E + seed);
+        }
+    }
+}
+
+/// Plays `moves` (FSF's texts) from the start of `name`; returns the game.
+fn played(name: &str, moves: &[&str]) -> Game {
+    let mut game = Game::new(variant(name)).unwrap();
+    for text in moves {
+        let m = notation::parse(&mut game, text, UCI).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(notation::write(game.position(), &m, UCI), *text);
+        game.play(m);
+        let pos = game.position();
+        assert_eq!(pos.hash(), pos.compute_key(), "after {text}");
+    }
+    game
+}
+
+const CASTLE_READY: [&str; 6] = ["g1f3", "g8f6", "e2e3", "e7e6", "f1e2", "f8e7"];
+
+/// Gating moves as FSF writes them, and FSF's FEN after them: the gated man on the square
+/// left, the gate closed, castling gating on the king's square (`e1g1h`) or the rook's
+/// (`h1e1e`), the gate letters a castling letter no longer implies (`ABCD`).
+#[test]
+fn gated_moves_and_fens_are_fsf_s() {
+    let game = played("seirawan", &["b1c3h"]);
+    assert_eq!(
+        game.position().fen(),
+        "rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/RHBQKBNR[Eeh] b KQCDFGkqbcdfg - 1 1"
+    );
+    for (last, fen) in [
+        (
+            "e1g1h",
+            "rnbqk2r/ppppbppp/4pn2/8/8/4PN2/PPPPBPPP/RNBQHRK1[Eeh] b ABCDkqbcd - 3 4",
+        ),
+        (
+            "h1e1e",
+            "rnbqk2r/ppppbppp/4pn2/8/8/4PN2/PPPPBPPP/RNBQ1RKE[Heh] b ABCDkqbcd - 3 4",
+        ),
+        (
+            "e1g1",
+            "rnbqk2r/ppppbppp/4pn2/8/8/4PN2/PPPPBPPP/RNBQ1RK1[EHeh] b ABCDkqbcd - 3 4",
+        ),
+    ] {
+        let mut moves = CASTLE_READY.to_vec();
+        moves.push(last);
+        let game = played("seirawan", &moves);
+        assert_eq!(
+            sorted_hand(&game.position().fen()),
+            sorted_hand(fen),
+            "{last}"
+        );
+    }
+    // FSF's king and rook moves there: each plain move and its two gated forms, and the
+    // rook-square gating of castling.
+    let mut game = played("seirawan", &CASTLE_READY);
+    let mut texts: Vec<String> = (game.legal_moves().iter())
+        .map(|m| notation::write(game.position(), m, UCI))
+        .filter(|t| t.starts_with("e1") || t.starts_with("h1"))
+        .collect();
+    texts.sort();
+    let mut want = vec![
+        "h1f1", "h1f1h", "h1f1e", "h1g1", "h1g1h", "h1g1e", "e1f1", "e1f1h", "e1f1e", "e1g1",
+        "e1g1h", "e1g1e", "h1e1h", "h1e1e",
+    ];
+    want.sort();
+    assert_eq!(texts, want);
+    // S-house: captured men gate too; the gates stay with an empty hand.
+    let game = played(
+        "shouse",
+        &["e2e4", "d7d5", "e4d5", "d8d5", "b1c3h", "d5d2", "c1d2"],
+    );
+    assert_eq!(
+        sorted_hand(&game.position().fen()),
+        sorted_hand("rnb1kbnr/ppp1pppp/8/8/8/2N5/PPPB1PPP/RH1QKBNR[EQPehpp] b KQDFGkqbcfg - 0 4")
+    );
+}
+
+/// The FEN with its holdings in a fixed order (FSF and Locust list a hand in their own
+/// piece orders).
+fn sorted_hand(fen: &str) -> String {
+    let (board, rest) = fen.split_once('[').unwrap();
+    let (hand, tail) = rest.split_once(']').unwrap();
+    let mut h: Vec<char> = hand.chars().collect();
+    h.sort();
+    format!("{board}[{}]{tail}", h.into_iter().collect::<String>())
+}
+
+/// The key tells gates apart; cutechess's castling field (gate files first) reads as FSF's;
+/// without men in hand the gates are not written.
+#[test]
+fn fens_and_keys_of_gates() {
+    let s = start("seirawan");
+    let fsf = s
+        .with_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1")
+        .unwrap();
+    let cute = s
+        .with_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w BCDFGbcdfgKQkq - 0 1")
+        .unwrap();
+    assert_eq!(fsf.fen(), cute.fen());
+    assert_eq!(fsf.hash(), cute.hash());
+    let fewer = s
+        .with_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFkqbcdfg - 0 1")
+        .unwrap();
+    assert_ne!(fewer.hash(), fsf.hash());
+    assert_eq!(fewer.hash(), fewer.compute_key());
+    assert!(fewer.fen().contains(" KQBCDFkqbcdfg "), "{}", fewer.fen());
+    let bare = s
+        .with_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[he] w KQBCDFGkqbcdfg - 0 1")
+        .unwrap();
+    assert!(bare.fen().contains(" KQkqbcdfg "), "{}", bare.fen());
+    // A gate mark in a variant without gating is no castling right.
+    assert!(start("chess")
+        .with_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQBkq - 0 1")
+        .is_err());
+}
+
+/// A gated move is legal when its plain form is (FSF): the gated man does not shield its
+/// own king. Here the knight on d1 is pinned by the rook on a1; gating on d1 would block
+/// the rank, yet neither the knight's move nor its gated forms are legal.
+#[test]
+fn the_gated_man_is_no_shield() {
+    let mut game =
+        Game::from_fen(variant("seirawan"), "4k3/8/8/8/8/8/8/r2NK3[H] w D - 0 1").unwrap();
+    let knight: Vec<Move> = (game.legal_moves().into_iter())
+        .filter(|m| m.from_coord().to_text() == "d1")
+        .collect();
+    assert!(knight.is_empty(), "{knight:?}");
+}
+
+#[test]
+fn the_table_generator_refuses_gates() {
+    for name in ["seirawan", "shouse"] {
+        let e = Rules::new(&variant(name), None, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gating") || e.contains("drops"), "{name}: {e}");
+    }
+    let e = Rules::new(&variant("seirawan"), None, false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("gating"), "{e}");
+}
