@@ -1,4 +1,5 @@
-//! Fairy-Stockfish's gating (`gating`, `seirawanGating`: seirawan, shouse) as Locust plays it:
+//! Fairy-Stockfish's gating (`gating`, `seirawanGating`: seirawan, shouse; `cambodianMoves`:
+//! cambodian, karouk) as Locust plays it:
 //! random walks (engine = reference generator every ply, attack map and key equal to their
 //! from-scratch twins after every make and unmake), the key covers the gates, moves and FENs
 //! are written and read as FSF writes them (FENs below are pyffish 0.0.90's `get_fen` after
@@ -20,7 +21,12 @@ const UCI: Dialect = Dialect::Uci { chess960: false };
 
 #[test]
 fn gated_walks_match_the_reference_and_scratch() {
-    for (name, plies) in [("seirawan", 80), ("shouse", 80)] {
+    for (name, plies) in [
+        ("seirawan", 80),
+        ("shouse", 80),
+        ("cambodian", 60),
+        ("karouk", 60),
+    ] {
         let rules = variant(name);
         let pos = Position::new_game(rules.clone()).expect("start FEN");
         for seed in 0..3 {
@@ -102,6 +108,59 @@ fn gated_moves_and_fens_are_fsf_s() {
     );
 }
 
+/// Cambodian first moves and their gates as FSF plays and writes them (pyffish's FENs):
+/// the king's knight leap forward, lost when the king moves or a rook lines up with it
+/// (whatever stands between); the met's jump; neither from check, nor onto a man.
+#[test]
+fn cambodian_moves_and_gates_are_fsf_s() {
+    for (moves, fen) in [
+        (
+            &["a1a2", "a6a5", "a2e2"][..],
+            "rnsmksnr/8/1ppppppp/p7/8/PPPPPPPP/4R3/1NSKMSNR b DEd - 1 2",
+        ),
+        (
+            &["a1a2", "a6a5", "a2d2"][..],
+            "rnsmksnr/8/1ppppppp/p7/8/PPPPPPPP/3R4/1NSKMSNR b DEde - 1 2",
+        ),
+        (
+            &["d1b2"][..],
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/1K6/RNS1MSNR b Ede - 1 1",
+        ),
+        (
+            &["d1f2", "e8c7"][..],
+            "rnsm1snr/2k5/pppppppp/8/8/PPPPPPPP/5K2/RNS1MSNR w Ed - 2 2",
+        ),
+        (
+            &["a1a2", "e8g7", "a2g2", "h8h7", "g2e2"][..],
+            "rnsm1sn1/6kr/pppppppp/8/8/PPPPPPPP/4R3/1NSKMSNR b DEd - 5 3",
+        ),
+    ] {
+        let game = played("cambodian", moves);
+        assert_eq!(game.position().fen(), fen, "{moves:?}");
+    }
+    let game = played("karouk", &["d1b2"]);
+    assert_eq!(
+        game.position().fen(),
+        "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/1K6/RNS1MSNR b Ede - 1+1 1 1"
+    );
+    let legal = |fen: &str| {
+        let mut g = Game::from_fen(variant("cambodian"), fen).unwrap();
+        let mut t: Vec<String> = (g.legal_moves().iter())
+            .map(|m| notation::write(g.position(), m, UCI))
+            .collect();
+        t.sort();
+        t
+    };
+    assert_eq!(
+        legal("4k3/8/8/8/8/8/8/3KM3 w DE - 0 1"),
+        ["d1b2", "d1c1", "d1c2", "d1d2", "d1e2", "d1f2", "e1d2", "e1e3", "e1f2"]
+    );
+    assert_eq!(
+        legal("4k3/8/8/8/8/8/8/r2KM3 w DE - 0 1"),
+        ["d1c2", "d1d2", "d1e2"]
+    );
+}
+
 /// The FEN with its holdings in a fixed order (FSF and Locust list a hand in their own
 /// piece orders).
 fn sorted_hand(fen: &str) -> String {
@@ -156,14 +215,16 @@ fn the_gated_man_is_no_shield() {
 
 #[test]
 fn the_table_generator_refuses_gates() {
-    for name in ["seirawan", "shouse"] {
+    for name in ["seirawan", "shouse", "cambodian", "karouk"] {
         let e = Rules::new(&variant(name), None, false)
             .unwrap_err()
             .to_string();
         assert!(e.contains("gating") || e.contains("drops"), "{name}: {e}");
     }
-    let e = Rules::new(&variant("seirawan"), None, false)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("gating"), "{e}");
+    for name in ["seirawan", "cambodian"] {
+        let e = Rules::new(&variant(name), None, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gating"), "{name}: {e}");
+    }
 }

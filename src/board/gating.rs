@@ -1,7 +1,8 @@
 //! Gating (Fairy-Stockfish's `gating` and `seirawanGating`, S-chess): each side's gates on its
 //! gating rank (a bit per file, FSF's `gatesBB`), the gated forms of generated moves, the
 //! make step that puts the gated man and keeps the gates, and the gate marks of the FEN's
-//! castling field (read here for the engine and the reference generator alike).
+//! castling field (read here for the engine and the reference generator alike), and
+//! cambodian chess's first moves from the gates (`cambodianMoves`).
 //!
 //! A gate is lost when its man leaves the square or is taken there, and under
 //! `seirawanGating` all of a side's gates go when its hand runs empty (unless captured men
@@ -12,13 +13,13 @@
 
 use variants::geometry::Coord;
 use variants::rules::Castling;
-use variants::{Gating, PieceId, Variant};
+use variants::{CambodianMoves, Gating, PieceId, Variant};
 
 use crate::board::fen::Placement;
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
-use crate::board::types::Colour;
+use crate::board::types::{Colour, EMPTY};
 
 impl Position {
     /// The variant's gating, if any.
@@ -106,7 +107,75 @@ impl Position {
         if self.hand_closes_gates(us) {
             gates[us.index()] = 0;
         }
+        if let Some(c) = self.gating().and_then(|g| g.cambodian.as_ref()) {
+            let lined = self.rook_lines_king(c, mv);
+            clear(&mut gates, lined, us.flip());
+        }
         self.set_gates(gates);
+    }
+
+    /// `cambodianMoves`: the gate bit of the enemy king that a rook's plain move just lined
+    /// up with (its file or rank, whatever stands between), else 0.
+    fn rook_lines_king(&self, c: &CambodianMoves, mv: &Move) -> u16 {
+        if mv.kind != MoveKind::Normal {
+            return 0;
+        }
+        let to = mv.to_coord();
+        let rook = self
+            .man_at(self.lay.sq(to))
+            .is_some_and(|m| c.rook.contains(&self.piece_of(m)));
+        let them = self.stm.flip();
+        let king = self
+            .live()
+            .find(|(_, m)| m.colour == them && Some(self.piece_of(m)) == c.king);
+        match (rook, king.and_then(|(_, k)| self.lay.coord(k.sq))) {
+            (true, Some(k)) if k != to && (k.file == to.file || k.rank == to.rank) => {
+                self.gate_bit(them, k)
+            }
+            _ => 0,
+        }
+    }
+
+    /// `cambodianMoves`: the king's knight leap one rank forward (not in check) and the
+    /// met's two-square jump forward, from their gates to empty squares.
+    #[inline]
+    pub(crate) fn gen_cambodian_moves(&self, out: &mut Vec<Move>) {
+        if let Some(c) = self.gating().and_then(|g| g.cambodian.as_ref()) {
+            if self.gates[self.stm.index()] != 0 {
+                self.push_cambodian_moves(c, out);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn push_cambodian_moves(&self, c: &CambodianMoves, out: &mut Vec<Move>) {
+        let us = self.stm;
+        let ahead = if us == Colour::White { 1 } else { -1 };
+        for (_, man) in self.movers() {
+            let Some(at) = self.lay.coord(man.sq).filter(|&at| self.is_gate(us, at)) else {
+                continue;
+            };
+            let p = self.piece_of(&man);
+            let steps: &[(i32, i32)] = if Some(p) == c.king && !self.in_check(us) {
+                &[(-2, ahead), (2, ahead)]
+            } else if c.met.contains(&p) {
+                &[(0, 2 * ahead)]
+            } else {
+                &[]
+            };
+            for &(df, dr) in steps {
+                let (f, r) = (at.file as i32 + df, at.rank as i32 + dr);
+                let on_board = (0..self.lay.files as i32).contains(&f)
+                    && (0..self.lay.ranks as i32).contains(&r);
+                if !on_board {
+                    continue;
+                }
+                let to = Coord::new(f as u8, r as u8);
+                if self.board[self.lay.sq(to) as usize] == EMPTY {
+                    out.push(Move::normal(at, to));
+                }
+            }
+        }
     }
 
     /// The bit of `c` in `colour`'s gate mask (0 off its gating rank).

@@ -89,6 +89,7 @@ impl Position {
     pub(crate) fn gen_non_captures(&self, out: &mut Vec<Move>) {
         self.gen_quiets(out);
         self.gen_castling(out);
+        self.gen_cambodian_moves(out);
         self.gen_drops(out);
         self.gen_sittuyin_promotions(out);
         if self.lay.variant.pass_move {

@@ -519,7 +519,8 @@ impl Walk<'_> {
 /// Every pseudo-legal move of the side to move, each once, in generation order.
 pub fn pseudo_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
     let moves = pseudo_moves_under(b, v, Limits::Enforced);
-    let moves = super::reference_walls::with_walls(b, v, moves);
+    let mut moves = super::reference_walls::with_walls(b, v, moves);
+    super::reference_gating::cambodian_moves(b, v, &mut moves);
     super::reference_gating::with_gates(b, v, moves)
 }
 

@@ -3,13 +3,14 @@
 //! move leaves (for castling, the king's and the rook's), kept only where the man would
 //! stand on an empty square once the move is played; legality is the ungated move's.
 //! The engine's reading (`gating.rs`) keeps gates as file masks and filters castling by its
-//! ends; the two are compared by perft and the walk tests.
+//! ends; the two are compared by perft and the walk tests. Cambodian chess's first moves
+//! (`cambodianMoves`) are read here from the gate list too.
 
 use variants::geometry::Coord;
-use variants::{PieceId, Variant};
+use variants::{CambodianMoves, PieceId, Variant};
 
 use super::moves::{Move, MoveKind};
-use super::reference::{play, RefBoard, RefMan};
+use super::reference::{in_check, play, RefBoard, RefMan};
 use super::reference_drops::may_drop;
 use crate::board::types::Colour;
 
@@ -90,6 +91,54 @@ pub(super) fn play_gates(n: &mut RefBoard, v: &Variant, m: &Move) {
     let empty_for_good = n.hands[us.index()].iter().all(|&k| k == 0);
     if g.seirawan && !v.drops.captures_to_hand && empty_for_good {
         n.gates[us.index()].clear();
+    }
+    if let (Some(c), MoveKind::Normal) = (&g.cambodian, m.kind) {
+        rook_takes_leap(n, c, m.to_coord());
+    }
+}
+
+/// A rook's plain move to `to` on the enemy king's file or rank closes the king's gate.
+fn rook_takes_leap(n: &mut RefBoard, c: &CambodianMoves, to: Coord) {
+    let them = n.stm.flip();
+    if !n.at(to).is_some_and(|x| c.rook.contains(&x.piece)) {
+        return;
+    }
+    let kings: Vec<Coord> = (n.men())
+        .filter(|(_, x)| x.colour == them && Some(x.piece) == c.king)
+        .map(|(sq, _)| sq)
+        .collect();
+    for k in kings {
+        if k != to && (k.file == to.file || k.rank == to.rank) {
+            n.gates[them.index()].retain(|&g| g != k);
+        }
+    }
+}
+
+/// Cambodian first moves of the side to move: a gated king not in check leaps as a knight
+/// one rank forward, a gated met two squares straight forward, onto empty squares.
+pub(super) fn cambodian_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
+    let Some(c) = v.gating.as_ref().and_then(|g| g.cambodian.as_ref()) else {
+        return;
+    };
+    let us = b.stm;
+    let forward = if us == Colour::White { 1 } else { -1 };
+    for &at in &b.gates[us.index()] {
+        let Some(man) = b.at(at).filter(|x| x.colour == us) else {
+            continue;
+        };
+        let mut ends = Vec::new();
+        if Some(man.piece) == c.king && !in_check(b, v, us) {
+            ends.push((at.file as i32 - 2, at.rank as i32 + forward));
+            ends.push((at.file as i32 + 2, at.rank as i32 + forward));
+        }
+        if c.met.contains(&man.piece) {
+            ends.push((at.file as i32, at.rank as i32 + 2 * forward));
+        }
+        for (f, r) in ends {
+            if let Some(to) = b.square(f, r).filter(|&to| b.at(to).is_none()) {
+                out.push(Move::normal(at, to));
+            }
+        }
     }
 }
 

@@ -143,7 +143,7 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
     if v.walling.is_some() {
         Some("walls placed by moves (wallingRule)")
     } else if v.gating.is_some() {
-        Some("gates (gating, seirawanGating)")
+        Some("gates (gating, seirawanGating, cambodianMoves)")
     } else if v.stand_in_counts() {
         Some("a promoted man counted as the type it stands for (promotedPieceType)")
     } else if v.blast.is_some() {

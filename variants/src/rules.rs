@@ -608,6 +608,22 @@ pub struct Gating {
     /// `seirawanGating` (S-chess): a man leaving a gate may put a man from hand on the
     /// square it left (castling: on the king's or the rook's square).
     pub seirawan: bool,
+    /// `cambodianMoves`: the first leaps of the king and the met from their gates.
+    pub cambodian: Option<CambodianMoves>,
+}
+
+/// Cambodian chess's first moves (FSF's `cambodianMoves`), by FSF's types: a king on its
+/// gate, not in check, may leap as a knight one rank forward; a met (`fers`) on its gate may
+/// jump two squares straight forward; both only to an empty square. A rook that moves onto
+/// the file or rank of the enemy king closes that king's gate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CambodianMoves {
+    /// FSF's `king` type, if the variant has one.
+    pub king: Option<PieceId>,
+    /// FSF's `fers` type (named `met` or `fers`).
+    pub met: Vec<PieceId>,
+    /// FSF's `rook` type.
+    pub rook: Vec<PieceId>,
 }
 
 impl Gating {

@@ -49,7 +49,7 @@ fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("extinctionClaim = true", "extinctionClaim"),
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
-        ("cambodianMoves = true", "cambodianMoves"),
+        ("adjudicateFullBoard = true", "adjudicateFullBoard"),
         ("flipEnclosedPieces = ataxx", "flipEnclosedPieces"),
         ("enclosingDrop = reversi", "enclosingDrop"),
         ("shatarMateRule = true", "shatarMateRule"),
@@ -83,6 +83,7 @@ fn gating_keys_are_honoured_or_refused_by_name() {
     );
     for (extra, key) in [
         ("seirawanGating = true", "seirawanGating"),
+        ("cambodianMoves = true", "cambodianMoves"),
         ("gating = true\nwallingRule = static", "gating"),
     ] {
         let e = errors_of(extra);

@@ -132,6 +132,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ),
     // Gating (issue 44): S-chess and S-house.
     ("seirawan.ini", include_str!("../../data/seirawan.ini")),
+    ("cambodian.ini", include_str!("../../data/cambodian.ini")),
 ];
 
 /// What the path of every built-in file starts with.

@@ -1,12 +1,14 @@
 //! Fairy-Stockfish's gating keys: `gating` (gate marks in the FEN's castling field) and
-//! `seirawanGating` (S-chess: a man from hand put on the square a gate man leaves).
-//! `cambodianMoves` is read in `unmodelled` (refused when on).
+//! `seirawanGating` (S-chess: a man from hand put on the square a gate man leaves) and
+//! `cambodianMoves` (cambodian chess: the king's and the met's first leaps from their gates).
 
 use super::compile::Build;
-use crate::rules::{Castling, Gating, Walling};
+use super::rules_keys::named;
+use crate::rules::{CambodianMoves, Castling, Gating, Walling};
 
 const GATING_KEY: &str = "gating";
 const SEIRAWAN_KEY: &str = "seirawanGating";
+const CAMBODIAN_KEY: &str = "cambodianMoves";
 
 /// Reads the gating keys; `None` without gates. Combinations Locust does not model refuse
 /// the section by name.
@@ -17,13 +19,18 @@ pub fn gating(
 ) -> Option<Gating> {
     let on = b.ctx.flag(GATING_KEY, false);
     let seirawan = b.ctx.flag(SEIRAWAN_KEY, false);
-    if seirawan && !on {
-        b.ctx.fail_section(
-            SEIRAWAN_KEY,
-            "`seirawanGating = true` requires `gating = true` (Fairy-Stockfish keeps no gates \
-             without it); the variant is refused rather than played without gating",
-        );
-        return None;
+    let cambodian = b.ctx.flag(CAMBODIAN_KEY, false);
+    for (key, set) in [(SEIRAWAN_KEY, seirawan), (CAMBODIAN_KEY, cambodian)] {
+        if set && !on {
+            b.ctx.fail_section(
+                key,
+                format!(
+                    "`{key} = true` requires `gating = true` (Fairy-Stockfish keeps no gates \
+                     without it); the variant is refused rather than played without them"
+                ),
+            );
+            return None;
+        }
     }
     if !on {
         return None;
@@ -41,5 +48,10 @@ pub fn gating(
         // FSF's gates lie on its castling rank, with or without castling.
         rank: castling.map_or(0, |c| c.rank),
         seirawan,
+        cambodian: cambodian.then(|| CambodianMoves {
+            king: b.id_named("king"),
+            met: named(b, &["met", "fers"]),
+            rook: named(b, &["rook"]),
+        }),
     })
 }

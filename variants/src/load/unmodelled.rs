@@ -59,7 +59,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ),
     ("piecePromotionOnCapture", Neutral::Bool(false)),
     ("petrifyBlastPieces", Neutral::Bool(false)),
-    ("cambodianMoves", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
     ("adjudicateFullBoard", Neutral::Bool(false)),
