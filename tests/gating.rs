@@ -228,3 +228,48 @@ fn the_table_generator_refuses_gates() {
         assert!(e.contains("gating"), "{name}: {e}");
     }
 }
+
+/// Game ends from seeded random playouts of pyffish 0.0.90 (seeds 1 to 5, uniform legal
+/// moves until none is left): from the FEN one move before the end the game goes on; after
+/// FSF's last move the side to move's result is pyffish's `game_result` (-32000: loss).
+/// Karouk's first check wins; the others end by mate.
+#[test]
+fn game_ends_equal_pyffish() {
+    for (name, fen, last) in [
+        (
+            "karouk",
+            "1n3sr1/r1sk4/pp3pp1/P4nPp/1PN1M3/3PPNmP/R1S2M2/S3K2R b - - 1+1 4 34",
+            "g3f2",
+        ),
+        (
+            "karouk",
+            "rk1m2n1/r7/pS1s3p/PPP1pP2/2K2M1n/2N4S/8/R4R2 w - - 1+1 0 53",
+            "b6a7",
+        ),
+        (
+            "seirawan",
+            "1eq3nr/nrp1p1bk/b3P3/p2p4/P1B2Q2/2Np3P/1PP2KP1/RHBR4[] w - - 4 38",
+            "f4f5",
+        ),
+        (
+            "shouse",
+            "N1B2H~RQ~/r5Rp/1N1pPpHb/qPk1hep1/n~pe1b1Qp/1PN1P1p1/5b1P/2R2K1N[p] b - - 1 127",
+            "c4e3",
+        ),
+        (
+            "cambodian",
+            "8/M1r3N1/6n1/7p/7P/5k1s/8/m4K2 b - - 8 108",
+            "c7c1",
+        ),
+    ] {
+        let mut game = Game::from_fen(variant(name), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
+        assert_eq!(common::result_for_mover(&mut game), "on", "{name}: {fen}");
+        let mv = notation::parse(&mut game, last, UCI).unwrap_or_else(|e| panic!("{name}: {e}"));
+        game.play(mv);
+        assert_eq!(
+            common::result_for_mover(&mut game),
+            "loss",
+            "{name}: {fen} ; {last}"
+        );
+    }
+}
