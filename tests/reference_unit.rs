@@ -96,6 +96,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         black_rotated: false,
         en_passant_region: None,
         walling: None,
+        gating: None,
         xboard_parent: "fairy".into(),
         omits: Vec::new(),
     }

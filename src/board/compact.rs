@@ -7,8 +7,8 @@
 //! |-------|-------|
 //! | 0-7   | from square ([`Coord::index`]); for drops, the drop square |
 //! | 8-15  | to square |
-//! | 16-23 | the move's first extra square: a two-leg move's intermediate victim, the e.p. victim, the castling rook; the wall a move places instead (walling rules); 0 when absent |
-//! | 24-30 | promotion or drop piece type; [`NO_PIECE_CODE`] when none |
+//! | 16-23 | the move's first extra square: a two-leg move's intermediate victim, the e.p. victim, the castling rook; the wall a move places instead (walling rules); the king's square for castling that gates there; 0 when absent |
+//! | 24-30 | promotion, drop or gated piece type; [`NO_PIECE_CODE`] when none |
 //! | 31    | set when bits 16-23 hold an extra square |
 //!
 //! A pass is [`PASS_CODE`] (all ones: no real move has its extra square equal to both ends);
@@ -71,7 +71,8 @@ impl CompactMove {
         if m.kind == MoveKind::Pass && m.wall_coord().is_none() {
             return Some(CompactMove(PASS_CODE));
         }
-        let piece = match m.piece {
+        // A gated move (never a promotion or drop) keeps its gated type in the piece field.
+        let piece = match m.gate_piece().unwrap_or(m.piece) {
             NO_PIECE => NO_PIECE_CODE,
             p if u32::from(p) < NO_PIECE_CODE => u32::from(p),
             _ => return None,
@@ -88,6 +89,11 @@ impl CompactMove {
         }
         if m.wall_coord().is_some() {
             code |= u32::from(m.wall) << 16 | EXTRA_FLAG;
+        }
+        // Castling that gates on the king's square names that square instead of the rook's
+        // (which the ends imply), apart from the same castling gating on the rook's square.
+        if m.kind == MoveKind::Castle && m.gate_piece().is_some() && !m.gate_on_rook {
+            code = code & !(0xFF << 16) | u32::from(m.from) << 16 | EXTRA_FLAG;
         }
         Some(CompactMove(code))
     }

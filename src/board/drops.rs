@@ -106,8 +106,9 @@ impl Position {
             .contains(rel)
     }
 
-    /// The rules on the type in hand, `p`, for a drop on the empty square `c`.
-    fn may_drop(&self, p: PieceId, us: Colour, c: Coord) -> bool {
+    /// The rules on the type in hand, `p`, for a drop on the empty square `c` (for a gate
+    /// too, whose square the man leaving it empties).
+    pub(crate) fn may_drop(&self, p: PieceId, us: Colour, c: Coord) -> bool {
         let v = &self.lay.variant;
         let d = &v.drops;
         if !d.region[us.index()].contains(c) {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use variants::geometry::Coord;
 use variants::PieceId;
 
+use crate::board::gating;
 use crate::board::layout::Layout;
 use crate::board::position::{EnPassant, Position, DEFAULT_CHECKS_LEFT};
 use crate::board::types::{Colour, Sq, EMPTY, OFF};
@@ -325,8 +326,12 @@ impl Position {
         let rest = if rest.is_empty() { rest } else { &rest[1..] };
         let rest = pos.take_check_counts(rest)?;
         let (castling, ep, counters) = split_optional(&rest);
-        let rights = pos.castling_rights(&placement, castling)?;
+        let (castling, mut gates) =
+            gating::split_gate_marks(&lay.variant, &placement, &pos.hand, castling);
+        let rights = pos.castling_rights(&placement, castling.as_deref())?;
+        gating::castling_gates(&lay.variant, &placement, &rights, &mut gates);
         pos.place_men(&placement, &rights)?;
+        pos.gates = gates;
         let (limit, counters) = pos.take_count_limit(counters)?;
         pos.parse_counters(counters)?;
         pos.set_count(limit);
@@ -377,7 +382,8 @@ impl Position {
             return Ok(());
         };
         let v = &self.lay.variant;
-        if !v.drops.enabled && !v.drops.captures_to_hand && !h.is_empty() {
+        let gated = v.gating.as_ref().is_some_and(|g| g.seirawan);
+        if !v.drops.enabled && !v.drops.captures_to_hand && !gated && !h.is_empty() {
             return Err(FenError::NoHoldings);
         }
         for &(c, p) in h {
@@ -678,7 +684,8 @@ impl Position {
         }
         let v = &self.lay.variant;
         // An endless hand (`freeDrops`) is not written, as FSF writes none.
-        let drops = (v.drops.enabled || v.drops.captures_to_hand) && !v.drops.free;
+        let gated = v.gating.as_ref().is_some_and(|g| g.seirawan);
+        let drops = (v.drops.enabled || v.drops.captures_to_hand || gated) && !v.drops.free;
         if drops {
             s.push('[');
             s.push_str(&self.holdings_text());
@@ -772,19 +779,31 @@ impl Position {
     fn castling_text(&self) -> String {
         let mut s = String::new();
         for colour in [Colour::White, Colour::Black] {
-            let Some((kc, rooks)) = self.castling_partners(colour) else {
-                continue;
-            };
-            let mut rooks: Vec<Coord> = rooks.collect();
-            rooks.sort_by_key(|rc| std::cmp::Reverse(rc.file));
-            for rc in rooks {
-                let ch = self.castling_letter(colour, kc, rc);
-                s.push(if colour == Colour::White {
-                    ch
-                } else {
-                    ch.to_ascii_lowercase()
-                });
+            let mut implied = Vec::new();
+            if let Some((kc, rooks)) = self.castling_partners(colour) {
+                let mut rooks: Vec<Coord> = rooks.collect();
+                rooks.sort_by_key(|rc| std::cmp::Reverse(rc.file));
+                if !rooks.is_empty()
+                    && !self
+                        .lay
+                        .variant
+                        .castling
+                        .as_ref()
+                        .is_some_and(|c| c.chess960)
+                {
+                    implied.push(kc.file);
+                }
+                for rc in rooks {
+                    implied.push(rc.file);
+                    let ch = self.castling_letter(colour, kc, rc);
+                    s.push(if colour == Colour::White {
+                        ch
+                    } else {
+                        ch.to_ascii_lowercase()
+                    });
+                }
             }
+            s.push_str(&self.gate_letters(colour, &implied));
         }
         if s.is_empty() {
             s.push('-');

@@ -53,6 +53,7 @@ pub struct Saved {
     lion_strike: Option<Sq>,
     checks_left: [u8; 2],
     count: crate::board::counting::Count,
+    gates: [u16; 2],
     key: u64,
 }
 
@@ -276,6 +277,7 @@ impl Position {
             lion_strike: self.lion_strike.take(),
             checks_left: self.checks_left,
             count: self.count,
+            gates: self.gates,
             key: self.key,
         };
         self.passes = match mv.kind {
@@ -317,6 +319,7 @@ impl Position {
         if self.lay.variant.flip != Flip::None && mv.kind != MoveKind::Pass {
             self.flip_enclosed(mv, ops);
         }
+        self.make_gates(mv, ops);
         self.stm = self.stm.flip();
         self.key ^= self.zob.side;
         if self.stm == Colour::White {
@@ -350,6 +353,7 @@ impl Position {
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;
         self.count = saved.count;
+        self.gates = saved.gates;
         self.key = saved.key;
     }
 

@@ -50,6 +50,7 @@ impl Position {
         self.gen_non_captures(out);
         self.dedup_from(out, start);
         self.expand_walls(out, start);
+        self.expand_gates(out, start);
     }
 
     /// Removes repeats of a move reached along two paths, keeping the first (staged) one.
@@ -88,6 +89,7 @@ impl Position {
     pub(crate) fn gen_non_captures(&self, out: &mut Vec<Move>) {
         self.gen_quiets(out);
         self.gen_castling(out);
+        self.gen_cambodian_moves(out);
         self.gen_drops(out);
         self.gen_sittuyin_promotions(out);
         if self.lay.variant.pass_move || self.may_pass_when_stuck() {
@@ -488,5 +490,6 @@ impl Position {
         self.gen_non_captures(out);
         self.dedup_from(out, start);
         self.expand_walls(out, start);
+        self.expand_gates(out, start);
     }
 }

@@ -99,6 +99,11 @@ pub struct Move {
     /// The square ([`Coord::index`]) where the move puts a wall after its man has moved
     /// (Fairy-Stockfish's walling rules: duck, amazons' arrow), or [`NO_WALL`].
     pub wall: u8,
+    /// Seirawan gating: the type the move puts from hand on a square it leaves, or
+    /// [`NO_PIECE`].
+    pub gate: PieceId,
+    /// The gated man goes on the castling rook's square (`extra[0]`) instead of `from`.
+    pub gate_on_rook: bool,
 }
 
 impl Move {
@@ -113,7 +118,34 @@ impl Move {
             extra: [0; INLINE_EXTRA],
             sets_ep: false,
             wall: NO_WALL,
+            gate: NO_PIECE,
+            gate_on_rook: false,
         }
+    }
+
+    /// The type the move gates from hand, if any.
+    #[inline]
+    pub fn gate_piece(&self) -> Option<PieceId> {
+        (self.gate != NO_PIECE).then_some(self.gate)
+    }
+
+    /// The square the gated man goes to, if the move gates one: the start square, or the
+    /// castling rook's.
+    pub fn gate_coord(&self) -> Option<Coord> {
+        self.gate_piece()?;
+        if self.gate_on_rook {
+            self.extras().next()
+        } else {
+            Some(self.from_coord())
+        }
+    }
+
+    /// The same move gating `piece` (`None`: nothing), on the rook's square when `on_rook`.
+    #[inline]
+    pub fn with_gate(mut self, piece: Option<PieceId>, on_rook: bool) -> Move {
+        self.gate = piece.unwrap_or(NO_PIECE);
+        self.gate_on_rook = on_rook && piece.is_some();
+        self
     }
 
     /// The wall the move places, if any.
@@ -200,8 +232,17 @@ impl Move {
     /// Text in the protocols' coordinate notation: `e2e4`, `e7e8q`, `P@e4`, `@@@@` (pass);
     /// a locust move is written as legs through its victims: `f3e4,e4f5`; a wall follows
     /// as a leg from the end square, as Fairy-Stockfish writes it in UCI: `e7e8q,e8d5`
-    /// (a pass that only walls: the start square twice, `a1a1,a1c3`).
+    /// (a pass that only walls: the start square twice, `a1a1,a1c3`). A gated man's letter
+    /// follows in lower case (`b1c3h`); castling that gates on the rook's square is written
+    /// from the rook's square to the king's (`h1e1h`), as Fairy-Stockfish and cutechess do.
     pub fn text(&self, letter_of: impl Fn(PieceId) -> char) -> String {
+        if let Some(p) = self.gate_piece() {
+            let letter = letter_of(p).to_ascii_lowercase();
+            return match self.gate_coord().filter(|_| self.gate_on_rook) {
+                Some(rook) => format!("{}{}{letter}", rook.to_text(), self.from_coord().to_text()),
+                None => format!("{}{letter}", self.with_gate(None, false).text(letter_of)),
+            };
+        }
         let base = self.with_wall(None).unwalled_text(letter_of);
         match self.wall_coord() {
             None => base,

@@ -72,6 +72,8 @@ pub struct Position {
     pub(in crate::board) checks_left: [u8; 2],
     /// The count of a counting rule (makruk's); default where the variant has none.
     pub(in crate::board) count: crate::board::counting::Count,
+    /// Gating: each side's gates, a bit per file of its gating rank (FSF's `gatesBB`).
+    pub(in crate::board) gates: [u16; 2],
     /// Incrementally updated Zobrist key.
     pub(in crate::board) key: u64,
     /// Incremental attack map.
@@ -108,6 +110,7 @@ impl Position {
             lion_strike: None,
             checks_left: [DEFAULT_CHECKS_LEFT; 2],
             count: Default::default(),
+            gates: [0; 2],
             key: 0,
             map,
             zob,
@@ -238,6 +241,9 @@ impl Position {
         }
         k ^= self.count.key();
         k ^= self.walls_key();
+        for c in [Colour::White, Colour::Black] {
+            k ^= self.zob.gates(c, self.gates[c.index()]);
+        }
         if self.stm == Colour::Black {
             k ^= self.zob.side;
         }

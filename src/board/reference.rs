@@ -89,6 +89,8 @@ pub struct RefBoard {
     pub lion_strike: Option<Coord>,
     /// Check counting: checks left to give, White's first.
     pub checks_left: [u8; 2],
+    /// Gating: each side's gate squares.
+    pub gates: [Vec<Coord>; 2],
     /// Squares of each piece type in the variant's start position, per colour (for virgin
     /// drops and Grand-chess promotion limits).
     pub start: Arc<[Vec<SquareSet>; 2]>,
@@ -118,6 +120,7 @@ impl RefBoard {
             passes: 0,
             lion_strike: None,
             checks_left: [1; 2],
+            gates: [Vec::new(), Vec::new()],
             start,
         }
     }
@@ -177,6 +180,7 @@ impl RefBoard {
         b.passes = pos.passes;
         b.lion_strike = pos.lion_strike.and_then(|sq| lay.coord(sq));
         b.checks_left = pos.checks_left;
+        b.gates = super::reference_gating::gate_squares(&lay.variant, pos.gates);
         b.ep = pos.ep.as_ref().and_then(|ep| {
             Some(RefEp {
                 targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
@@ -216,7 +220,13 @@ impl RefBoard {
         let mut rest = after_side.iter().filter(|s| !is_counter(s));
         let castling = rest.next().copied().unwrap_or("-");
         let ep = rest.next().copied().unwrap_or("-");
-        let rights = castling_rights(v, &placement, castling)?;
+        let hands = holdings(v, &placement);
+        let castling = (castling != "-").then_some(castling);
+        let (castling, mut masks) =
+            super::gating::split_gate_marks(v, &placement, &hands, castling);
+        let rights = castling_rights(v, &placement, castling.as_deref().unwrap_or("-"))?;
+        super::gating::castling_gates(v, &placement, &rights, &mut masks);
+        b.gates = super::reference_gating::gate_squares(v, masks);
         b.place(v, &placement, &rights);
         b.ep = b.parse_ep(ep)?;
         Ok(b)
@@ -280,6 +290,17 @@ impl RefBoard {
             self.at(c).filter(|m| m.colour != self.stm).map(|_| c)
         })
     }
+}
+
+/// The hands a placement's holdings give.
+fn holdings(v: &Variant, p: &Placement) -> [Vec<u8>; 2] {
+    let n = v.pieces.len();
+    let mut hands = [vec![0u8; n], vec![0u8; n]];
+    for &(c, piece) in p.holdings.iter().flatten() {
+        let k = &mut hands[c.index()][piece as usize];
+        *k = k.saturating_add(1);
+    }
+    hands
 }
 
 /// Counters are all digits (or a negative number); anything else is castling or e.p.
@@ -498,7 +519,9 @@ impl Walk<'_> {
 /// Every pseudo-legal move of the side to move, each once, in generation order.
 pub fn pseudo_moves(b: &RefBoard, v: &Variant) -> Vec<Move> {
     let moves = pseudo_moves_under(b, v, Limits::Enforced);
-    super::reference_walls::with_walls(b, v, moves)
+    let mut moves = super::reference_walls::with_walls(b, v, moves);
+    super::reference_gating::cambodian_moves(b, v, &mut moves);
+    super::reference_gating::with_gates(b, v, moves)
 }
 
 /// Whether promotion counting limits (Grand chess's captured pieces, `promotionLimit`) bound
@@ -862,6 +885,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
             }
         }
     }
+    super::reference_gating::play_gates(&mut n, v, m);
     super::reference_walls::place_wall(&mut n, v, m);
     n.stm = b.stm.flip();
     goals::count_check(&mut n, v);
@@ -1219,6 +1243,11 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     if m.wall_coord().is_some() {
         // The wall is no blocker for the move's own legality (Fairy-Stockfish's test).
         return is_legal(b, v, &m.with_wall(None));
+    }
+    if m.gate_piece().is_some() {
+        // Nor is the gated man; it needs an empty square to land on.
+        return super::reference_gating::gate_free(b, v, m)
+            && is_legal(b, v, &m.with_gate(None, false));
     }
     let us = b.stm;
     if m.kind == MoveKind::Pass && v.end.bikjang && facing(b, v, us) {

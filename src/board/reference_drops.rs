@@ -67,7 +67,7 @@ pub fn drop_moves(b: &RefBoard, v: &Variant, out: &mut Vec<Move>) {
 }
 
 /// The rules on the type in hand `p` for a drop on `c`.
-fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
+pub(super) fn may_drop(b: &RefBoard, v: &Variant, p: PieceId, c: Coord) -> bool {
     let us = b.stm;
     if !v.drops.region[us.index()].contains(c) {
         return false;

@@ -427,11 +427,23 @@ impl Position {
         facing: bool,
         ops: &mut Vec<Op>,
     ) -> Option<Saved> {
+        if m.gate_piece().is_some() {
+            return self.gated_if_legal(m, facing, ops);
+        }
         let us = self.stm;
         let had = [self.royals(us).count(), self.royals(us.flip()).count()];
         // The wall a move places is no blocker for its own legality (Fairy-Stockfish).
         let saved = self.make_unwalled(m, ops);
         self.make_wall_if_legal(m, facing, saved, had, ops)
+    }
+
+    /// A gated move is legal when its ungated form is: the gated man is no blocker for its
+    /// own move's test (Fairy-Stockfish). Rare enough to pay for a second make.
+    #[inline(never)]
+    fn gated_if_legal(&mut self, m: &Move, facing: bool, ops: &mut Vec<Op>) -> Option<Saved> {
+        let saved = self.make_if_legal_slow(&m.with_gate(None, false), facing, ops)?;
+        self.unmake(saved, ops);
+        Some(self.make(m, ops))
     }
 
     /// The legality test of `make_if_legal_slow` on the unwalled move just made; the wall

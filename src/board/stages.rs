@@ -38,6 +38,7 @@ impl Position {
         }
         self.dedup_from(out, start);
         self.expand_walls(out, start);
+        self.expand_gates(out, start);
     }
 
     /// The class of the most valuable enemy man the move removes (see

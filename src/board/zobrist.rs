@@ -1,6 +1,7 @@
 //! Zobrist keys, sized from the variant: one per (kind, colour, square), per hand count,
 //! per en-passant victim square, per counterstrike square (Chu's lion rule), per count of
-//! checks left to give (check counting), per wall square, and one for the side to move.
+//! checks left to give (check counting), per wall square, per gate (colour and file), and one
+//! for the side to move.
 
 use crate::board::layout::Layout;
 use crate::board::types::{Colour, Sq};
@@ -20,11 +21,15 @@ pub struct Zobrist {
     strikes: Vec<u64>,
     checks: Vec<u64>,
     walls: Vec<u64>,
+    gates: Vec<u64>,
     squares: usize,
     pieces: usize,
     /// Side-to-move key.
     pub side: u64,
 }
+
+/// Files a gate mask covers (`variants::geometry::MAX_FILES`).
+const GATE_FILES: usize = variants::geometry::MAX_FILES as usize;
 
 /// SplitMix64: a fixed, well-mixed sequence so keys are the same on every run.
 fn next(state: &mut u64) -> u64 {
@@ -61,6 +66,8 @@ impl Zobrist {
         let checks = (0..2 * CHECK_COUNTS).map(|_| next(&mut s)).collect();
         // Drawn after the check keys, for the same reason.
         let walls = (0..squares).map(|_| next(&mut s)).collect();
+        // Drawn after the wall keys, for the same reason.
+        let gates = (0..2 * GATE_FILES).map(|_| next(&mut s)).collect();
         Zobrist {
             men,
             hands,
@@ -68,6 +75,7 @@ impl Zobrist {
             strikes,
             checks,
             walls,
+            gates,
             squares,
             pieces,
             side,
@@ -103,6 +111,14 @@ impl Zobrist {
     #[inline]
     pub fn wall(&self, sq: Sq) -> u64 {
         self.walls[sq as usize]
+    }
+
+    /// Key of `colour`'s gates (a bit per file of its gating rank).
+    #[inline]
+    pub fn gates(&self, colour: Colour, files: u16) -> u64 {
+        (0..GATE_FILES)
+            .filter(|f| files >> f & 1 != 0)
+            .fold(0, |k, f| k ^ self.gates[colour.index() * GATE_FILES + f])
     }
 
     /// Key of `colour` having `left` checks left to give (check counting).

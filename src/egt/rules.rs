@@ -134,7 +134,7 @@ fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
         .collect()
 }
 
-/// The first rule of `v` the generator does not play, if any: walls, explosions, demotion,
+/// The first rule of `v` the generator does not play, if any: walls, gates, explosions, demotion,
 /// men left behind, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
 /// limits are played: see `Table::promos`.)
 fn unsupported(v: &Variant) -> Option<&'static str> {
@@ -142,6 +142,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
     if v.walling.is_some() {
         Some("walls placed by moves (wallingRule)")
+    } else if v.gating.is_some() {
+        Some("gates (gating, seirawanGating, cambodianMoves)")
     } else if v.stand_in_counts() {
         Some("a promoted man counted as the type it stands for (promotedPieceType)")
     } else if v.blast.is_some() {

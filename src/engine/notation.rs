@@ -8,6 +8,7 @@
 //! Incoming text is matched against the legal moves, so only legal moves get through.
 
 use variants::geometry::Coord;
+use variants::PieceId;
 
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
@@ -68,6 +69,9 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
     if let Some(wall) = mv.wall_coord() {
         return walled_text(pos, mv, wall, dialect);
     }
+    if let Some(piece) = mv.gate_piece() {
+        return gated_text(pos, mv, piece, dialect);
+    }
     let variant = pos.variant();
     if dialect.is_xboard() && mv.is_step_out_and_back() {
         // A chu lion's pass leaves the board as it was: XBoard's null move, as HaChu writes
@@ -125,6 +129,24 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
         _ => move_text(pos, mv),
     };
     protocol::shift_ranks(&text, rank_shift(pos, dialect))
+}
+
+/// A move that gates a man from hand (S-chess), as Fairy-Stockfish, cutechess and XBoard
+/// write it: the move with the man's letter in lower case (`b1c3h`, `e1g1e`), or castling
+/// that gates on the rook's square as the rook's square to the king's (`h1e1h`).
+fn gated_text(pos: &Position, mv: &Move, piece: PieceId, dialect: Dialect) -> String {
+    let letter =
+        (pos.variant().pieces.get(piece as usize)).map_or('?', |p| p.letter.to_ascii_lowercase());
+    match mv.gate_coord().filter(|_| mv.gate_on_rook) {
+        Some(rook) => {
+            let text = format!("{}{}{letter}", rook.to_text(), mv.from_coord().to_text());
+            protocol::shift_ranks(&text, rank_shift(pos, dialect))
+        }
+        None => format!(
+            "{}{letter}",
+            write(pos, &mv.with_gate(None, false), dialect)
+        ),
+    }
 }
 
 /// A move that places a wall, as Fairy-Stockfish writes it: the move, then a leg from its

@@ -22,5 +22,5 @@ pub use load::{
     builtin, builtins, find, load_builtin_file, load_file, load_file_report, load_report, load_str,
     start_squares, FileReport, SectionReport,
 };
-pub use rules::{PieceId, PieceType, Variant, Walling, WallingRule};
+pub use rules::{CambodianMoves, Gating, PieceId, PieceType, Variant, Walling, WallingRule};
 pub use trajectory::{rights, Node, NodeId, Trajectories};

@@ -630,6 +630,47 @@ pub struct Variant {
     /// Fairy-Stockfish's walling rules (`wallingRule`, `wallingRegion*`, `wallOrMove`):
     /// every move also puts a wall on an empty square. `None`: no walls are placed.
     pub walling: Option<Walling>,
+    /// Fairy-Stockfish's gating (`gating`, `seirawanGating`): squares on each side's
+    /// gating rank keep a right, written in the FEN's castling field. `None`: no gates.
+    pub gating: Option<Gating>,
+}
+
+/// Gating: each side's men on its gating rank that have not moved keep a gate (FSF's
+/// `gatesBB`), lost when the man leaves or is taken there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gating {
+    /// The gating rank from White's side (FSF's castling rank); Black's is mirrored.
+    pub rank: u8,
+    /// `seirawanGating` (S-chess): a man leaving a gate may put a man from hand on the
+    /// square it left (castling: on the king's or the rook's square).
+    pub seirawan: bool,
+    /// `cambodianMoves`: the first leaps of the king and the met from their gates.
+    pub cambodian: Option<CambodianMoves>,
+}
+
+/// Cambodian chess's first moves (FSF's `cambodianMoves`), by FSF's types: a king on its
+/// gate, not in check, may leap as a knight one rank forward; a met (`fers`) on its gate may
+/// jump two squares straight forward; both only to an empty square. A rook that moves onto
+/// the file or rank of the enemy king closes that king's gate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CambodianMoves {
+    /// FSF's `king` type, if the variant has one.
+    pub king: Option<PieceId>,
+    /// FSF's `fers` type (named `met` or `fers`).
+    pub met: Vec<PieceId>,
+    /// FSF's `rook` type.
+    pub rook: Vec<PieceId>,
+}
+
+impl Gating {
+    /// The gating rank of a side on a board of `ranks` ranks.
+    pub fn home_rank(&self, white: bool, ranks: u8) -> u8 {
+        if white {
+            self.rank
+        } else {
+            ranks - 1 - self.rank
+        }
+    }
 }
 
 /// Where the wall a move places may stand (Fairy-Stockfish's `wallingRule`).

@@ -49,10 +49,10 @@ fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("extinctionClaim = true", "extinctionClaim"),
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
-        ("cambodianMoves = true", "cambodianMoves"),
+        ("adjudicateFullBoard = true", "adjudicateFullBoard"),
         ("flipEnclosedPieces = ataxx", "flipEnclosedPieces"),
         ("enclosingDrop = reversi", "enclosingDrop"),
-        ("gating = true", "gating"),
+        ("shatarMateRule = true", "shatarMateRule"),
         ("castlingKingFile = d", "castlingKingFile"),
         ("passOnStalemate = true", "passOnStalemate"),
     ] {
@@ -60,6 +60,37 @@ fn values_that_change_the_game_are_refused_by_name() {
         assert_eq!(e.len(), 1, "{line}: {e:?}");
         assert!(e[0].starts_with(&format!("t.ini:2: {key}: ")), "{}", e[0]);
         assert!(e[0].contains("not modelled by Locust"), "{}", e[0]);
+    }
+}
+
+/// `gating` and `seirawanGating` are honoured (S-chess); gating without its key, or
+/// together with walls, is refused by name.
+#[test]
+fn gating_keys_are_honoured_or_refused_by_name() {
+    let all = variants::builtins().unwrap();
+    let seirawan = variants::find(&all, "seirawan").unwrap();
+    assert!(seirawan
+        .gating
+        .as_ref()
+        .is_some_and(|g| g.seirawan && g.rank == 0));
+    assert!(variants::find(&all, "chess").unwrap().gating.is_none());
+    assert_eq!(errors_of("gating = true"), Vec::<String>::new());
+    assert_eq!(
+        errors_of(
+            "gating = true\nseirawanGating = true\nstartFen = 8/8/8/8/8/8/8/4K2k[Q] w E - 0 1"
+        ),
+        Vec::<String>::new()
+    );
+    for (extra, key) in [
+        ("seirawanGating = true", "seirawanGating"),
+        ("cambodianMoves = true", "cambodianMoves"),
+        ("gating = true\nwallingRule = static", "gating"),
+    ] {
+        let e = errors_of(extra);
+        assert!(
+            e.iter().any(|e| e.contains(&format!(": {key}: "))),
+            "{extra}: {e:?}"
+        );
     }
 }
 

@@ -131,6 +131,9 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "pawnsideways.ini",
         include_str!("../../data/pawnsideways.ini"),
     ),
+    // Gating (issue 44): S-chess and S-house.
+    ("seirawan.ini", include_str!("../../data/seirawan.ini")),
+    ("cambodian.ini", include_str!("../../data/cambodian.ini")),
 ];
 
 /// What the path of every built-in file starts with.

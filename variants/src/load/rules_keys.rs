@@ -71,6 +71,8 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     royal_sight(b, &end);
     let black_rotated = super::chirality::black_rotated(b);
     super::stand_ins::resolve(b, &end, &promotion);
+    let walling = super::walling::walling(b, &drops, &end);
+    let gating = super::gating::gating(b, castling.as_ref(), walling.as_ref());
     let fen = b
         .ctx
         .take("startFen")
@@ -78,13 +80,13 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         .unwrap_or(CHESS_FEN.to_string());
     let info = check_start_fen(b, &fen, end.check_counting);
     let fen = match (&castling, info.as_ref().and_then(|i| i.castling.as_deref())) {
-        (None, Some(rights)) if rights != "-" => without_castling_rights(&fen),
+        // Under gating the field holds the gate marks (cambodian's `DEde`).
+        (None, Some(rights)) if rights != "-" && gating.is_none() => without_castling_rights(&fen),
         _ => fen,
     };
     check_royals(b, &end, info.as_ref(), drops.enabled);
     check_pseudo_royal_count(b, &end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
-    let walling = super::walling::walling(b, &drops, &end);
     Some(Variant {
         name: b.ctx.name().to_string(),
         aliases,
@@ -107,6 +109,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         black_rotated,
         en_passant_region: super::en_passant::region(b),
         walling,
+        gating,
     })
 }
 
