@@ -996,18 +996,20 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
         .filter(|&p| b.pieces[p as usize].royal)
         .collect();
     if royal.is_empty() {
-        // A game without royals (FSF's `king = -`) needs another way to be won.
+        // A game without royals (FSF's `king = -`) needs another way to be won; material
+        // counting decides the stalemate's draw (capturethequeen: draw odds for Black).
         let decided = !end.extinction_types.is_empty()
             || end.bare_king_loses
             || end.flag.is_some()
             || end.connect.is_some()
             || end.stalemate != Outcome::Draw
-            || end.stalemate_piece_count;
+            || end.stalemate_piece_count
+            || end.material_counting.is_some();
         if !decided {
             b.ctx.fail_section(
                 "king",
                 "no royal piece and no other way to win: define `king`, extinction, flag or \
-                 connect rules, or a stalemate value",
+                 connect rules, a stalemate value or material counting",
             );
         }
         return;
