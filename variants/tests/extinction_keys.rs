@@ -71,8 +71,8 @@ fn a_royal_less_game_needs_a_way_to_be_won() {
     assert!(v.end.material_counting.is_some());
 }
 
-/// FSF's pseudo-royal men are royal only while a side has at most `extinctionPieceCount`
-/// + 1 of them: with a count of 0 that is `royalty = last` when each side's royal men are
+/// FSF's pseudo-royal men are royal only while a side has at most
+/// `extinctionPieceCount` + 1 of them: with a count of 0 that is `royalty = last` when each side's royal men are
 /// of one type for good (maharajah2); any other start with more is refused by name.
 #[test]
 fn pseudo_royal_men_beyond_the_count_follow_fsf_or_are_refused() {
