@@ -58,6 +58,9 @@ pub struct Resolved {
     pub section: Section,
     /// Every entry in force, ancestors' first, each key once.
     pub entries: Vec<Entry>,
+    /// The inheritance chain, root first, the section itself last (a child's piece keys
+    /// change what its ancestors' letters name: `load::inherit`).
+    pub chain: Vec<Section>,
 }
 
 /// Longest line the reader accepts; longer ones are an error rather than a slow path.
@@ -226,6 +229,7 @@ pub fn resolve(own: &[Section], library: &[Section]) -> (Vec<Resolved>, Vec<Vari
             Ok(ancestors) => out.push(Resolved {
                 section: section.clone(),
                 entries: merge(&ancestors),
+                chain: ancestors.iter().map(|s| (*s).clone()).collect(),
             }),
             Err(e) => errors.push(e),
         }

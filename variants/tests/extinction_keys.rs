@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use variants::load::load_str;
-use variants::rules::Outcome;
+use variants::rules::{Outcome, Royalty};
 
 fn one(text: &str) -> variants::Variant {
     load_str(text, "t.ini").unwrap().remove(0)
@@ -66,6 +66,39 @@ fn a_royal_less_game_needs_a_way_to_be_won() {
     assert!(e[0].message.contains("no royal piece"), "{}", e[0]);
     let v = one(&format!("{text}stalemateValue = loss\n"));
     assert_eq!(v.end.stalemate, Outcome::Loss);
+    // Material counting decides the stalemate's draw (FSF's capturethequeen).
+    let v = one(&format!("{text}materialCounting = blackdrawodds\n"));
+    assert!(v.end.material_counting.is_some());
+}
+
+/// FSF's pseudo-royal men are royal only while a side has at most
+/// `extinctionPieceCount` + 1 of them: with a count of 0 that is `royalty = last` when each side's royal men are
+/// of one type for good (maharajah2); any other start with more is refused by name.
+#[test]
+fn pseudo_royal_men_beyond_the_count_follow_fsf_or_are_refused() {
+    let two = "[t:chess]\ncustomPiece1 = m:QN\nextinctionValue = loss\n\
+               extinctionPieceTypes = m\nextinctionPseudoRoyal = true\n\
+               startFen = 3mm3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1\n";
+    assert_eq!(one(two).end.royalty, Royalty::Last);
+    let refused = |text: &str, why: &str| {
+        let e = load_str(text, "t.ini").unwrap_err();
+        assert!(
+            e[0].key == "extinctionPseudoRoyal" && e[0].message.contains(why),
+            "{e:?}"
+        );
+    };
+    // A count of 1: FSF's rule is not Locust's `last` there.
+    refused(&format!("{two}extinctionPieceCount = 1\nstartFen = 2mmm3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1\n"), "count of 0 only");
+    // White's king and a pseudo-royal man: two royal types on one side.
+    refused(
+        &format!("{two}startFen = 3mm3/8/8/8/8/8/PPPPPPPP/RNBQKBNM w Q - 0 1\n"),
+        "two types",
+    );
+    // A pawn may promote into the royal type.
+    refused(
+        &format!("{two}promotionPieceTypes = mq\n"),
+        "promote into a royal type",
+    );
 }
 
 #[test]

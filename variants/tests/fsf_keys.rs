@@ -324,3 +324,30 @@ fn mutually_immune_types_bar_captures_of_their_own_type() {
         "{e:?}"
     );
 }
+
+/// FSF applies a child to its parent's variant, where piece sets hold types: a type given a
+/// new letter keeps its place in the inherited promotion choices (gemini on janus), and a
+/// removed type leaves them and the castling king (massacre on giveaway).
+#[test]
+fn inherited_piece_sets_follow_the_types_they_named() {
+    let fen = "rnbaqkabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBAQKABNR w KQkq - 0 1";
+    let v = load_str(
+        &format!("[g:janus]\narchbishop = a\nstartFen = {fen}\n"),
+        "t.ini",
+    )
+    .unwrap()
+    .remove(0);
+    let pawn = v.piece_by_letter('P').unwrap();
+    let a = v.piece_by_letter('A').unwrap();
+    assert!(v.pieces[pawn as usize].promotions.contains(&a));
+    assert_eq!(v.pieces[pawn as usize].promotions.len(), 5);
+    let text = "[m:giveaway]\ncommoner = -\nqueen = -\ncustomPiece1 = q:cQ\n\
+                startFen = 4q3/8/8/8/8/8/8/3Q4 w - - 0 1\n";
+    let v = load_str(text, "t.ini").unwrap().remove(0);
+    let pawn = v.piece_by_letter('P').unwrap();
+    let choices: Vec<char> = (v.pieces[pawn as usize].promotions.iter())
+        .map(|&p| v.pieces[p as usize].letter)
+        .collect();
+    assert_eq!(choices, ['R', 'B', 'N']);
+    assert!(v.castling.is_none());
+}

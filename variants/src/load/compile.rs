@@ -5,6 +5,7 @@
 
 use super::context::Ctx;
 use super::fen;
+use super::inherit;
 use super::piece_defs::{self, canonical, compile_moves, Def};
 use super::pieces::{
     DOUBLE_STEP_BETZA, PAWN_NO_EP_BETZA, REGION_DOUBLE_STEP_BETZA, TRIPLE_STEP_BETZA,
@@ -96,7 +97,16 @@ impl Build<'_, '_> {
 
 /// Compiles a resolved section; `origin` says where it came from.
 pub fn compile(resolved: &Resolved, origin: Origin) -> Result<Variant, Vec<VariantError>> {
-    let mut ctx = Ctx::new(resolved);
+    let (resolved, stale) = inherit::follow_types(resolved);
+    let mut ctx = Ctx::new(&resolved);
+    for s in stale {
+        let msg = format!(
+            "`{}` names a piece type that this section removes; Fairy-Stockfish keeps the \
+             type there without men, which Locust does not model: the variant is refused",
+            s.letter
+        );
+        ctx.fail(&s.entry, msg);
+    }
     let (files, ranks) = board_size(&mut ctx);
     let zones = Zones::read(&mut ctx, files, ranks);
     let defs = piece_defs::collect(&mut ctx);

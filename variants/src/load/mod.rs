@@ -14,6 +14,7 @@ mod en_passant;
 mod extinction;
 mod fen;
 mod gating;
+mod inherit;
 mod piece_defs;
 mod pieces;
 mod rules_keys;

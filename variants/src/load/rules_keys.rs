@@ -7,8 +7,9 @@ use super::values::{self, symbol, Symbol};
 use crate::geometry::SquareSet;
 use crate::rules::{
     Blast, CaptureMatrix, Castling, Drops, EnclosingDrop, Flag, Flip, GameEnd, LionTrading, Origin,
-    Outcome, PieceId, Promotion, Royalty, Variant,
+    Outcome, PieceId, PieceType, Promotion, Royalty, Variant,
 };
+use crate::trajectory::{rights, Node, NodeId, Trajectories};
 use crate::xbetza;
 
 /// Fairy-Stockfish's default start position.
@@ -51,7 +52,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     let promotion = promotion(b);
     let drops = drops(b, &promotion);
     let castling = castling(b);
-    let end = game_end(b);
+    let mut end = game_end(b);
     let builtin = matches!(origin, Origin::Builtin(_));
     let rules = super::unmodelled::Modelled {
         castling: castling.is_some(),
@@ -85,7 +86,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         _ => fen,
     };
     check_royals(b, &end, info.as_ref(), drops.enabled);
-    check_pseudo_royal_count(b, &end, info.as_ref());
+    check_pseudo_royal_count(b, &mut end, info.as_ref());
     let (aliases, xboard_parent, pass_move) = presentation(b);
     Some(Variant {
         name: b.ctx.name().to_string(),
@@ -455,6 +456,9 @@ fn castling(b: &mut Build) -> Option<Castling> {
         .parsed("castlingRookQueensideFile", values::file)
         .unwrap_or(1);
     let king = match b.ctx.take("castlingKingPiece") {
+        // No castling king (an inherited one the section removed, `load::inherit`): no
+        // man can castle.
+        Some(e) if e.value == super::piece_defs::REMOVED => None,
         Some(e) => symbol(&e.value).ok().and_then(|s| b.id(s)).or_else(|| {
             b.ctx.fail(&e, format!("unknown piece `{}`", e.value));
             None
@@ -827,7 +831,8 @@ fn confinement(b: &mut Build) {
 
 /// Keeps the piece's moves in `zone`. Locust's `confine` keeps whole paths inside; FSF's
 /// mobility regions (`ends_only`) bind only where moves end, so a square a path merely
-/// passes (a lame leaper's eye: supply's elephant on its seven points) may lie outside.
+/// passes (a lame leaper's eye: supply's elephant on its seven points; a slider's square
+/// outside the region on its way to one inside: stardust's `r`) may lie outside.
 fn confine(b: &mut Build, piece: PieceId, zone: u8, ends_only: bool) {
     let anywhere = ends_only.then(|| {
         let all = SquareSet::ranks(b.files, 0, b.ranks - 1);
@@ -835,11 +840,42 @@ fn confine(b: &mut Build, piece: PieceId, zone: u8, ends_only: bool) {
     });
     let p = &mut b.pieces[piece as usize];
     p.confined = Some(zone);
+    if let Some(all) = anywhere {
+        split_ends(&mut p.moves, all);
+    }
     for n in p.moves.nodes.iter_mut() {
         n.zone = match anywhere {
             Some(all) if !n.can_end() => Some(all),
             _ => Some(zone),
         };
+    }
+}
+
+/// Splits every node where a move may end and a path goes on into a passing node (no end
+/// rights, free of the region: `passing`) and a sibling leaf with the end rights, so that
+/// [`confine`]'s region binds the end alone. Done once per piece (a second region finds no
+/// such node left).
+fn split_ends(moves: &mut Trajectories, passing: u8) {
+    const ENDS: u16 = rights::MOVE | rights::CAPTURE | rights::DESTROY | rights::EN_PASSANT;
+    let goes_on = |n: &Node| !n.on_empty.is_empty() || !n.on_occupied.is_empty();
+    for id in 0..moves.nodes.len() {
+        let node = &moves.nodes[id];
+        if !node.can_end() || !goes_on(node) {
+            continue;
+        }
+        let mut leaf = node.clone();
+        leaf.on_empty.clear();
+        leaf.on_occupied.clear();
+        let parent = node.parent.map(|p| {
+            let occupied = moves.nodes[p as usize]
+                .on_occupied
+                .contains(&(id as NodeId));
+            (p, occupied)
+        });
+        let n = &mut moves.nodes[id];
+        n.rights &= !ENDS;
+        n.zone = Some(passing);
+        moves.push(leaf, parent);
     }
 }
 
@@ -1027,18 +1063,20 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
         .filter(|&p| b.pieces[p as usize].royal)
         .collect();
     if royal.is_empty() {
-        // A game without royals (FSF's `king = -`) needs another way to be won.
+        // A game without royals (FSF's `king = -`) needs another way to be won; material
+        // counting decides the stalemate's draw (capturethequeen: draw odds for Black).
         let decided = !end.extinction_types.is_empty()
             || end.bare_king_loses
             || end.flag.is_some()
             || end.connect.is_some()
             || end.stalemate != Outcome::Draw
-            || end.stalemate_piece_count;
+            || end.stalemate_piece_count
+            || end.material_counting.is_some();
         if !decided {
             b.ctx.fail_section(
                 "king",
                 "no royal piece and no other way to win: define `king`, extinction, flag or \
-                 connect rules, or a stalemate value",
+                 connect rules, a stalemate value or material counting",
             );
         }
         return;
@@ -1070,11 +1108,13 @@ fn check_royals(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>
 }
 
 /// FSF makes extinction men (and a royal man that may promote into one) pseudo-royal only
-/// while a side has at most
-/// `extinctionPieceCount` + 1 of them; Locust makes every one royal under `royalty =
-/// absolute`. The two agree while no side starts with more, so a start with more is refused
-/// (`[maharajah2]`'s two maharajahs) unless the section chose a `royalty` itself.
-fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::fen::FenInfo>) {
+/// while a side has at most `extinctionPieceCount` + 1 of them; Locust makes every one royal
+/// under `royalty = absolute`. The two agree while no side starts with more. With a count
+/// of 0 and more men than one, FSF's rule is `royalty = last` wherever a side's royal men
+/// are all of one type for good (`[maharajah2]`'s two maharajahs, `[stardust]`'s four
+/// pawns), which is chosen then; any other start with more is refused unless the section
+/// chose a `royalty` itself.
+fn check_pseudo_royal_count(b: &mut Build, end: &mut GameEnd, info: Option<&super::fen::FenInfo>) {
     let Some(info) = info else { return };
     if end.royalty != Royalty::Absolute || b.ctx.peek("royalty").is_some() {
         return;
@@ -1085,7 +1125,11 @@ fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::f
     if entry.value != "true" {
         return;
     }
-    for white in [true, false] {
+    let kept = b.ctx.peek("extinctionPieceCount");
+    let kept = kept
+        .and_then(|v| values::integer(v, MAX_COUNTER).ok())
+        .unwrap_or(0);
+    let more = [true, false].into_iter().any(|white| {
         let count = (info.pieces.iter())
             .filter(|(s, w, _)| {
                 *w == white
@@ -1095,15 +1139,68 @@ fn check_pseudo_royal_count(b: &mut Build, end: &GameEnd, info: Option<&super::f
                     })
             })
             .count();
-        let kept = b.ctx.peek("extinctionPieceCount");
-        let kept = kept.and_then(|v| values::integer(v, MAX_COUNTER).ok());
-        if count as u32 > kept.unwrap_or(0) + 1 {
-            let msg = "a side starts with more pseudo-royal men than extinctionPieceCount + 1: \
-                       Fairy-Stockfish makes them royal only from that count down, which Locust \
-                       does not model (with a count of 0, `royalty = last` is that rule)";
-            return b.ctx.fail(&entry, msg);
+        count as u32 > kept + 1
+    });
+    if !more {
+        return;
+    }
+    match last_royal_rule(b, info) {
+        Ok(()) if kept == 0 => end.royalty = Royalty::Last,
+        Ok(()) => b.ctx.fail(
+            &entry,
+            "a side starts with more pseudo-royal men than extinctionPieceCount + 1: \
+             Fairy-Stockfish makes them royal only from that count down, which Locust \
+             models for a count of 0 only (`royalty = last`)",
+        ),
+        Err(why) => b.ctx.fail(
+            &entry,
+            format!(
+                "a side starts with more pseudo-royal men than extinctionPieceCount + 1, and \
+                 {why}: Fairy-Stockfish's rule (royal only from that count down, per type) is \
+                 not `royalty = last` there, and Locust does not model it"
+            ),
+        ),
+    }
+}
+
+/// `Ok` when FSF's count-0 pseudo-royalty is Locust's `royalty = last`: each side's royal
+/// men, on the board and in hand, are of one type, and no man can join them of another
+/// type or after the start (no promotion into a royal type, no royal form of a man that is
+/// not royal, no drop of a royal type).
+fn last_royal_rule(b: &Build, info: &super::fen::FenInfo) -> Result<(), &'static str> {
+    let royal = |p: PieceId| b.pieces[p as usize].royal;
+    for white in [true, false] {
+        let board = (info.pieces.iter())
+            .filter(|(_, w, _)| *w == white)
+            .map(|(s, _, _)| *s);
+        let hand = (info.hand.iter())
+            .filter(|(_, w)| *w == white)
+            .map(|(s, _)| *s);
+        let mut types: Vec<PieceId> = board.chain(hand).filter_map(|s| b.id(s)).collect();
+        types.retain(|&p| royal(p));
+        types.sort_unstable();
+        types.dedup();
+        if types.len() > 1 {
+            return Err("a side has royal men of two types");
         }
     }
+    let joins = |p: &PieceType| {
+        p.promotions.iter().any(|&q| royal(q))
+            || !p.royal
+                && [p.promoted, p.demotes_to]
+                    .iter()
+                    .flatten()
+                    .any(|&q| royal(q))
+    };
+    if b.pieces.iter().any(joins) {
+        return Err("a man may promote into a royal type");
+    }
+    let royal_in_hand = (info.hand.iter()).any(|(s, _)| b.id(*s).is_some_and(royal));
+    let captured_to_hand = b.ctx.peek("capturesToHand") == Some("true");
+    if b.ctx.peek("pieceDrops") == Some("true") && (royal_in_hand || captured_to_hand) {
+        return Err("a royal type may be dropped");
+    }
+    Ok(())
 }
 
 fn is_royal(b: &Build, s: Symbol, royal: &[PieceId]) -> bool {
