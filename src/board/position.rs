@@ -70,6 +70,8 @@ pub struct Position {
     /// Check counting: checks each side (White first) has left to give; read only where the
     /// variant counts checks.
     pub(in crate::board) checks_left: [u8; 2],
+    /// `castlingWins`: the last move castled on a side where castling wins.
+    pub(in crate::board) castled_win: bool,
     /// The count of a counting rule (makruk's); default where the variant has none.
     pub(in crate::board) count: crate::board::counting::Count,
     /// Incrementally updated Zobrist key.
@@ -107,6 +109,7 @@ impl Position {
             passes: 0,
             lion_strike: None,
             checks_left: [DEFAULT_CHECKS_LEFT; 2],
+            castled_win: false,
             count: Default::default(),
             key: 0,
             map,
@@ -238,6 +241,9 @@ impl Position {
         }
         k ^= self.count.key();
         k ^= self.walls_key();
+        if self.castled_win {
+            k ^= self.zob.castled_win;
+        }
         if self.stm == Colour::Black {
             k ^= self.zob.side;
         }

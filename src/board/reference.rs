@@ -89,6 +89,8 @@ pub struct RefBoard {
     pub lion_strike: Option<Coord>,
     /// Check counting: checks left to give, White's first.
     pub checks_left: [u8; 2],
+    /// `castlingWins`: the last move castled on a side where castling wins.
+    pub castled_win: bool,
     /// Squares of each piece type in the variant's start position, per colour (for virgin
     /// drops and Grand-chess promotion limits).
     pub start: Arc<[Vec<SquareSet>; 2]>,
@@ -118,6 +120,7 @@ impl RefBoard {
             passes: 0,
             lion_strike: None,
             checks_left: [1; 2],
+            castled_win: false,
             start,
         }
     }
@@ -177,6 +180,7 @@ impl RefBoard {
         b.passes = pos.passes;
         b.lion_strike = pos.lion_strike.and_then(|sq| lay.coord(sq));
         b.checks_left = pos.checks_left;
+        b.castled_win = pos.castled_win;
         b.ep = pos.ep.as_ref().and_then(|ep| {
             Some(RefEp {
                 targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
@@ -843,6 +847,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     let mut n = b.clone();
     n.ep = None;
     n.lion_strike = None;
+    n.castled_win = false;
     n.passes = match m.kind {
         MoveKind::Pass if v.end.bikjang && facing(b, v, b.stm) => 2,
         MoveKind::Pass if m.wall_coord().is_some() => 0, // walling instead of moving
@@ -902,8 +907,12 @@ fn play_castle(b: &mut RefBoard, v: &Variant, m: &Move) {
     };
     b.squares[to.index()] = used(king);
     b.squares[Coord::new(rook_file, to.rank).index()] = used(rook);
+    let king_side = rook_from.file > from.file;
+    if let Some(c) = &v.castling {
+        b.castled_win = c.wins[b.stm.index()][usize::from(!king_side)];
+    }
     if v.castling.as_ref().is_some_and(|c| c.opposite) {
-        opposite_castling(b, v, rook_from.file > from.file);
+        opposite_castling(b, v, king_side);
     }
 }
 

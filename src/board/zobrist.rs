@@ -24,6 +24,9 @@ pub struct Zobrist {
     pieces: usize,
     /// Side-to-move key.
     pub side: u64,
+    /// Key of "the last move castled to a winning side" (`castlingWins`): the same board
+    /// with the rights lost otherwise is the castler's loss.
+    pub castled_win: u64,
 }
 
 /// SplitMix64: a fixed, well-mixed sequence so keys are the same on every run.
@@ -61,6 +64,8 @@ impl Zobrist {
         let checks = (0..2 * CHECK_COUNTS).map(|_| next(&mut s)).collect();
         // Drawn after the check keys, for the same reason.
         let walls = (0..squares).map(|_| next(&mut s)).collect();
+        // Drawn after the walls, for the same reason.
+        let castled_win = next(&mut s);
         Zobrist {
             men,
             hands,
@@ -71,6 +76,7 @@ impl Zobrist {
             squares,
             pieces,
             side,
+            castled_win,
         }
     }
 

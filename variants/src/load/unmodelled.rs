@@ -69,7 +69,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("passOnStalemateWhite", Neutral::Bool(false)),
     ("passOnStalemateBlack", Neutral::Bool(false)),
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
-    ("castlingWins", Neutral::Word(&["-"])),
     ("enclosingDropStart", Neutral::Squares { all: false }),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
