@@ -915,6 +915,13 @@ fn rules_the_generator_does_not_play_are_refused() {
     );
     let e = Rules::new(&triple, None, false).unwrap_err().to_string();
     assert!(e.contains("tripleStepRegion"), "{e}");
+    // Fairy-Stockfish's rules the tables do not model, each refused by its key's name.
+    let refused = |key: &str, text: &str| {
+        let v = variants::load_str(text, "test.ini").unwrap().remove(0);
+        let e = Rules::new(&v, None, false).unwrap_err().to_string();
+        assert!(e.contains(key), "{key}: {e}");
+    };
+    refused("castlingWins", "[castle:chess]\ncastlingWins = q\n");
     // Spartan's kings are royal by extinction: one each plays as chess's king.
     assert!(Rules::new(&builtin("spartan"), None, false).is_ok());
     // Grand: one queen at most, two rooks; no limit on pawns.

@@ -328,6 +328,7 @@ fn chess() -> Variant {
         rank: 0,
         rook_files: (7, 0),
         opposite: false,
+        wins: [[false; 2]; 2],
     });
     v
 }

@@ -872,6 +872,19 @@ impl Position {
         }
     }
 
+    /// The sides (`[king side, queen side]`) on which `colour` keeps a castling right: its
+    /// castling king and a virgin rook on that side of it, as its FEN letters say.
+    pub fn castling_sides(&self, colour: Colour) -> [bool; 2] {
+        let Some((kc, rooks)) = self.castling_partners(colour) else {
+            return [false; 2];
+        };
+        let mut sides = [false; 2];
+        for rc in rooks {
+            sides[usize::from(rc.file < kc.file)] = true;
+        }
+        sides
+    }
+
     /// True when some man keeps a castling right or an en passant capture is open: moves
     /// that endgame tables leave out (their positions are read without such rights).
     pub fn has_castling_or_ep(&self) -> bool {

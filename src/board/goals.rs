@@ -22,6 +22,8 @@ pub enum Goal {
     Extinction,
     /// The side that just moved made its connection (`connect.rs`).
     Connect,
+    /// A side castled where castling wins, or lost its last such right (`castlingWins`).
+    Castling,
 }
 
 /// A game ended by a goal rule.
@@ -86,6 +88,12 @@ impl Position {
                 });
             }
         }
+        if let Some(winner) = self.castling_end() {
+            return Some(GoalEnd {
+                winner: Some(winner),
+                goal: Goal::Castling,
+            });
+        }
         let mover = self.stm.flip();
         if end.check_counting && self.checks_left[mover.index()] == 0 {
             return Some(GoalEnd {
@@ -101,6 +109,28 @@ impl Position {
                 Outcome::Draw => None,
             },
             goal: Goal::Connect,
+        })
+    }
+
+    /// `castlingWins`: the winner when the last move castled on a winning side, or when a
+    /// side with winning sides keeps no right to castle on any of them (the side that just
+    /// moved judged first, as Fairy-Stockfish does: a rook taking a rook may end both).
+    fn castling_end(&self) -> Option<Colour> {
+        let c = self
+            .lay
+            .variant
+            .castling
+            .as_ref()
+            .filter(|c| c.has_wins())?;
+        let mover = self.stm.flip();
+        if self.castled_win {
+            return Some(mover);
+        }
+        [mover, self.stm].into_iter().find_map(|side| {
+            let wins = c.wins[side.index()];
+            let kept = self.castling_sides(side);
+            let lost = wins.iter().any(|&w| w) && !(0..2).any(|i| wins[i] && kept[i]);
+            lost.then_some(side.flip())
         })
     }
 

@@ -52,6 +52,7 @@ pub struct Saved {
     passes: u8,
     lion_strike: Option<Sq>,
     checks_left: [u8; 2],
+    castled_win: bool,
     count: crate::board::counting::Count,
     gates: [u16; 2],
     key: u64,
@@ -276,6 +277,7 @@ impl Position {
             passes: self.passes,
             lion_strike: self.lion_strike.take(),
             checks_left: self.checks_left,
+            castled_win: self.castled_win,
             count: self.count,
             gates: self.gates,
             key: self.key,
@@ -293,6 +295,9 @@ impl Position {
         }
         if let Some(sq) = saved.lion_strike {
             self.key ^= self.zob.strike(sq);
+        }
+        if std::mem::take(&mut self.castled_win) {
+            self.key ^= self.zob.castled_win;
         }
         self.rule50 += 1;
         self.since_null += 1;
@@ -352,6 +357,7 @@ impl Position {
         self.passes = saved.passes;
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;
+        self.castled_win = saved.castled_win;
         self.count = saved.count;
         self.gates = saved.gates;
         self.key = saved.key;
@@ -651,14 +657,16 @@ impl Position {
         }
         self.put(to, king, ops);
         self.put(rook_to, rook, ops);
-        if self
-            .lay
-            .variant
-            .castling
-            .as_ref()
-            .is_some_and(|c| c.opposite)
-        {
-            self.opposite_castling(rook_from > from, ops);
+        let Some(c) = self.lay.variant.castling.as_ref() else {
+            return;
+        };
+        let king_side = rook_from > from;
+        if c.wins[self.stm.index()][usize::from(!king_side)] {
+            self.castled_win = true;
+            self.key ^= self.zob.castled_win;
+        }
+        if c.opposite {
+            self.opposite_castling(king_side, ops);
         }
     }
 

@@ -70,6 +70,8 @@ pub struct Position {
     /// Check counting: checks each side (White first) has left to give; read only where the
     /// variant counts checks.
     pub(in crate::board) checks_left: [u8; 2],
+    /// `castlingWins`: the last move castled on a side where castling wins.
+    pub(in crate::board) castled_win: bool,
     /// The count of a counting rule (makruk's); default where the variant has none.
     pub(in crate::board) count: crate::board::counting::Count,
     /// Gating: each side's gates, a bit per file of its gating rank (FSF's `gatesBB`).
@@ -109,6 +111,7 @@ impl Position {
             passes: 0,
             lion_strike: None,
             checks_left: [DEFAULT_CHECKS_LEFT; 2],
+            castled_win: false,
             count: Default::default(),
             gates: [0; 2],
             key: 0,
@@ -243,6 +246,9 @@ impl Position {
         k ^= self.walls_key();
         for c in [Colour::White, Colour::Black] {
             k ^= self.zob.gates(c, self.gates[c.index()]);
+        }
+        if self.castled_win {
+            k ^= self.zob.castled_win;
         }
         if self.stm == Colour::Black {
             k ^= self.zob.side;

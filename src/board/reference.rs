@@ -91,6 +91,8 @@ pub struct RefBoard {
     pub checks_left: [u8; 2],
     /// Gating: each side's gate squares.
     pub gates: [Vec<Coord>; 2],
+    /// `castlingWins`: the last move castled on a side where castling wins.
+    pub castled_win: bool,
     /// Squares of each piece type in the variant's start position, per colour (for virgin
     /// drops and Grand-chess promotion limits).
     pub start: Arc<[Vec<SquareSet>; 2]>,
@@ -121,6 +123,7 @@ impl RefBoard {
             lion_strike: None,
             checks_left: [1; 2],
             gates: [Vec::new(), Vec::new()],
+            castled_win: false,
             start,
         }
     }
@@ -181,6 +184,7 @@ impl RefBoard {
         b.lion_strike = pos.lion_strike.and_then(|sq| lay.coord(sq));
         b.checks_left = pos.checks_left;
         b.gates = super::reference_gating::gate_squares(&lay.variant, pos.gates);
+        b.castled_win = pos.castled_win;
         b.ep = pos.ep.as_ref().and_then(|ep| {
             Some(RefEp {
                 targets: ep.targets.iter().filter_map(|&t| lay.coord(t)).collect(),
@@ -866,6 +870,7 @@ pub fn play(b: &RefBoard, v: &Variant, m: &Move) -> RefBoard {
     let mut n = b.clone();
     n.ep = None;
     n.lion_strike = None;
+    n.castled_win = false;
     n.passes = match m.kind {
         MoveKind::Pass if v.end.bikjang && facing(b, v, b.stm) => 2,
         MoveKind::Pass if m.wall_coord().is_some() => 0, // walling instead of moving
@@ -935,8 +940,12 @@ fn play_castle(b: &mut RefBoard, v: &Variant, m: &Move) {
     };
     b.squares[to.index()] = used(king);
     b.squares[Coord::new(rook_file, to.rank).index()] = used(rook);
+    let king_side = rook_from.file > from.file;
+    if let Some(c) = &v.castling {
+        b.castled_win = c.wins[b.stm.index()][usize::from(!king_side)];
+    }
     if v.castling.as_ref().is_some_and(|c| c.opposite) {
-        opposite_castling(b, v, rook_from.file > from.file);
+        opposite_castling(b, v, king_side);
     }
 }
 

@@ -81,11 +81,45 @@ pub fn goal_over(b: &RefBoard, v: &Variant) -> bool {
     if v.end.flag.as_ref().is_some_and(|f| flag_over(b, v, f)) {
         return true;
     }
+    if castling_over(b, v) {
+        return true;
+    }
     v.end.connect.as_ref().is_some_and(|c| {
         let counted = b.men().filter(|(_, m)| {
             m.colour == mover && c.pieces.as_ref().is_none_or(|t| t.contains(&m.piece))
         });
         Grid::new(b.files, b.ranks, counted.map(|(at, _)| at)).connected(c, mover)
+    })
+}
+
+/// `castlingWins`: the last move castled on a winning side, or some side with winning
+/// sides has no castling right left on any of them (a virgin king with a virgin rook on
+/// that side of it, on its rank).
+fn castling_over(b: &RefBoard, v: &Variant) -> bool {
+    let Some(c) = v.castling.as_ref().filter(|c| c.has_wins()) else {
+        return false;
+    };
+    if b.castled_win {
+        return true;
+    }
+    [Colour::White, Colour::Black].into_iter().any(|side| {
+        let wins = c.wins[side.index()];
+        let men: Vec<(Coord, PieceId)> = (b.men())
+            .filter(|(_, m)| m.colour == side && m.virgin)
+            .map(|(at, m)| (at, m.piece))
+            .collect();
+        let kept = |queen_side: bool| {
+            (men.iter()).any(|&(k, p)| {
+                p == c.king_type
+                    && men.iter().any(|&(r, q)| {
+                        c.rook_types.contains(&q)
+                            && r.rank == k.rank
+                            && r.file != k.file
+                            && (r.file < k.file) == queen_side
+                    })
+            })
+        };
+        wins.iter().any(|&w| w) && !(wins[0] && kept(false) || wins[1] && kept(true))
     })
 }
 

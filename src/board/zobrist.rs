@@ -26,6 +26,9 @@ pub struct Zobrist {
     pieces: usize,
     /// Side-to-move key.
     pub side: u64,
+    /// Key of "the last move castled to a winning side" (`castlingWins`): the same board
+    /// with the rights lost otherwise is the castler's loss.
+    pub castled_win: u64,
 }
 
 /// Files a gate mask covers (`variants::geometry::MAX_FILES`).
@@ -68,6 +71,8 @@ impl Zobrist {
         let walls = (0..squares).map(|_| next(&mut s)).collect();
         // Drawn after the wall keys, for the same reason.
         let gates = (0..2 * GATE_FILES).map(|_| next(&mut s)).collect();
+        // Drawn after the walls, for the same reason.
+        let castled_win = next(&mut s);
         Zobrist {
             men,
             hands,
@@ -79,6 +84,7 @@ impl Zobrist {
             squares,
             pieces,
             side,
+            castled_win,
         }
     }
 

@@ -178,6 +178,9 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("a checked king that may only take its checker (makpongRule)")
     } else if v.end.counting.is_some() {
         Some("a counting rule (countingRule)")
+    } else if v.castling.as_ref().is_some_and(|c| c.has_wins()) {
+        // Tables hold no castling rights: every position would be lost for such a side.
+        Some("castling that wins (castlingWins)")
     } else if v.zones.iter().any(|z| z.name == TRIPLE_STEP_ZONE) {
         // Its two e.p. squares are not modelled by the tables' single e.p. mark.
         Some("triple steps (tripleStepRegion)")

@@ -34,6 +34,8 @@ pub enum Termination {
     Extinction,
     /// The side that moved made its connection (connect games).
     Connection,
+    /// A side castled where castling wins, or lost its last such right (`castlingWins`).
+    Castling,
     /// The n-move rule.
     MoveRule,
     /// The same position the variant's number of times.
@@ -61,6 +63,7 @@ impl Termination {
             Termination::Flag => "flag reached",
             Termination::Extinction => "extinction",
             Termination::Connection => "connection made",
+            Termination::Castling => "castling rule",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
             Termination::Counting => "counting rule",
@@ -352,6 +355,7 @@ fn goal_outcome(g: GoalEnd) -> Outcome {
         Goal::Flag => Termination::Flag,
         Goal::Extinction => Termination::Extinction,
         Goal::Connect => Termination::Connection,
+        Goal::Castling => Termination::Castling,
     };
     Outcome {
         winner: g.winner,

@@ -163,9 +163,18 @@ pub struct Castling {
     /// `oppositeCastling`: castling on one side takes the opponent's right to castle on the
     /// same side.
     pub opposite: bool,
+    /// `castlingWins` (castle chess): per colour (White first), per side (`[king side,
+    /// queen side]`), castling there wins; a side with such a win loses once it has no
+    /// right left to castle on any of its winning sides.
+    pub wins: [[bool; 2]; 2],
 }
 
 impl Castling {
+    /// True when castling wins for some side (`castlingWins`).
+    pub fn has_wins(&self) -> bool {
+        self.wins.iter().flatten().any(|&w| w)
+    }
+
     /// The board rank castling happens on for White (`white`) or Black.
     pub fn home_rank(&self, white: bool, ranks: u8) -> u8 {
         if white {

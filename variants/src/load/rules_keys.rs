@@ -449,6 +449,17 @@ fn castling(b: &mut Build) -> Option<Castling> {
         .unwrap_or(3);
     let rank = b.ctx.parsed("castlingRank", values::rank).unwrap_or(1);
     let opposite = b.ctx.flag("oppositeCastling", false);
+    let wins_entry = b.ctx.take("castlingWins");
+    let wins = match wins_entry.as_ref().map(|e| castling_wins(&e.value)) {
+        Some(Err(msg)) => {
+            if let Some(e) = &wins_entry {
+                b.ctx.fail(e, msg);
+            }
+            [[false; 2]; 2]
+        }
+        Some(Ok(w)) => w,
+        None => [[false; 2]; 2],
+    };
     let rook_king_side = (b.ctx)
         .parsed("castlingRookKingsideFile", values::file)
         .unwrap_or(b.files as u32);
@@ -468,6 +479,10 @@ fn castling(b: &mut Build) -> Option<Castling> {
     let rooks = named(b, &["rook"]);
     let (rooks, _) = colour_set(b, "castlingRookPieces", &rooks);
     if !enabled || rooks.is_empty() {
+        if let Some(e) = wins_entry.filter(|_| wins.iter().flatten().any(|&w| w)) {
+            // Fairy-Stockfish would find no castling right at the start, a game lost at once.
+            b.ctx.fail(&e, "castlingWins needs castling");
+        }
         return None;
     }
     for (key, file) in [
@@ -490,11 +505,30 @@ fn castling(b: &mut Build) -> Option<Castling> {
         chess960,
         rank: (rank.clamp(1, b.ranks as u32) - 1) as u8,
         opposite,
+        wins,
         rook_files: (
             (rook_king_side.clamp(1, b.files as u32) - 1) as u8,
             (rook_queen_side.clamp(1, b.files as u32) - 1) as u8,
         ),
     })
+}
+
+/// FSF's castling-rights word (`castlingWins = q`): `K`, `Q`, `k`, `q`, or `-` for none, as
+/// `[White, Black]` of `[king side, queen side]`.
+fn castling_wins(value: &str) -> Result<[[bool; 2]; 2], String> {
+    let mut wins = [[false; 2]; 2];
+    for c in value.chars().filter(|c| !c.is_whitespace()) {
+        let (colour, side) = match c {
+            '-' => break,
+            'K' => (0, 0),
+            'Q' => (0, 1),
+            'k' => (1, 0),
+            'q' => (1, 1),
+            _ => return Err(format!("`{c}` is no castling right (K, Q, k, q or -)")),
+        };
+        wins[colour][side] = true;
+    }
+    Ok(wins)
 }
 
 fn outcome_key(b: &mut Build, key: &str, default: Outcome) -> Outcome {

@@ -61,7 +61,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
-    ("castlingWins", Neutral::Word(&["-"])),
     ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 

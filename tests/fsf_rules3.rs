@@ -1,0 +1,125 @@
+//! Issue 44's third batch of Fairy-Stockfish rules as Locust plays them: `castlingWins`
+//! (castle), `petrifyOnCaptureTypes` (petrified, nuclear), `piecePromotionOnCapture` (micro,
+//! cetus), wolf's pawn with both promotions, shatar's mate rule. Game results equal
+//! pyffish's `game_result` and perft equals the newest FSF's `go perft` (with the engine and
+//! with the reference generator) on positions at the rules' edges and at the ends of random
+//! games (tests/data/perft/fsf_rules3.txt, made by tools/fsf-rules3-data.py); random walks
+//! agree with the reference generator. The start positions and playouts of every variant are
+//! in fsf_builtin_perft.rs and fsf_ini_perft.rs.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod peers;
+
+use common::walk_checked;
+use locust::board::position::Position;
+use locust::board::reference::{perft as ref_perft, RefBoard};
+use locust::game::Game;
+use locust::perft::perft;
+use variants::Variant;
+
+const DATA: &str = include_str!("data/perft/fsf_rules3.txt");
+/// Variants that must have a decided game in the data.
+const DECIDED: &[&str] = &["castle"];
+/// Plies of each random walk.
+const WALK_PLIES: usize = 120;
+
+/// The sections of FSF's variants.ini that Locust loads (read from the peer file: it is GPL
+/// and never copied here), or `None` with the skip reported when the file is not found.
+fn fsf_sections(test: &str) -> Option<Vec<Variant>> {
+    let Some(text) = peers::fsf_variants_ini() else {
+        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
+        peers::missing(peers::FSF_VARIANTS_INI, test, why);
+        return None;
+    };
+    Some(variants::load_report(&text, "variants.ini").variants())
+}
+
+/// A built-in of that name, else the section of FSF's file; `None` when it is a section and
+/// the file is missing.
+fn find(name: &str, sections: &Option<Vec<Variant>>) -> Option<Variant> {
+    let builtins = variants::builtins().expect("built-ins load");
+    if let Some(v) = variants::find(&builtins, name) {
+        return Some(v.clone());
+    }
+    let v = sections.as_ref()?.iter().find(|v| v.name == name);
+    Some(v.unwrap_or_else(|| panic!("{name} does not load")).clone())
+}
+
+fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
+    let mut game = Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
+    for m in moves {
+        let mv = (game.parse_move(m)).unwrap_or_else(|e| panic!("{}: {e}: {m}", v.name));
+        game.play(mv);
+    }
+    game
+}
+
+#[test]
+fn endings_equal_pyffish() {
+    let rows = common::ending_rows(DATA);
+    for name in DECIDED {
+        assert!(rows.iter().any(|r| r.0 == *name && r.1 != "on"), "{name}");
+    }
+    let sections = fsf_sections("endings_equal_pyffish");
+    for (name, want, fen, moves) in rows {
+        let Some(v) = find(name, &sections) else {
+            continue;
+        };
+        let mut game = played(&v, fen, &moves);
+        let got = common::result_for_mover(&mut game);
+        assert_eq!(got, want, "{name}: {fen} ; {}", moves.join(" "));
+    }
+}
+
+/// Perft equals FSF's with the engine and with the reference generator.
+#[test]
+fn perft_equals_fsf() {
+    let sections = fsf_sections("perft_equals_fsf");
+    let rows: Vec<&str> = DATA
+        .lines()
+        .filter_map(|l| l.strip_prefix("perft "))
+        .collect();
+    for name in DECIDED {
+        assert!(
+            rows.iter().any(|r| r.starts_with(&format!("{name} "))),
+            "{name}"
+        );
+    }
+    for row in rows {
+        let f: Vec<&str> = row.splitn(4, ' ').collect();
+        let (name, depth, want) = (f[0], f[1].parse().unwrap(), f[2].parse::<u64>().unwrap());
+        let Some(v) = find(name, &sections) else {
+            continue;
+        };
+        let pos = Position::new_game(v.clone()).unwrap().with_fen(f[3]);
+        let pos = pos.unwrap_or_else(|e| panic!("{e}: {row}"));
+        assert_eq!(perft(&mut pos.clone(), depth), want, "{row}");
+        let board = RefBoard::from_position(&pos);
+        assert_eq!(ref_perft(&board, &v, depth), want, "reference: {row}");
+    }
+}
+
+/// Walks from the start and from each game's last position but one agree with the
+/// reference generator move for move, with map and key equal to a scratch build.
+#[test]
+fn walks_agree_with_the_reference() {
+    let mut seen = Vec::new();
+    let sections = fsf_sections("walks_agree_with_the_reference");
+    for (i, (name, want, fen, moves)) in common::ending_rows(DATA).into_iter().enumerate() {
+        if want != "on" {
+            continue;
+        }
+        let Some(rules) = find(name, &sections) else {
+            continue;
+        };
+        if !seen.contains(&name) {
+            seen.push(name);
+            let start = Position::new_game(rules.clone()).unwrap();
+            walk_checked(name, start, &rules, WALK_PLIES, 0x3A11 + i as u64);
+        }
+        let pos = played(&rules, fen, &moves).position().clone();
+        walk_checked(name, pos, &rules, WALK_PLIES, 0x3B22 + i as u64);
+    }
+}

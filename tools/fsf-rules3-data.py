@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Game ends and perft counts for the third batch of Fairy-Stockfish rules of issue 44
+(castlingWins, petrifyOnCaptureTypes, piecePromotionOnCapture, wolf's two promotions,
+shatar's mate rule), from pyffish and the newest Fairy-Stockfish, written to
+tests/data/perft/fsf_rules3.txt and checked by tests/fsf_rules3.rs.
+
+For each variant (built-ins, and sections of FSF's variants.ini loaded from the mirror of
+its repository at its newest commit): seeded random playouts (pyffish `legal_moves`) in which
+the moves that exercise the rule (castling, king and rook moves; captures; promotions;
+checks) are preferred half of the time, until no legal move is left. Each playout gives two
+`ending` rows: the game one move before its end (`on`) and at its end (pyffish's
+`game_result` for the side to move: win, loss or draw). Each playout also gives `perft` rows,
+counted by the newest FSF's `go perft` (depth 3, or 2 above MAX_NODES): the position three
+plies before the end and the one before the end.
+
+Usage: tools/fsf-rules3-data.py > tests/data/perft/fsf_rules3.txt
+"""
+import random
+import subprocess
+import tempfile
+import os
+
+import pyffish as sf
+
+FSF_GIT = "/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo"
+ENGINE = "/opt/peers/fairy-stockfish-latest"
+# Variants, each with the kind of move its playouts prefer.
+VARIANTS = [
+    ("castle", "castle"),
+]
+# Positions set up by hand at the rules' edges, each with a move sequence from it: two
+# `ending` rows (before the last move, after it) and a `perft` row of the position.
+SPECIAL = [
+    # Black castles queen side and wins; castles king side and loses its last winning right.
+    ("castle", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", ["e8c8"]),
+    ("castle", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", ["e8g8"]),
+    # White castling either way decides nothing (only Black's queen side counts).
+    ("castle", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", ["e1c1", "h7h6"]),
+    # A rook takes the rook that kept Black's right: Black loses at once.
+    ("castle", "r3k3/1ppppppp/8/8/8/8/1PPPPPPP/R3K3 w Qq - 0 1", ["a1a8"]),
+    # Black without its right in the FEN has lost already: no move is left.
+    ("castle", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQk - 0 1", []),
+]
+PLAYOUTS = 4
+MAX_PLIES = 400
+MAX_NODES = 400_000
+# How often a playout's move is drawn from the preferred moves.
+PREFER = 0.8
+
+
+def result_word(value):
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def preferred(kind, name, fen, moves, legal):
+    """The legal moves of the kind the variant's playouts prefer."""
+    board = sf.get_fen(name, fen, moves).split()[0]
+    rows = board.split("/")
+
+    def piece_at(sq):
+        file, rank = ord(sq[0]) - ord("a"), int(sq[1:])
+        row = rows[len(rows) - rank]
+        f = 0
+        i = 0
+        while i < len(row):
+            c = row[i]
+            if c.isdigit():
+                j = i
+                while j < len(row) and row[j].isdigit():
+                    j += 1
+                f += int(row[i:j])
+                i = j
+                continue
+            if c in "+~[":
+                i += 1
+                continue
+            if f == file:
+                return c
+            f += 1
+            i += 1
+        return None
+
+    def src(m):
+        return m[:2] if m[1].isdigit() and not m[2].isdigit() else m[:3]
+
+    if kind == "castle":
+        # Castling where it is legal (the king two files or more along its rank), else
+        # moves of other men, so that games reach castling as well as lost rights.
+        kings = [m for m in legal if (piece_at(src(m)) or "").lower() == "k"]
+        castlings = [m for m in kings if abs(ord(m[0]) - ord(m[len(src(m))])) >= 2]
+        return castlings or [m for m in legal if (piece_at(src(m)) or "").lower() not in "kr"]
+    if kind == "capture":
+        return [m for m in legal if piece_at(m[len(src(m)):len(src(m)) + 2]) not in (None, "*")]
+    if kind == "promote":
+        return [m for m in legal if m[-1].isalpha() or m.endswith("+")]
+    return legal
+
+
+def playout(name, kind, rng):
+    fen = sf.start_fen(name)
+    moves = []
+    while len(moves) < MAX_PLIES:
+        legal = sorted(sf.legal_moves(name, fen, moves))
+        if not legal:
+            return fen, moves, result_word(sf.game_result(name, fen, moves))
+        if sf.is_optional_game_end(name, fen, moves)[0]:
+            return None
+        pool = preferred(kind, name, fen, moves, legal) if rng.random() < PREFER else legal
+        moves.append(rng.choice(pool or legal))
+    return None
+
+
+class Engine:
+    def __init__(self, ini):
+        self.p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)
+        self.ask("uci", "uciok")
+        self.ask("setoption name VariantPath value %s\nisready" % ini, "readyok")
+
+    def ask(self, cmd, last):
+        self.p.stdin.write(cmd + "\n")
+        self.p.stdin.flush()
+        while True:
+            line = self.p.stdout.readline().strip()
+            if line.startswith(last):
+                return line
+
+    def perft(self, name, fen):
+        self.ask("setoption name UCI_Variant value %s\nisready" % name, "readyok")
+        for depth in (3, 2):
+            n = int(self.ask("position fen %s\ngo perft %d" % (fen, depth),
+                             "Nodes searched").split()[-1])
+            if n <= MAX_NODES or depth == 2:
+                return depth, n
+
+    def quit(self):
+        self.p.stdin.write("quit\n")
+        self.p.stdin.flush()
+        self.p.wait()
+
+
+def main():
+    text = subprocess.run(["git", "--git-dir", FSF_GIT, "show", "HEAD:src/variants.ini"],
+                          capture_output=True, text=True, check=True).stdout
+    sf.load_variant_config(text)
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        f.write(text)
+    engine = Engine(f.name)
+    print("# Game ends and perft of issue 44's third batch of Fairy-Stockfish rules, by pyffish")
+    print("# %s (legal_moves, game_result) and the newest FSF's `go perft`. Generated by"
+          % ".".join(map(str, sf.version())))
+    print("# tools/fsf-rules3-data.py; do not edit. `ending VARIANT RESULT FEN ; MOVES`: RESULT")
+    print("# is `on` (the game goes on) or the side to move's win|loss|draw after MOVES;")
+    print("# `perft VARIANT DEPTH COUNT FEN`.")
+    for name, fen, moves in SPECIAL:
+        if moves:
+            print("ending %s on %s ; %s" % (name, fen, " ".join(moves[:-1])))
+        value = sf.game_result(name, fen, moves) if not sf.legal_moves(name, fen, moves) else None
+        print("ending %s %s %s ; %s" % (name, "on" if value is None else result_word(value),
+                                        fen, " ".join(moves)))
+        depth, n = engine.perft(name, fen)
+        print("perft %s %d %d %s" % (name, depth, n, fen))
+    for name, kind in VARIANTS:
+        rng = random.Random(name)
+        found = 0
+        for _ in range(PLAYOUTS * 10):
+            got = playout(name, kind, rng)
+            if got is None:
+                continue
+            fen, moves, result = got
+            print("ending %s on %s ; %s" % (name, fen, " ".join(moves[:-1])))
+            print("ending %s %s %s ; %s" % (name, result, fen, " ".join(moves)))
+            for back in (3, 1):
+                if len(moves) >= back:
+                    at = sf.get_fen(name, fen, moves[:-back])
+                    depth, n = engine.perft(name, at)
+                    print("perft %s %d %d %s" % (name, depth, n, at))
+            found += 1
+            if found == PLAYOUTS:
+                break
+    engine.quit()
+    os.unlink(f.name)
+
+
+if __name__ == "__main__":
+    main()
