@@ -341,10 +341,14 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 return score;
             }
+            // The window widens from the score returned (a fail-soft bound, often well past
+            // the old edge), and a fail low also brings beta down to the middle: the true
+            // score lies below the old window.
             if score <= alpha && alpha > -MATE {
-                alpha = (alpha - delta).max(-MATE);
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-MATE);
             } else if score >= beta && beta < MATE {
-                beta = (beta + delta).min(MATE);
+                beta = (score + delta).min(MATE);
             } else {
                 return score;
             }
@@ -915,6 +919,9 @@ impl<'a> Worker<'a> {
         let mut best = -MATE;
         let mut best_sig = 0;
         let mut quiets_tried = 0usize;
+        // The quiet moves searched before a cut-off, which lose history by it (not the ones
+        // skipped unsearched: pruning says nothing of how they fare).
+        let mut quiets_searched = arrayvec::ArrayVec::<usize, MALUS_MOVES>::new();
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut scored = false;
@@ -995,6 +1002,7 @@ impl<'a> Worker<'a> {
             if quiet {
                 quiets_tried += 1;
             }
+            let searched_quiet = quiet && keys[i] < KILLER_KEY && score < beta;
             if score > best {
                 best = score;
                 if score > alpha {
@@ -1009,11 +1017,14 @@ impl<'a> Worker<'a> {
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet {
-                            self.reward(&m, &moves, &order[..tried - 1], &keys, ply, depth);
+                            self.reward(&m, &moves, &quiets_searched, ply, depth);
                         }
                         break;
                     }
                 }
+            }
+            if searched_quiet {
+                let _ = quiets_searched.try_push(i);
             }
         }
         self.lists[ply] = moves;
@@ -1058,17 +1069,9 @@ impl<'a> Worker<'a> {
         (!self.aborted && score >= beta).then_some(if score >= KNOWN_WIN { beta } else { score })
     }
 
-    /// Killers and history after a quiet move caused a cut; the quiet moves tried before it
-    /// lose history.
-    fn reward(
-        &mut self,
-        m: &Move,
-        moves: &[Move],
-        tried: &[usize],
-        keys: &[i32],
-        ply: usize,
-        depth: i32,
-    ) {
+    /// Killers and history after a quiet move caused a cut; the quiet moves searched before
+    /// it (`tried`, killers left out) lose history.
+    fn reward(&mut self, m: &Move, moves: &[Move], tried: &[usize], ply: usize, depth: i32) {
         let sig = move_sig(m);
         if self.killers[ply][0] != sig {
             self.killers[ply][1] = self.killers[ply][0];
@@ -1077,9 +1080,7 @@ impl<'a> Worker<'a> {
         let bonus = history_bonus(depth);
         self.update_quiet(m, ply, bonus);
         for &t in tried {
-            if is_quiet(keys[t]) && keys[t] < KILLER_KEY {
-                self.update_quiet(&moves[t], ply, -bonus);
-            }
+            self.update_quiet(&moves[t], ply, -bonus);
         }
     }
 
