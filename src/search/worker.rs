@@ -864,7 +864,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -MATE
         } else {
-            self.eval.evaluate(&self.pos)
+            self.static_eval(hit)
         };
         self.static_evals[ply] = static_eval;
         // Improving: our static score rose since our last move (never when in check then or
@@ -1036,10 +1036,25 @@ impl<'a> Worker<'a> {
         // position: stored with a draft it would decide the same position reached without
         // the cycle. Depth 0 keeps the move for ordering and never cuts.
         let draft = if best.abs() == KNOWN_WIN { 0 } else { depth };
-        self.shared
-            .tt
-            .store(key, best_sig, to_tt(best, ply), draft, bound);
+        let eval = (!in_check).then_some(static_eval);
+        let entry = TtHit {
+            sig: best_sig,
+            score: to_tt(best, ply),
+            depth: draft,
+            bound,
+            eval,
+        };
+        self.shared.tt.store(key, entry);
         best
+    }
+
+    /// The static evaluation of the position, from the table's entry when it holds one (the
+    /// evaluation is a function of the position, which the key stands for).
+    fn static_eval(&self, hit: Option<TtHit>) -> i32 {
+        match hit.and_then(|h| h.eval) {
+            Some(e) => e,
+            None => self.eval.evaluate(&self.pos),
+        }
     }
 
     /// Null move: pass, and if a reduced search still fails high, so does this node.
@@ -1150,6 +1165,7 @@ impl<'a> Worker<'a> {
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut best;
+        let mut stand = None;
         if in_check {
             self.pos.legal_moves(&mut moves, &mut self.ops);
             if moves.is_empty() {
@@ -1158,13 +1174,14 @@ impl<'a> Worker<'a> {
             }
             best = -MATE;
         } else {
-            let stand = self.eval.evaluate(&self.pos);
-            if stand >= beta {
+            let eval = self.static_eval(hit);
+            if eval >= beta {
                 self.lists[ply] = moves;
-                return stand;
+                return eval;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(eval);
+            best = eval;
+            stand = Some(eval);
             self.pos.gen_stage(Stage::Captures, &mut moves);
         }
         let legality = if in_check {
@@ -1225,10 +1242,14 @@ impl<'a> Worker<'a> {
         }
         self.lists[ply] = moves;
         if !self.aborted && best.abs() != KNOWN_WIN {
-            let bound = bound_of(best, alpha0, alpha, beta);
-            self.shared
-                .tt
-                .store(key, best_sig, to_tt(best, ply), 0, bound);
+            let entry = TtHit {
+                sig: best_sig,
+                score: to_tt(best, ply),
+                depth: 0,
+                bound: bound_of(best, alpha0, alpha, beta),
+                eval: stand,
+            };
+            self.shared.tt.store(key, entry);
         }
         best
     }
