@@ -19,9 +19,10 @@
 #                  else tests/data/openings/VARIANT.epd.
 #   HASH [16]      Hash (MB) of both engines.
 #   OUT [/tmp/locust-sprt]  where the PGN and the full log go.
+#   CONCURRENCY [1]  games at once (2 is fine at fixed nodes: the result does not depend on
+#                  load; leave 1 under a time control on a shared machine).
 # Games are adjudicated to save time: a draw after move 40 when both scores stay within
-# 10 cp for 8 moves each, a resignation at 700 cp against for 4 moves each. Concurrency 1:
-# the machine is shared.
+# 10 cp for 8 moves each, a resignation at 700 cp against for 4 moves each.
 #
 # Example (a tree-shape change, standard bounds):
 #   cp target/release/locust /work/bins/base-$(git rev-parse --short HEAD)   # before the change
@@ -44,7 +45,7 @@ echo "# new=$new base=$base variant=$variant book=$book limit=${limit[*]}" \
   -engine cmd="$new" proto=uci name=new \
   -engine cmd="$base" proto=uci name=base \
   -each "${limit[@]}" option.Hash="${HASH:-16}" \
-  -games 2 -rounds "${ROUNDS:-2000}" -repeat -recover -concurrency 1 \
+  -games 2 -rounds "${ROUNDS:-2000}" -repeat -recover -concurrency "${CONCURRENCY:-1}" \
   -openings file="$book" format=epd order=random \
   -draw movenumber=40 movecount=8 score=10 -resign movecount=4 score=700 \
   -sprt elo0="${ELO0:-0}" elo1="${ELO1:-5}" alpha="${ALPHA:-0.05}" beta="${BETA:-0.05}" \

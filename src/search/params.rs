@@ -61,6 +61,8 @@ pub const QS_RECAPTURE_PLY: usize = 4;
 /// chess's pairs (768 x 768 kinds and squares) with few collisions; with 2^18 the histories
 /// measured no better than none (docs/STRENGTH.md, session 21).
 pub const CONT_BITS: u32 = 20;
+/// Quiet moves searched before a cut-off that lose history by it, at most (the first ones).
+pub const MALUS_MOVES: usize = 64;
 /// History bonus cap.
 pub const HISTORY_MAX: i32 = 16_384;
 /// History bonus of a cut-off: `HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET`, at

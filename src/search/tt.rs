@@ -1,5 +1,6 @@
 //! The transposition table: a lock-free table of 16-byte entries shared by every search thread
-//! (key xor data checked on read, so a torn entry is a miss), sized in MB, with aging.
+//! (key xor data checked on read, so a torn entry is a miss), sized in MB, with aging. An
+//! entry also keeps the node's static evaluation, which a later visit need not compute.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -28,6 +29,8 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound of the score.
     pub bound: Bound,
+    /// The position's static evaluation, when the storing node had one (not in check).
+    pub eval: Option<i32>,
 }
 
 /// A move's 32-bit signature: its compact code ([`CompactMove`]) with the extra-square byte
@@ -55,6 +58,14 @@ pub struct Tt {
 }
 
 const ENTRY_BYTES: usize = 16;
+
+/// The key bits an entry is checked against: the top 16 carry the static evaluation instead
+/// (xored in), and are all but implied by the slot, which the top bits choose.
+const KEY_CHECK: u64 = (1 << 48) - 1;
+/// Where the static evaluation sits in the key word.
+const EVAL_SHIFT: u32 = 48;
+/// The stored evaluation of an entry without one.
+const NO_EVAL: i16 = i16::MIN;
 
 /// Largest share (per mille) of the machine's memory a table may take.
 const RAM_SHARE_PER_MILLE: usize = 500;
@@ -117,21 +128,35 @@ impl Tt {
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         let s = &self.slots[self.index(key)];
         let data = s[1].load(Ordering::Relaxed);
-        if s[0].load(Ordering::Relaxed) ^ data != key || data == 0 {
+        let check = s[0].load(Ordering::Relaxed) ^ data ^ key;
+        if check & KEY_CHECK != 0 || data == 0 {
             return None;
         }
-        Some(unpack(data))
+        let eval = (check >> EVAL_SHIFT) as u16 as i16;
+        Some(TtHit {
+            eval: (eval != NO_EVAL).then_some(eval as i32),
+            ..unpack(data)
+        })
     }
 
     /// Stores an entry, replacing a shallower or older one (an exact score always wins).
     /// Another position's entry of this search is kept when it is [`KEEP_DEEPER`] plies
     /// deeper: quiescence stores its results too, and would otherwise wash the main
-    /// search's deep entries out.
-    pub fn store(&self, key: u64, sig: u32, score: i32, depth: i32, bound: Bound) {
+    /// search's deep entries out. `eval` is the node's static evaluation (`None` in check:
+    /// the same position's earlier one is kept).
+    pub fn store(&self, key: u64, entry: TtHit) {
+        let TtHit {
+            sig,
+            score,
+            depth,
+            bound,
+            eval,
+        } = entry;
         let s = &self.slots[self.index(key)];
         let old = s[1].load(Ordering::Relaxed);
         let age = self.age.load(Ordering::Relaxed) & 0x3F;
-        let same = s[0].load(Ordering::Relaxed) ^ old == key;
+        let old_check = s[0].load(Ordering::Relaxed) ^ old ^ key;
+        let same = old_check & KEY_CHECK == 0;
         if old != 0 {
             let prev = unpack(old);
             let old_age = (old >> 58) & 0x3F;
@@ -147,8 +172,16 @@ impl Tt {
         } else {
             sig
         };
+        let eval = match eval {
+            Some(e) if e.abs() <= i16::MAX as i32 => e as i16,
+            _ if same && old != 0 => (old_check >> EVAL_SHIFT) as u16 as i16,
+            _ => NO_EVAL,
+        };
         let data = pack(sig, score, depth, bound, age);
-        s[0].store(key ^ data, Ordering::Relaxed);
+        s[0].store(
+            key ^ data ^ ((eval as u16 as u64) << EVAL_SHIFT),
+            Ordering::Relaxed,
+        );
         s[1].store(data, Ordering::Relaxed);
     }
 
@@ -191,6 +224,7 @@ fn unpack(data: u64) -> TtHit {
         score: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xFF) as i32 - 1,
         bound,
+        eval: None,
     }
 }
 
@@ -221,15 +255,47 @@ mod tests {
         }
     }
 
+    fn entry(sig: u32, score: i32, depth: i32, bound: Bound, eval: Option<i32>) -> TtHit {
+        TtHit {
+            sig,
+            score,
+            depth,
+            bound,
+            eval,
+        }
+    }
+
     #[test]
     fn stores_and_finds_negative_scores_and_bounds() {
         let tt = Tt::new(1);
-        tt.store(0xDEAD_BEEF_1234, 77 | 1 << 31, -31000, 12, Bound::Lower);
-        let hit = tt.probe(0xDEAD_BEEF_1234).unwrap();
+        let key = 0xDEAD_BEEF_1234;
+        tt.store(
+            key,
+            entry(77 | 1 << 31, -31000, 12, Bound::Lower, Some(-123)),
+        );
+        let hit = tt.probe(key).unwrap();
         assert_eq!(
-            (hit.sig, hit.score, hit.depth, hit.bound),
-            (77 | 1 << 31, -31000, 12, Bound::Lower)
+            (hit.sig, hit.score, hit.depth, hit.bound, hit.eval),
+            (77 | 1 << 31, -31000, 12, Bound::Lower, Some(-123))
         );
         assert!(tt.probe(0xDEAD_BEEF_1235).is_none());
+        // A key differing only in the top bits, where the evaluation is stored, is a miss.
+        assert!(tt.probe(key ^ 1 << 50).is_none());
+    }
+
+    #[test]
+    fn the_static_evaluation_is_kept_by_a_store_without_one() {
+        let tt = Tt::new(1);
+        let key = 0x0123_4567_89AB_CDEF;
+        tt.store(key, entry(5, 10, 0, Bound::Upper, Some(i16::MAX as i32)));
+        assert_eq!(tt.probe(key).and_then(|h| h.eval), Some(i16::MAX as i32));
+        // In check (no evaluation): the position's earlier one stays.
+        tt.store(key, entry(0, -40, 3, Bound::Exact, None));
+        let hit = tt.probe(key).unwrap();
+        assert_eq!((hit.sig, hit.score, hit.depth), (5, -40, 3));
+        assert_eq!(hit.eval, Some(i16::MAX as i32));
+        // A score beyond 16 bits is not stored, and the entry of a new position has none.
+        tt.store(key ^ 1, entry(0, 0, 1, Bound::Exact, Some(40_000)));
+        assert_eq!(tt.probe(key ^ 1).map(|h| h.eval), Some(None));
     }
 }

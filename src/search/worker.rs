@@ -342,10 +342,14 @@ impl<'a> Worker<'a> {
             if self.aborted {
                 return score;
             }
+            // The window widens from the score returned (a fail-soft bound, often well past
+            // the old edge), and a fail low also brings beta down to the middle: the true
+            // score lies below the old window.
             if score <= alpha && alpha > -MATE {
-                alpha = (alpha - delta).max(-MATE);
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-MATE);
             } else if score >= beta && beta < MATE {
-                beta = (beta + delta).min(MATE);
+                beta = (score + delta).min(MATE);
             } else {
                 return score;
             }
@@ -863,7 +867,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -MATE
         } else {
-            self.eval.evaluate(&self.pos)
+            self.static_eval(hit)
         };
         self.static_evals[ply] = static_eval;
         // Improving: our static score rose since our last move (never when in check then or
@@ -918,6 +922,9 @@ impl<'a> Worker<'a> {
         let mut best = -MATE;
         let mut best_sig = 0;
         let mut quiets_tried = 0usize;
+        // The quiet moves searched before a cut-off, which lose history by it (not the ones
+        // skipped unsearched: pruning says nothing of how they fare).
+        let mut quiets_searched = arrayvec::ArrayVec::<usize, MALUS_MOVES>::new();
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut scored = false;
@@ -998,6 +1005,7 @@ impl<'a> Worker<'a> {
             if quiet {
                 quiets_tried += 1;
             }
+            let searched_quiet = quiet && keys[i] < KILLER_KEY && score < beta;
             if score > best {
                 best = score;
                 if score > alpha {
@@ -1012,11 +1020,14 @@ impl<'a> Worker<'a> {
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet {
-                            self.reward(&m, &moves, &order[..tried - 1], &keys, ply, depth);
+                            self.reward(&m, &moves, &quiets_searched, ply, depth);
                         }
                         break;
                     }
                 }
+            }
+            if searched_quiet {
+                let _ = quiets_searched.try_push(i);
             }
         }
         self.lists[ply] = moves;
@@ -1028,10 +1039,25 @@ impl<'a> Worker<'a> {
         // position: stored with a draft it would decide the same position reached without
         // the cycle. Depth 0 keeps the move for ordering and never cuts.
         let draft = if best.abs() == KNOWN_WIN { 0 } else { depth };
-        self.shared
-            .tt
-            .store(key, best_sig, to_tt(best, ply), draft, bound);
+        let eval = (!in_check).then_some(static_eval);
+        let entry = TtHit {
+            sig: best_sig,
+            score: to_tt(best, ply),
+            depth: draft,
+            bound,
+            eval,
+        };
+        self.shared.tt.store(key, entry);
         best
+    }
+
+    /// The static evaluation of the position, from the table's entry when it holds one (the
+    /// evaluation is a function of the position, which the key stands for).
+    fn static_eval(&self, hit: Option<TtHit>) -> i32 {
+        match hit.and_then(|h| h.eval) {
+            Some(e) => e,
+            None => self.eval.evaluate(&self.pos),
+        }
     }
 
     /// Null move: pass, and if a reduced search still fails high, so does this node.
@@ -1061,17 +1087,9 @@ impl<'a> Worker<'a> {
         (!self.aborted && score >= beta).then_some(if score >= KNOWN_WIN { beta } else { score })
     }
 
-    /// Killers and history after a quiet move caused a cut; the quiet moves tried before it
-    /// lose history.
-    fn reward(
-        &mut self,
-        m: &Move,
-        moves: &[Move],
-        tried: &[usize],
-        keys: &[i32],
-        ply: usize,
-        depth: i32,
-    ) {
+    /// Killers and history after a quiet move caused a cut; the quiet moves searched before
+    /// it (`tried`, killers left out) lose history.
+    fn reward(&mut self, m: &Move, moves: &[Move], tried: &[usize], ply: usize, depth: i32) {
         let sig = move_sig(m);
         if self.killers[ply][0] != sig {
             self.killers[ply][1] = self.killers[ply][0];
@@ -1080,9 +1098,7 @@ impl<'a> Worker<'a> {
         let bonus = history_bonus(depth);
         self.update_quiet(m, ply, bonus);
         for &t in tried {
-            if is_quiet(keys[t]) && keys[t] < KILLER_KEY {
-                self.update_quiet(&moves[t], ply, -bonus);
-            }
+            self.update_quiet(&moves[t], ply, -bonus);
         }
     }
 
@@ -1152,6 +1168,7 @@ impl<'a> Worker<'a> {
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut best;
+        let mut stand = None;
         if in_check {
             self.pos.legal_moves(&mut moves, &mut self.ops);
             if moves.is_empty() {
@@ -1160,13 +1177,14 @@ impl<'a> Worker<'a> {
             }
             best = -MATE;
         } else {
-            let stand = self.eval.evaluate(&self.pos);
-            if stand >= beta {
+            let eval = self.static_eval(hit);
+            if eval >= beta {
                 self.lists[ply] = moves;
-                return stand;
+                return eval;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(eval);
+            best = eval;
+            stand = Some(eval);
             self.pos.gen_stage(Stage::Captures, &mut moves);
         }
         let legality = if in_check {
@@ -1227,10 +1245,14 @@ impl<'a> Worker<'a> {
         }
         self.lists[ply] = moves;
         if !self.aborted && best.abs() != KNOWN_WIN {
-            let bound = bound_of(best, alpha0, alpha, beta);
-            self.shared
-                .tt
-                .store(key, best_sig, to_tt(best, ply), 0, bound);
+            let entry = TtHit {
+                sig: best_sig,
+                score: to_tt(best, ply),
+                depth: 0,
+                bound: bound_of(best, alpha0, alpha, beta),
+                eval: stand,
+            };
+            self.shared.tt.store(key, entry);
         }
         best
     }
