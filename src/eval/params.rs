@@ -115,6 +115,37 @@ weights! {
     passer_free = 30;
     /// Passed pawns: weight when the square in front is empty and defended.
     passer_defended = 20;
+    /// Pawn structure (src/eval/structure.rs; pawns that capture otherwise than they move):
+    /// penalty of a pawn with an own pawn in front of it on its file, middle game.
+    doubled_mg = 0;
+    /// Endgame counterpart of [`Weights::doubled_mg`].
+    doubled_eg = 0;
+    /// Pawn structure: penalty of a pawn without own pawns on the neighbouring files.
+    isolated_mg = 0;
+    /// Endgame counterpart of [`Weights::isolated_mg`].
+    isolated_eg = 0;
+    /// Pawn structure: bonus of a pawn with an own pawn beside it or diagonally behind it,
+    /// at the start of its way; it grows by a [`CONNECTED_RANK_BASE`]th per rank.
+    connected_mg = 0;
+    /// Endgame counterpart of [`Weights::connected_mg`].
+    connected_eg = 0;
+    /// Royal shelter: middle-game bonus per own pawn one rank in front of a royal, on its file
+    /// or a neighbouring one.
+    shelter_near = 0;
+    /// Same, two ranks in front.
+    shelter_far = 0;
+    /// A man that slides along its file (not diagonally), on a file without pawns.
+    open_file_mg = 0;
+    /// Endgame counterpart of [`Weights::open_file_mg`].
+    open_file_eg = 0;
+    /// Same, on a file without own pawns but with an enemy pawn.
+    half_open_file_mg = 0;
+    /// Endgame counterpart of [`Weights::half_open_file_mg`].
+    half_open_file_eg = 0;
+    /// A side with men of one colour-bound kind on both square colours (the bishop pair).
+    pair_mg = 0;
+    /// Endgame counterpart of [`Weights::pair_mg`].
+    pair_eg = 0;
 }
 
 /// King danger: an attacker's or a man in hand's value counts up to this much (a chu lion is
@@ -187,3 +218,7 @@ pub const MAX_ROYALS: usize = 4;
 pub const PASSER_KING_REACH: i32 = 5;
 /// Passed pawns: the weights above times the rank factor, per this many centipawns.
 pub const PASSER_DIVISOR: i32 = 2;
+/// File sliders and colour-bound men per side the structure terms look at.
+pub const MAX_SLIDERS: usize = 8;
+/// Connected pawns: the bonus at (chess-scaled) rank r is the weight x (r + this) / this.
+pub const CONNECTED_RANK_BASE: i32 = 4;
