@@ -6,6 +6,7 @@ mod king;
 mod lion;
 pub mod params;
 mod passer;
+mod structure;
 mod threats;
 pub mod tune;
 
@@ -19,6 +20,7 @@ use crate::board::position::Position;
 use crate::board::types::{Colour, Sq, MAX_SLOT};
 use lion::LionTables;
 use params::*;
+use structure::{Men, Shapes};
 
 /// Tables derived once per variant.
 #[derive(Debug)]
@@ -67,6 +69,8 @@ pub struct EvalTables {
     check_counting: bool,
     /// The lion terms' tables, when the variant has lion-trading rules.
     lions: Option<LionTables>,
+    /// Which kinds the pawn-structure terms concern (src/eval/structure.rs).
+    shapes: Shapes,
     /// +1, or -1 where losing men wins (see [`material_sign`]): the sign of material and
     /// of the threats to it.
     material_sign: i32,
@@ -193,6 +197,7 @@ impl EvalTables {
             bare_king: lay.variant.end.bare_king_loses,
             check_counting: lay.variant.end.check_counting,
             lions: LionTables::new(lay),
+            shapes: Shapes::new(lay),
             material_sign: material_sign(&lay.variant),
         }
     }
@@ -214,6 +219,7 @@ impl EvalTables {
         let mut lions: [arrayvec::ArrayVec<lion::Lion, MAX_LIONS>; 2] = Default::default();
         let mut royals: [passer::Royals; 2] = Default::default();
         let mut stakes = [threats::Stakes::default(); 2];
+        let mut men_of = Men::default();
         let mut mobility = [0; MAX_SLOT + 1];
         let hand = [Colour::White, Colour::Black].map(|c| self.hand_danger(pos, c));
         pos.mobilities(&mut mobility);
@@ -237,6 +243,7 @@ impl EvalTables {
             if !self.passed[k][c].is_empty() {
                 let _ = pawns[c].try_push((m.kind, m.sq));
             }
+            self.note_shape(&mut men_of, c, m.kind, m.sq);
             if self.lions.as_ref().is_some_and(|l| l.is_lion(k)) {
                 let _ = lions[c].try_push((self.value[k], m.sq));
             }
@@ -254,6 +261,9 @@ impl EvalTables {
             }
         }
         for c in 0..2 {
+            let (sm, se) = self.structure(c, &pawns[c], &pawns[1 - c], &royals[c], &men_of);
+            mg[c] += sm;
+            eg[c] += se;
             for &(k, sq) in &pawns[c] {
                 if self.is_passed(sq, c, &pawns[1 - c]) {
                     let (pm, pe) = self.passed[k as usize][c][sq as usize];
@@ -318,6 +328,18 @@ impl EvalTables {
         let per_mille = material * 1000 / self.start_material;
         let span = PHASE_FULL_PER_MILLE - PHASE_NONE_PER_MILLE;
         ((per_mille - PHASE_NONE_PER_MILLE).clamp(0, span) * PHASE_MAX) / span
+    }
+
+    /// Records the man of kind `kind` on `sq` (colour index `c`) for the structure terms when
+    /// it is a file slider or colour-bound.
+    fn note_shape(&self, men: &mut Men, c: usize, kind: u8, sq: Sq) {
+        if self.shapes.file_slider[kind as usize] {
+            let _ = men.sliders[c].try_push(sq);
+        }
+        if self.shapes.colour_bound[kind as usize] {
+            let (f, r) = self.coords[sq as usize];
+            men.add_bound(c, kind, ((f + r) & 1) as u8);
+        }
     }
 
     /// True when no enemy pawn stands ahead of the pawn of colour index `c` on `sq`, on its
@@ -395,7 +417,7 @@ pub(super) fn relative_rank(rank: u8, ranks: i32, colour: Colour) -> i32 {
 }
 
 /// The most a man of `kind` gains in value by promoting (0 when it cannot).
-fn promotion_gain(lay: &Layout, kind: usize) -> i32 {
+pub(super) fn promotion_gain(lay: &Layout, kind: usize) -> i32 {
     let piece = &lay.variant.pieces[lay.kinds[kind].piece as usize];
     piece
         .promotions

@@ -32,17 +32,17 @@ macro_rules! weights {
 
 weights! {
     /// Bonus per step closer to the centre, middle game.
-    centre_mg = 2;
+    centre_mg = 1;
     /// Same in the endgame.
-    centre_eg = 2;
+    centre_eg = 0;
     /// Royal pieces: bonus per step closer to the centre in the endgame (they hide in the middle
     /// game: the same amount is a penalty there).
     royal_centre_eg = 6;
     /// Royal pieces: penalty per step away from their home rank in the middle game.
-    royal_advance_mg = 21;
+    royal_advance_mg = 12;
     /// Promoting pieces: share (per mille) of the promotion gain earned at the last rank before
     /// the zone, growing with the square of the progress.
-    advance_per_mille = 4;
+    advance_per_mille = 8;
     /// Weakest pieces (pawns): bonus per rank advanced, middle game / endgame.
     pawn_rank_mg = 0;
     /// Endgame counterpart of [`Weights::pawn_rank_mg`].
@@ -54,16 +54,16 @@ weights! {
     zone_step_per_mille = 500;
     /// Mobility: bonus per reachable square of a man, scaled by 100 / its value (so a knight's
     /// square counts more than a queen's, whose value already pays for its reach), middle game.
-    mobility_mg = 23;
+    mobility_mg = 17;
     /// Endgame counterpart of [`Weights::mobility_mg`].
-    mobility_eg = 18;
+    mobility_eg = 6;
     /// King safety: penalty per enemy path onto a square next to a royal (middle game).
-    king_zone_attack = 17;
+    king_zone_attack = 11;
     /// Friendly paths onto squares next to a royal (shelter), middle game.
-    king_zone_defence = 4;
+    king_zone_defence = 5;
     /// King danger (src/eval/king.rs): attack units per enemy capture path onto a square next
     /// to a royal (royal attackers left out).
-    kd_path = 10;
+    kd_path = 15;
     /// King danger: further attack units per such path, per mille of the attacker's value
     /// (counted up to [`KING_DANGER_VALUE_CAP`]).
     kd_value_per_mille = 41;
@@ -75,46 +75,77 @@ weights! {
     kd_hand_per_mille = 30;
     /// King danger: middle-game penalty `units² / 64 * kd_quad / 64` (at most
     /// [`KING_DANGER_CAP`]).
-    kd_quad = 0;
+    kd_quad = 4;
     /// King danger: endgame penalty `units * kd_eg / 64`.
     kd_eg = 0;
     /// Pieces in hand are worth this share (per mille) of their board value.
     hand_per_mille = 1150;
     /// Side to move bonus.
-    tempo = 27;
+    tempo = 24;
     /// Bare-king variants: extra worth of each of a side's last [`BARE_GUARD_MEN`] non-royal men
     /// (losing the last one loses the game).
     bare_guard = 80;
     /// Passed pawns: share (per mille) of the promotion gain earned in the endgame on the last
     /// rank, growing with the square of the progress (a chess pawn on the 7th: about 140).
-    passed_per_mille = 33;
+    passed_per_mille = 71;
     /// Passed pawns: middle-game share (per mille) of the endgame bonus.
-    passed_mg_per_mille = 624;
+    passed_mg_per_mille = 117;
     /// Threats: share (per mille) of the stakes of a side's threatened men (attacked and
     /// undefended: the man's value; attacked by a cheaper man: the difference) it loses, both
     /// sides (the threat ties the man down even when the owner is to move), middle game.
-    threat_mg_per_mille = 112;
+    threat_mg_per_mille = 140;
     /// Endgame counterpart of [`Weights::threat_mg_per_mille`].
-    threat_eg_per_mille = 100;
+    threat_eg_per_mille = 160;
     /// Threats: share (per mille) of the second largest stake the side to move loses besides:
     /// it can save one threatened man, and the quiescence search's stand-pat does not see that
     /// the other falls.
-    threat_second_per_mille = 66;
+    threat_second_per_mille = 36;
     /// Passed pawns: the royal-distance and free-path terms weigh `slope * r - offset` for a pawn
     /// on rank r of a chess-scaled 0..=7 (from the 5th rank on; deeper boards scale their ranks).
     passer_rank_slope = 5;
     /// See [`Weights::passer_rank_slope`].
-    passer_rank_offset = 18;
+    passer_rank_offset = 19;
     /// Passed pawns, endgame: weight per step the enemy's nearest royal stands from the square in
     /// front of the pawn (it must catch the pawn).
-    passer_enemy_king = 5;
+    passer_enemy_king = 6;
     /// Passed pawns, endgame: weight per step the own nearest royal stands from that square (it
     /// escorts the pawn).
-    passer_own_king = 2;
+    passer_own_king = 1;
     /// Passed pawns: weight when the square in front is empty and the enemy does not attack it.
-    passer_free = 30;
+    passer_free = 15;
     /// Passed pawns: weight when the square in front is empty and defended.
-    passer_defended = 20;
+    passer_defended = 14;
+    /// Pawn structure (src/eval/structure.rs; pawns that capture otherwise than they move):
+    /// penalty of a pawn with an own pawn in front of it on its file, middle game.
+    doubled_mg = 34;
+    /// Endgame counterpart of [`Weights::doubled_mg`].
+    doubled_eg = 12;
+    /// Pawn structure: penalty of a pawn without own pawns on the neighbouring files.
+    isolated_mg = 0;
+    /// Endgame counterpart of [`Weights::isolated_mg`].
+    isolated_eg = 4;
+    /// Pawn structure: bonus of a pawn with an own pawn beside it or diagonally behind it,
+    /// at the start of its way; it grows by a [`CONNECTED_RANK_BASE`]th per rank.
+    connected_mg = 3;
+    /// Endgame counterpart of [`Weights::connected_mg`].
+    connected_eg = 0;
+    /// Royal shelter: middle-game bonus per own pawn one rank in front of a royal, on its file
+    /// or a neighbouring one.
+    shelter_near = 5;
+    /// Same, two ranks in front.
+    shelter_far = 0;
+    /// A man that slides along its file (not diagonally), on a file without pawns.
+    open_file_mg = 35;
+    /// Endgame counterpart of [`Weights::open_file_mg`].
+    open_file_eg = 8;
+    /// Same, on a file without own pawns but with an enemy pawn.
+    half_open_file_mg = 24;
+    /// Endgame counterpart of [`Weights::half_open_file_mg`].
+    half_open_file_eg = 16;
+    /// A side with men of one colour-bound kind on both square colours (the bishop pair).
+    pair_mg = 0;
+    /// Endgame counterpart of [`Weights::pair_mg`].
+    pair_eg = 36;
 }
 
 /// King danger: an attacker's or a man in hand's value counts up to this much (a chu lion is
@@ -190,3 +221,7 @@ pub const MAX_ROYALS: usize = 4;
 pub const PASSER_KING_REACH: i32 = 5;
 /// Passed pawns: the weights above times the rank factor, per this many centipawns.
 pub const PASSER_DIVISOR: i32 = 2;
+/// File sliders and colour-bound men per side the structure terms look at.
+pub const MAX_SLIDERS: usize = 8;
+/// Connected pawns: the bonus at (chess-scaled) rank r is the weight x (r + this) / this.
+pub const CONNECTED_RANK_BASE: i32 = 4;

@@ -20,6 +20,8 @@ const HOLD_OUT_EVERY: usize = 10;
 const VALUE_STEP: i32 = 8;
 /// A weight starts with steps of its size divided by this.
 const WEIGHT_STEP_DIVISOR: i32 = 8;
+/// A weight at 0 (a term not yet fitted) starts with steps of this size.
+const ZERO_WEIGHT_STEP: i32 = 4;
 
 /// One training position: the position and its label's win expectation for the side to move.
 pub struct Sample {
@@ -250,6 +252,8 @@ fn initial_step(fit: &mut Fit, i: usize) -> i32 {
     let v = *params(fit)[i].1;
     if i >= weights {
         VALUE_STEP
+    } else if v == 0 {
+        ZERO_WEIGHT_STEP
     } else {
         (v.abs() / WEIGHT_STEP_DIVISOR).max(1)
     }
