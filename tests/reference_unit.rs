@@ -14,7 +14,7 @@ use locust::board::reference::{legal_moves, perft, play, RefBoard};
 use locust::board::zobrist::Zobrist;
 use variants::geometry::{Coord, SquareSet};
 use variants::rules::{
-    CaptureMatrix, Castling, Drops, GameEnd, Origin, Outcome, PieceType, Promotion, Royalty,
+    CaptureMatrix, Castling, Drops, Flip, GameEnd, Origin, Outcome, PieceType, Promotion, Royalty,
 };
 use variants::{rights, xbetza, Node, PieceId, Trajectories, Variant};
 
@@ -89,6 +89,8 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             must_capture: false,
             stalemate_piece_count: false,
             makpong: false,
+            pass_on_stalemate: [false; 2],
+            full_board_ends: false,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),
@@ -97,6 +99,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         en_passant_region: None,
         walling: None,
         gating: None,
+        flip: Flip::None,
         xboard_parent: "fairy".into(),
         omits: Vec::new(),
     }
