@@ -49,12 +49,9 @@ fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("extinctionClaim = true", "extinctionClaim"),
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
-        ("adjudicateFullBoard = true", "adjudicateFullBoard"),
-        ("flipEnclosedPieces = ataxx", "flipEnclosedPieces"),
-        ("enclosingDrop = reversi", "enclosingDrop"),
         ("shatarMateRule = true", "shatarMateRule"),
         ("castlingKingFile = d", "castlingKingFile"),
-        ("passOnStalemate = true", "passOnStalemate"),
+        ("petrifyOnCaptureTypes = pnbrq", "petrifyOnCaptureTypes"),
     ] {
         let e = errors_of(line);
         assert_eq!(e.len(), 1, "{line}: {e:?}");
@@ -92,6 +89,27 @@ fn gating_keys_are_honoured_or_refused_by_name() {
             "{extra}: {e:?}"
         );
     }
+}
+
+/// The flipping games' keys are read into the rules, FSF's spellings and defaults included
+/// (`quadwrangle` as a drop rule is `ataxx`'s; the per-colour pass keys over the common one).
+#[test]
+fn flipping_keys_are_read() {
+    use variants::rules::{EnclosingDrop, Flip};
+    let text = "[f:crazyhouse]\nenclosingDrop = quadwrangle\nflipEnclosedPieces = reversi\n\
+                passOnStalemate = true\npassOnStalemateBlack = false\nadjudicateFullBoard = true\n\
+                enclosingDropStart = d4 e5\nfreeDrops = true\n";
+    let v = load_str(text, "t.ini").unwrap().remove(0);
+    assert_eq!(v.drops.enclosing, EnclosingDrop::Ataxx);
+    assert_eq!(v.flip, Flip::Reversi);
+    assert_eq!(v.end.pass_on_stalemate, [true, false]);
+    assert!(v.end.full_board_ends && v.drops.free);
+    assert_eq!(v.drops.enclosing_start.iter().count(), 2);
+    let plain = load_str("[p:crazyhouse]\n", "t.ini").unwrap().remove(0);
+    assert_eq!(plain.flip, Flip::None);
+    assert_eq!(plain.end.pass_on_stalemate, [false, false]);
+    assert!(!plain.end.full_board_ends && !plain.drops.free);
+    assert!(plain.drops.enclosing_start.is_empty());
 }
 
 #[test]
@@ -230,7 +248,7 @@ fn a_limited_hopper_counts_the_screen() {
 /// unknown name stays unknown.
 #[test]
 fn an_fsf_parent_locust_lacks_is_named() {
-    let e = load_str("[g:ataxx]\n", "t.ini").unwrap_err();
+    let e = load_str("[g:seirawan]\n", "t.ini").unwrap_err();
     assert!(
         e[0].message.contains("Fairy-Stockfish built-in variant"),
         "{}",
