@@ -128,3 +128,23 @@ fn triple_steps_and_pawn_types_load_as_fairy_stockfish_reads_them() {
         "four promotions besides the king's five"
     );
 }
+
+/// FSF's `pawnTypes` names the men that take en passant: one that is not FSF's pawn takes it
+/// on the squares it attacks without moving there (xhess's `h`, `mfWcfFfhmnN`: on `cfF`).
+/// The counts are Fairy-Stockfish's (newest build, `go perft 1` in xhess, same men).
+#[test]
+fn pawn_types_take_en_passant_as_fairy_stockfish_does() {
+    let v = ini_variant(
+        "[xh:chess]\nmaxRank = 10\nmaxFile = j\ncustomPiece2 = h:mfWcfFfhmnN\npawnTypes = h\n\
+         promotionRegionWhite = *10\nstartFen = 4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - - 0 1\n",
+    );
+    // The king's five steps and the h's four quiet moves; with d7 as e.p. square, c6xd7.
+    assert_eq!(
+        counts(&v, "4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - - 0 1", 1),
+        9
+    );
+    assert_eq!(
+        counts(&v, "4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - d7 0 1", 1),
+        10
+    );
+}

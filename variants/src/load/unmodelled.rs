@@ -129,8 +129,9 @@ pub fn check(b: &mut Build, rules: Modelled, builtin: bool) -> Vec<String> {
 }
 
 /// `pawnTypes` (its promotion and n-move parts are honoured in `rules_keys`) also names the
-/// men that may be taken en passant: accepted where that is Locust's own set, or where
-/// `enPassantTypes` overrides it for both sides.
+/// men that may take en passant (FSF's `enPassantTypes`, which it overrides): where that is
+/// not Locust's own set (the men whose XBetza has `e`) and no `enPassantTypes` key overrides
+/// it for both sides, the men take e.p. as FSF's do ([`take_en_passant_as`]).
 fn pawn_types_en_passant(b: &mut Build, judge: &mut Judge) {
     let Some(entry) = b.ctx.take(super::rules_keys::PAWN_TYPES) else {
         return;
@@ -139,11 +140,40 @@ fn pawn_types_en_passant(b: &mut Build, judge: &mut Judge) {
     if given("enPassantTypes") || given("enPassantTypesWhite") && given("enPassantTypesBlack") {
         return;
     }
-    let neutral = Neutral::Pieces(PieceRule::EnPassant);
-    match neutral_value(b, &entry, neutral, false) {
-        Ok(true) => {}
-        Ok(false) => judge.refuse(b, &entry),
+    if given("enPassantTypesWhite") || given("enPassantTypesBlack") {
+        return judge.refuse(b, &entry);
+    }
+    match piece_set(b, &entry.value) {
+        Ok(mut set) => {
+            set.sort_unstable();
+            let mut locust = locust_types(b, PieceRule::EnPassant);
+            locust.sort_unstable();
+            if set != locust {
+                take_en_passant_as(b, &set);
+            }
+        }
         Err(msg) => b.ctx.fail(&entry, msg),
+    }
+}
+
+/// FSF's en passant by type: its predefined pawn always takes e.p.; any other type takes
+/// e.p. exactly when it is in `takers`, on the squares it attacks without moving there
+/// (xhess's `pawnTypes = h`: the `cfF` captures of `mfWcfFfhmnN`). In the compiled paths: a
+/// taker's capture-only nodes get the e.p. right, every other man loses it.
+fn take_en_passant_as(b: &mut Build, takers: &[PieceId]) {
+    use crate::trajectory::rights::{CAPTURE, EN_PASSANT, MOVE};
+    for p in 0..b.pieces.len() {
+        if super::piece_defs::is_predefined(&b.defs[p], "pawn") {
+            continue;
+        }
+        let takes = takers.contains(&(p as PieceId));
+        for node in b.pieces[p].moves.nodes.iter_mut() {
+            if takes && node.rights & CAPTURE != 0 && node.rights & MOVE == 0 {
+                node.rights |= EN_PASSANT;
+            } else if !takes {
+                node.rights &= !EN_PASSANT;
+            }
+        }
     }
 }
 
