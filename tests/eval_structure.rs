@@ -51,9 +51,15 @@ fn doubled_and_isolated_pawns_pay_their_weights() {
 
 #[test]
 fn bishops_on_both_colours_make_the_pair() {
-    assert_eq!(rise("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", |w| w.pair_eg += 10), 10);
+    assert_eq!(
+        rise("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", |w| w.pair_eg += 10),
+        10
+    );
     // Both on dark squares (c1 and d2): no pair.
-    assert_eq!(rise("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1", |w| w.pair_eg += 10), 0);
+    assert_eq!(
+        rise("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1", |w| w.pair_eg += 10),
+        0
+    );
 }
 
 #[test]
