@@ -848,12 +848,9 @@ impl<'a> Worker<'a> {
         if let Some(s) = usable.and_then(|h| tt_cut(&h, ply, alpha, beta)) {
             return s;
         }
-        // Internal iterative reduction: a node no main search has visited yet (no entry, or
-        // quiescence's only) is searched a ply shallower (its first iteration, as it were;
-        // the next finds its entry). Not every node without a move: one that failed low
-        // stores none, and would be reduced on every visit.
-        let unvisited = hit.is_none_or(|h| h.depth <= 0);
-        let depth = if unvisited && depth >= IIR_DEPTH && !in_check {
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower (its first iteration, as it were; the next finds the move stored).
+        let depth = if tt_sig == 0 && depth >= IIR_DEPTH && !in_check {
             depth - 1
         } else {
             depth
