@@ -326,3 +326,42 @@ fn own_sections_match_fsf_perft() {
         );
     }
 }
+
+/// The flipping games' FENs are written as Fairy-Stockfish writes them: every perft row of
+/// those built-ins and sections (pyffish's `get_fen`) reads and writes back unchanged, an
+/// endless hand (`freeDrops`: ataxx, quadwrangle) without brackets, walls as `*`.
+#[test]
+fn flipping_fens_are_written_as_fsf_writes_them() {
+    const FLIPPING: &[&str] = &[
+        "ataxx",
+        "flipersi",
+        "flipello",
+        "flipello10",
+        "flipello6",
+        "annexation",
+        "quadwrangle",
+        "quadwrangle7x7",
+        "crusade",
+        "snort",
+        "gale",
+    ];
+    let sections = fsf_sections("flipping_fens_are_written_as_fsf_writes_them");
+    let data = [
+        include_str!("data/perft/fsf_builtin.txt"),
+        include_str!("data/perft/fsf_ini_sections.txt"),
+    ];
+    let mut checked = 0;
+    for line in data.iter().flat_map(|d| d.lines()) {
+        let f: Vec<&str> = line.splitn(4, ' ').collect();
+        if line.starts_with('#') || f.len() < 4 || !FLIPPING.contains(&f[0]) {
+            continue;
+        }
+        let Some(v) = find(f[0], &sections) else {
+            continue;
+        };
+        let pos = Position::new_game(v).unwrap().with_fen(f[3]).unwrap();
+        assert_eq!(pos.fen(), f[3], "{}", f[0]);
+        checked += 1;
+    }
+    assert!(checked >= 16, "{checked} rows");
+}
