@@ -96,6 +96,8 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         black_rotated: false,
         en_passant_region: None,
         walling: None,
+        petrify: Vec::new(),
+        petrify_guards: Vec::new(),
         xboard_parent: "fairy".into(),
         omits: Vec::new(),
     }

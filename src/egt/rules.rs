@@ -142,6 +142,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
     if v.walling.is_some() {
         Some("walls placed by moves (wallingRule)")
+    } else if !v.petrify.is_empty() {
+        Some("men turned to walls when they capture (petrifyOnCaptureTypes)")
     } else if v.stand_in_counts() {
         Some("a promoted man counted as the type it stands for (promotedPieceType)")
     } else if v.blast.is_some() {

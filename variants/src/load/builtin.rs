@@ -130,6 +130,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "pawnsideways.ini",
         include_str!("../../data/pawnsideways.ini"),
     ),
+    // Petrification on capture (issue 44).
+    ("petrified.ini", include_str!("../../data/petrified.ini")),
 ];
 
 /// What the path of every built-in file starts with.

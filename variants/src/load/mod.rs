@@ -13,6 +13,7 @@ mod counting;
 mod en_passant;
 mod extinction;
 mod fen;
+mod petrify;
 mod piece_defs;
 mod pieces;
 mod rules_keys;

@@ -70,7 +70,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("passOnStalemateBlack", Neutral::Bool(false)),
     ("flipEnclosedPieces", Neutral::Word(&["none"])),
     ("enclosingDropStart", Neutral::Squares { all: false }),
-    ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
