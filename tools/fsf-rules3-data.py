@@ -29,6 +29,7 @@ VARIANTS = [
     ("castle", "castle"),
     ("petrified", "capture"),
     ("nuclear", "capture"),
+    ("wolf", "promote"),
 ]
 # Positions set up by hand at the rules' edges, each with a move sequence from it: two
 # `ending` rows (before the last move, after it) and a `perft` row of the position.
@@ -55,6 +56,14 @@ SPECIAL = [
     # legality test (FSF's atomic test empties the square).
     ("nuclear", "1nbq1b1r/1p2kppp/r6B/p1ppp3/3P2nP/1QP3PB/PP2PP1R/RN1K2N1 w - - 0 10", ["b3c4"]),
     ("nuclear", "1nbq1b1r/1p2kppp/r2p3B/p1p1p3/3P2nP/1QP3PB/PP2PP1R/RN2K1N1 w Q - 5 9", []),
+    # Wolf: a pawn on the last rank becomes a chess piece or, turned over, the elephant
+    # (`+P`); a sergeant only a chess piece; the elephant moves on.
+    ("wolf", "7k/P1S5/8/8/8/8/8/8/8/K7 w - - 0 1", ["a9a10+", "h10h9", "a10a4"]),
+    ("wolf", "7k/P1S5/8/8/8/8/8/8/8/K7 w - - 0 1", ["c9c10w", "h10h9", "a9a10b"]),
+    ("wolf", "1r5k/P7/8/8/8/8/8/8/8/K7 w - - 0 1", ["a9b10+", "h10h9"]),
+    # A pawn's double step from b3 gives e.p.; a sergeant's from its start square does not.
+    ("wolf", "7k/8/8/8/8/2p2s2/8/1P4S1/8/K7 w - - 0 1", ["b3b5", "c5b4"]),
+    ("wolf", "7k/8/8/8/8/8/7p/8/6S1/K7 w - - 0 1", ["g2g4", "h4h3"]),
 ]
 PLAYOUTS = 4
 MAX_PLIES = 400

@@ -274,6 +274,15 @@ impl Position {
                     out.push(pm);
                 }
             }
+            // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF).
+            if let Some(p) = v.flips_to(kind.piece) {
+                if v.promotion.limits.is_empty() || self.under_limit(man.colour, p) {
+                    let mut pm = m;
+                    pm.kind = MoveKind::Promotion;
+                    pm.piece = p;
+                    out.push(pm);
+                }
+            }
             if !piece.mandatory_promotion && !dead {
                 out.push(m);
             }

@@ -648,6 +648,12 @@ fn push_promotions(
                 out.push(promote(p));
             }
         }
+        // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF).
+        if let Some(p) = v.flips_to(man.piece) {
+            if limits == Limits::Ignored || under_limit(b, v, man.colour, p) {
+                out.push(promote(p));
+            }
+        }
         if !piece.mandatory_promotion && !dead {
             out.push(m);
         }

@@ -142,6 +142,9 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
     if v.walling.is_some() {
         Some("walls placed by moves (wallingRule)")
+    } else if (v.pieces.iter()).any(|p| !p.promotions.is_empty() && p.promoted.is_some()) {
+        // The tables' promotion offers one kind of choice per man (wolf's pawn has both).
+        Some("a man with both pawn-style and shogi-style promotion (promotedPieceType)")
     } else if !v.petrify.is_empty() {
         Some("men turned to walls when they capture (petrifyOnCaptureTypes)")
     } else if v.stand_in_counts() {

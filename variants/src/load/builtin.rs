@@ -132,6 +132,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ),
     // Petrification on capture (issue 44).
     ("petrified.ini", include_str!("../../data/petrified.ini")),
+    // A pawn with chess and shogi promotion (issue 44).
+    ("wolf.ini", include_str!("../../data/wolf.ini")),
 ];
 
 /// What the path of every built-in file starts with.
