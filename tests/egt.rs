@@ -922,6 +922,17 @@ fn rules_the_generator_does_not_play_are_refused() {
         assert!(e.contains(key), "{key}: {e}");
     };
     refused("castlingWins", "[castle:chess]\ncastlingWins = q\n");
+    refused(
+        "petrifyOnCaptureTypes",
+        "[stone:chess]\npetrifyOnCaptureTypes = q\n",
+    );
+    let e = Rules::new(&builtin("petrified"), None, false).unwrap_err();
+    assert!(e.to_string().contains("petrifyOnCaptureTypes"), "{e}");
+    let e = Rules::new(&builtin("wolf"), None, false).unwrap_err();
+    assert!(
+        e.to_string().contains("both pawn-style and shogi-style"),
+        "{e}"
+    );
     // Spartan's kings are royal by extinction: one each plays as chess's king.
     assert!(Rules::new(&builtin("spartan"), None, false).is_ok());
     // Grand: one queen at most, two rooks; no limit on pawns.

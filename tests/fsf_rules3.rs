@@ -15,13 +15,14 @@ mod peers;
 use common::walk_checked;
 use locust::board::position::Position;
 use locust::board::reference::{perft as ref_perft, RefBoard};
+use locust::engine::notation::{self, Dialect};
 use locust::game::Game;
 use locust::perft::perft;
 use variants::Variant;
 
 const DATA: &str = include_str!("data/perft/fsf_rules3.txt");
 /// Variants that must have a decided game in the data.
-const DECIDED: &[&str] = &["castle"];
+const DECIDED: &[&str] = &["castle", "petrified", "nuclear", "wolf"];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 120;
 
@@ -50,7 +51,9 @@ fn find(name: &str, sections: &Option<Vec<Variant>>) -> Option<Variant> {
 fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
     let mut game = Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
     for m in moves {
-        let mv = (game.parse_move(m)).unwrap_or_else(|e| panic!("{}: {e}: {m}", v.name));
+        // FSF's UCI text (`a9a10+` for wolf's pawn turned over), read as the protocol reads it.
+        let mv = notation::parse(&mut game, m, Dialect::Uci { chess960: false });
+        let mv = mv.unwrap_or_else(|e| panic!("{}: {e}: {m}", v.name));
         game.play(mv);
     }
     game

@@ -103,6 +103,8 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         walling: None,
         gating: None,
         flip: Flip::None,
+        petrify: Vec::new(),
+        petrify_guards: Vec::new(),
         xboard_parent: "fairy".into(),
         omits: Vec::new(),
     }

@@ -27,6 +27,9 @@ ENGINE = "/opt/peers/fairy-stockfish-latest"
 # Variants, each with the kind of move its playouts prefer.
 VARIANTS = [
     ("castle", "castle"),
+    ("petrified", "capture"),
+    ("nuclear", "capture"),
+    ("wolf", "promote"),
 ]
 # Positions set up by hand at the rules' edges, each with a move sequence from it: two
 # `ending` rows (before the last move, after it) and a `perft` row of the position.
@@ -40,6 +43,27 @@ SPECIAL = [
     ("castle", "r3k3/1ppppppp/8/8/8/8/1PPPPPPP/R3K3 w Qq - 0 1", ["a1a8"]),
     # Black without its right in the FEN has lost already: no move is left.
     ("castle", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQk - 0 1", []),
+    # Petrified: a king next to the enemy king may not castle across its guard (FSF's
+    # castling test counts it) but may stand beside it, and never captures.
+    ("petrified", "8/8/8/8/8/8/3k4/R3K2R w KQ - 0 1", ["e1e2"]),
+    ("petrified", "8/8/8/8/8/8/6k1/R3K2R w KQ - 0 1", ["e1d1"]),
+    ("petrified", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", ["e1e2"]),
+    # A capture leaves a stone; the stone blocks; a pawn that captures stays a pawn.
+    ("petrified", "4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", ["d1d5", "e8d8"]),
+    ("petrified", "4k3/8/8/8/8/3p4/4P3/4K3 w - - 0 1", ["e2d3", "e8d8"]),
+    ("petrified", "3rk3/8/8/8/8/3*4/8/3K4 w - - 0 1", []),
+    # Nuclear: the stone left on the capture square blocks nothing in the capture's own
+    # legality test (FSF's atomic test empties the square).
+    ("nuclear", "1nbq1b1r/1p2kppp/r6B/p1ppp3/3P2nP/1QP3PB/PP2PP1R/RN1K2N1 w - - 0 10", ["b3c4"]),
+    ("nuclear", "1nbq1b1r/1p2kppp/r2p3B/p1p1p3/3P2nP/1QP3PB/PP2PP1R/RN2K1N1 w Q - 5 9", []),
+    # Wolf: a pawn on the last rank becomes a chess piece or, turned over, the elephant
+    # (`+P`); a sergeant only a chess piece; the elephant moves on.
+    ("wolf", "7k/P1S5/8/8/8/8/8/8/8/K7 w - - 0 1", ["a9a10+", "h10h9", "a10a4"]),
+    ("wolf", "7k/P1S5/8/8/8/8/8/8/8/K7 w - - 0 1", ["c9c10w", "h10h9", "a9a10b"]),
+    ("wolf", "1r5k/P7/8/8/8/8/8/8/8/K7 w - - 0 1", ["a9b10+", "h10h9"]),
+    # A pawn's double step from b3 gives e.p.; a sergeant's from its start square does not.
+    ("wolf", "7k/8/8/8/8/2p2s2/8/1P4S1/8/K7 w - - 0 1", ["b3b5", "c5b4"]),
+    ("wolf", "7k/8/8/8/8/8/7p/8/6S1/K7 w - - 0 1", ["g2g4", "h4h3"]),
 ]
 PLAYOUTS = 4
 MAX_PLIES = 400

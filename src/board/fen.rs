@@ -659,7 +659,7 @@ impl Position {
         let table = &kind.cells[m.colour.index()];
         // Walls placed by moves box men in during the game (amazons): only the board's
         // edge makes a man dead there.
-        let walled = self.walling().is_some();
+        let walled = self.walls_change();
         kind.royal
             || table.roots.is_empty()
             || table.roots.iter().any(|&r| {

@@ -358,6 +358,7 @@ impl Position {
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;
         self.castled_win = saved.castled_win;
+        self.stone = None;
         self.count = saved.count;
         self.gates = saved.gates;
         self.key = saved.key;
@@ -424,13 +425,15 @@ impl Position {
         }
         let leaves = piece.leaves_behind;
         let used = kind.used;
+        let petrifying = self.lay.variant.petrify.contains(&kind.piece);
         for &e in mv.extra_indices() {
             let sq = self.sq_of(e);
             self.capture_at(sq, us, ops);
         }
         let captured = self.board[to as usize] != EMPTY;
         let blast = self.lay.variant.blast.is_some();
-        if blast {
+        let petrifies = petrifying && (captured || mv.n_extra > 0);
+        if blast || petrifies {
             self.capture_at(to, us, ops);
         }
         if mv.kind == MoveKind::Promotion {
@@ -446,6 +449,8 @@ impl Position {
         }
         if blast && (captured || mv.n_extra > 0) {
             self.explode(to, slot, ops);
+        } else if petrifies {
+            self.kill(slot, ops);
         } else if captured && !blast {
             let victim = self.replace(to, slot, ops);
             self.bury(victim, us, ops);
@@ -454,6 +459,15 @@ impl Position {
         }
         if self.lay.burners {
             self.burn_after_landing(to, us, ops);
+        }
+        // `petrifyOnCaptureTypes`: the capturer (blown up already in atomic games, where the
+        // stone goes on after the legality test: see `make_wall`) is a wall.
+        if petrifies && self.board[to as usize] == EMPTY {
+            if blast {
+                self.stone = Some(to);
+            } else {
+                self.put_wall(to, ops);
+            }
         }
         if let Some(behind) = leaves {
             let k = self.lay.kind_of(behind, false);

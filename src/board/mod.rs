@@ -21,6 +21,7 @@ pub mod lion;
 pub mod make;
 pub mod movegen;
 pub mod moves;
+pub mod petrify;
 pub mod position;
 pub mod reference;
 pub mod reference_drops;

@@ -276,6 +276,15 @@ impl Position {
                     out.push(pm);
                 }
             }
+            // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF).
+            if let Some(p) = v.flips_to(kind.piece) {
+                if v.promotion.limits.is_empty() || self.under_limit(man.colour, p) {
+                    let mut pm = m;
+                    pm.kind = MoveKind::Promotion;
+                    pm.piece = p;
+                    out.push(pm);
+                }
+            }
             if !piece.mandatory_promotion && !dead {
                 out.push(m);
             }
@@ -460,11 +469,16 @@ impl Position {
             return true; // a king that is not royal (giveaway's) may cross attacked squares
         }
         let (a, b) = (kc.file.min(kf), kc.file.max(kf));
-        (a..=b).all(|f| {
-            !self
-                .map
-                .attacked(king.colour.flip(), self.lay.sq(Coord::new(f, kc.rank)))
-        })
+        let them = king.colour.flip();
+        let attacked =
+            (a..=b).any(|f| self.map.attacked(them, self.lay.sq(Coord::new(f, kc.rank))));
+        // Petrifying pseudo-royals guard the squares the king starts from and crosses (not
+        // the one it ends on: there FSF asks the ordinary test).
+        let guarded = !self.lay.variant.petrify_guards.is_empty()
+            && (a..=b)
+                .filter(|&f| f != kf || kf == kc.file)
+                .any(|f| self.petrified_guard(them, Coord::new(f, kc.rank)));
+        !attacked && !guarded
     }
 }
 

@@ -70,6 +70,9 @@ pub struct Position {
     /// Check counting: checks each side (White first) has left to give; read only where the
     /// variant counts checks.
     pub(in crate::board) checks_left: [u8; 2],
+    /// Atomic petrification: the stone the move just made leaves, put on by `make_wall`
+    /// once the move's legality is judged (FSF judges it with the square empty).
+    pub(in crate::board) stone: Option<Sq>,
     /// `castlingWins`: the last move castled on a side where castling wins.
     pub(in crate::board) castled_win: bool,
     /// The count of a counting rule (makruk's); default where the variant has none.
@@ -112,6 +115,7 @@ impl Position {
             lion_strike: None,
             checks_left: [DEFAULT_CHECKS_LEFT; 2],
             castled_win: false,
+            stone: None,
             count: Default::default(),
             gates: [0; 2],
             key: 0,

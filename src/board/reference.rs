@@ -671,6 +671,12 @@ fn push_promotions(
                 out.push(promote(p));
             }
         }
+        // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF).
+        if let Some(p) = v.flips_to(man.piece) {
+            if limits == Limits::Ignored || under_limit(b, v, man.colour, p) {
+                out.push(promote(p));
+            }
+        }
         if !piece.mandatory_promotion && !dead {
             out.push(m);
         }
@@ -828,7 +834,35 @@ fn castling_clear(b: &RefBoard, v: &Variant, king: Coord, rook: Coord, kf: u8, r
     let (a, z) = (king.file.min(kf), king.file.max(kf));
     // A king that is not royal (giveaway's commoner) may castle through attacked squares.
     let royal = b.at(king).is_some_and(|k| v.pieces[k.piece as usize].royal);
-    clear && (!royal || (a..=z).all(|f| !attacked(b, v, Coord::new(f, king.rank), b.stm.flip())))
+    let them = b.stm.flip();
+    // A petrifying pseudo-royal (its captures taken away) still guards the squares the king
+    // starts from and crosses, as FSF's castling test counts it; not the one it ends on.
+    let guarded = |f: u8| {
+        (f != kf || kf == king.file) && guarded_by_petrified(b, v, Coord::new(f, king.rank), them)
+    };
+    clear
+        && (!royal
+            || (a..=z).all(|f| !attacked(b, v, Coord::new(f, king.rank), them) && !guarded(f)))
+}
+
+/// True when a man of `by` of a petrifying pseudo-royal type stands a former capture step
+/// from `sq` (steps from White's side: Black's turned as its men are).
+fn guarded_by_petrified(b: &RefBoard, v: &Variant, sq: Coord, by: Colour) -> bool {
+    b.men().any(|(at, m)| {
+        let Some(g) = v.petrify_guards.iter().find(|g| g.piece == m.piece) else {
+            return false;
+        };
+        m.colour == by
+            && g.steps.iter().any(|&(df, dr)| {
+                let (df, dr) = match by {
+                    Colour::White => (df, dr),
+                    Colour::Black if v.black_rotated => (-df, -dr),
+                    Colour::Black => (df, -dr),
+                };
+                at.file as i32 + df as i32 == sq.file as i32
+                    && at.rank as i32 + dr as i32 == sq.rank as i32
+            })
+    })
 }
 
 /// True when a path of a man of `by` reaches `sq` with a (non-tame) capture or check right.
@@ -983,6 +1017,7 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
     capture(b, v, to, us);
     // The type that moved decides what stays behind, even if it promotes on arrival.
     let behind = v.pieces[man.piece as usize].leaves_behind;
+    let petrifies = captured && v.petrify.contains(&man.piece);
     man.virgin = false;
     if m.piece != NO_PIECE {
         man.piece = m.piece;
@@ -998,6 +1033,11 @@ fn play_normal(b: &mut RefBoard, v: &Variant, m: &Move) {
     }
     if burns {
         burn(b, v, to, us);
+    }
+    // `petrifyOnCaptureTypes`: the capturer (blown up already in atomic games) turns to stone.
+    if petrifies {
+        b.squares[to.index()] = None;
+        b.walls[to.index()] = true;
     }
     if let (Some(piece), None) = (behind, b.at(from)) {
         b.squares[from.index()] = Some(RefMan {
@@ -1265,7 +1305,12 @@ pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
     if !lion_trade_ok(b, v, m) || !makpong_ok(b, v, m) {
         return false;
     }
-    let after = play(b, v, m);
+    let mut after = play(b, v, m);
+    if v.blast.is_some() && !v.petrify.is_empty() {
+        // FSF's atomic test empties the capture square: the new stone blocks nothing yet.
+        let to = m.to_coord().index();
+        after.walls[to] = b.walls[to];
+    }
     if loses_royal(b, &after, v, us) {
         return false;
     }

@@ -245,6 +245,9 @@ impl Position {
     /// are lifted first. Recorded for unmake; the key takes each wall in and out.
     #[inline]
     pub(crate) fn make_wall(&mut self, mv: &Move, ops: &mut Vec<Op>) {
+        if let Some(sq) = self.stone.take() {
+            self.put_wall(sq, ops);
+        }
         if let Some(c) = mv.wall_coord() {
             self.place_wall(c, ops);
         }
@@ -267,7 +270,11 @@ impl Position {
                 self.rewalk_all();
             }
         }
-        let sq = self.lay.sq(c);
+        self.put_wall(self.lay.sq(c), ops);
+    }
+
+    /// Puts a wall on the empty square `sq` (a placed wall, or a petrified man's square).
+    pub(crate) fn put_wall(&mut self, sq: Sq, ops: &mut Vec<Op>) {
         self.board[sq as usize] = OFF;
         self.key ^= self.zob.wall(sq);
         ops.push(Op::Wall(sq));
@@ -293,10 +300,17 @@ impl Position {
         }
     }
 
-    /// The key of the walls on the board (walling variants only: FEN walls of others are
+    /// True when walls come and go during the game: placed by moves, or left by petrified
+    /// men (`petrifyOnCaptureTypes`).
+    #[inline]
+    pub fn walls_change(&self) -> bool {
+        self.walling().is_some() || !self.lay.variant.petrify.is_empty()
+    }
+
+    /// The key of the walls on the board (where walls change: FEN walls of others are
     /// part of the board and never change).
     pub(crate) fn walls_key(&self) -> u64 {
-        if self.walling().is_none() {
+        if !self.walls_change() {
             return 0;
         }
         self.lay

@@ -144,6 +144,11 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("walls placed by moves (wallingRule)")
     } else if v.gating.is_some() {
         Some("gates (gating, seirawanGating, cambodianMoves)")
+    } else if (v.pieces.iter()).any(|p| !p.promotions.is_empty() && p.promoted.is_some()) {
+        // The tables' promotion offers one kind of choice per man (wolf's pawn has both).
+        Some("a man with both pawn-style and shogi-style promotion (promotedPieceType)")
+    } else if !v.petrify.is_empty() {
+        Some("men turned to walls when they capture (petrifyOnCaptureTypes)")
     } else if v.stand_in_counts() {
         Some("a promoted man counted as the type it stands for (promotedPieceType)")
     } else if v.blast.is_some() {

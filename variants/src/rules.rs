@@ -642,6 +642,14 @@ pub struct Variant {
     /// Fairy-Stockfish's gating (`gating`, `seirawanGating`): squares on each side's
     /// gating rank keep a right, written in the FEN's castling field. `None`: no gates.
     pub gating: Option<Gating>,
+    /// `petrifyOnCaptureTypes`: a man of these types that captures becomes a wall where it
+    /// landed (decided by its type before the move; the loader refuses sets a promotion
+    /// crosses). Empty: nobody petrifies.
+    pub petrify: Vec<PieceId>,
+    /// The pseudo-royal types of `petrify`: the loader takes their captures away (FSF
+    /// forbids them, and never counts their attacks on a royal), but FSF's castling test
+    /// still counts their steps on the squares the king starts from and crosses.
+    pub petrify_guards: Vec<Guard>,
 }
 
 /// Gating: each side's men on its gating rank that have not moved keep a gate (FSF's
@@ -680,6 +688,16 @@ impl Gating {
             ranks - 1 - self.rank
         }
     }
+}
+
+/// A pseudo-royal type that petrifies, with the one-step captures it had (steps seen from
+/// White, as [`Node::step`](crate::Node)): the squares it still guards against castling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard {
+    /// The type.
+    pub piece: PieceId,
+    /// Its former capture steps.
+    pub steps: Vec<(i8, i8)>,
 }
 
 /// Where the wall a move places may stand (Fairy-Stockfish's `wallingRule`).

@@ -51,7 +51,7 @@ fn values_that_change_the_game_are_refused_by_name() {
         ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
         ("shatarMateRule = true", "shatarMateRule"),
         ("castlingKingFile = d", "castlingKingFile"),
-        ("petrifyOnCaptureTypes = pnbrq", "petrifyOnCaptureTypes"),
+        ("piecePromotionOnCapture = true", "piecePromotionOnCapture"),
     ] {
         let e = errors_of(line);
         assert_eq!(e.len(), 1, "{line}: {e:?}");

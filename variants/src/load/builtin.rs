@@ -134,6 +134,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     // Gating (issue 44): S-chess and S-house.
     ("seirawan.ini", include_str!("../../data/seirawan.ini")),
     ("cambodian.ini", include_str!("../../data/cambodian.ini")),
+    // Petrification on capture (issue 44).
+    ("petrified.ini", include_str!("../../data/petrified.ini")),
+    // A pawn with chess and shogi promotion (issue 44).
+    ("wolf.ini", include_str!("../../data/wolf.ini")),
 ];
 
 /// What the path of every built-in file starts with.

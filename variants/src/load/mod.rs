@@ -15,6 +15,7 @@ mod extinction;
 mod fen;
 mod gating;
 mod inherit;
+mod petrify;
 mod piece_defs;
 mod pieces;
 mod rules_keys;

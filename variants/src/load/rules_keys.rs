@@ -61,6 +61,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     };
     let omits = super::unmodelled::check(b, rules, builtin);
     let blast = blast(b);
+    let (petrify, petrify_guards) = super::petrify::petrify(b, &drops, blast.as_ref());
     let capture_matrix = capture_matrix(b);
     leave_behind(b);
     tenjiku_keys(b);
@@ -111,6 +112,8 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
         en_passant_region: super::en_passant::region(b),
         walling,
         gating,
+        petrify,
+        petrify_guards,
     })
 }
 

@@ -61,7 +61,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
-    ("petrifyOnCaptureTypes", Neutral::Word(&["-", ""])),
 ];
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
