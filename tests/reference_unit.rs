@@ -14,7 +14,7 @@ use locust::board::reference::{legal_moves, perft, play, RefBoard};
 use locust::board::zobrist::Zobrist;
 use variants::geometry::{Coord, SquareSet};
 use variants::rules::{
-    CaptureMatrix, Castling, Drops, Flip, GameEnd, Origin, Outcome, PieceType, Promotion, Royalty,
+    CaptureMatrix, Castling, Drops, GameEnd, Origin, Outcome, PieceType, Promotion, Royalty,
 };
 use variants::{rights, xbetza, Node, PieceId, Trajectories, Variant};
 
@@ -91,8 +91,6 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             pass_on_stalemate: [false; 2],
             full_board_ends: false,
             makpong: false,
-            pass_on_stalemate: [false; 2],
-            full_board_ends: false,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),
@@ -102,7 +100,6 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
         en_passant_region: None,
         walling: None,
         gating: None,
-        flip: Flip::None,
         petrify: Vec::new(),
         petrify_guards: Vec::new(),
         xboard_parent: "fairy".into(),

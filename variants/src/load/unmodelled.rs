@@ -21,8 +21,6 @@ enum Neutral {
     Presentation,
     /// A boolean at this value.
     Bool(bool),
-    /// A word among these (FSF's default spellings).
-    Word(&'static [&'static str]),
     /// A square list naming no square, or every square of the board.
     Squares { all: bool },
     /// A castling key whose default Locust's castling is built on: this value, or any while
@@ -212,7 +210,6 @@ fn neutral_value(
     match neutral {
         Neutral::Presentation => Ok(true),
         Neutral::Bool(d) => values::boolean(v).map(|x| x == d),
-        Neutral::Word(words) => Ok(words.contains(&v)),
         Neutral::Squares { all } => {
             let set = values::squares(v, b.files, b.ranks)?;
             let full = SquareSet::ranks(b.files, 0, b.ranks - 1);
