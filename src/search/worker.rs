@@ -825,9 +825,12 @@ impl<'a> Worker<'a> {
                 return self.eval.evaluate(&self.pos);
             }
             // Mate-distance pruning: no line from here can mate sooner than a mate already
-            // found nearer the root, nor be mated later than being mated here.
+            // found nearer the root, nor be mated later than being mated here. Where a game
+            // can end suddenly, the move that led here may already have won it for the side
+            // to move (the opponent's forced drop that fills the board), a win at this ply.
+            let soonest_win = MATE - ply as i32 - i32::from(!self.sudden_end);
             alpha = alpha.max(-(MATE - ply as i32));
-            beta = beta.min(MATE - ply as i32 - 1);
+            beta = beta.min(soonest_win);
             if alpha >= beta {
                 return alpha;
             }
