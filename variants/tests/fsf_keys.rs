@@ -248,7 +248,7 @@ fn a_limited_hopper_counts_the_screen() {
 /// unknown name stays unknown.
 #[test]
 fn an_fsf_parent_locust_lacks_is_named() {
-    let e = load_str("[g:seirawan]\n", "t.ini").unwrap_err();
+    let e = load_str("[g:shatar]\n", "t.ini").unwrap_err();
     assert!(
         e[0].message.contains("Fairy-Stockfish built-in variant"),
         "{}",
