@@ -61,29 +61,6 @@ const GAMES: &[&str] = &[
 /// Plies of each random walk.
 const WALK_PLIES: usize = 150;
 
-/// The sections of FSF's variants.ini that Locust loads (from the peer file: it is GPL and
-/// never copied here), or `None` with the skip reported when the file is not found.
-fn fsf_sections(test: &str) -> Option<Vec<Variant>> {
-    let Some(text) = peers::fsf_variants_ini() else {
-        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
-        peers::missing(peers::FSF_VARIANTS_INI, test, why);
-        return None;
-    };
-    Some(variants::load_report(&text, "variants.ini").variants())
-}
-
-/// A variant of the data: a section of FSF's file, else Locust's built-in of that name;
-/// `None` when it is a section and the file is missing.
-fn find(name: &str, sections: &Option<Vec<Variant>>) -> Option<Variant> {
-    let builtins = variants::builtins().expect("built-ins load");
-    if let Some(v) = variants::find(&builtins, name) {
-        return Some(v.clone());
-    }
-    let sections = sections.as_ref()?;
-    let v = sections.iter().find(|v| v.name == name);
-    Some(v.unwrap_or_else(|| panic!("{name} does not load")).clone())
-}
-
 /// `(variant, result, fen, moves)` of every `ending` row.
 fn rows() -> Vec<common::EndingRow> {
     common::ending_rows(ENDINGS)
@@ -104,9 +81,9 @@ fn endings_equal_pyffish() {
     for name in GAMES {
         assert!(all.iter().any(|r| r.0 == *name && r.1 != "on"), "{name}");
     }
-    let sections = fsf_sections("endings_equal_pyffish");
+    let sections = peers::fsf_sections("endings_equal_pyffish");
     for (name, want, fen, moves) in all {
-        let Some(v) = find(name, &sections) else {
+        let Some(v) = peers::builtin_or_section(name, &sections) else {
             continue;
         };
         let mut game = played(&v, fen, &moves);
@@ -120,12 +97,12 @@ fn endings_equal_pyffish() {
 #[test]
 fn walks_agree_with_the_reference() {
     let mut seen = Vec::new();
-    let sections = fsf_sections("walks_agree_with_the_reference");
+    let sections = peers::fsf_sections("walks_agree_with_the_reference");
     for (i, (name, want, fen, moves)) in rows().into_iter().enumerate() {
         if want != "on" {
             continue;
         }
-        let Some(rules) = find(name, &sections) else {
+        let Some(rules) = peers::builtin_or_section(name, &sections) else {
             continue;
         };
         if !seen.contains(&name) {
@@ -261,7 +238,7 @@ fn connect_keys_decide_the_end() {
 /// finds in the variants.ini sections; a win in one ends the game for the mover.
 #[test]
 fn board_game_wins_are_found() {
-    let sections = fsf_sections("board_game_wins_are_found");
+    let sections = peers::fsf_sections("board_game_wins_are_found");
     for line in TACTICS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -269,7 +246,7 @@ fn board_game_wins_are_found() {
         let f: Vec<&str> = line.split('|').map(str::trim).collect();
         let (name, fen) = (f[0], f[1]);
         let n: i32 = f[3].trim_start_matches("mate ").parse().unwrap();
-        let Some(v) = find(name, &sections) else {
+        let Some(v) = peers::builtin_or_section(name, &sections) else {
             return;
         };
         let mut game = Game::from_fen(v, fen).unwrap();
@@ -345,7 +322,7 @@ fn flipping_fens_are_written_as_fsf_writes_them() {
         "snort",
         "gale",
     ];
-    let sections = fsf_sections("flipping_fens_are_written_as_fsf_writes_them");
+    let sections = peers::fsf_sections("flipping_fens_are_written_as_fsf_writes_them");
     let data = [
         include_str!("data/perft/fsf_builtin.txt"),
         include_str!("data/perft/fsf_ini_sections.txt"),
@@ -356,7 +333,7 @@ fn flipping_fens_are_written_as_fsf_writes_them() {
         if line.starts_with('#') || f.len() < 4 || !FLIPPING.contains(&f[0]) {
             continue;
         }
-        let Some(v) = find(f[0], &sections) else {
+        let Some(v) = peers::builtin_or_section(f[0], &sections) else {
             continue;
         };
         let pos = Position::new_game(v).unwrap().with_fen(f[3]).unwrap();

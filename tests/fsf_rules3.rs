@@ -26,28 +26,6 @@ const DECIDED: &[&str] = &["castle", "petrified", "nuclear", "wolf"];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 120;
 
-/// The sections of FSF's variants.ini that Locust loads (read from the peer file: it is GPL
-/// and never copied here), or `None` with the skip reported when the file is not found.
-fn fsf_sections(test: &str) -> Option<Vec<Variant>> {
-    let Some(text) = peers::fsf_variants_ini() else {
-        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
-        peers::missing(peers::FSF_VARIANTS_INI, test, why);
-        return None;
-    };
-    Some(variants::load_report(&text, "variants.ini").variants())
-}
-
-/// A built-in of that name, else the section of FSF's file; `None` when it is a section and
-/// the file is missing.
-fn find(name: &str, sections: &Option<Vec<Variant>>) -> Option<Variant> {
-    let builtins = variants::builtins().expect("built-ins load");
-    if let Some(v) = variants::find(&builtins, name) {
-        return Some(v.clone());
-    }
-    let v = sections.as_ref()?.iter().find(|v| v.name == name);
-    Some(v.unwrap_or_else(|| panic!("{name} does not load")).clone())
-}
-
 fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
     let mut game = Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
     for m in moves {
@@ -65,9 +43,9 @@ fn endings_equal_pyffish() {
     for name in DECIDED {
         assert!(rows.iter().any(|r| r.0 == *name && r.1 != "on"), "{name}");
     }
-    let sections = fsf_sections("endings_equal_pyffish");
+    let sections = peers::fsf_sections("endings_equal_pyffish");
     for (name, want, fen, moves) in rows {
-        let Some(v) = find(name, &sections) else {
+        let Some(v) = peers::builtin_or_section(name, &sections) else {
             continue;
         };
         let mut game = played(&v, fen, &moves);
@@ -79,7 +57,7 @@ fn endings_equal_pyffish() {
 /// Perft equals FSF's with the engine and with the reference generator.
 #[test]
 fn perft_equals_fsf() {
-    let sections = fsf_sections("perft_equals_fsf");
+    let sections = peers::fsf_sections("perft_equals_fsf");
     let rows: Vec<&str> = DATA
         .lines()
         .filter_map(|l| l.strip_prefix("perft "))
@@ -93,7 +71,7 @@ fn perft_equals_fsf() {
     for row in rows {
         let f: Vec<&str> = row.splitn(4, ' ').collect();
         let (name, depth, want) = (f[0], f[1].parse().unwrap(), f[2].parse::<u64>().unwrap());
-        let Some(v) = find(name, &sections) else {
+        let Some(v) = peers::builtin_or_section(name, &sections) else {
             continue;
         };
         let pos = Position::new_game(v.clone()).unwrap().with_fen(f[3]);
@@ -109,12 +87,12 @@ fn perft_equals_fsf() {
 #[test]
 fn walks_agree_with_the_reference() {
     let mut seen = Vec::new();
-    let sections = fsf_sections("walks_agree_with_the_reference");
+    let sections = peers::fsf_sections("walks_agree_with_the_reference");
     for (i, (name, want, fen, moves)) in common::ending_rows(DATA).into_iter().enumerate() {
         if want != "on" {
             continue;
         }
-        let Some(rules) = find(name, &sections) else {
+        let Some(rules) = peers::builtin_or_section(name, &sections) else {
             continue;
         };
         if !seen.contains(&name) {

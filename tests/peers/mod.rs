@@ -7,7 +7,7 @@
 //! Without it (README's test command on a bare machine) a skip is written straight to the
 //! process's stderr, past the test harness's capture, so it shows among the `ok` lines.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::expect_used)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -79,4 +79,30 @@ pub fn fsf_variants_ini() -> Option<String> {
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The sections of FSF's variants.ini that Locust loads (read from the peer file: it is GPL
+/// and never copied here), or `None` with the skip reported for `test` when the file is not
+/// found.
+pub fn fsf_sections(test: &str) -> Option<Vec<variants::Variant>> {
+    let Some(text) = fsf_variants_ini() else {
+        let why = "Fairy-Stockfish's variants.ini not found (set LOCUST_FSF_VARIANTS_INI)";
+        missing(FSF_VARIANTS_INI, test, why);
+        return None;
+    };
+    Some(variants::load_report(&text, "variants.ini").variants())
+}
+
+/// A built-in of that name, else the section of FSF's file (which must load); `None` when it
+/// is a section and the file is missing.
+pub fn builtin_or_section(
+    name: &str,
+    sections: &Option<Vec<variants::Variant>>,
+) -> Option<variants::Variant> {
+    let builtins = variants::builtins().expect("built-ins load");
+    if let Some(v) = variants::find(&builtins, name) {
+        return Some(v.clone());
+    }
+    let v = sections.as_ref()?.iter().find(|v| v.name == name);
+    Some(v.unwrap_or_else(|| panic!("{name} does not load")).clone())
 }
