@@ -4,6 +4,9 @@
 # usage: tools/xboard-match.sh VARIANT PEER GAMES [MINUTES] [INC] [OUTDIR]
 # (tools/ini-match.py does the same for any two entries of engines.ini.)
 #   PEER: maxqi | fairymax | hachu | fsf (Debian 11.1) | fsf-latest | locust
+# Environment: PEER_TIME_ODDS=N gives the peer a Nth of Locust's clock (XBoard's
+# -secondTimeOdds: time odds, issue 43). The newest FSF plays with its classical evaluation,
+# as under cutechess-cli (tools/match.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=$1 peer=$2 games=$3 minutes=${4:-0:10} inc=${5:-0.1} out=${6:-/tmp/locust-matches}
@@ -18,6 +21,9 @@ case $peer in
   locust)   scp="$LOCUST" ;;
   *) echo "unknown peer $peer" >&2; exit 2 ;;
 esac
+peer_args=()
+[[ $peer == fsf-latest ]] && peer_args+=(-secondOptions "Use NNUE=0")
+[[ -n ${PEER_TIME_ODDS:-} ]] && peer_args+=(-secondTimeOdds "$PEER_TIME_ODDS")
 stamp=$variant-$peer-$(date +%H%M%S)
 # Openings, each played twice with colours reversed, in file order: the positions of
 # tests/data/openings/VARIANT.epd, or, against engines without setboard (MaxQi, Fairy-Max:
@@ -43,7 +49,7 @@ elif [[ -n $book && -f $book ]]; then
 fi
 # A private settings file: ~/.xboardrc is neither read nor rewritten by the match.
 xvfb-run -a /usr/games/xboard -settingsFile "$out/$stamp.xboardrc" -saveSettingsFile "$out/$stamp.xboardrc" \
-  -saveSettingsOnExit false -testLegality true -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" \
+  -saveSettingsOnExit false -testLegality true -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" "${peer_args[@]}" \
   -variant "$variant" "${opening_args[@]}" -matchMode true -matchGames "$games" -tc "$minutes" -inc "$inc" \
   -xponder -noGUI -autoCallFlag true -popupExitMessage false -testClaims true \
   -saveGameFile "$out/$stamp.pgn" -debug -nameOfDebugFile "$out/$stamp.debug" \
