@@ -15,10 +15,7 @@ mod peers;
 use common::walk_checked;
 use locust::board::position::Position;
 use locust::board::reference::{perft as ref_perft, RefBoard};
-use locust::engine::notation::{self, Dialect};
-use locust::game::Game;
 use locust::perft::perft;
-use variants::Variant;
 
 const DATA: &str = include_str!("data/perft/fsf_rules3.txt");
 /// Variants that must have a decided game in the data.
@@ -26,32 +23,12 @@ const DECIDED: &[&str] = &["castle", "petrified", "nuclear", "wolf"];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 120;
 
-fn played(v: &Variant, fen: &str, moves: &[&str]) -> Game {
-    let mut game = Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
-    for m in moves {
-        // FSF's UCI text (`a9a10+` for wolf's pawn turned over), read as the protocol reads it.
-        let mv = notation::parse(&mut game, m, Dialect::Uci { chess960: false });
-        let mv = mv.unwrap_or_else(|e| panic!("{}: {e}: {m}", v.name));
-        game.play(mv);
-    }
-    game
-}
-
 #[test]
 fn endings_equal_pyffish() {
-    let rows = common::ending_rows(DATA);
-    for name in DECIDED {
-        assert!(rows.iter().any(|r| r.0 == *name && r.1 != "on"), "{name}");
-    }
     let sections = peers::fsf_sections("endings_equal_pyffish");
-    for (name, want, fen, moves) in rows {
-        let Some(v) = peers::builtin_or_section(name, &sections) else {
-            continue;
-        };
-        let mut game = played(&v, fen, &moves);
-        let got = common::result_for_mover(&mut game);
-        assert_eq!(got, want, "{name}: {fen} ; {}", moves.join(" "));
-    }
+    common::check_endings(common::ending_rows(DATA), DECIDED, |n| {
+        peers::builtin_or_section(n, &sections)
+    });
 }
 
 /// Perft equals FSF's with the engine and with the reference generator.
@@ -100,7 +77,7 @@ fn walks_agree_with_the_reference() {
             let start = Position::new_game(rules.clone()).unwrap();
             walk_checked(name, start, &rules, WALK_PLIES, 0x3A11 + i as u64);
         }
-        let pos = played(&rules, fen, &moves).position().clone();
+        let pos = common::played(&rules, fen, &moves).position().clone();
         walk_checked(name, pos, &rules, WALK_PLIES, 0x3B22 + i as u64);
     }
 }

@@ -544,3 +544,37 @@ pub fn search_to_depth(
     }
     (None, score)
 }
+
+/// The game after `moves`, written as FSF's UCI writes them (`a9a10+`, `P@e4`, `a1a1` for a
+/// pass), are played from `fen`: read as the UCI adapter reads them.
+pub fn played(v: &variants::Variant, fen: &str, moves: &[&str]) -> locust::game::Game {
+    use locust::engine::notation::{self, Dialect};
+    let mut game =
+        locust::game::Game::from_fen(v.clone(), fen).unwrap_or_else(|e| panic!("{e}: {fen}"));
+    for m in moves {
+        let mv = notation::parse(&mut game, m, Dialect::Uci { chess960: false });
+        game.play(mv.unwrap_or_else(|e| panic!("{}: {e}: {m}", v.name)));
+    }
+    game
+}
+
+/// Every name of `decided` has a decided ending row in `rows`, and each row's result, from
+/// the side to move, is pyffish's `game_result`. `lookup` finds a row's variant (a built-in
+/// or a section of FSF's variants.ini); rows it cannot find are the caller's to report.
+pub fn check_endings(
+    rows: Vec<EndingRow>,
+    decided: &[&str],
+    lookup: impl Fn(&str) -> Option<variants::Variant>,
+) {
+    for name in decided {
+        assert!(rows.iter().any(|r| r.0 == *name && r.1 != "on"), "{name}");
+    }
+    for (name, want, fen, moves) in rows {
+        let Some(v) = lookup(name) else {
+            continue;
+        };
+        let mut game = played(&v, fen, &moves);
+        let got = result_for_mover(&mut game);
+        assert_eq!(got, want, "{name}: {fen} ; {}", moves.join(" "));
+    }
+}
