@@ -64,7 +64,7 @@ fn check_variants_passes_every_builtin_file() {
 /// and `check-variants` reports each section on its own line.
 #[test]
 fn a_bad_section_is_skipped_and_the_rest_loads() {
-    let text = "[good1:chess]\ncastling = false\n\n[bad:chess]\nshatarMateRule = true\n\
+    let text = "[good1:chess]\ncastling = false\n\n[bad:chess]\nextinctionClaim = true\n\
                 [good2:good1]\nmaxFile = 6\nmaxRank = 6\nstartFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR\n";
     let path = temp_file("mixed.ini", text);
     let out = locust(&["check-variants", path.to_str().unwrap()]);
@@ -73,7 +73,7 @@ fn a_bad_section_is_skipped_and_the_rest_loads() {
     assert!(text.contains("good1: 8x8"), "{text}");
     assert!(text.contains("good2: 6x6"), "{text}");
     assert!(text.contains("bad: refused, 1 error(s)"), "{text}");
-    let want = format!("{}:5: shatarMateRule:", path.display());
+    let want = format!("{}:5: extinctionClaim:", path.display());
     assert!(text.contains(&want), "{text}");
     let out = locust(&["--variants", path.to_str().unwrap(), "variants"]);
     assert!(out.status.success());

@@ -928,6 +928,14 @@ fn rules_the_generator_does_not_play_are_refused() {
     );
     let e = Rules::new(&builtin("petrified"), None, false).unwrap_err();
     assert!(e.to_string().contains("petrifyOnCaptureTypes"), "{e}");
+    refused(
+        "piecePromotionOnCapture",
+        "[pc:chess]\npiecePromotionOnCapture = true\n",
+    );
+    refused("shatarMateRule", "[sm:chess]\nshatarMateRule = true\n");
+    // (Micro is refused for its drops before its promotion rule is asked.)
+    let e = Rules::new(&builtin("shatar"), None, false).unwrap_err();
+    assert!(e.to_string().contains("shatarMateRule"), "{e}");
     let e = Rules::new(&builtin("wolf"), None, false).unwrap_err();
     assert!(
         e.to_string().contains("both pawn-style and shogi-style"),

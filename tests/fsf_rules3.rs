@@ -19,7 +19,15 @@ use locust::perft::perft;
 
 const DATA: &str = include_str!("data/perft/fsf_rules3.txt");
 /// Variants that must have a decided game in the data.
-const DECIDED: &[&str] = &["castle", "petrified", "nuclear", "wolf"];
+const DECIDED: &[&str] = &[
+    "castle",
+    "petrified",
+    "nuclear",
+    "wolf",
+    "micro",
+    "cetus",
+    "shatar",
+];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 120;
 

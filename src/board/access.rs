@@ -34,6 +34,18 @@ impl Position {
         self.key
     }
 
+    /// The key the search's table files the position under: [`Position::hash`] with what
+    /// the history adds to how the game may end (shatar's series of checks), which
+    /// repetitions do not count (Fairy-Stockfish compares boards).
+    #[inline]
+    pub fn table_key(&self) -> u64 {
+        if self.shak_series == [false; 2] {
+            self.key
+        } else {
+            self.key ^ self.series_key()
+        }
+    }
+
     /// Plies since the last capture or pawn move.
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {

@@ -53,6 +53,7 @@ pub struct Saved {
     lion_strike: Option<Sq>,
     checks_left: [u8; 2],
     castled_win: bool,
+    shak_series: [bool; 2],
     count: crate::board::counting::Count,
     gates: [u16; 2],
     key: u64,
@@ -278,6 +279,7 @@ impl Position {
             lion_strike: self.lion_strike.take(),
             checks_left: self.checks_left,
             castled_win: self.castled_win,
+            shak_series: self.shak_series,
             count: self.count,
             gates: self.gates,
             key: self.key,
@@ -336,6 +338,9 @@ impl Position {
         if self.lay.variant.end.counting.is_some() {
             self.count_move(mv, &ops[saved.ops_len..]);
         }
+        if self.lay.variant.end.shatar.is_some() {
+            self.follow_checks();
+        }
         saved
     }
 
@@ -358,6 +363,7 @@ impl Position {
         self.lion_strike = saved.lion_strike;
         self.checks_left = saved.checks_left;
         self.castled_win = saved.castled_win;
+        self.shak_series = saved.shak_series;
         self.stone = None;
         self.count = saved.count;
         self.gates = saved.gates;

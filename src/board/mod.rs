@@ -31,6 +31,7 @@ pub mod reference_walls;
 pub mod royal_move;
 pub mod royalty;
 pub mod see;
+pub mod shatar;
 pub mod sittuyin;
 pub mod stages;
 pub mod types;

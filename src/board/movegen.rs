@@ -276,8 +276,10 @@ impl Position {
                     out.push(pm);
                 }
             }
-            // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF).
-            if let Some(p) = v.flips_to(kind.piece) {
+            // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF),
+            // under `piecePromotionOnCapture` only when it takes.
+            let turns = !v.promotion.on_capture || self.takes(man, &m);
+            if let Some(p) = v.flips_to(kind.piece).filter(|_| turns) {
                 if v.promotion.limits.is_empty() || self.under_limit(man.colour, p) {
                     let mut pm = m;
                     pm.kind = MoveKind::Promotion;
@@ -291,10 +293,7 @@ impl Position {
             return;
         }
         if let Some(p) = v.flips_to(kind.piece) {
-            let captures = m.n_extra > 0
-                || self
-                    .man_at(self.lay.sq(to))
-                    .is_some_and(|o| o.colour != man.colour);
+            let captures = self.takes(man, &m);
             let limited = !v.promotion.limits.is_empty() && !self.under_limit(man.colour, p);
             if !limited && self.may_promote_shogi(man, (m.from_coord(), to), captures) {
                 let mut pm = m;
@@ -311,6 +310,14 @@ impl Position {
         }
     }
 
+    /// True when `man`'s move `m` takes a man: on its target square or on the way.
+    fn takes(&self, man: &Man, m: &Move) -> bool {
+        m.n_extra > 0
+            || self
+                .man_at(self.lay.sq(m.to_coord()))
+                .is_some_and(|o| o.colour != man.colour)
+    }
+
     /// Shogi-style promotion of `man` on a move `(from, to)` that takes a man or not
     /// (`captures`): on any move that touches the zone, or with `on_entry` (Chu) on entering
     /// it, on a capture that touches it, or onto a square the man could never leave. The
@@ -323,6 +330,10 @@ impl Position {
         captures: bool,
     ) -> bool {
         let v = &self.lay.variant;
+        // `piecePromotionOnCapture`: only a move that lands on a man turns it over.
+        if v.promotion.on_capture && !captures {
+            return false;
+        }
         let zone = self.promotion_zone(man.colour);
         if !v.promotion.on_entry {
             return zone.contains(to) || zone.contains(from);

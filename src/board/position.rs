@@ -75,6 +75,9 @@ pub struct Position {
     pub(in crate::board) stone: Option<Sq>,
     /// `castlingWins`: the last move castled on a side where castling wins.
     pub(in crate::board) castled_win: bool,
+    /// `shatarMateRule`: per colour, whether its series of checks so far holds a shak
+    /// (`shatar.rs`); false where the variant has no such rule.
+    pub(in crate::board) shak_series: [bool; 2],
     /// The count of a counting rule (makruk's); default where the variant has none.
     pub(in crate::board) count: crate::board::counting::Count,
     /// Gating: each side's gates, a bit per file of its gating rank (FSF's `gatesBB`).
@@ -115,6 +118,7 @@ impl Position {
             lion_strike: None,
             checks_left: [DEFAULT_CHECKS_LEFT; 2],
             castled_win: false,
+            shak_series: [false; 2],
             stone: None,
             count: Default::default(),
             gates: [0; 2],
@@ -222,6 +226,7 @@ impl Position {
         ];
         self.map = AttackMap::build(self);
         self.key = self.compute_key();
+        self.start_checks();
     }
 
     /// The Zobrist key computed from scratch (the incremental key's twin).

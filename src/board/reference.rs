@@ -642,7 +642,10 @@ fn push_promotions(
     let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));
     // HaChu's reading: where it may promote onto such a square, it must.
     let forced = v.promotion.stuck_forced && stuck;
-    let may_promote = if v.promotion.on_entry {
+    // `piecePromotionOnCapture`: only a move that takes turns a man over.
+    let may_promote = if v.promotion.on_capture && !captures {
+        false
+    } else if v.promotion.on_entry {
         let (was_in, is_in) = (zone.contains(from), zone.contains(to));
         // Entering; or a capture touching the zone (one that enters is entering already).
         !was_in && is_in || was_in && captures || stuck && !v.promotion.stuck_forced
@@ -671,8 +674,10 @@ fn push_promotions(
                 out.push(promote(p));
             }
         }
-        // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF).
-        if let Some(p) = v.flips_to(man.piece) {
+        // A man with both kinds of promotion (wolf's pawn) may also turn over (FSF),
+        // under `piecePromotionOnCapture` only when it takes.
+        let turns = !v.promotion.on_capture || captures;
+        if let Some(p) = v.flips_to(man.piece).filter(|_| turns) {
             if limits == Limits::Ignored || under_limit(b, v, man.colour, p) {
                 out.push(promote(p));
             }

@@ -29,6 +29,8 @@ pub struct Zobrist {
     /// Key of "the last move castled to a winning side" (`castlingWins`): the same board
     /// with the rights lost otherwise is the castler's loss.
     pub castled_win: u64,
+    /// Keys of a colour's series of checks holding a shak (`shatarMateRule`), White's first.
+    shak: [u64; 2],
 }
 
 /// Files a gate mask covers (`variants::geometry::MAX_FILES`).
@@ -73,6 +75,8 @@ impl Zobrist {
         let gates = (0..2 * GATE_FILES).map(|_| next(&mut s)).collect();
         // Drawn after the walls, for the same reason.
         let castled_win = next(&mut s);
+        // Drawn last, for the same reason.
+        let shak = [next(&mut s), next(&mut s)];
         Zobrist {
             men,
             hands,
@@ -85,6 +89,7 @@ impl Zobrist {
             pieces,
             side,
             castled_win,
+            shak,
         }
     }
 
@@ -125,6 +130,12 @@ impl Zobrist {
         (0..GATE_FILES)
             .filter(|f| files >> f & 1 != 0)
             .fold(0, |k, f| k ^ self.gates[colour.index() * GATE_FILES + f])
+    }
+
+    /// Key of `colour`'s series of checks holding a shak (`shatarMateRule`).
+    #[inline]
+    pub fn shak(&self, colour: Colour) -> u64 {
+        self.shak[colour.index()]
     }
 
     /// Key of `colour` having `left` checks left to give (check counting).

@@ -147,6 +147,10 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
     } else if (v.pieces.iter()).any(|p| !p.promotions.is_empty() && p.promoted.is_some()) {
         // The tables' promotion offers one kind of choice per man (wolf's pawn has both).
         Some("a man with both pawn-style and shogi-style promotion (promotedPieceType)")
+    } else if v.promotion.on_capture {
+        Some("promotion only on captures (piecePromotionOnCapture)")
+    } else if v.end.shatar.is_some() {
+        Some("shatar's mate rule, decided by the checks before the mate (shatarMateRule)")
     } else if !v.petrify.is_empty() {
         Some("men turned to walls when they capture (petrifyOnCaptureTypes)")
     } else if v.stand_in_counts() {

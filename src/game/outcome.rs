@@ -304,7 +304,6 @@ pub fn dead_draw(pos: &Position) -> bool {
 /// Why the side to move has no move, and who wins.
 fn no_move_outcome(pos: &Position) -> Outcome {
     let us = pos.side_to_move();
-    let end = &pos.variant().end;
     for c in [us, us.flip()] {
         if pos.royals_lost(c) {
             return Outcome {
@@ -336,7 +335,7 @@ fn no_move_outcome(pos: &Position) -> Outcome {
         };
     }
     let (rule, reason) = if pos.in_check(us) {
-        (end.checkmate, Termination::Checkmate)
+        (pos.checkmate_result(), Termination::Checkmate)
     } else {
         (pos.stalemate_result(), Termination::Stalemate)
     };

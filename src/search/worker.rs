@@ -236,6 +236,7 @@ impl<'a> Worker<'a> {
                     || v.end.connect.is_some()
                     || v.end.extinction.is_some()
                     || v.end.full_board_ends
+                    || v.end.shatar.is_some()
             },
             tables: None,
         }
@@ -847,7 +848,7 @@ impl<'a> Worker<'a> {
             // every search about a quarter larger than the nodes searched).
             return self.quiesce_entered(alpha, beta, ply, 0, None);
         }
-        let key = self.pos.hash();
+        let key = self.pos.table_key();
         let hit = self.shared.tt.probe(key);
         let tt_sig = hit.map_or(0, |h| h.sig);
         let usable = hit.filter(|h| !pv_node && ply > 0 && h.depth >= depth);
@@ -1160,7 +1161,7 @@ impl<'a> Worker<'a> {
         }
         // The table: a bound from any search of this position (never a perpetual-check
         // score, which belongs to its path) may end the node; its move is tried first.
-        let key = self.pos.hash();
+        let key = self.pos.table_key();
         let hit = self.shared.tt.probe(key);
         let usable = hit.filter(|h| h.depth >= 0 && h.score.abs() != KNOWN_WIN);
         if let Some(s) = usable.and_then(|h| tt_cut(&h, ply, alpha, beta)) {

@@ -230,6 +230,10 @@ pub struct Promotion {
     /// stands or on an empty square that type reaches from there, when the new man attacks
     /// no enemy man there and the move gives no check; pawns never promote by moving.
     pub sittuyin: bool,
+    /// `piecePromotionOnCapture` (micro shogi, cetus): a shogi-style promotion, or a
+    /// demotion under `pieceDemotion`, only on a move that lands on a man; a move to an
+    /// empty square never turns a man over (and one that must turn over may still make it).
+    pub on_capture: bool,
 }
 
 /// Drop rules (shogi, crazyhouse).
@@ -403,6 +407,21 @@ pub struct GameEnd {
     /// FSF's `makpongRule` (makpong): a royal in check may move only to capture its one
     /// checker (never under a double check); other men answer the check as usual.
     pub makpong: bool,
+    /// Shatar's mate rule (`shatarMateRule`), if the variant has it.
+    pub shatar: Option<ShatarMate>,
+}
+
+/// Fairy-Stockfish's `shatarMateRule` (shatar, Mongolian chess): how a mate ends the game
+/// depends on the checks that led to it. A mate given by knights alone is forbidden, so the
+/// mated side wins; otherwise it is a mate (`checkmate`) only if some check of the mating
+/// side's unbroken series of checks was a shak (a check given by a man of `shak`), and a
+/// draw (niol) if none was. FSF names the types by its piece names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShatarMate {
+    /// Men whose check is a shak (FSF's `knight`, `rook` and `bers`).
+    pub shak: Vec<PieceId>,
+    /// Men that may not give mate alone (FSF's `knight`).
+    pub knights: Vec<PieceId>,
 }
 
 /// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move

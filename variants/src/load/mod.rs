@@ -175,9 +175,18 @@ fn name_fsf_parent(mut e: VariantError) -> VariantError {
         .filter(|name| builtin::FSF_BUILTIN_NAMES.contains(name))
         .map(str::to_string);
     if let Some(name) = missing {
-        e.message = format!(
-            "parent `{name}` is a Fairy-Stockfish built-in variant that Locust does not play"
-        );
+        // An alias (`mini`, `normal`) is played under its section's name, which a parent
+        // must use. Only on this error path are the built-ins loaded to find it.
+        let all = builtins().unwrap_or_default();
+        e.message = match find(&all, &name) {
+            Some(v) => format!(
+                "parent `{name}` is Locust's alias of `{}`: name that section as the parent",
+                v.name
+            ),
+            None => format!(
+                "parent `{name}` is a Fairy-Stockfish built-in variant that Locust does not play"
+            ),
+        };
     }
     e
 }

@@ -7,7 +7,7 @@ use super::values::{self, symbol, Symbol};
 use crate::geometry::SquareSet;
 use crate::rules::{
     Blast, CaptureMatrix, Castling, Drops, EnclosingDrop, Flag, Flip, GameEnd, LionTrading, Origin,
-    Outcome, PieceId, PieceType, Promotion, Royalty, Variant,
+    Outcome, PieceId, PieceType, Promotion, Royalty, ShatarMate, Variant,
 };
 use crate::trajectory::{rights, Node, NodeId, Trajectories};
 use crate::xbetza;
@@ -342,6 +342,7 @@ fn promotion(b: &mut Build) -> Promotion {
         on_entry: b.ctx.flag("promotionOnEntry", false),
         stuck_forced: !b.ctx.flag("promotionOnEntryStuck", true),
         sittuyin: b.ctx.flag("sittuyinPromotion", false),
+        on_capture: b.ctx.flag("piecePromotionOnCapture", false),
     }
 }
 
@@ -620,6 +621,10 @@ fn game_end(b: &mut Build) -> GameEnd {
         pass_on_stalemate: pass_on_stalemate(b),
         full_board_ends: b.ctx.flag("adjudicateFullBoard", false),
         makpong: b.ctx.flag("makpongRule", false),
+        shatar: b.ctx.flag("shatarMateRule", false).then(|| ShatarMate {
+            shak: named(b, &["knight", "rook", "bers"]),
+            knights: named(b, &["knight"]),
+        }),
     }
 }
 

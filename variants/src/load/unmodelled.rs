@@ -55,10 +55,8 @@ const UNMODELLED: &[(&str, Neutral)] = &[
         "castlingKingFile",
         Neutral::Castling(CastlingDefault::KingOnE),
     ),
-    ("piecePromotionOnCapture", Neutral::Bool(false)),
     ("petrifyBlastPieces", Neutral::Bool(false)),
     ("moveRepetitionIllegal", Neutral::Bool(false)),
-    ("shatarMateRule", Neutral::Bool(false)),
 ];
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.
