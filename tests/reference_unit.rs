@@ -91,6 +91,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             pass_on_stalemate: [false; 2],
             full_board_ends: false,
             makpong: false,
+            move_repetition: None,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

@@ -403,6 +403,21 @@ pub struct GameEnd {
     /// FSF's `makpongRule` (makpong): a royal in check may move only to capture its one
     /// checker (never under a double check); other men answer the check as usual.
     pub makpong: bool,
+    /// FSF's `moveRepetitionIllegal` (janggi under modern rules), if the variant has it.
+    pub move_repetition: Option<MoveRepetition>,
+}
+
+/// Fairy-Stockfish's `moveRepetitionIllegal`: a side that, never in check as it moves, takes
+/// a man back and forth between the same two squares until the man has made the trip four
+/// times (a pass may stand for one of the returns) loses, unless the man came to the first
+/// square by a capture. Read from the game's moves, not a legality rule (FSF scores it as a
+/// game end); `src/game/move_repetition.rs` judges it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRepetition {
+    /// Per colour of the mover (White first), per piece type: a man of this type may stand
+    /// somewhere the other side's royal may (FSF compares the moved man's region with the
+    /// enemy king's): only such men's trips count (janggi: not the general's or guards').
+    pub counted: [Vec<bool>; 2],
 }
 
 /// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move

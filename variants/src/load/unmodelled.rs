@@ -57,7 +57,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ),
     ("piecePromotionOnCapture", Neutral::Bool(false)),
     ("petrifyBlastPieces", Neutral::Bool(false)),
-    ("moveRepetitionIllegal", Neutral::Bool(false)),
     ("shatarMateRule", Neutral::Bool(false)),
 ];
 
