@@ -740,6 +740,11 @@ pub struct Walling {
     pub region: [SquareSet; 2],
     /// `wallOrMove`: a side either moves a man (no wall) or passes and places a wall.
     pub or_move: bool,
+    /// The move's own wall blocks in its legality test and the walls it lifts (the duck's)
+    /// do not; a castling king's start and the squares it crosses are then judged with the
+    /// wall too. Fairy-Stockfish's test of pseudo-royal men (`extinctionPseudoRoyal`:
+    /// atomicduck); its test of a royal king ignores the new wall.
+    pub shields: bool,
 }
 
 impl Variant {
