@@ -923,6 +923,12 @@ fn rules_the_generator_does_not_play_are_refused() {
     };
     refused("castlingWins", "[castle:chess]\ncastlingWins = q\n");
     refused(
+        "moveRepetitionIllegal",
+        "[trips:chess]\nmoveRepetitionIllegal = true\n",
+    );
+    let e = Rules::new(&builtin("janggimodern"), None, false).unwrap_err();
+    assert!(e.to_string().contains("moveRepetitionIllegal"), "{e}");
+    refused(
         "petrifyOnCaptureTypes",
         "[stone:chess]\npetrifyOnCaptureTypes = q\n",
     );

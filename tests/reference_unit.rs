@@ -92,6 +92,7 @@ fn variant(files: u8, ranks: u8, pieces: Vec<PieceType>, start_fen: &str) -> Var
             full_board_ends: false,
             makpong: false,
             shatar: None,
+            move_repetition: None,
         },
         blast: None,
         capture_matrix: CaptureMatrix::default(),

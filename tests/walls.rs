@@ -182,11 +182,6 @@ fn walling_keys_are_honoured_or_refused_by_name() {
         "royal kings",
     );
     refused(
-        "[c:atomic]\nwallingRule = duck\n",
-        "wallingRule",
-        "pseudo-royal",
-    );
-    refused(
         "[d:chess]\nwallOrMove = true\n",
         "wallOrMove",
         "without a `wallingRule`",
@@ -196,6 +191,11 @@ fn walling_keys_are_honoured_or_refused_by_name() {
         "wallingRule",
         "expected arrow",
     );
+    // Pseudo-royal men (atomic's kings): the new wall shields them, as FSF tests them.
+    let atomic = variants::load_str("[c:atomic]\nwallingRule = duck\n", "t.ini").expect("loads");
+    assert!(atomic[0].walling.as_ref().is_some_and(|w| w.shields));
+    let duck = variant("duck");
+    assert!(duck.walling.as_ref().is_some_and(|w| !w.shields));
     let ok =
         variants::load_str("[f:joust]\nwallingRegion = a1-h4\n", "t.ini").expect("a region loads");
     let w = ok[0].walling.as_ref().expect("walls");

@@ -479,6 +479,9 @@ impl Position {
         if !self.lay.kinds[king.kind as usize].royal {
             return true; // a king that is not royal (giveaway's) may cross attacked squares
         }
+        if self.walls_shield() {
+            return true; // judged per wall square once the move is made (`shielded`)
+        }
         let (a, b) = (kc.file.min(kf), kc.file.max(kf));
         let them = king.colour.flip();
         let attacked =

@@ -845,8 +845,12 @@ fn castling_clear(b: &RefBoard, v: &Variant, king: Coord, rook: Coord, kf: u8, r
     let guarded = |f: u8| {
         (f != kf || kf == king.file) && guarded_by_petrified(b, v, Coord::new(f, king.rank), them)
     };
+    // Where the move's wall shields the king (`Walling::shields`), its squares are judged
+    // with each wall (`reference_walls::crossing_safe`).
+    let shields = v.walling.as_ref().is_some_and(|w| w.shields);
     clear
         && (!royal
+            || shields
             || (a..=z).all(|f| !attacked(b, v, Coord::new(f, king.rank), them) && !guarded(f)))
 }
 
@@ -1151,7 +1155,7 @@ fn ep_after(from: Coord, to: Coord) -> Option<RefEp> {
 // ---------------------------------------------------------------------------------------
 
 /// Squares of the royal men of `colour`.
-fn royals(b: &RefBoard, v: &Variant, colour: Colour) -> Vec<Coord> {
+pub(super) fn royals(b: &RefBoard, v: &Variant, colour: Colour) -> Vec<Coord> {
     b.men()
         .filter(|(_, m)| m.colour == colour && v.pieces[m.piece as usize].royal)
         .map(|(c, _)| c)
@@ -1294,9 +1298,13 @@ fn checker_squares(b: &RefBoard, v: &Variant, victim: Colour) -> Vec<Coord> {
 
 /// True when the pseudo-legal move `m` is legal.
 pub fn is_legal(b: &RefBoard, v: &Variant, m: &Move) -> bool {
-    if m.wall_coord().is_some() {
+    let shields = v.walling.as_ref().is_some_and(|w| w.shields);
+    if m.wall_coord().is_some() && !shields {
         // The wall is no blocker for the move's own legality (Fairy-Stockfish's test).
         return is_legal(b, v, &m.with_wall(None));
+    }
+    if shields && m.kind == MoveKind::Castle && !super::reference_walls::crossing_safe(b, v, m) {
+        return false;
     }
     if m.gate_piece().is_some() {
         // Nor is the gated man; it needs an empty square to land on.

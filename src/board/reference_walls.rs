@@ -51,10 +51,21 @@ fn wall_passes(b: &RefBoard, v: &Variant, w: &Walling) -> Vec<Move> {
         .collect()
 }
 
-/// Squares `after` (the board once `m` is played, without its wall) lets `m` wall.
+/// Squares `after` (the board once `m` is played, without its wall) lets `m` wall: empty
+/// there, and before the move too unless the move itself left them (its start, its
+/// victims, a castling rook's start); never its end square. Squares an explosion emptied
+/// stay unwalled, as FSF counts its wall squares before the blast.
 fn wall_squares(b: &RefBoard, after: &RefBoard, v: &Variant, w: &Walling, m: &Move) -> Vec<Coord> {
     let region = &w.region[b.stm.index()];
-    let free = |c: Coord| region.contains(c) && after.at(c).is_none() && !after.walls[c.index()];
+    let moved = m.kind != MoveKind::Drop && m.kind != MoveKind::Pass;
+    let left = |c: Coord| (moved && c == m.from_coord()) || m.extras().any(|x| x == c);
+    let free = |c: Coord| {
+        region.contains(c)
+            && after.at(c).is_none()
+            && !after.walls[c.index()]
+            && (c != m.to_coord() || m.kind == MoveKind::Pass)
+            && (b.at(c).is_none() || left(c))
+    };
     let all: Vec<Coord> = after.coords().filter(|&c| free(c)).collect();
     match w.rule {
         WallingRule::Static | WallingRule::Duck => all,
@@ -115,6 +126,46 @@ fn arrow(b: &RefBoard, after: &RefBoard, v: &Variant, m: &Move) -> Vec<Coord> {
         }
     });
     out
+}
+
+/// Where the move's wall shields (`Walling::shields`, FSF's test of pseudo-royal men): no
+/// square from the castling king's start up to its end (that one excluded, unless the
+/// king stays) is attacked on the board as FSF sees it for the test: the king lifted, the
+/// duck lifted, the move's wall standing (not on the square asked about: a wall blocks no
+/// attack on its own square), the rook still at home. Under explosions a square next to an
+/// enemy royal is safe (a capture there blows the capturer's royal up).
+pub(super) fn crossing_safe(b: &RefBoard, v: &Variant, m: &Move) -> bool {
+    let (from, to) = (m.from_coord(), m.to_coord());
+    let mut seen = b.clone();
+    seen.squares[from.index()] = None;
+    if v.walling
+        .as_ref()
+        .is_some_and(|w| w.rule == WallingRule::Duck)
+    {
+        seen.walls.iter_mut().for_each(|w| *w = false);
+    }
+    let files: Vec<u8> = if to.file > from.file {
+        (from.file..to.file).collect()
+    } else if to.file < from.file {
+        ((to.file + 1)..=from.file).collect()
+    } else {
+        vec![from.file]
+    };
+    let them = b.stm.flip();
+    let enemy_royals = super::reference::royals(b, v, them);
+    files.into_iter().all(|f| {
+        let c = Coord::new(f, from.rank);
+        let mut board = seen.clone();
+        if let Some(w) = m.wall_coord().filter(|&w| w != c) {
+            board.walls[w.index()] = true;
+        }
+        let touching = v.blast.is_some()
+            && enemy_royals.iter().any(|r| {
+                (r.file as i32 - c.file as i32).abs() <= 1
+                    && (r.rank as i32 - c.rank as i32).abs() <= 1
+            });
+        touching || !super::reference::attacked(&board, v, c, them)
+    })
 }
 
 /// Puts `m`'s wall on the board just played (the duck's lifted first).

@@ -39,9 +39,10 @@ pub struct Legality {
     /// Not in check, no Lion-trading rules, explosions, burners, igui or enemy paths that go
     /// on past an occupied square: a plain move is legal when its man cannot be pinned.
     plain: bool,
-    /// A move that gives check is illegal (`checking = false`): every move is made and
-    /// tested.
-    checks_barred: bool,
+    /// Every move is made and tested: a move that gives check is illegal
+    /// (`checking = false`), or the move's own wall shields the mover
+    /// ([`variants::Walling::shields`]: no shortcut knows which checks it blocks).
+    full_test: bool,
     /// `mustCapture` with a legal capture on the board: only captures are legal.
     captures_only: bool,
     /// A drop that gives check is illegal (`dropChecks = false`): every drop is made and
@@ -228,13 +229,14 @@ impl Position {
             paths,
             lion_rules: self.lay.variant.capture_matrix.lion.is_some(),
             plain: !checked
+                && !self.walls_shield()
                 && self.lay.variant.capture_matrix.lion.is_none()
                 && self.lay.variant.blast.is_none()
                 && !self.lay.uncounted
                 && !self.lay.hops[us.flip().index()]
                 && checking
                 && !drop_forced,
-            checks_barred: !checking,
+            full_test: !checking || self.walls_shield(),
             captures_only: false,
             drop_checks_barred: self.lay.variant.drops.no_checks,
             drop_forced,
@@ -339,8 +341,8 @@ impl Position {
     fn shortcut(&self, m: &Move, ctx: &Legality) -> Option<bool> {
         let drop_checked = ctx.drop_checks_barred && m.kind == MoveKind::Drop
             || ctx.promotion_checks_barred && m.kind == MoveKind::Promotion;
-        if ctx.checks_barred || drop_checked || ctx.foe_exposed && self.takes_royal(m) {
-            return None; // it may win the game: the full test knows
+        if ctx.full_test || drop_checked || ctx.foe_exposed && self.takes_royal(m) {
+            return None; // the full test knows (the move may win the game)
         }
         let royals = ctx.royals.as_deref();
         if !ctx.checked {
@@ -432,9 +434,64 @@ impl Position {
         }
         let us = self.stm;
         let had = [self.royals(us).count(), self.royals(us.flip()).count()];
+        if self.walls_shield() {
+            return self.shielded_if_legal(m, facing, had, ops);
+        }
         // The wall a move places is no blocker for its own legality (Fairy-Stockfish).
         let saved = self.make_unwalled(m, ops);
         self.make_wall_if_legal(m, facing, saved, had, ops)
+    }
+
+    /// Make / test where the move's own wall shields the mover (FSF's test of pseudo-royal
+    /// men): the test runs on the whole move, its wall placed and the duck lifted. A
+    /// castling king's start and the squares it crosses must not be attacked then either;
+    /// the start, when the wall goes there, is judged as FSF does, as if the wall were
+    /// not on it (a wall blocks no attack on its own square).
+    #[inline(never)]
+    fn shielded_if_legal(
+        &mut self,
+        m: &Move,
+        facing: bool,
+        had: [usize; 2],
+        ops: &mut Vec<Op>,
+    ) -> Option<Saved> {
+        let us = self.stm;
+        let from = self.lay.sq(m.from_coord());
+        let castle = m.kind == MoveKind::Castle;
+        if castle && m.wall_coord() == Some(m.from_coord()) {
+            let saved = self.make_unwalled(m, ops);
+            self.lift_ducks(ops);
+            let attacked = self.royal_attacked(us, from);
+            self.unmake(saved, ops);
+            if attacked {
+                return None;
+            }
+        }
+        let saved = self.make(m, ops);
+        if self.unwalled_legal(m, facing, had, ops) && (!castle || self.crossed_safe(m, us)) {
+            return Some(saved);
+        }
+        self.unmake(saved, ops);
+        None
+    }
+
+    /// With the castling move `m` of `us` made: no square from the king's start up to its
+    /// end (that one excluded, unless the king stays) is attacked, a walled one excepted
+    /// (see [`Position::shielded_if_legal`]).
+    fn crossed_safe(&self, m: &Move, us: Colour) -> bool {
+        let (from, to) = (m.from_coord(), m.to_coord());
+        let rank = from.rank;
+        let files: Vec<u8> = if to.file > from.file {
+            (from.file..to.file).collect()
+        } else if to.file < from.file {
+            ((to.file + 1)..=from.file).collect()
+        } else {
+            vec![from.file]
+        };
+        files.into_iter().all(|f| {
+            let c = variants::geometry::Coord::new(f, rank);
+            Some(c) == m.wall_coord() || !self.royal_attacked(us, self.lay.sq(c))
+        })
     }
 
     /// A gated move is legal when its ungated form is: the gated man is no blocker for its

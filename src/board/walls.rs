@@ -255,22 +255,36 @@ impl Position {
 
     #[inline(never)]
     fn place_wall(&mut self, c: Coord, ops: &mut Vec<Op>) {
-        if self.walling().is_some_and(|w| w.rule == WallingRule::Duck) {
-            let standing: Vec<Sq> = self
-                .lay
-                .squares()
-                .filter(|&s| self.board[s as usize] == OFF)
-                .collect();
-            if !standing.is_empty() {
-                for &s in &standing {
-                    self.board[s as usize] = EMPTY;
-                    self.key ^= self.zob.wall(s);
-                    ops.push(Op::Unwall(s));
-                }
-                self.rewalk_all();
-            }
-        }
+        self.lift_ducks(ops);
         self.put_wall(self.lay.sq(c), ops);
+    }
+
+    /// Under the duck rule, lifts the walls standing (a move's first step in placing its
+    /// own). Logged for unmake.
+    pub(crate) fn lift_ducks(&mut self, ops: &mut Vec<Op>) {
+        if !self.walling().is_some_and(|w| w.rule == WallingRule::Duck) {
+            return;
+        }
+        let standing: Vec<Sq> = self
+            .lay
+            .squares()
+            .filter(|&s| self.board[s as usize] == OFF)
+            .collect();
+        if !standing.is_empty() {
+            for &s in &standing {
+                self.board[s as usize] = EMPTY;
+                self.key ^= self.zob.wall(s);
+                ops.push(Op::Unwall(s));
+            }
+            self.rewalk_all();
+        }
+    }
+
+    /// Whether the rule's own wall shields the mover in its legality test
+    /// ([`variants::Walling::shields`]: pseudo-royal men).
+    #[inline]
+    pub(crate) fn walls_shield(&self) -> bool {
+        self.walling().is_some_and(|w| w.shields)
     }
 
     /// Puts a wall on the empty square `sq` (a placed wall, or a petrified man's square).

@@ -142,6 +142,9 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
     if v.walling.is_some() {
         Some("walls placed by moves (wallingRule)")
+    } else if v.end.move_repetition.is_some() {
+        // A loss read from the moves that led to a position: no table value can hold it.
+        Some("a man's repeated trips that lose (moveRepetitionIllegal)")
     } else if v.gating.is_some() {
         Some("gates (gating, seirawanGating, cambodianMoves)")
     } else if (v.pieces.iter()).any(|p| !p.promotions.is_empty() && p.promoted.is_some()) {

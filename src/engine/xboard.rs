@@ -492,6 +492,8 @@ impl<W: Write> Engine<W> {
             && xboard_name(&pos.variant().name) != "xiangqi";
         self.game.outcome().filter(|o| match o.reason {
             Termination::PerpetualCheck | Termination::PerpetualChase => false,
+            // XBoard knows no such rule: a win claimed by it would be called false.
+            Termination::MoveRepetition => false,
             Termination::MoveRule => rule_ok,
             _ => true,
         })

@@ -3,6 +3,7 @@
 
 pub mod chase;
 pub mod material;
+pub mod move_repetition;
 pub mod outcome;
 pub mod params;
 
@@ -13,6 +14,8 @@ use crate::board::fen::FenError;
 use crate::board::make::{Op, Saved};
 use crate::board::moves::{Move, MoveKind};
 use crate::board::position::Position;
+
+use move_repetition::{History, Step};
 
 pub use chase::Chased;
 pub use outcome::{Outcome, Termination};
@@ -49,6 +52,8 @@ pub struct Game {
     /// The men the move into each position of `keys` chased (the start: none); kept only
     /// where the variant has a chasing rule, else none.
     chases: Vec<Chased>,
+    /// Per position of `keys`: what the move into it did that `moveRepetitionIllegal` reads.
+    steps: Vec<Step>,
 }
 
 impl Game {
@@ -67,6 +72,7 @@ impl Game {
     pub fn from_position(pos: Position) -> Game {
         let keys = vec![pos.hash()];
         let checks = vec![pos.in_check(pos.side_to_move())];
+        let steps = vec![Step::start(&pos)];
         Game {
             pos,
             ops: Vec::with_capacity(4096),
@@ -74,6 +80,7 @@ impl Game {
             keys,
             checks,
             chases: vec![Chased::NONE],
+            steps,
         }
     }
 
@@ -115,6 +122,11 @@ impl Game {
         &self.chases
     }
 
+    /// Per position of [`Game::keys`]: what the move into it did (`moveRepetitionIllegal`).
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
     /// Every legal move.
     pub fn legal_moves(&mut self) -> Vec<Move> {
         let mut out = Vec::new();
@@ -149,6 +161,7 @@ impl Game {
 
     /// Plays a legal move.
     pub fn play(&mut self, mv: Move) {
+        let men_before = self.pos.men_count();
         // What a move chases is only asked of a repetition; the game keeps it for every move
         // where the rule exists (the search, with far more moves, replays the cycle instead).
         let (saved, chased) = if self.pos.variant().end.chasing_rule {
@@ -160,6 +173,8 @@ impl Game {
         self.keys.push(self.pos.hash());
         self.checks.push(self.pos.in_check(self.pos.side_to_move()));
         self.chases.push(chased);
+        let prev = self.steps.last().copied().unwrap_or_default();
+        (self.steps).push(Step::after(prev, &self.pos, &mv, men_before));
     }
 
     /// Takes the last move back; false at the start of the game.
@@ -171,18 +186,27 @@ impl Game {
         self.keys.pop();
         self.checks.pop();
         self.chases.pop();
+        self.steps.pop();
         true
     }
 
     /// The end of the game, if the current position ends it.
     pub fn outcome(&mut self) -> Option<Outcome> {
         let legal = self.legal_moves();
+        let rule = self.pos.variant().end.move_repetition.as_ref();
+        let history = History {
+            moves: &self.moves().copied().collect::<Vec<_>>(),
+            checks: &self.checks,
+            steps: &self.steps,
+        };
+        let repeater = rule.and_then(|r| move_repetition::judge(r, &self.pos, &history).loser);
         outcome::adjudicate(
             &self.pos,
             legal.is_empty(),
             &self.keys,
             &self.checks,
             &self.chases,
+            repeater,
         )
     }
 }

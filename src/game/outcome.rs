@@ -40,6 +40,8 @@ pub enum Termination {
     MoveRule,
     /// The same position the variant's number of times.
     Repetition,
+    /// A side took a man back and forth once too often (`moveRepetitionIllegal`): it loses.
+    MoveRepetition,
     /// A counting rule's count ran out (makruk's board's or pieces' honour).
     Counting,
     /// Repetition where one side checked on every move: that side loses.
@@ -66,6 +68,7 @@ impl Termination {
             Termination::Castling => "castling rule",
             Termination::MoveRule => "n-move rule",
             Termination::Repetition => "repetition",
+            Termination::MoveRepetition => "move repetition",
             Termination::Counting => "counting rule",
             Termination::PerpetualCheck => "perpetual check",
             Termination::PerpetualChase => "perpetual chase",
@@ -85,12 +88,15 @@ pub struct Outcome {
 /// The end of the game in `pos`, if any. `no_moves`: the side to move has no legal move.
 /// `keys`/`checks`/`chases`: every position of the game (current last), whether its side to
 /// move was in check, and which men the move into it chased (empty without a chasing rule).
+/// `repeater`: the side that lost by `moveRepetitionIllegal` ([`super::move_repetition`]),
+/// judged, as by FSF, after the n-move rule and before repetitions.
 pub fn adjudicate(
     pos: &Position,
     no_moves: bool,
     keys: &[u64],
     checks: &[bool],
     chases: &[Chased],
+    repeater: Option<Colour>,
 ) -> Option<Outcome> {
     let end = &pos.variant().end;
     if no_moves {
@@ -106,6 +112,12 @@ pub fn adjudicate(
         return Some(Outcome {
             winner: material::draw_winner(pos),
             reason: Termination::MoveRule,
+        });
+    }
+    if let Some(loser) = repeater {
+        return Some(Outcome {
+            winner: Some(loser.flip()),
+            reason: Termination::MoveRepetition,
         });
     }
     if let Some(first) = repetition_start(pos, keys) {

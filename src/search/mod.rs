@@ -275,6 +275,7 @@ impl Searcher {
             keys: game.keys().to_vec(),
             checks: game.checks().to_vec(),
             moves: game.moves().copied().collect(),
+            steps: game.steps().to_vec(),
         };
         let opts = self.opts.clone();
         let kept = self.histories.clone();

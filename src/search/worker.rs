@@ -23,6 +23,7 @@ use crate::board::types::Colour;
 use crate::eval::EvalTables;
 use crate::game::chase::Replay;
 use crate::game::material;
+use crate::game::move_repetition::{self, History, Step};
 use crate::game::outcome::{self, Termination};
 
 /// The root of a search: the position and the game's history.
@@ -32,6 +33,8 @@ pub(crate) struct Root {
     pub checks: Vec<bool>,
     /// The game's moves: move `k` led from `keys[k]` to `keys[k + 1]`.
     pub moves: Vec<Move>,
+    /// Per position of `keys`: what `moveRepetitionIllegal` reads of the move into it.
+    pub steps: Vec<Step>,
 }
 
 /// Runs a whole search (the main thread plus helpers) and sends the best move.
@@ -147,6 +150,10 @@ struct Worker<'a> {
     /// `keys[k + 1]`): a repetition replays its cycle from them when the chasing rule asks
     /// what its moves chased.
     moves: Vec<Move>,
+    /// Per position of `keys`, kept only where the variant has `moveRepetitionIllegal`
+    /// (`move_rep`): what the move into it did.
+    steps: Vec<Step>,
+    move_rep: bool,
     limits: &'a Limits,
     eval: Arc<EvalTables>,
     shared: Arc<Shared>,
@@ -207,6 +214,8 @@ impl<'a> Worker<'a> {
             keys: root.keys.clone(),
             checks: root.checks.clone(),
             moves: root.moves.clone(),
+            steps: root.steps.clone(),
+            move_rep: root.pos.variant().end.move_repetition.is_some(),
             limits,
             eval,
             shared,
@@ -610,8 +619,10 @@ impl<'a> Worker<'a> {
     /// The opponent's perpetual check or chase counts as a draw: GUIs accept its draw claim
     /// at the third repetition (XBoard 4.9 does, with claims tested, and has no chasing
     /// rule), so the search must not count on the rule to win, and keeps a better game
-    /// rather than allow the cycle.
-    fn repetition(&mut self) -> Option<i32> {
+    /// rather than allow the cycle. A repetition at most `running_to` plies back, where the
+    /// count of `moveRepetitionIllegal` was still running, is no draw (FSF's search then
+    /// needs the full number of repetitions).
+    fn repetition(&mut self, running_to: usize) -> Option<i32> {
         if self.pos.variant().end.n_fold_rule == 0 {
             return None;
         }
@@ -621,10 +632,26 @@ impl<'a> Worker<'a> {
         while i >= 2 && last - (i - 2) <= window {
             i -= 2;
             if self.keys[i] == self.keys[last] {
+                if last - i <= running_to {
+                    return None;
+                }
                 return Some(self.cycle_score(i));
             }
         }
         None
+    }
+
+    /// `moveRepetitionIllegal`'s verdict on the current node.
+    fn move_repetition(&self) -> move_repetition::Judgement {
+        let Some(rule) = self.pos.variant().end.move_repetition.as_ref() else {
+            return move_repetition::Judgement::default();
+        };
+        let history = History {
+            moves: &self.moves,
+            checks: &self.checks,
+            steps: &self.steps,
+        };
+        move_repetition::judge(rule, &self.pos, &history)
     }
 
     /// The score of a repetition whose cycle began at `keys[first]`. What the cycle's moves
@@ -679,7 +706,7 @@ impl<'a> Worker<'a> {
 
     /// Score of a node without legal moves, by the variant's rules.
     fn terminal(&self, ply: usize) -> i32 {
-        let o = outcome::adjudicate(&self.pos, true, &self.keys, &self.checks, &[]);
+        let o = outcome::adjudicate(&self.pos, true, &self.keys, &self.checks, &[], None);
         let us = self.pos.side_to_move();
         match o.and_then(|o| o.winner) {
             Some(w) if w == us => MATE - ply as i32,
@@ -741,11 +768,31 @@ impl<'a> Worker<'a> {
     }
 
     fn make(&mut self, m: &Move) -> crate::board::make::Saved {
+        let men = self.men_before();
         let saved = self.pos.make(m, &mut self.ops);
+        self.record(m, men);
+        saved
+    }
+
+    /// The men on the board before a move, where `moveRepetitionIllegal` asks whether the
+    /// move captured (0 elsewhere: nothing reads it).
+    fn men_before(&self) -> usize {
+        if self.move_rep {
+            self.pos.men_count()
+        } else {
+            0
+        }
+    }
+
+    /// The history entries of the position `m` has just reached.
+    fn record(&mut self, m: &Move, men_before: usize) {
         self.keys.push(self.pos.hash());
         self.checks.push(self.pos.in_check(self.pos.side_to_move()));
         self.moves.push(*m);
-        saved
+        if self.move_rep {
+            let prev = self.steps.last().copied().unwrap_or_default();
+            (self.steps).push(Step::after(prev, &self.pos, m, men_before));
+        }
     }
 
     /// Makes `m` if it is legal; without a legality context (the root's moves and
@@ -755,13 +802,12 @@ impl<'a> Worker<'a> {
         m: &Move,
         ctx: Option<&Legality>,
     ) -> Option<crate::board::make::Saved> {
+        let men = self.men_before();
         let saved = match ctx {
             Some(ctx) => self.pos.make_if_legal(m, ctx, &mut self.ops)?,
             None => self.pos.make(m, &mut self.ops),
         };
-        self.keys.push(self.pos.hash());
-        self.checks.push(self.pos.in_check(self.pos.side_to_move()));
-        self.moves.push(*m);
+        self.record(m, men);
         Some(saved)
     }
 
@@ -770,6 +816,9 @@ impl<'a> Worker<'a> {
         self.keys.pop();
         self.checks.pop();
         self.moves.pop();
+        if self.move_rep {
+            self.steps.pop();
+        }
     }
 
     /// Zugzwang guard for the null move: the side to move has a man that is neither royal nor
@@ -809,7 +858,15 @@ impl<'a> Worker<'a> {
             if self.dead_draw {
                 return 0;
             }
-            if let Some(s) = self.repetition() {
+            let mut running_to = 0;
+            if self.move_rep {
+                let j = self.move_repetition();
+                if j.loser.is_some() {
+                    return MATE - ply as i32; // the side that just moved lost
+                }
+                running_to = j.running_to;
+            }
+            if let Some(s) = self.repetition(running_to) {
                 return s;
             }
             if n_move_rule > 0 && self.pos.halfmove_clock() >= n_move_rule {

@@ -409,6 +409,8 @@ pub struct GameEnd {
     pub makpong: bool,
     /// Shatar's mate rule (`shatarMateRule`), if the variant has it.
     pub shatar: Option<ShatarMate>,
+    /// FSF's `moveRepetitionIllegal` (janggi under modern rules), if the variant has it.
+    pub move_repetition: Option<MoveRepetition>,
 }
 
 /// Fairy-Stockfish's `shatarMateRule` (shatar, Mongolian chess): how a mate ends the game
@@ -422,6 +424,19 @@ pub struct ShatarMate {
     pub shak: Vec<PieceId>,
     /// Men that may not give mate alone (FSF's `knight`).
     pub knights: Vec<PieceId>,
+}
+
+/// Fairy-Stockfish's `moveRepetitionIllegal`: a side that, never in check as it moves, takes
+/// a man back and forth between the same two squares until the man has made the trip four
+/// times (a pass may stand for one of the returns) loses, unless the man came to the first
+/// square by a capture. Read from the game's moves, not a legality rule (FSF scores it as a
+/// game end); `src/game/move_repetition.rs` judges it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRepetition {
+    /// Per colour of the mover (White first), per piece type: a man of this type may stand
+    /// somewhere the other side's royal may (FSF compares the moved man's region with the
+    /// enemy king's): only such men's trips count (janggi: not the general's or guards').
+    pub counted: [Vec<bool>; 2],
 }
 
 /// Fairy-Stockfish's `materialCounting`: a game that would end drawn (stalemate, the n-move
@@ -744,6 +759,11 @@ pub struct Walling {
     pub region: [SquareSet; 2],
     /// `wallOrMove`: a side either moves a man (no wall) or passes and places a wall.
     pub or_move: bool,
+    /// The move's own wall blocks in its legality test and the walls it lifts (the duck's)
+    /// do not; a castling king's start and the squares it crosses are then judged with the
+    /// wall too. Fairy-Stockfish's test of pseudo-royal men (`extinctionPseudoRoyal`:
+    /// atomicduck); its test of a royal king ignores the new wall.
+    pub shields: bool,
 }
 
 impl Variant {

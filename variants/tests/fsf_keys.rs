@@ -48,7 +48,6 @@ fn neutral_values_are_accepted() {
 fn values_that_change_the_game_are_refused_by_name() {
     for (line, key) in [
         ("extinctionClaim = true", "extinctionClaim"),
-        ("moveRepetitionIllegal = true", "moveRepetitionIllegal"),
         ("castlingKingFile = d", "castlingKingFile"),
     ] {
         let e = errors_of(line);
@@ -56,6 +55,36 @@ fn values_that_change_the_game_are_refused_by_name() {
         assert!(e[0].starts_with(&format!("t.ini:2: {key}: ")), "{}", e[0]);
         assert!(e[0].contains("not modelled by Locust"), "{}", e[0]);
     }
+}
+
+/// `moveRepetitionIllegal` is honoured: janggimodern counts the trips of every man but the
+/// palace-bound general and guards, a chess section's of every man.
+#[test]
+fn move_repetition_counts_men_that_reach_the_enemy_king() {
+    let all = variants::builtins().unwrap();
+    let modern = variants::find(&all, "janggimodern").unwrap();
+    let rule = modern.end.move_repetition.as_ref().unwrap();
+    for colour in 0..2 {
+        for (p, piece) in modern.pieces.iter().enumerate() {
+            let palace = matches!(piece.letter.to_ascii_lowercase(), 'k' | 'a');
+            assert_eq!(rule.counted[colour][p], !palace, "{}", piece.letter);
+        }
+    }
+    assert!(variants::find(&all, "janggi")
+        .unwrap()
+        .end
+        .move_repetition
+        .is_none());
+    assert_eq!(
+        errors_of("moveRepetitionIllegal = true"),
+        Vec::<String>::new()
+    );
+    let text = "[trips:chess]\nmoveRepetitionIllegal = true\n";
+    let v = variants::load_str(text, "t.ini").unwrap().remove(0);
+    let counted = &v.end.move_repetition.as_ref().unwrap().counted;
+    assert!(counted
+        .iter()
+        .all(|c| c.len() == v.pieces.len() && c.iter().all(|&x| x)));
 }
 
 /// `gating` and `seirawanGating` are honoured (S-chess); gating without its key, or

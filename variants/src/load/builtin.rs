@@ -89,6 +89,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         "janggicasual.ini",
         include_str!("../../data/janggicasual.ini"),
     ),
+    (
+        "janggimodern.ini",
+        include_str!("../../data/janggimodern.ini"),
+    ),
     ("shoshogi.ini", include_str!("../../data/shoshogi.ini")),
     ("yarishogi.ini", include_str!("../../data/yarishogi.ini")),
     (

@@ -18,6 +18,7 @@ mod inherit;
 mod petrify;
 mod piece_defs;
 mod pieces;
+mod repetition;
 mod rules_keys;
 mod stand_ins;
 pub mod unmodelled;

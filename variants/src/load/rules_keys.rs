@@ -69,6 +69,7 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     zone_moves(b);
     soldier_rank(b);
     mobility_regions(b);
+    end.move_repetition = super::repetition::move_repetition(b);
     immobility(b, promotion.on_entry);
     royal_sight(b, &end);
     let black_rotated = super::chirality::black_rotated(b);
@@ -625,6 +626,8 @@ fn game_end(b: &mut Build) -> GameEnd {
             shak: named(b, &["knight", "rook", "bers"]),
             knights: named(b, &["knight"]),
         }),
+        // Read once the men's regions are known (`finish`).
+        move_repetition: None,
     }
 }
 

@@ -56,7 +56,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
         Neutral::Castling(CastlingDefault::KingOnE),
     ),
     ("petrifyBlastPieces", Neutral::Bool(false)),
-    ("moveRepetitionIllegal", Neutral::Bool(false)),
 ];
 
 /// FSF keys Locust does not model at any value: any use refuses the section by name.

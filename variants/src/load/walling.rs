@@ -53,12 +53,6 @@ pub fn walling(b: &mut Build, drops: &Drops, end: &GameEnd) -> Option<Walling> {
         Some("Fairy-Stockfish rejects drops together with walls")
     } else if rule == WallingRule::Duck && royal && !pseudo_royal {
         Some("Fairy-Stockfish rejects royal kings with `wallingRule = duck`")
-    } else if pseudo_royal {
-        Some(
-            "with pseudo-royal men (`extinctionPseudoRoyal`) Fairy-Stockfish counts the new \
-             wall as a blocker in its legality test; not modelled by Locust, the variant is \
-             refused",
-        )
     } else {
         None
     };
@@ -70,5 +64,6 @@ pub fn walling(b: &mut Build, drops: &Drops, end: &GameEnd) -> Option<Walling> {
         rule,
         region,
         or_move,
+        shields: pseudo_royal,
     })
 }
