@@ -520,3 +520,14 @@ fn engine_and_reference_agree_on_the_chess_variants_rules() {
         }
     }
 }
+
+/// The table generator refuses werewolf's contagion by name (it does not model it), and
+/// still builds lion's rules (lions on both sides are refused per material elsewhere).
+#[test]
+fn the_table_generator_refuses_contagion_by_name() {
+    let err = locust::egt::rules::Rules::new(&variant("werewolf"), None, false)
+        .err()
+        .expect("werewolf's tables refused");
+    assert!(err.to_string().contains("contagion"), "{err}");
+    assert!(locust::egt::rules::Rules::new(&variant("lion"), None, false).is_ok());
+}
