@@ -526,8 +526,7 @@ fn engine_and_reference_agree_on_the_chess_variants_rules() {
 #[test]
 fn the_table_generator_refuses_contagion_by_name() {
     let err = locust::egt::rules::Rules::new(&variant("werewolf"), None, false)
-        .err()
-        .expect("werewolf's tables refused");
+        .expect_err("werewolf's tables refused");
     assert!(err.to_string().contains("contagion"), "{err}");
     assert!(locust::egt::rules::Rules::new(&variant("lion"), None, false).is_ok());
 }
