@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use common::{start, variant, walk_checked};
 use locust::board::moves::MoveKind;
 use locust::board::reference::{self, RefBoard};
-use locust::engine::notation::{write, Dialect};
+use locust::engine::notation::{parse, write, Dialect};
 use locust::engine::Engine;
 use locust::game::Game;
 use locust::perft::perft;
@@ -25,14 +25,19 @@ const DATA: &str = include_str!("data/hachu-lift.txt");
 const PSEUDO: &str = include_str!("data/hachu-pseudo.ini");
 /// The variants of HaChu's `feature variants` that Locust plays under the same names and
 /// this file checks (shogi, chu, tenjiku and the chess ones have their own tests).
-const HACHU_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi"];
+const HACHU_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi", "lion", "werewolf"];
 /// Variants with HaChu's lion dog, whose multi-captures HaChu marks with first stops that are
 /// not their victims: there a first stop is compared as the square's plain mark
 /// (tools/hachu-lift.py, `FIRST_STOPS_AS_TARGETS`).
 const FIRST_STOPS_AS_TARGETS: &[&str] = &["cashew-shogi"];
+/// Variants where HaChu never castles: the king's castling targets are not compared
+/// (tools/hachu-lift.py, `NO_CASTLING`).
+const NO_CASTLING: &[&str] = &["werewolf"];
+/// HaChu's chess variants (their men are mirrored, not turned, between the sides).
+const CHESS_LIKE: &[&str] = &["lion", "werewolf"];
 /// Checked against the reference generator: the above, and sho, which HaChu 0.21 cannot set
 /// up (so no `lift` answers of its own).
-const REFERENCE_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi", "sho"];
+const REFERENCE_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi", "sho", "lion", "werewolf"];
 /// Fewest kept lifts per variant.
 const MIN_LIFTS: usize = 500;
 /// The peer test asks HaChu again for one kept answer in this many.
@@ -157,6 +162,68 @@ fn as_kept(highlight: &str, fen: &str, stops_as_targets: bool) -> String {
     rows.join("/")
 }
 
+/// `highlight` without the castling targets of a king lifted on e1 (White) or e8 (Black):
+/// the c- and g-file squares of that rank.
+fn without_castlings(highlight: &str, fen: &str, sq: &str) -> String {
+    let mut f = fen.split(' ');
+    let (board, white) = (f.next().unwrap(), f.next() == Some("w"));
+    let (home, king) = if white { ("e1", 'K') } else { ("e8", 'k') };
+    let rows: Vec<&str> = board.split('/').collect();
+    let row = if white { rows.len() - 1 } else { 0 };
+    if sq != home || expand(rows[row]).get(4) != Some(&Some(king)) {
+        return highlight.to_string();
+    }
+    let mut marks: Vec<Vec<Option<char>>> = highlight.split('/').map(expand).collect();
+    marks[row][2] = None;
+    marks[row][6] = None;
+    if marks.iter().flatten().all(Option::is_none) {
+        return "-".to_string();
+    }
+    let out: Vec<String> = marks.iter().map(|r| compress(r)).collect();
+    out.join("/")
+}
+
+/// A one-letter-per-square FEN row as squares (only for boards of one-letter men).
+fn expand(row: &str) -> Vec<Option<char>> {
+    let mut out = Vec::new();
+    let mut digits = String::new();
+    for c in row.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            out.extend(std::iter::repeat_n(None, digits.parse().unwrap()));
+            digits.clear();
+        }
+        out.push(Some(c));
+    }
+    if !digits.is_empty() {
+        out.extend(std::iter::repeat_n(None, digits.parse().unwrap()));
+    }
+    out
+}
+
+fn compress(row: &[Option<char>]) -> String {
+    let (mut s, mut gap) = (String::new(), 0);
+    for c in row {
+        match c {
+            None => gap += 1,
+            Some(c) => {
+                if gap > 0 {
+                    s += &gap.to_string();
+                    gap = 0;
+                }
+                s.push(*c);
+            }
+        }
+    }
+    if gap > 0 {
+        s += &gap.to_string();
+    }
+    s
+}
+
 /// HaChu's kept answer against Locust's: equal, where an `X` of Locust's matches red or
 /// magenta.
 fn agree(want: &str, got: &str) -> bool {
@@ -195,7 +262,10 @@ fn every_mans_targets_equal_hachus_lift_answers() {
     let mut wrong = Vec::new();
     for ((k, sq, want), got) in asked.iter().zip(answers) {
         let stops = FIRST_STOPS_AS_TARGETS.contains(&k.variant.as_str());
-        let got = got.map_or("-".to_string(), |h| as_kept(&h, &k.fen, stops));
+        let mut got = got.map_or("-".to_string(), |h| as_kept(&h, &k.fen, stops));
+        if NO_CASTLING.contains(&k.variant.as_str()) && got != "-" {
+            got = without_castlings(&got, &k.fen, sq);
+        }
         if !agree(want, &got) {
             wrong.push(format!(
                 "{} {} lift {sq}\n  hachu  {want}\n  locust {got}",
@@ -217,9 +287,12 @@ fn every_mans_targets_equal_hachus_lift_answers() {
             mine.clone().any(|k| k.fen.contains(" b ")),
             "{name}: no position with Black to move"
         );
+        // The shogi variants: promoted men (`+X`) were seen too.
         assert!(
-            mine.clone()
-                .any(|k| k.fen.split(' ').next().unwrap().contains('+')),
+            CHESS_LIKE.contains(name)
+                || mine
+                    .clone()
+                    .any(|k| k.fen.split(' ').next().unwrap().contains('+')),
             "{name}: no position with a promoted man"
         );
     }
@@ -322,7 +395,16 @@ fn xboard_and_the_variant_list_know_them() {
             .unwrap();
         assert!(features.contains(name), "{name} not offered: {features}");
         let v = variant(name);
-        let parent = if *name == "sho" { "shogi" } else { "chu" };
+        if *name == "lion" {
+            // One of XBoard's own variants: its start position, letters and lion rules.
+            assert!(!lines.iter().any(|l| l.starts_with("setup")), "{lines:?}");
+            continue;
+        }
+        let parent = match *name {
+            "sho" => "shogi",
+            "werewolf" => "fairy",
+            _ => "chu",
+        };
         let size = format!(" {}x{}+0_{parent} ", v.files, v.ranks);
         let setup = lines.iter().find(|l| l.starts_with("setup (")).unwrap();
         assert!(setup.contains(&size), "{name}: {setup}");
@@ -345,4 +427,106 @@ fn xboard_and_the_variant_list_know_them() {
             "{name} not in `locust variants`"
         );
     }
+}
+
+/// Werewolf Chess's contagion (`contagion`): a rook that takes a werewolf becomes one, the
+/// move written without a suffix (neither XBoard nor HaChu writes one) and read back from
+/// that text; a king that takes one stays a king; a werewolf that takes one stays itself,
+/// and so does a man that takes an ordinary man.
+#[test]
+fn a_man_that_takes_a_werewolf_becomes_one() {
+    let after = |fen: &str, text: &str| {
+        let mut g = Game::from_fen(variant("werewolf"), fen).unwrap();
+        let m = parse(&mut g, text, Dialect::Xboard).unwrap();
+        assert_eq!(write(g.position(), &m, Dialect::Xboard), text, "{fen}");
+        g.play(m);
+        let fen = g.position().fen();
+        fen.split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(
+        after("4k3/8/8/3w4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+        "4k3/8/8/3W4/8/8/8/4K3"
+    );
+    assert_eq!(
+        after("4k3/8/8/8/8/8/3w4/4K3 w - - 0 1", "e1d2"),
+        "4k3/8/8/8/8/8/3K4/8"
+    );
+    assert_eq!(
+        after("4k3/8/8/3w4/8/8/8/3WK3 w - - 0 1", "d1d4"),
+        "4k3/8/8/3w4/3W4/8/8/4K3"
+    );
+    assert_eq!(
+        after("4k3/8/8/3w4/8/3W4/8/4K3 w - - 0 1", "d3d5"),
+        "4k3/8/8/3W4/8/8/8/4K3"
+    );
+    assert_eq!(
+        after("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+        "4k3/8/8/3R4/8/8/8/4K3"
+    );
+    // A pawn that takes a werewolf on the last rank becomes a werewolf, its only choice.
+    let g = Game::from_fen(variant("werewolf"), "3wk3/4P3/8/8/8/8/8/4K3 w - - 0 1");
+    let mut g = g.unwrap();
+    let onto_d8: Vec<_> = g
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.to_coord().to_text() == "d8")
+        .collect();
+    assert_eq!(onto_d8.len(), 1, "{onto_d8:?}");
+    assert_eq!(onto_d8[0].kind, MoveKind::Promotion);
+}
+
+/// The engine and the reference generator agree where contagion, lion trading and castling
+/// come into play: perft 2 of positions chosen for them, and longer random games.
+#[test]
+fn engine_and_reference_agree_on_the_chess_variants_rules() {
+    let chosen = [
+        (
+            "werewolf",
+            "rnb1kbnr/pppppppp/8/5w2/4P3/8/PPPP1PPP/RNBWKBNR w KQkq - 0 1",
+        ),
+        (
+            "werewolf",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPwPPP/RNBWKBNR w KQkq - 0 1",
+        ),
+        ("werewolf", "3wk3/4P3/8/8/8/8/8/RNBWKBNR w - - 0 1"),
+        ("werewolf", "4k3/8/2w1w3/3W4/2w1w3/8/8/4K3 w - - 0 1"),
+        (
+            "werewolf",
+            "r3k2r/pppwpppp/8/8/8/8/PPPWPPPP/R3K2R b KQkq - 0 1",
+        ),
+        ("lion", "4k3/4p3/3l4/3p4/3L4/8/8/4K3 w - - 0 1"),
+        ("lion", "4k3/4p3/3l4/3n4/3L4/8/8/4K3 w - - 0 1"),
+        (
+            "lion",
+            "r3k2r/pppl1ppp/2n5/3p4/3L4/2N5/PPP2PPP/R3K2R w KQkq - 0 1",
+        ),
+        ("lion", "4k3/3ppp2/3plp2/3PLP2/3P1P2/8/8/4K3 b - - 0 1"),
+    ];
+    for (name, fen) in chosen {
+        let rules = variant(name);
+        let mut pos = start(name).with_fen(fen).unwrap();
+        let board = RefBoard::from_fen(&rules, fen).unwrap();
+        assert_eq!(
+            perft(&mut pos, 2),
+            reference::perft(&board, &rules, 2),
+            "{name}: {fen}"
+        );
+    }
+    const PLIES: usize = 120;
+    for name in CHESS_LIKE {
+        let rules = variant(name);
+        for seed in 0..4 {
+            walk_checked(name, start(name), &rules, PLIES, 100 + seed);
+        }
+    }
+}
+
+/// The table generator refuses werewolf's contagion by name (it does not model it), and
+/// still builds lion's rules (lions on both sides are refused per material elsewhere).
+#[test]
+fn the_table_generator_refuses_contagion_by_name() {
+    let err = locust::egt::rules::Rules::new(&variant("werewolf"), None, false)
+        .expect_err("werewolf's tables refused");
+    assert!(err.to_string().contains("contagion"), "{err}");
+    assert!(locust::egt::rules::Rules::new(&variant("lion"), None, false).is_ok());
 }

@@ -37,6 +37,12 @@ The kept file was made with:
   tools/hachu-lift.py gen wa-shogi --positions 40 --seed 1 --fen 'wa-shogi ...' (5 chosen)
   tools/hachu-lift.py gen dai --positions 40 --seed 1 --fen 'dai ...' (3 chosen)
   tools/hachu-lift.py gen cashew-shogi --positions 50 --seed 3
+  tools/hachu-lift.py gen lion --positions 60 --seed 1 --fen 'lion ...' (12 chosen)
+  tools/hachu-lift.py gen werewolf --positions 50 --seed 1 --fen 'werewolf ...' (10 chosen)
+  tools/hachu-lift.py gen werewolf --positions 12 --seed 3
+(seed 2's werewolf batch was dropped: in `r1b4r/pw2k1pp/1p1p4/2pnP2P/2N1BbP1/BPPPP1nN/
+P1K1RR2/8 w` HaChu answers nothing for the rook on e2, which has d2 and e1; HaChu's werewolf
+set-up from a FEN loses men: in small positions no man of its answers at all)
 (the chosen positions are the first of each variant's block in the file).
 """
 import argparse
@@ -64,6 +70,18 @@ CHESS_LIKE = {"lion", "werewolf"}
 # red or magenta as it is (dropped on its own men), Locust's as `X`, a capture that matches
 # either (a first stop hides whether the capture that ends there may promote).
 FIRST_STOPS_AS_TARGETS = {"cashew-shogi", "macadamia-shogi"}
+# HaChu's castling, where it differs from the game's (XBoard's and the published rules'):
+# in lion it castles whenever king and rook stand on their squares with the squares between
+# empty, with no castling rights (its setboard takes none) and no test of the squares the
+# king crosses; in werewolf it never castles. The king's two-square moves from its square are
+# compared only where Locust has the right (lion), or not at all (werewolf).
+CASTLING_WITHOUT_RIGHTS = {"lion"}
+NO_CASTLING = {"werewolf"}
+# Variants where HaChu's answers are nonsense while a man other than the king stands on the
+# king's square of the side to move (e1 in HaChu's view): its Lion-Chess castling code writes
+# the king's value into that man, and then no man of the side answers `lift`, or a queen
+# there answers with castlings only. Such positions are not kept.
+KING_SQUARE_CLOBBERED = {"lion"}
 
 
 def plain_stops(marks, men, mover_white, on_man):
@@ -230,6 +248,10 @@ class Locust:
                     row[j] = "Y"
         if self.v in FIRST_STOPS_AS_TARGETS:
             plain_stops(marks, men, fen.split()[1] == "w", "X")
+        if self.v in NO_CASTLING:
+            drop_castlings(fen, sq, marks, False)
+        if all(m is None for row in marks for m in row):
+            return "-"
         return write(marks)
 
     def close(self):
@@ -286,12 +308,30 @@ class HaChu:
             marks = turn(marks, self.chess_like)
         if self.v in FIRST_STOPS_AS_TARGETS:
             plain_stops(marks, grid(board), stm == "w", "R")
+        if self.v in CASTLING_WITHOUT_RIGHTS:
+            drop_castlings(fen, sq, marks, True)
         if all(m is None for row in marks for m in row):
             return "-"
         return write(marks)
 
     def close(self):
         pass
+
+
+def drop_castlings(fen, sq, marks, keep_with_right):
+    """Removes the king's castling targets (c and g file, from e1 or e8) from `marks` (FEN
+    orientation), all of them or (`keep_with_right`) those the FEN has no right for."""
+    board, stm, rights = fen.split()[0], fen.split()[1], fen.split()[2]
+    white = stm == "w"
+    home = "e1" if white else "e8"
+    rows = grid(board)
+    row = len(rows) - 1 if white else 0
+    if sq != home or rows[row][4] != ("K" if white else "k"):
+        return
+    for file, right in ((2, "Q"), (6, "K")):
+        right = right if white else right.lower()
+        if not (keep_with_right and right in rights):
+            marks[row][file] = None
 
 
 def own_squares(fen):
@@ -309,14 +349,37 @@ def own_squares(fen):
     return out
 
 
+def comparable(v, fen):
+    """A position HaChu can be asked about (KING_SQUARE_CLOBBERED)."""
+    if v not in KING_SQUARE_CLOBBERED:
+        return True
+    rows = grid(fen.split()[0])
+    white = fen.split()[1] == "w"
+    man = rows[-1 if white else 0][4]
+    return man is None or man == ("K" if white else "k")
+
+
+def without_ep(v, fen):
+    """HaChu's setboard takes no e.p. square: in the chess-like variants a kept position has
+    none (Locust would list the e.p. capture, HaChu cannot)."""
+    if v not in CHESS_LIKE:
+        return fen
+    f = fen.split()
+    if len(f) > 3:
+        f[3] = "-"
+    return " ".join(f)
+
+
 def positions(loc, n, rng):
-    """`n` positions from random games, every EVERY plies."""
+    """`n` positions from random games, every EVERY plies (the next comparable one)."""
     out = []
     while len(out) < n:
         fen = loc.start_fen()
+        due = 0
         for ply in range(PLIES):
-            if ply % EVERY == 0:
-                out.append(fen)
+            if ply >= due and comparable(loc.v, fen):
+                out.append(without_ep(loc.v, fen))
+                due = ply + EVERY
                 if len(out) >= n:
                     break
             moves = loc.moves(fen)

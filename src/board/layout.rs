@@ -79,6 +79,9 @@ pub struct Kind {
     pub plain_from: [Vec<bool>; 2],
     /// The kind has no promotion at all (it may still have dead squares).
     pub never_promotes: bool,
+    /// A capture may turn the kind into its victim's type (`contagion`, Werewolf Chess): its
+    /// captures go through the promotion path, and `plain_to` is all false.
+    pub infectable: bool,
     /// `dead[colour][sq]`: the kind could never move again from this mailbox square.
     pub dead: [Vec<bool>; 2],
     /// Cell tables per colour.
@@ -315,6 +318,9 @@ impl Layout {
         let p = &self.variant.pieces[piece as usize];
         // Shogi-style promotion, or demotion under `pieceDemotion`.
         let flips = self.variant.flips_to(piece).is_some();
+        let contagion = &self.variant.capture_matrix;
+        let infectable =
+            !contagion.contagion.is_empty() && !contagion.contagion_immune.contains(&piece);
         Kind {
             piece,
             virgin,
@@ -323,16 +329,17 @@ impl Layout {
             value: p.value,
             value_eg: p.value_eg,
             royal: p.royal,
-            plain_to: [
-                self.plain_squares(p, flips, Colour::White, true),
-                self.plain_squares(p, flips, Colour::Black, true),
-            ],
+            plain_to: [Colour::White, Colour::Black].map(|c| {
+                let plain = self.plain_squares(p, flips, c, true);
+                plain.into_iter().map(|s| s && !infectable).collect()
+            }),
             plain_from: [
                 self.plain_squares(p, flips, Colour::White, false),
                 self.plain_squares(p, flips, Colour::Black, false),
             ],
             // Sittuyin's pawns never promote by moving (`sittuyin.rs` makes their promotions).
             never_promotes: !self.promotes_by_moving(p) && !flips,
+            infectable,
             dead: [
                 self.mailbox_set(&p.dead_squares, Colour::White),
                 self.mailbox_set(&p.dead_squares, Colour::Black),

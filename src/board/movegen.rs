@@ -256,6 +256,16 @@ impl Position {
     fn push_promotions(&self, man: &Man, m: Move, out: &mut Vec<Move>) {
         let kind = &self.lay.kinds[man.kind as usize];
         let to = m.to_coord();
+        if kind.infectable {
+            if let Some(p) = self.turned_by(man, to) {
+                // Taking a werewolf makes the taker one: the only choice, promotion or not.
+                let mut pm = m;
+                pm.kind = MoveKind::Promotion;
+                pm.piece = p;
+                out.push(pm);
+                return;
+            }
+        }
         let dead = kind.dead[man.colour.index()][self.lay.sq(to) as usize];
         // FSF never promotes on an en passant capture, even one landing in the zone.
         if kind.never_promotes || m.kind == MoveKind::EnPassant {
@@ -316,6 +326,19 @@ impl Position {
             || self
                 .man_at(self.lay.sq(m.to_coord()))
                 .is_some_and(|o| o.colour != man.colour)
+    }
+
+    /// The type `man` becomes by taking the enemy man on `to` (`contagion`), if any.
+    fn turned_by(&self, man: &Man, to: Coord) -> Option<PieceId> {
+        let victim = self.man_at(self.lay.sq(to))?;
+        if victim.colour == man.colour {
+            return None;
+        }
+        let (mover, taken) = (
+            self.lay.kinds[man.kind as usize].piece,
+            self.lay.kinds[victim.kind as usize].piece,
+        );
+        self.lay.variant.capture_matrix.turned(mover, taken)
     }
 
     /// Shogi-style promotion of `man` on a move `(from, to)` that takes a man or not

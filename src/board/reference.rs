@@ -637,6 +637,15 @@ fn push_promotions(
         Colour::Black => &v.promotion.zone_black,
     };
     let (from, to) = (m.from_coord(), m.to_coord());
+    // `contagion` (Werewolf Chess): a man that takes a werewolf becomes one, its only choice.
+    let taken = b.at(to).filter(|o| o.colour != man.colour);
+    if let Some(p) = taken.and_then(|o| v.capture_matrix.turned(man.piece, o.piece)) {
+        let mut pm = m;
+        pm.kind = MoveKind::Promotion;
+        pm.piece = p;
+        out.push(pm);
+        return;
+    }
     let dead = piece.dead_squares.contains(b.relative(to, man.colour));
     let captures = m.n_extra > 0 || b.at(to).is_some_and(|o| o.colour != man.colour);
     let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));

@@ -178,6 +178,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("flag regions (flagRegion: capture the flag)")
     } else if v.end.connect.is_some() {
         Some("connect rules (connectN, connectNxN, collinearN, connectRegion)")
+    } else if !v.capture_matrix.contagion.is_empty() {
+        Some("men turned by what they capture (contagion)")
     } else if v.black_rotated {
         Some("Black's men turned half round (blackRotated)")
     } else if v.promotion.stuck_forced {

@@ -10,7 +10,7 @@
 use variants::geometry::Coord;
 use variants::PieceId;
 
-use crate::board::moves::{Move, MoveKind};
+use crate::board::moves::{Move, MoveKind, NO_PIECE};
 use crate::board::position::Position;
 use crate::game::{move_text, pass_square, Game, GameError};
 
@@ -105,6 +105,13 @@ pub fn write(pos: &Position, mv: &Move, dialect: Dialect) -> String {
                 }
             }
         }
+        MoveKind::Promotion if turned_by_capture(pos, mv) => {
+            // Werewolf Chess's contagion follows from the capture: no GUI or peer writes it.
+            let mut plain = *mv;
+            plain.kind = MoveKind::Normal;
+            plain.piece = NO_PIECE;
+            return write(pos, &plain, dialect);
+        }
         MoveKind::Promotion if demotes(pos, mv) => {
             // `pieceDemotion` (kyotoshogi): FSF writes a demotion with `-`.
             let mut t = move_text(pos, mv);
@@ -175,6 +182,23 @@ fn walled_text(pos: &Position, mv: &Move, wall: Coord, dialect: Dialect) -> Stri
     } else {
         format!("{core}{suffix}{leg}")
     }
+}
+
+/// A capture that turns the taker into its victim's type (`contagion`).
+fn turned_by_capture(pos: &Position, mv: &Move) -> bool {
+    let (from, to) = (
+        pos.layout().sq(mv.from_coord()),
+        pos.layout().sq(mv.to_coord()),
+    );
+    let (Some(mover), Some(victim)) = (pos.man_at(from), pos.man_at(to)) else {
+        return false;
+    };
+    victim.colour != mover.colour
+        && pos
+            .variant()
+            .capture_matrix
+            .turned(pos.piece_of(mover), pos.piece_of(victim))
+            == Some(mv.piece)
 }
 
 /// True when `mv` turns a promoted man back into its base type (`pieceDemotion`).

@@ -576,6 +576,8 @@ const KNOWN: &[&str] = &[
     "shogi",
     "chu",
     "spartan",
+    // Mighty-Lion Chess: XBoard's own start position, lion letter and lion-trading rules.
+    "lion",
 ];
 
 /// The letters XBoard 4.9 writes for horse and elephant in its own xiangqi and janggi

@@ -593,6 +593,23 @@ pub struct CaptureMatrix {
     pub no_hop: Vec<(PieceId, PieceId)>,
     /// Chu Shogi's Lion-trading rules, when the variant has them.
     pub lion: Option<LionTrading>,
+    /// Werewolf Chess's contagion (`contagion`, ours): a man that captures a man of one of
+    /// these types on its destination becomes one.
+    pub contagion: Vec<PieceId>,
+    /// Types a capture never turns (`contagionImmune`, ours: Werewolf Chess's king).
+    pub contagion_immune: Vec<PieceId>,
+}
+
+impl CaptureMatrix {
+    /// The type a man of type `mover` becomes by taking a man of type `victim` on its
+    /// destination: the victim's type when that is contagious, unless the mover is of that
+    /// type already or immune.
+    pub fn turned(&self, mover: PieceId, victim: PieceId) -> Option<PieceId> {
+        (mover != victim
+            && self.contagion.contains(&victim)
+            && !self.contagion_immune.contains(&mover))
+        .then_some(victim)
+    }
 }
 
 /// Chu Shogi's Lion-trading rules (`lionPieces`, `lionBridges`, `protectedLionRule`,

@@ -118,6 +118,8 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("dai.ini", include_str!("../../data/dai.ini")),
     ("sho.ini", include_str!("../../data/sho.ini")),
     ("cashew.ini", include_str!("../../data/cashew.ini")),
+    ("lion.ini", include_str!("../../data/lion.ini")),
+    ("werewolf.ini", include_str!("../../data/werewolf.ini")),
     ("extinction.ini", include_str!("../../data/extinction.ini")),
     ("losing.ini", include_str!("../../data/losing.ini")),
     ("clobber.ini", include_str!("../../data/clobber.ini")),

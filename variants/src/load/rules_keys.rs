@@ -799,6 +799,8 @@ fn capture_matrix(b: &mut Build) -> CaptureMatrix {
         no_capture,
         no_hop,
         lion: lion_trading(b),
+        contagion: b.id_set("contagion").unwrap_or_default(),
+        contagion_immune: b.id_set("contagionImmune").unwrap_or_default(),
     }
 }
 
