@@ -2,6 +2,7 @@
 //! the board and the pieces' promotion rights, mobility and king safety from the attack map's
 //! counters, pieces in hand, blended between middle game and endgame.
 
+mod files;
 mod king;
 mod lion;
 pub mod params;
@@ -18,6 +19,7 @@ use variants::rules::Outcome;
 use crate::board::layout::Layout;
 use crate::board::position::Position;
 use crate::board::types::{Colour, Sq, MAX_SLOT};
+use files::PawnFiles;
 use lion::LionTables;
 use params::*;
 use structure::{Men, Shapes};
@@ -260,12 +262,14 @@ impl EvalTables {
                 eg[c] -= de;
             }
         }
+        let files = PawnFiles::new([&pawns[0], &pawns[1]], &self.coords);
         for c in 0..2 {
-            let (sm, se) = self.structure(c, &pawns[c], &pawns[1 - c], &royals[c], &men_of);
+            let (sm, se) = self.structure(c, &pawns[c], &files, &royals[c], &men_of);
             mg[c] += sm;
             eg[c] += se;
             for &(k, sq) in &pawns[c] {
-                if self.is_passed(sq, c, &pawns[1 - c]) {
+                let (f, r) = self.coords[sq as usize];
+                if files.passed(c, f, r) {
                     let (pm, pe) = self.passed[k as usize][c][sq as usize];
                     let (xm, xe) = self.passer_extra(pos, c, sq, &royals);
                     mg[c] += pm as i32 + xm;
@@ -340,16 +344,6 @@ impl EvalTables {
             let (f, r) = self.coords[sq as usize];
             men.add_bound(c, kind, ((f + r) & 1) as u8);
         }
-    }
-
-    /// True when no enemy pawn stands ahead of the pawn of colour index `c` on `sq`, on its
-    /// file or a neighbouring one (White moves up the ranks).
-    fn is_passed(&self, sq: Sq, c: usize, enemy: &[(u8, Sq)]) -> bool {
-        let (f, r) = self.coords[sq as usize];
-        !enemy.iter().any(|&(_, e)| {
-            let (ef, er) = self.coords[e as usize];
-            (ef - f).abs() <= 1 && if c == 0 { er > r } else { er < r }
-        })
     }
 
     /// (enemy paths, friendly paths) onto the squares next to a royal.
