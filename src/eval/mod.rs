@@ -2,6 +2,7 @@
 //! the board and the pieces' promotion rights, mobility and king safety from the attack map's
 //! counters, pieces in hand, blended between middle game and endgame.
 
+mod files;
 mod king;
 mod lion;
 pub mod params;
@@ -16,8 +17,9 @@ use variants::geometry::Coord;
 use variants::rules::Outcome;
 
 use crate::board::layout::Layout;
-use crate::board::position::Position;
+use crate::board::position::{Man, Position};
 use crate::board::types::{Colour, Sq, MAX_SLOT};
+use files::PawnFiles;
 use lion::LionTables;
 use params::*;
 use structure::{Men, Shapes};
@@ -27,14 +29,15 @@ use structure::{Men, Shapes};
 pub struct EvalTables {
     /// Mailbox size the tables index.
     size: usize,
-    /// `pst[kind][colour][sq]`: (middle game, endgame) bonus of a man of `kind` on `sq`.
-    pst: Vec<[Vec<(i16, i16)>; 2]>,
+    /// (middle game, endgame) worth of a man on a square, its value (signed by
+    /// [`material_sign`]) plus its piece-square bonus, by [`EvalTables::square_index`].
+    on_square: Vec<(i32, i32)>,
+    /// What the evaluation's scan reads of each kind, by kind.
+    terms: Vec<KindTerms>,
     /// The weights in force.
     w: Weights,
     /// Value of each kind (middle game; threats and move ordering use it).
     value: Vec<i32>,
-    /// Endgame value of each kind.
-    value_eg: Vec<i32>,
     /// (middle game, endgame) value of a variant piece in hand.
     hand_value: Vec<(i32, i32)>,
     /// Non-royal material of the start position, both sides, counting only men worth at least
@@ -51,8 +54,6 @@ pub struct EvalTables {
     drops: bool,
     /// Value of each piece in hand for king danger, capped at [`KING_DANGER_VALUE_CAP`].
     drop_value: Vec<i32>,
-    /// Mobility weight per kind (0 for royals and pawns): middle game, endgame, in 1/100 cp.
-    mobility: Vec<(i32, i32)>,
     /// `passed[kind][colour][sq]`: (middle game, endgame) bonus of a pawn (a cheap man that
     /// promotes) on `sq` when no enemy pawn stands ahead of it on its file or the next ones;
     /// empty for other kinds.
@@ -74,6 +75,25 @@ pub struct EvalTables {
     /// +1, or -1 where losing men wins (see [`material_sign`]): the sign of material and
     /// of the threats to it.
     material_sign: i32,
+}
+
+/// What the evaluation's scan asks of a man's kind, kept together: one lookup per man
+/// rather than one per table, at nearly every node.
+#[derive(Debug, Clone, Copy)]
+struct KindTerms {
+    /// Middle-game value (the game phase and the threats count it).
+    value: i32,
+    /// Mobility weight (middle game, endgame), in 1/100 cp; (0, 0) for none.
+    mobility: (i32, i32),
+    royal: bool,
+    /// A pawn for the structure and passed-pawn terms (it has a passed-pawn table).
+    pawn: bool,
+    /// See [`Shapes::file_slider`].
+    file_slider: bool,
+    /// See [`Shapes::colour_bound`].
+    colour_bound: bool,
+    /// Lion terms apply.
+    lion: bool,
 }
 
 /// True where the game is decided by the number of men on the board (`materialCounting =
@@ -109,8 +129,8 @@ impl EvalTables {
         };
         let value: Vec<i32> = lay.kinds.iter().map(|k| worth(k, k.value)).collect();
         let value_eg: Vec<i32> = lay.kinds.iter().map(|k| worth(k, k.value_eg)).collect();
-        let royal = lay.kinds.iter().map(|k| k.royal).collect();
-        let mobility = lay
+        let royal: Vec<bool> = lay.kinds.iter().map(|k| k.royal).collect();
+        let mobility: Vec<(i32, i32)> = lay
             .kinds
             .iter()
             .map(|k| {
@@ -122,14 +142,8 @@ impl EvalTables {
                 }
             })
             .collect();
-        let pst = (0..lay.kinds.len())
-            .map(|k| {
-                [
-                    pst_for(lay, start, &w, k, Colour::White),
-                    pst_for(lay, start, &w, k, Colour::Black),
-                ]
-            })
-            .collect();
+        let sign = material_sign(&lay.variant);
+        let on_square = on_square_table(lay, start, &w, (&value, &value_eg), sign);
         let hand_value = lay
             .variant
             .pieces
@@ -154,7 +168,7 @@ impl EvalTables {
             0
         };
         let start_material = material(phase_floor).max(1);
-        let passed = (0..lay.kinds.len())
+        let passed: Vec<[Vec<(i16, i16)>; 2]> = (0..lay.kinds.len())
             .map(|k| {
                 [
                     passed_for(lay, &w, k, Colour::White),
@@ -171,12 +185,25 @@ impl EvalTables {
         let neighbours = (0..lay.size)
             .map(|sq| squares_within(lay, sq as Sq, 1))
             .collect();
+        let shapes = Shapes::new(lay);
+        let lions = LionTables::new(lay);
+        let terms = (0..lay.kinds.len())
+            .map(|k| KindTerms {
+                value: value[k],
+                mobility: mobility[k],
+                royal: royal[k],
+                pawn: !passed[k][0].is_empty() || !passed[k][1].is_empty(),
+                file_slider: shapes.file_slider[k],
+                colour_bound: shapes.colour_bound[k],
+                lion: lions.as_ref().is_some_and(|l| l.is_lion(k)),
+            })
+            .collect();
         EvalTables {
             size: lay.size,
             w,
-            pst,
+            on_square,
+            terms,
             value,
-            value_eg,
             hand_value,
             start_material,
             phase_floor,
@@ -186,7 +213,6 @@ impl EvalTables {
             drop_value: (lay.variant.pieces.iter())
                 .map(|p| p.value.min(KING_DANGER_VALUE_CAP))
                 .collect(),
-            mobility,
             passed,
             coords,
             ranks: lay.ranks,
@@ -196,9 +222,9 @@ impl EvalTables {
             ],
             bare_king: lay.variant.end.bare_king_loses,
             check_counting: lay.variant.end.check_counting,
-            lions: LionTables::new(lay),
-            shapes: Shapes::new(lay),
-            material_sign: material_sign(&lay.variant),
+            lions,
+            shapes,
+            material_sign: sign,
         }
     }
 
@@ -225,32 +251,31 @@ impl EvalTables {
         pos.mobilities(&mut mobility);
         for (slot, m) in pos.live() {
             let c = m.colour.index();
-            let k = m.kind as usize;
-            let (wm, we) = self.mobility[k];
+            let t = self.terms[m.kind as usize];
+            let (wm, we) = t.mobility;
             if wm != 0 || we != 0 {
                 let n = mobility[slot as usize] as i32;
                 mg[c] += n * wm / 100;
                 eg[c] += n * we / 100;
             }
-            let v = self.value[k];
-            if !self.royal[k] {
-                if v >= self.phase_floor {
-                    material += v;
+            if !t.royal {
+                if t.value >= self.phase_floor {
+                    material += t.value;
                 }
                 men[c] += 1;
                 self.add_threat(pos, m, &mut stakes[c]);
             }
-            if !self.passed[k][c].is_empty() {
+            if t.pawn {
                 let _ = pawns[c].try_push((m.kind, m.sq));
             }
-            self.note_shape(&mut men_of, c, m.kind, m.sq);
-            if self.lions.as_ref().is_some_and(|l| l.is_lion(k)) {
-                let _ = lions[c].try_push((self.value[k], m.sq));
+            self.note_shape(&mut men_of, c, t, m);
+            if t.lion {
+                let _ = lions[c].try_push((t.value, m.sq));
             }
-            let (pm, pe) = self.pst[k][c][m.sq as usize];
-            mg[c] += v * self.material_sign + pm as i32;
-            eg[c] += self.value_eg[k] * self.material_sign + pe as i32;
-            if self.royal[k] {
+            let (sm, se) = self.on_square[self.square_index(m)];
+            mg[c] += sm;
+            eg[c] += se;
+            if t.royal {
                 let _ = royals[c].try_push(m.sq);
                 let (att, def) = self.king_zone(pos, m.colour, m.sq);
                 let w = &self.w;
@@ -260,12 +285,14 @@ impl EvalTables {
                 eg[c] -= de;
             }
         }
+        let files = PawnFiles::new([&pawns[0], &pawns[1]], &self.coords);
         for c in 0..2 {
-            let (sm, se) = self.structure(c, &pawns[c], &pawns[1 - c], &royals[c], &men_of);
+            let (sm, se) = self.structure(c, &pawns[c], &files, &royals[c], &men_of);
             mg[c] += sm;
             eg[c] += se;
             for &(k, sq) in &pawns[c] {
-                if self.is_passed(sq, c, &pawns[1 - c]) {
+                let (f, r) = self.coords[sq as usize];
+                if files.passed(c, f, r) {
                     let (pm, pe) = self.passed[k as usize][c][sq as usize];
                     let (xm, xe) = self.passer_extra(pos, c, sq, &royals);
                     mg[c] += pm as i32 + xm;
@@ -330,26 +357,22 @@ impl EvalTables {
         ((per_mille - PHASE_NONE_PER_MILLE).clamp(0, span) * PHASE_MAX) / span
     }
 
-    /// Records the man of kind `kind` on `sq` (colour index `c`) for the structure terms when
-    /// it is a file slider or colour-bound.
-    fn note_shape(&self, men: &mut Men, c: usize, kind: u8, sq: Sq) {
-        if self.shapes.file_slider[kind as usize] {
-            let _ = men.sliders[c].try_push(sq);
+    /// Records the man `m` (colour index `c`, kind terms `t`) for the structure terms when it
+    /// is a file slider or colour-bound.
+    fn note_shape(&self, men: &mut Men, c: usize, t: KindTerms, m: &Man) {
+        if t.file_slider {
+            let _ = men.sliders[c].try_push(m.sq);
         }
-        if self.shapes.colour_bound[kind as usize] {
-            let (f, r) = self.coords[sq as usize];
-            men.add_bound(c, kind, ((f + r) & 1) as u8);
+        if t.colour_bound {
+            let (f, r) = self.coords[m.sq as usize];
+            men.add_bound(c, m.kind, ((f + r) & 1) as u8);
         }
     }
 
-    /// True when no enemy pawn stands ahead of the pawn of colour index `c` on `sq`, on its
-    /// file or a neighbouring one (White moves up the ranks).
-    fn is_passed(&self, sq: Sq, c: usize, enemy: &[(u8, Sq)]) -> bool {
-        let (f, r) = self.coords[sq as usize];
-        !enemy.iter().any(|&(_, e)| {
-            let (ef, er) = self.coords[e as usize];
-            (ef - f).abs() <= 1 && if c == 0 { er > r } else { er < r }
-        })
+    /// Where a man's entry lies in [`EvalTables::on_square`].
+    #[inline]
+    fn square_index(&self, m: &Man) -> usize {
+        (m.kind as usize * 2 + m.colour.index()) * self.size + m.sq as usize
     }
 
     /// (enemy paths, friendly paths) onto the squares next to a royal.
@@ -362,6 +385,27 @@ impl EvalTables {
         }
         (att, def)
     }
+}
+
+/// [`EvalTables::on_square`]: for each kind and colour, every square's piece-square bonus
+/// plus the kind's (middle game, endgame) `values` times `sign`.
+fn on_square_table(
+    lay: &Layout,
+    start: &Position,
+    w: &Weights,
+    values: (&[i32], &[i32]),
+    sign: i32,
+) -> Vec<(i32, i32)> {
+    (0..lay.kinds.len())
+        .flat_map(|k| [Colour::White, Colour::Black].map(|c| (k, c)))
+        .flat_map(|(k, c)| {
+            let (v, ve) = (values.0[k] * sign, values.1[k] * sign);
+            let table = pst_for(lay, start, w, k, c);
+            table
+                .into_iter()
+                .map(move |(m, e)| (v + m as i32, ve + e as i32))
+        })
+        .collect()
 }
 
 /// The on-board squares within `steps` king steps of a square (itself left out).

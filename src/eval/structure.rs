@@ -6,6 +6,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::files::PawnFiles;
 use super::params::*;
 use super::EvalTables;
 use crate::board::layout::{Layout, NO_CELL};
@@ -136,27 +137,25 @@ fn colour_bound(lay: &Layout, k: usize, from: Sq) -> bool {
 }
 
 impl EvalTables {
-    /// (middle game, endgame) structure score of colour index `c`: its pawns `pawns` against
-    /// the enemy's `enemy`, its royals' shelter, its file sliders and colour-bound men.
+    /// (middle game, endgame) structure score of colour index `c`: its pawns `pawns` (both
+    /// sides' in `files`), its royals' shelter, its file sliders and colour-bound men.
     pub(super) fn structure(
         &self,
         c: usize,
         pawns: &[(u8, Sq)],
-        enemy: &[(u8, Sq)],
+        files: &PawnFiles,
         royals: &[Sq],
         men: &Men,
     ) -> (i32, i32) {
-        let (mut mg, mut eg) = self.chains(c, pawns);
+        let (mut mg, mut eg) = self.chains(c, pawns, files);
         for &k in royals {
-            mg += self.shelter(c, k, pawns);
+            mg += self.shelter(c, k, files);
         }
         let w = &self.w;
         for &sq in &men.sliders[c] {
             let f = self.coords[sq as usize].0;
-            let on_file =
-                |list: &[(u8, Sq)]| list.iter().any(|&(_, p)| self.coords[p as usize].0 == f);
-            if !on_file(pawns) {
-                let open = !on_file(enemy);
+            if !files.on_file(c, f) {
+                let open = !files.on_file(1 - c, f);
                 mg += if open {
                     w.open_file_mg
                 } else {
@@ -177,7 +176,7 @@ impl EvalTables {
     }
 
     /// Doubled, isolated and connected chain pawns of colour index `c`.
-    fn chains(&self, c: usize, pawns: &[(u8, Sq)]) -> (i32, i32) {
+    fn chains(&self, c: usize, pawns: &[(u8, Sq)], files: &PawnFiles) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
         let w = &self.w;
         let ranks = self.ranks as i32;
@@ -187,20 +186,12 @@ impl EvalTables {
                 continue;
             }
             let (f, r) = self.coords[sq as usize];
-            let (mut ahead, mut beside, mut linked) = (false, false, false);
-            for &(_, o) in pawns {
-                let (of, or) = self.coords[o as usize];
-                let df = (of - f).abs();
-                let dr = rel(or) - rel(r);
-                ahead |= df == 0 && dr > 0;
-                beside |= df == 1;
-                linked |= df == 1 && (dr == 0 || dr == -1);
-            }
-            if ahead {
+            let (doubled, isolated, linked) = files.chain(c, f, r);
+            if doubled {
                 mg -= w.doubled_mg;
                 eg -= w.doubled_eg;
             }
-            if !beside {
+            if isolated {
                 mg -= w.isolated_mg;
                 eg -= w.isolated_eg;
             }
@@ -216,23 +207,10 @@ impl EvalTables {
 
     /// Middle-game bonus of colour index `c`'s own pawns on the royal's file or the next ones,
     /// one or two ranks in front of the royal on `king`.
-    fn shelter(&self, c: usize, king: Sq, pawns: &[(u8, Sq)]) -> i32 {
-        let ranks = self.ranks as i32;
-        let rel = |r: i8| super::relative_rank(r as u8, ranks, colour(c));
+    fn shelter(&self, c: usize, king: Sq, files: &PawnFiles) -> i32 {
         let (kf, kr) = self.coords[king as usize];
-        let mut sum = 0;
-        for &(_, p) in pawns {
-            let (pf, pr) = self.coords[p as usize];
-            if (pf - kf).abs() > 1 {
-                continue;
-            }
-            match rel(pr) - rel(kr) {
-                1 => sum += self.w.shelter_near,
-                2 => sum += self.w.shelter_far,
-                _ => {}
-            }
-        }
-        sum
+        let (near, far) = files.shelter(c, kf, kr);
+        near as i32 * self.w.shelter_near + far as i32 * self.w.shelter_far
     }
 }
 
