@@ -1262,7 +1262,7 @@ impl<'a> Worker<'a> {
 
     /// Shallow SEE pruning (a move already searched holds the node): a capture that loses
     /// more than a margin growing with the depth (more where captured men go to the hand,
-    /// whose exchanges SEE undervalues), a quiet move onto an attacked square that loses
+    /// whose exchanges SEE undervalues, and where men hop), a quiet move onto an attacked square that loses
     /// more than one growing with the square of the depth. Not with explosions, which SEE
     /// does not model.
     fn see_prunes(&mut self, m: &Move, key: i32, depth: i32) -> bool {
@@ -1271,7 +1271,10 @@ impl<'a> Worker<'a> {
         }
         if is_bad_capture(key) {
             let hand = self.pos.variant().drops.captures_to_hand;
-            let margin = SEE_CAPTURE_MARGIN + if hand { SEE_HAND_MARGIN } else { 0 };
+            let hops = self.pos.layout().hops.contains(&true);
+            let margin = SEE_CAPTURE_MARGIN
+                + if hand { SEE_HAND_MARGIN } else { 0 }
+                + if hops { SEE_HOP_MARGIN } else { 0 };
             return key - BAD_CAPTURE_KEY < -margin * depth;
         }
         if !is_quiet(key) || self.blasts || matches!(m.kind, MoveKind::Pass | MoveKind::Castle) {
