@@ -966,17 +966,22 @@ impl<'a> Worker<'a> {
                 // after them are still asked.
                 continue;
             }
-            if ply > 0 && !in_check && best > -KNOWN_WIN && self.see_prunes(&m, keys[i], depth) {
-                continue;
-            }
+            // A move SEE prunes is still searched when it gives check (a sacrifice that
+            // mates), which only making it tells; such moves are few.
+            let checks_only =
+                ply > 0 && !in_check && best > -KNOWN_WIN && self.see_prunes(&m, keys[i], depth);
             let code = self.move_code(&m);
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
                 continue;
             };
+            let gives_check = *self.checks.last().unwrap_or(&false);
+            if checks_only && !gives_check {
+                self.unmake(saved);
+                continue;
+            }
             self.played[ply] = code;
             let n = searched;
             searched += 1;
-            let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
