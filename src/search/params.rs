@@ -47,21 +47,12 @@ pub const LMR_DIVISOR: f64 = 2.2;
 pub const IIR_DEPTH: i32 = 4;
 /// SEE pruning in the main search: deepest draft.
 pub const SEE_PRUNE_DEPTH: i32 = 8;
-/// SEE pruning: a capture is skipped when it loses more than this per ply of depth. The SEE
-/// margins are in the units of the piece values SEE counts (a fitted chess knight is 245,
-/// Fairy-Stockfish's own knight 781): about 0.3 knight a ply, as Fairy-Stockfish's margins
-/// are of its values (200 was 0.8 knight a ply: losing captures searched at depth 1).
-pub const SEE_CAPTURE_MARGIN: i32 = 80;
+/// SEE pruning: a capture is skipped when it loses more than this per ply of depth.
+pub const SEE_CAPTURE_MARGIN: i32 = 200;
 /// SEE pruning: extra margin per ply where captured men go to the captor's hand.
-pub const SEE_HAND_MARGIN: i32 = 45;
-/// SEE pruning: extra margin per ply where men hop (cannons, the lion's double capture):
-/// an exchange that moves a screen opens or shuts lines SEE does not follow. Without it a
-/// xiangqi rook's capture of a defended cannon (tests/data/tactics.txt) was found at depth
-/// 13 instead of 8.
-pub const SEE_HOP_MARGIN: i32 = 120;
-/// SEE pruning: a quiet move is skipped when it loses more than this times depth squared
-/// (25 kept a knight hung at depth 3).
-pub const SEE_QUIET_MARGIN: i32 = 12;
+pub const SEE_HAND_MARGIN: i32 = 120;
+/// SEE pruning: a quiet move is skipped when it loses more than this times depth squared.
+pub const SEE_QUIET_MARGIN: i32 = 25;
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence plies after which only recaptures (onto the previous move's square) are tried.

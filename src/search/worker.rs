@@ -966,22 +966,17 @@ impl<'a> Worker<'a> {
                 // after them are still asked.
                 continue;
             }
-            // A move SEE prunes is still searched when it gives check (a sacrifice that
-            // mates), which only making it tells; such moves are few.
-            let checks_only =
-                ply > 0 && !in_check && best > -KNOWN_WIN && self.see_prunes(&m, keys[i], depth);
+            if ply > 0 && !in_check && best > -KNOWN_WIN && self.see_prunes(&m, keys[i], depth) {
+                continue;
+            }
             let code = self.move_code(&m);
             let Some(saved) = self.make_if_legal(&m, legality.as_ref()) else {
                 continue;
             };
-            let gives_check = *self.checks.last().unwrap_or(&false);
-            if checks_only && !gives_check {
-                self.unmake(saved);
-                continue;
-            }
             self.played[ply] = code;
             let n = searched;
             searched += 1;
+            let gives_check = *self.checks.last().unwrap_or(&false);
             let mut score;
             if n == 0 {
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
@@ -1267,7 +1262,7 @@ impl<'a> Worker<'a> {
 
     /// Shallow SEE pruning (a move already searched holds the node): a capture that loses
     /// more than a margin growing with the depth (more where captured men go to the hand,
-    /// whose exchanges SEE undervalues, and where men hop), a quiet move onto an attacked square that loses
+    /// whose exchanges SEE undervalues), a quiet move onto an attacked square that loses
     /// more than one growing with the square of the depth. Not with explosions, which SEE
     /// does not model.
     fn see_prunes(&mut self, m: &Move, key: i32, depth: i32) -> bool {
@@ -1276,10 +1271,7 @@ impl<'a> Worker<'a> {
         }
         if is_bad_capture(key) {
             let hand = self.pos.variant().drops.captures_to_hand;
-            let hops = self.pos.layout().hops.contains(&true);
-            let margin = SEE_CAPTURE_MARGIN
-                + if hand { SEE_HAND_MARGIN } else { 0 }
-                + if hops { SEE_HOP_MARGIN } else { 0 };
+            let margin = SEE_CAPTURE_MARGIN + if hand { SEE_HAND_MARGIN } else { 0 };
             return key - BAD_CAPTURE_KEY < -margin * depth;
         }
         if !is_quiet(key) || self.blasts || matches!(m.kind, MoveKind::Pass | MoveKind::Castle) {
