@@ -547,8 +547,9 @@ fn xboard_setup_tables_decode_with_the_king_last() {
 }
 
 /// The `setup` a fresh engine sends XBoard for `name`: its White half of the table decoded,
-/// the holdings size, the parent variant and the start FEN.
-fn xboard_setup(name: &str) -> (Vec<Slot>, usize, String, String) {
+/// the holdings size, the parent variant, the start FEN and every line sent.
+type XbSetup = (Vec<Slot>, usize, String, String, Vec<String>);
+fn xboard_setup(name: &str) -> XbSetup {
     let (tx, sink, handle) = start_engine();
     for cmd in ["xboard", "protover 2", &format!("variant {name}"), "quit"] {
         tx.send(cmd.to_string()).unwrap();
@@ -565,12 +566,8 @@ fn xboard_setup(name: &str) -> (Vec<Slot>, usize, String, String) {
     let (hand, parent) = size.split_once('+').unwrap().1.split_once('_').unwrap();
     let slots = xboard_slots(table);
     let white = slots[..slots.len() / 2].to_vec();
-    (
-        white,
-        hand.parse().unwrap(),
-        parent.to_string(),
-        fen.to_string(),
-    )
+    let (parent, fen) = (parent.to_string(), fen.to_string());
+    (white, hand.parse().unwrap(), parent, fen, lines)
 }
 
 /// XBoard 4.9.1 keeps in its holdings the first `hand` types of the table (counting every
@@ -596,8 +593,9 @@ fn xboard_setup_holds_the_start_hands_and_frees_edge_drops() {
         "placement",
         "sittuyin",
         "loop",
+        "makpong",
     ] {
-        let (white, hand, parent, fen) = xboard_setup(name);
+        let (white, hand, parent, fen, lines) = xboard_setup(name);
         // Each type in a start hand is among the first `hand` used slots.
         let held: Vec<String> = (white.iter().filter_map(letter)).take(hand).collect();
         let hands = fen.split(['[', ']']).nth(1).unwrap_or("");
@@ -626,6 +624,19 @@ fn xboard_setup_holds_the_start_hands_and_frees_edge_drops() {
             }
             // Crazyhouse pawns: never on ranks 1 and 8, as XBoard's pawn.
             "loop" => assert_eq!(at(0).as_deref(), Some("P"), "{white:?}"),
+            // XBoard's makruk table (met at its ferz slot, khon at 10), and its own pawn,
+            // which promotes on the sixth rank (a `piece` pawn only on the last).
+            "makpong" => {
+                assert_eq!(
+                    (at(5).as_deref(), at(10).as_deref()),
+                    (Some("M"), Some("S"))
+                );
+                assert!(
+                    !lines.iter().any(|l| l.starts_with("piece P&")),
+                    "{lines:?}"
+                );
+                assert!(lines.iter().any(|l| l.starts_with("piece S&")), "{lines:?}");
+            }
             _ => {}
         }
     }

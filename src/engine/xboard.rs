@@ -308,6 +308,9 @@ impl<W: Write> Engine<W> {
         // moves, which made XBoard forfeit a soldier's legal sideways step across the river.
         for p in v.pieces.iter().filter(|p| !p.zone_bound(&v.zones)) {
             let betza = xboard_betza(p);
+            if NATIVE_MEN.contains(&(parent, xboard_letter(p).as_str(), betza.as_str())) {
+                continue;
+            }
             let letter = if p.plus_form {
                 format!("+{}", xboard_letter(p))
             } else {
@@ -712,6 +715,11 @@ const PARENT_SLOTS: &[(&str, &[u8])] = &[
     ("shatranj", b"PN.R.QB"),
     ("courier", b"PNBR.FE..WM"),
 ];
+
+/// Men a parent's own rules move as the engine does, left to them (parent, letter, Betza):
+/// XBoard 4.9.1 promotes a pawn given by a `piece` command on the last rank only, so it
+/// refused makruk's promotion on the sixth (`g5g6m`, Fairy-Stockfish's, in makpong).
+const NATIVE_MEN: &[(&str, &str, &str)] = &[("makruk", "P", "fmWfcF")];
 
 /// Non-king slots of one side in XBoard 4.9 (its piece types before the king).
 const XBOARD_MAX_SLOTS: usize = 65;
