@@ -594,6 +594,7 @@ fn xboard_setup_holds_the_start_hands_and_frees_edge_drops() {
         "sittuyin",
         "loop",
         "makpong",
+        "cambodian",
     ] {
         let (white, hand, parent, fen, lines) = xboard_setup(name);
         // Each type in a start hand is among the first `hand` used slots.
@@ -626,6 +627,11 @@ fn xboard_setup_holds_the_start_hands_and_frees_edge_drops() {
             "loop" => assert_eq!(at(0).as_deref(), Some("P"), "{white:?}"),
             // XBoard's makruk table (met at its ferz slot, khon at 10), and its own pawn,
             // which promotes on the sixth rank (a `piece` pawn only on the last).
+            // The king's and the met's first leaps, only while unmoved (XBoard's `i`).
+            "cambodian" => {
+                assert!(lines.iter().any(|l| l == "piece K& KismN"), "{lines:?}");
+                assert!(lines.iter().any(|l| l == "piece M& FifmD"), "{lines:?}");
+            }
             "makpong" => {
                 assert_eq!(
                     (at(5).as_deref(), at(10).as_deref()),

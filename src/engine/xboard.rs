@@ -306,8 +306,11 @@ impl<W: Write> Engine<W> {
         // XBoard's Betza has no zones: for a zone-bound man (manchu's soldiers, palace men)
         // the parent variant's own rules for its letter are nearer the truth than its bare
         // moves, which made XBoard forfeit a soldier's legal sideways step across the river.
-        for p in v.pieces.iter().filter(|p| !p.zone_bound(&v.zones)) {
-            let betza = xboard_betza(p);
+        for (i, p) in v.pieces.iter().enumerate() {
+            if p.zone_bound(&v.zones) {
+                continue;
+            }
+            let betza = xboard_betza(p) + cambodian_leaps(&v, i);
             if NATIVE_MEN.contains(&(parent, xboard_letter(p).as_str(), betza.as_str())) {
                 continue;
             }
@@ -616,6 +619,25 @@ fn xboard_betza(p: &variants::PieceType) -> String {
     variants::xbetza::parse(&p.betza)
         .map(|b| variants::xbetza::print(&b))
         .unwrap_or_else(|_| p.betza.clone())
+}
+
+/// The first leaps `cambodianMoves` gives type `i`, in XBoard's Betza (`i`: only a man that
+/// has not moved, which XBoard reads from the gates of the FEN's castling field): the king's
+/// knight leap one rank forward (`s`: the wide leaps; the backward ones leave the board from
+/// a gate), the met's jump two squares forward, both to an empty square.
+/// Without them XBoard refused the met's `e1e3` and `d8d6` in cambodian and karouk.
+fn cambodian_leaps(v: &variants::Variant, i: usize) -> &'static str {
+    let Some(c) = v.gating.as_ref().and_then(|g| g.cambodian.as_ref()) else {
+        return "";
+    };
+    let id = PieceId::try_from(i).ok();
+    if id.is_some() && c.king == id {
+        "ismN"
+    } else if id.is_some_and(|id| c.met.contains(&id)) {
+        "ifmD"
+    } else {
+        ""
+    }
 }
 
 /// Whether XBoard writes `v`'s FENs with its own xiangqi/janggi letters.
