@@ -304,7 +304,7 @@ fn fuzzed_lines_full_budget() {
 /// One slot of an XBoard piece-to-char table as XBoard 4.9 reads it with the `'` and `!`
 /// suffixes: `.` unused, a letter with its suffix, or `^X` (the promoted form of `X`, drawn
 /// and written as `+X`).
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Slot {
     Unused,
     Letter(String),
@@ -542,6 +542,108 @@ fn xboard_setup_tables_decode_with_the_king_last() {
             assert_eq!(counted, start, "{name}: holdings {hand} of {table}");
         } else {
             assert_eq!(hand, 0, "{name}");
+        }
+    }
+}
+
+/// The `setup` a fresh engine sends XBoard for `name`: its White half of the table decoded,
+/// the holdings size, the parent variant, the start FEN and every line sent.
+type XbSetup = (Vec<Slot>, usize, String, String, Vec<String>);
+fn xboard_setup(name: &str) -> XbSetup {
+    let (tx, sink, handle) = start_engine();
+    for cmd in ["xboard", "protover 2", &format!("variant {name}"), "quit"] {
+        tx.send(cmd.to_string()).unwrap();
+    }
+    handle.join().unwrap();
+    let lines = sink.lines();
+    let setup = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("setup ("))
+        .unwrap_or_else(|| panic!("{name}: no setup in {lines:#?}"))
+        .to_string();
+    let (table, rest) = setup.split_once(") ").unwrap();
+    let (size, fen) = rest.split_once(' ').unwrap();
+    let (hand, parent) = size.split_once('+').unwrap().1.split_once('_').unwrap();
+    let slots = xboard_slots(table);
+    let white = slots[..slots.len() / 2].to_vec();
+    let (parent, fen) = (parent.to_string(), fen.to_string());
+    (white, hand.parse().unwrap(), parent, fen, lines)
+}
+
+/// XBoard 4.9.1 keeps in its holdings the first `hand` types of the table (counting every
+/// used slot) and judges a drop by the slot its letter sits in, not by the engine's rules:
+/// its pawn slot may not drop on the first or last rank (under `shogi`: not on the last, and
+/// not beside a friend on its file, two on 7 ranks), its shogi knight slot not on the last
+/// two ranks, its shogi queen slot (the lance) not on the last. Seen under XBoard against Fairy-Stockfish: flipello's disc in
+/// the pawn slot forfeited for `P@f1`, shouse's hawk and elephant and placement's king left
+/// out of the holdings (XBoard's FEN showed `[-]`) forfeited for `E@d3`.
+#[test]
+fn xboard_setup_holds_the_start_hands_and_frees_edge_drops() {
+    let letter = |s: &Slot| match s {
+        Slot::Letter(l) | Slot::Promoted(l) => Some(l.clone()),
+        Slot::Unused => None,
+    };
+    for name in [
+        "flipello",
+        "flipello10",
+        "flipersi",
+        "ataxx",
+        "torishogi",
+        "shouse",
+        "placement",
+        "sittuyin",
+        "loop",
+        "makpong",
+        "cambodian",
+    ] {
+        let (white, hand, parent, fen, lines) = xboard_setup(name);
+        // Each type in a start hand is among the first `hand` used slots.
+        let held: Vec<String> = (white.iter().filter_map(letter)).take(hand).collect();
+        let hands = fen.split(['[', ']']).nth(1).unwrap_or("");
+        for c in hands.chars().filter(|c| c.is_ascii_alphabetic()) {
+            let up = c.to_ascii_uppercase().to_string();
+            assert!(held.contains(&up), "{name}: {up} not in holdings {held:?}");
+        }
+        let at = |slot: usize| white.get(slot).and_then(letter);
+        match name {
+            // A disc or clone may be dropped on any rank.
+            "flipello" | "flipello10" | "flipersi" | "ataxx" => {
+                assert_ne!(at(0).as_deref(), Some("P"), "{name}: {white:?}");
+            }
+            // Only the swallow (two a file, never on the last rank) fits XBoard's shogi pawn;
+            // pheasant, falcon and quails may be dropped on the last ranks.
+            "torishogi" => {
+                assert_eq!(parent, "shogi");
+                assert!(matches!(at(0).as_deref(), None | Some("S")), "{white:?}");
+                for slot in [1, 4] {
+                    let l = at(slot);
+                    assert!(
+                        !matches!(l.as_deref(), Some("P" | "F" | "L" | "R")),
+                        "{name}: {l:?} in slot {slot}: {white:?}"
+                    );
+                }
+            }
+            // Crazyhouse pawns: never on ranks 1 and 8, as XBoard's pawn.
+            "loop" => assert_eq!(at(0).as_deref(), Some("P"), "{white:?}"),
+            // XBoard's makruk table (met at its ferz slot, khon at 10), and its own pawn,
+            // which promotes on the sixth rank (a `piece` pawn only on the last).
+            // The king's and the met's first leaps, only while unmoved (XBoard's `i`).
+            "cambodian" => {
+                assert!(lines.iter().any(|l| l == "piece K& KismN"), "{lines:?}");
+                assert!(lines.iter().any(|l| l == "piece M& FifmD"), "{lines:?}");
+            }
+            "makpong" => {
+                assert_eq!(
+                    (at(5).as_deref(), at(10).as_deref()),
+                    (Some("M"), Some("S"))
+                );
+                assert!(
+                    !lines.iter().any(|l| l.starts_with("piece P&")),
+                    "{lines:?}"
+                );
+                assert!(lines.iter().any(|l| l.starts_with("piece S&")), "{lines:?}");
+            }
+            _ => {}
         }
     }
 }

@@ -7,6 +7,8 @@
 # Environment: PEER_TIME_ODDS=N gives the peer a Nth of Locust's clock (XBoard's
 # -secondTimeOdds: time odds, issue 43). The newest FSF plays with its classical evaluation,
 # as under cutechess-cli (tools/match.sh).
+# TESTLEGALITY=false lets XBoard relay moves it cannot judge (4.9.1 has no walls, so duck
+# and amazons moves are forfeited as invalid under its legality test); default true.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=$1 peer=$2 games=$3 minutes=${4:-0:10} inc=${5:-0.1} out=${6:-/tmp/locust-matches}
@@ -49,7 +51,7 @@ elif [[ -n $book && -f $book ]]; then
 fi
 # A private settings file: ~/.xboardrc is neither read nor rewritten by the match.
 xvfb-run -a /usr/games/xboard -settingsFile "$out/$stamp.xboardrc" -saveSettingsFile "$out/$stamp.xboardrc" \
-  -saveSettingsOnExit false -testLegality true -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" "${peer_args[@]}" \
+  -saveSettingsOnExit false -testLegality "${TESTLEGALITY:-true}" -fcp "$LOCUST" -fd "$PWD" -scp "$scp" -sd "$PWD" "${peer_args[@]}" \
   -variant "$variant" "${opening_args[@]}" -matchMode true -matchGames "$games" -tc "$minutes" -inc "$inc" \
   -xponder -noGUI -autoCallFlag true -popupExitMessage false -testClaims true \
   -saveGameFile "$out/$stamp.pgn" -debug -nameOfDebugFile "$out/$stamp.debug" \

@@ -314,10 +314,13 @@ pub fn parse(game: &mut Game, text: &str, dialect: Dialect) -> Result<Move, Game
         return parse(game, &ours, Dialect::Uci { chess960: false })
             .map_err(|_| GameError::IllegalMove(text.to_string()));
     }
-    // XBoard marks a declined promotion with a trailing `=` (shogi variants): the same move
-    // without it, which must then not promote.
-    if let (true, Some(base)) = (dialect.is_xboard(), text.strip_suffix('=')) {
-        if !base.is_empty() && !base.ends_with('=') {
+    // XBoard marks a declined promotion with a trailing `=` (shogi variants), and XBoard 4.9.1
+    // relays a move of the man in its pawn slot to the last rank with its empty promotion
+    // choice `.` where none is offered (breakthrough's winning step, `g7f8.`): the same move
+    // without the mark, which must then not promote.
+    let unmarked = text.strip_suffix('=').or_else(|| text.strip_suffix('.'));
+    if let (true, Some(base)) = (dialect.is_xboard(), unmarked) {
+        if !base.is_empty() && !base.ends_with(['=', '.']) {
             return match parse(game, base, dialect) {
                 Ok(m) if m.kind != MoveKind::Promotion => Ok(m),
                 _ => Err(GameError::IllegalMove(text.to_string())),
@@ -446,6 +449,34 @@ mod tests {
         assert_eq!(declined.ok(), plain.ok());
         assert!(parse(&mut game, "c6c7+=", Dialect::Xboard).is_err());
         assert!(parse(&mut game, "=", Dialect::Xboard).is_err());
+    }
+
+    /// XBoard 4.9.1 relays breakthrough's winning step to the last rank with its empty
+    /// promotion choice, `g7f8.`; Locust answered `Illegal move` and lost the game on a
+    /// "False illegal-move claim". A real promotion with the mark is still refused.
+    #[test]
+    fn xboard_empty_promotion_mark() {
+        let all = variants::builtins().unwrap_or_default();
+        let Some(v) = variants::find(&all, "breakthrough") else {
+            panic!("no breakthrough");
+        };
+        let Ok(mut game) = Game::from_fen(v.clone(), "8/6P1/8/8/8/8/p7/8 w 0 1") else {
+            panic!("bad fen");
+        };
+        let plain = parse(&mut game, "g7f8", Dialect::Xboard);
+        assert!(plain.is_ok(), "{plain:?}");
+        assert_eq!(parse(&mut game, "g7f8.", Dialect::Xboard).ok(), plain.ok());
+        assert!(parse(&mut game, "g7f8.", Dialect::Uci { chess960: false }).is_err());
+        assert!(parse(&mut game, "g7f8..", Dialect::Xboard).is_err());
+        assert!(parse(&mut game, ".", Dialect::Xboard).is_err());
+        let Some(chess) = variants::find(&all, "chess") else {
+            panic!("no chess");
+        };
+        let Ok(mut promo) = Game::from_fen(chess.clone(), "8/4P2k/8/8/8/8/8/K7 w - - 0 1") else {
+            panic!("bad fen");
+        };
+        assert!(parse(&mut promo, "e7e8q", Dialect::Xboard).is_ok());
+        assert!(parse(&mut promo, "e7e8.", Dialect::Xboard).is_err());
     }
 
     /// XBoard relays a move from the 16th rank (its rank character `@`) as `A@a15`.

@@ -3,6 +3,7 @@
 //! clocks: time, otim, level, st, sd; analysis, options) and writes thinking output, moves
 //! and result claims; pondering and `hint` in [`ponder`].
 
+mod drop_slots;
 mod highlight;
 mod ponder;
 
@@ -12,6 +13,7 @@ use std::time::Duration;
 use super::notation::{self, Dialect};
 use super::{Engine, Task, NAME};
 use variants::geometry::Coord;
+use variants::rules::PieceId;
 
 use crate::board::moves::Move;
 use crate::board::types::Colour;
@@ -276,18 +278,24 @@ impl<W: Write> Engine<W> {
         } else {
             v.xboard_parent.as_str()
         };
-        // The types a hand can hold: unpromoted, not royal, in the start position.
-        let lay = self.game.position().layout();
+        // The types a hand can hold: those in a hand at the start (S-chess's hawk and
+        // elephant, placement's king: left out, XBoard dropped them from its holdings and
+        // forfeited their drops), and the unpromoted, non-royal ones on the board.
+        let pos = self.game.position();
+        let lay = pos.layout();
         let hand_types: Vec<bool> = (0..v.pieces.len())
             .map(|i| {
                 let p = &v.pieces[i];
-                v.drops.enabled
-                    && !p.plus_form
-                    && !p.royal
-                    && lay
-                        .start_squares
+                let held = PieceId::try_from(i).is_ok_and(|id| {
+                    [Colour::White, Colour::Black]
                         .iter()
-                        .any(|c| c.get(i).is_some_and(|s| s.iter().next().is_some()))
+                        .any(|&c| pos.in_hand(c, id) > 0)
+                });
+                let on_board = lay
+                    .start_squares
+                    .iter()
+                    .any(|c| c.get(i).is_some_and(|s| s.iter().next().is_some()));
+                v.drops.enabled && (held || (on_board && !p.plus_form && !p.royal))
             })
             .collect();
         let (letters, hand) = piece_to_char(&v, parent, &hand_types);
@@ -298,8 +306,14 @@ impl<W: Write> Engine<W> {
         // XBoard's Betza has no zones: for a zone-bound man (manchu's soldiers, palace men)
         // the parent variant's own rules for its letter are nearer the truth than its bare
         // moves, which made XBoard forfeit a soldier's legal sideways step across the river.
-        for p in v.pieces.iter().filter(|p| !p.zone_bound(&v.zones)) {
-            let betza = xboard_betza(p);
+        for (i, p) in v.pieces.iter().enumerate() {
+            if p.zone_bound(&v.zones) {
+                continue;
+            }
+            let betza = xboard_betza(p) + cambodian_leaps(&v, i);
+            if NATIVE_MEN.contains(&(parent, xboard_letter(p).as_str(), betza.as_str())) {
+                continue;
+            }
             let letter = if p.plus_form {
                 format!("+{}", xboard_letter(p))
             } else {
@@ -576,6 +590,7 @@ const KNOWN: &[&str] = &[
     "shogi",
     "chu",
     "spartan",
+    "seirawan",
     // Mighty-Lion Chess: XBoard's own start position, lion letter and lion-trading rules.
     "lion",
 ];
@@ -608,6 +623,25 @@ fn xboard_betza(p: &variants::PieceType) -> String {
     variants::xbetza::parse(&p.betza)
         .map(|b| variants::xbetza::print(&b))
         .unwrap_or_else(|_| p.betza.clone())
+}
+
+/// The first leaps `cambodianMoves` gives type `i`, in XBoard's Betza (`i`: only a man that
+/// has not moved, which XBoard reads from the gates of the FEN's castling field): the king's
+/// knight leap one rank forward (`s`: the wide leaps; the backward ones leave the board from
+/// a gate), the met's jump two squares forward, both to an empty square.
+/// Without them XBoard refused the met's `e1e3` and `d8d6` in cambodian and karouk.
+fn cambodian_leaps(v: &variants::Variant, i: usize) -> &'static str {
+    let Some(c) = v.gating.as_ref().and_then(|g| g.cambodian.as_ref()) else {
+        return "";
+    };
+    let id = PieceId::try_from(i).ok();
+    if id.is_some() && c.king == id {
+        "ismN"
+    } else if id.is_some_and(|id| c.met.contains(&id)) {
+        "ifmD"
+    } else {
+        ""
+    }
 }
 
 /// Whether XBoard writes `v`'s FENs with its own xiangqi/janggi letters.
@@ -658,7 +692,9 @@ fn piece_to_char(v: &variants::Variant, parent: &str, hand_types: &[bool]) -> (S
     let simple = parent == "fairy"
         && !v.drops.enabled
         && v.pieces.iter().all(|p| !p.plus_form && p.suffix.is_none());
-    let shogi = (!simple).then(|| shogi_slots(v, hand_types)).flatten();
+    let shogi = (!simple)
+        .then(|| shogi_slots(v, parent, hand_types))
+        .flatten();
     let (white, hand) = match shogi {
         Some(t) => t,
         None if simple => (fairy_slots(v).unwrap_or_else(|| in_order(v)), 0),
@@ -696,6 +732,21 @@ fn in_order(v: &variants::Variant) -> String {
 /// and gold on the tenth; the promoted forms go eleven slots further by default.
 const XBOARD_SHOGI_SLOTS: &[u8; 11] = b"PNBRLS...G.";
 
+/// XBoard 4.9.1's own tables (White's slots before the king) for parents whose letters sit
+/// elsewhere than at shogi's or the default slots; a letter takes its slot here first. In
+/// makruk XBoard promotes to the ferz slot: Locust's khon there made it refuse
+/// Fairy-Stockfish's promotion `d4d3m` in makpong.
+const PARENT_SLOTS: &[(&str, &[u8])] = &[
+    ("makruk", b"PN.R.M....S"),
+    ("shatranj", b"PN.R.QB"),
+    ("courier", b"PNBR.FE..WM"),
+];
+
+/// Men a parent's own rules move as the engine does, left to them (parent, letter, Betza):
+/// XBoard 4.9.1 promotes a pawn given by a `piece` command on the last rank only, so it
+/// refused makruk's promotion on the sixth (`g5g6m`, Fairy-Stockfish's, in makpong).
+const NATIVE_MEN: &[(&str, &str, &str)] = &[("makruk", "P", "fmWfcF")];
+
 /// Non-king slots of one side in XBoard 4.9 (its piece types before the king).
 const XBOARD_MAX_SLOTS: usize = 65;
 
@@ -705,8 +756,13 @@ const XBOARD_MAX_SLOTS: usize = 65;
 /// `+X` form as `^X`, XBoard's mark for "the promoted form of X", so no `+` is left to chance
 /// or to the king's place. Returns the White half and the number of hand types; `None` when
 /// the types do not fit (more than one unpromoted royal, more types than slots, a `+X` whose
-/// `X` is missing).
-fn shogi_slots(v: &variants::Variant, hand_types: &[bool]) -> Option<(String, usize)> {
+/// `X` is missing). A hand type takes only a slot whose drop rule in XBoard under `parent`
+/// refuses none of its drops ([`drop_slots`]).
+fn shogi_slots(
+    v: &variants::Variant,
+    parent: &str,
+    hand_types: &[bool],
+) -> Option<(String, usize)> {
     let mut table: Vec<Option<String>> = vec![None; XBOARD_MAX_SLOTS];
     let mut king: Option<String> = None;
     for p in v.pieces.iter().filter(|p| p.royal && !p.plus_form) {
@@ -719,11 +775,20 @@ fn shogi_slots(v: &variants::Variant, hand_types: &[bool]) -> Option<(String, us
         .filter(|&i| !v.pieces[i].plus_form && !v.pieces[i].royal)
         .collect();
     // Hand types first (XBoard's holdings), at their shogi or default slots where free.
+    let prefer = PARENT_SLOTS
+        .iter()
+        .find(|(name, _)| *name == parent)
+        .map_or(&[][..], |(_, t)| *t);
+    let fits = |s: usize, i: usize| {
+        PieceId::try_from(i).is_ok_and(|p| drop_slots::hand_type_fits(v, parent, s, p))
+    };
     place_plain(
         v,
         &mut table,
         plain.iter().copied().filter(|&i| is_hand(i)),
         0,
+        prefer,
+        &fits,
     )?;
     let last_hand = table.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
     let hand = table[..last_hand].iter().filter(|t| t.is_some()).count();
@@ -734,6 +799,8 @@ fn shogi_slots(v: &variants::Variant, hand_types: &[bool]) -> Option<(String, us
         &mut table,
         plain.iter().copied().filter(|&i| !is_hand(i)),
         last_hand,
+        prefer,
+        &|_, _| true,
     )?;
     place_promoted(v, &mut table, false)?;
     let used = table
@@ -746,6 +813,14 @@ fn shogi_slots(v: &variants::Variant, hand_types: &[bool]) -> Option<(String, us
         .map(|t| t.as_deref().unwrap_or("."))
         .collect();
     white.push_str(king.as_deref().unwrap_or("."));
+    // A king in hand (placement, sittuyin) sits in the last slot, so XBoard's holdings must
+    // reach it: every type counts.
+    let royal_held = (0..v.pieces.len()).any(|i| v.pieces[i].royal && is_hand(i));
+    let hand = if royal_held {
+        table.iter().filter(|t| t.is_some()).count() + 1
+    } else {
+        hand
+    };
     Some((white, hand))
 }
 
@@ -762,32 +837,37 @@ fn pairs_with_plain(table: &[Option<String>], s: usize) -> bool {
         .is_some_and(|t| !t.starts_with('^'))
 }
 
-/// Puts the unpromoted types `ids` into free slots from `floor` on: first each at XBoard's
-/// shogi or default slot for its letter when that is free (so XBoard draws its own image for
-/// the letter), then the others in the first free slots.
+/// Puts the unpromoted types `ids` into free slots from `floor` on: first each at its letter's
+/// slot in `prefer` (the parent's own table), XBoard's shogi or default table when that is
+/// free (so XBoard draws its own image for the letter and applies its rules for that slot),
+/// then the others in the first free slots; a type only where `fits(slot, type)`.
 fn place_plain(
     v: &variants::Variant,
     table: &mut [Option<String>],
     ids: impl Iterator<Item = usize>,
     floor: usize,
+    prefer: &[u8],
+    fits: &dyn Fn(usize, usize) -> bool,
 ) -> Option<()> {
-    let free = |t: &[Option<String>], s: usize| t[s].is_none() && !pairs_with_plain(t, s);
+    let free = |t: &[Option<String>], s: usize, i: usize| {
+        t[s].is_none() && !pairs_with_plain(t, s) && fits(s, i)
+    };
     let mut rest = Vec::new();
     for i in ids {
         let p = &v.pieces[i];
         let want = u8::try_from(p.letter).ok().and_then(|b| {
-            XBOARD_SHOGI_SLOTS
-                .iter()
-                .position(|&c| c == b)
-                .or_else(|| XBOARD_SLOTS.iter().position(|&c| c == b))
+            let slot_in = |t: &[u8]| t.iter().position(|&c| c == b);
+            (slot_in(prefer))
+                .or_else(|| slot_in(XBOARD_SHOGI_SLOTS))
+                .or_else(|| slot_in(XBOARD_SLOTS))
         });
-        match want.filter(|&s| p.suffix.is_none() && s >= floor && free(table, s)) {
+        match want.filter(|&s| p.suffix.is_none() && s >= floor && free(table, s, i)) {
             Some(s) => table[s] = Some(xboard_letter(p)),
             None => rest.push(i),
         }
     }
     for i in rest {
-        let slot = (floor..table.len()).find(|&s| free(table, s))?;
+        let slot = (floor..table.len()).find(|&s| free(table, s, i))?;
         table[slot] = Some(xboard_letter(&v.pieces[i]));
     }
     Some(())
