@@ -104,29 +104,14 @@ fn xboard_session(commands: &[String]) -> Vec<String> {
 /// A FEN board's rows, top rank first: whether each square holds a man (`+x`, `x'`, `x!`
 /// are one man).
 fn occupied(board: &str) -> Vec<Vec<bool>> {
+    let man = |c: Option<char>| match c {
+        None => Some(false),
+        Some(c) if c.is_ascii_alphabetic() => Some(true),
+        Some(_) => None,
+    };
     board
         .split('/')
-        .map(|row| {
-            let mut cells = Vec::new();
-            let mut digits = String::new();
-            for c in row.chars() {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                if !digits.is_empty() {
-                    cells.extend(std::iter::repeat_n(false, digits.parse().unwrap()));
-                    digits.clear();
-                }
-                if c.is_ascii_alphabetic() {
-                    cells.push(true);
-                }
-            }
-            if !digits.is_empty() {
-                cells.extend(std::iter::repeat_n(false, digits.parse().unwrap()));
-            }
-            cells
-        })
+        .map(|row| expand(row).into_iter().filter_map(man).collect())
         .collect()
 }
 
@@ -183,7 +168,8 @@ fn without_castlings(highlight: &str, fen: &str, sq: &str) -> String {
     out.join("/")
 }
 
-/// A one-letter-per-square FEN row as squares (only for boards of one-letter men).
+/// A FEN row as squares, each other character its own entry (as squares only for boards of
+/// one-letter men; `occupied` drops the marks).
 fn expand(row: &str) -> Vec<Option<char>> {
     let mut out = Vec::new();
     let mut digits = String::new();

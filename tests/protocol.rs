@@ -427,16 +427,7 @@ fn xboard_janggi_names_xboards_janggi_table() {
 fn xboard_setup_tables_decode_with_the_king_last() {
     for name in ["minishogi", "tenjiku", "embassy", "hekatomb"] {
         let v = common::variant(name);
-        let (tx, sink, handle) = start_engine();
-        for cmd in ["xboard", "protover 2", &format!("variant {name}"), "quit"] {
-            tx.send(cmd.to_string()).unwrap();
-        }
-        handle.join().unwrap();
-        let lines = sink.lines();
-        let setup = lines
-            .iter()
-            .find_map(|l| l.strip_prefix("setup ("))
-            .unwrap_or_else(|| panic!("{name}: no setup in {lines:#?}"));
+        let (setup, lines) = xboard_setup_line(name);
         let (table, rest) = setup.split_once(") ").unwrap();
         let words: Vec<&str> = rest.split_whitespace().collect();
         let (size, placement) = (words[0], words[1]);
@@ -546,10 +537,9 @@ fn xboard_setup_tables_decode_with_the_king_last() {
     }
 }
 
-/// The `setup` a fresh engine sends XBoard for `name`: its White half of the table decoded,
-/// the holdings size, the parent variant, the start FEN and every line sent.
-type XbSetup = (Vec<Slot>, usize, String, String, Vec<String>);
-fn xboard_setup(name: &str) -> XbSetup {
+/// The `setup` line a fresh engine sends XBoard for `name`, from the table on (after
+/// `setup (`), and every line sent.
+fn xboard_setup_line(name: &str) -> (String, Vec<String>) {
     let (tx, sink, handle) = start_engine();
     for cmd in ["xboard", "protover 2", &format!("variant {name}"), "quit"] {
         tx.send(cmd.to_string()).unwrap();
@@ -561,6 +551,14 @@ fn xboard_setup(name: &str) -> XbSetup {
         .find_map(|l| l.strip_prefix("setup ("))
         .unwrap_or_else(|| panic!("{name}: no setup in {lines:#?}"))
         .to_string();
+    (setup, lines)
+}
+
+/// The `setup` a fresh engine sends XBoard for `name`: its White half of the table decoded,
+/// the holdings size, the parent variant, the start FEN and every line sent.
+type XbSetup = (Vec<Slot>, usize, String, String, Vec<String>);
+fn xboard_setup(name: &str) -> XbSetup {
+    let (setup, lines) = xboard_setup_line(name);
     let (table, rest) = setup.split_once(") ").unwrap();
     let (size, fen) = rest.split_once(' ').unwrap();
     let (hand, parent) = size.split_once('+').unwrap().1.split_once('_').unwrap();
