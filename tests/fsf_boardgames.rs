@@ -14,7 +14,7 @@
 mod common;
 mod peers;
 
-use common::{variant, walk_checked};
+use common::variant;
 use locust::board::position::Position;
 use locust::egt::rules::{Rules, RulesError};
 use locust::game::Game;
@@ -83,24 +83,13 @@ fn endings_equal_pyffish() {
 /// reference generator move for move, with map and key equal to a scratch build.
 #[test]
 fn walks_agree_with_the_reference() {
-    let mut seen = Vec::new();
     let sections = peers::fsf_sections("walks_agree_with_the_reference");
-    for (i, (name, want, fen, moves)) in rows().into_iter().enumerate() {
-        if want != "on" {
-            continue;
-        }
-        let Some(rules) = peers::builtin_or_section(name, &sections) else {
-            continue;
-        };
-        if !seen.contains(&name) {
-            seen.push(name);
-            let start = Position::new_game(rules.clone()).unwrap();
-            walk_checked(name, start, &rules, WALK_PLIES, 0xB0A2D + i as u64);
-        }
-        let game = common::played(&rules, fen, &moves);
-        let pos = game.position().clone();
-        walk_checked(name, pos, &rules, WALK_PLIES, 0x5AFE + i as u64);
-    }
+    common::walk_ending_rows(
+        rows(),
+        |n| peers::builtin_or_section(n, &sections),
+        WALK_PLIES,
+        (0xB0A2D, 0x5AFE),
+    );
 }
 
 /// The table generator refuses each variant by the rule it does not model.

@@ -12,7 +12,6 @@
 mod common;
 mod peers;
 
-use common::walk_checked;
 use locust::board::position::Position;
 use locust::board::reference::{perft as ref_perft, RefBoard};
 use locust::perft::perft;
@@ -71,21 +70,11 @@ fn perft_equals_fsf() {
 /// reference generator move for move, with map and key equal to a scratch build.
 #[test]
 fn walks_agree_with_the_reference() {
-    let mut seen = Vec::new();
     let sections = peers::fsf_sections("walks_agree_with_the_reference");
-    for (i, (name, want, fen, moves)) in common::ending_rows(DATA).into_iter().enumerate() {
-        if want != "on" {
-            continue;
-        }
-        let Some(rules) = peers::builtin_or_section(name, &sections) else {
-            continue;
-        };
-        if !seen.contains(&name) {
-            seen.push(name);
-            let start = Position::new_game(rules.clone()).unwrap();
-            walk_checked(name, start, &rules, WALK_PLIES, 0x3A11 + i as u64);
-        }
-        let pos = common::played(&rules, fen, &moves).position().clone();
-        walk_checked(name, pos, &rules, WALK_PLIES, 0x3B22 + i as u64);
-    }
+    common::walk_ending_rows(
+        common::ending_rows(DATA),
+        |n| peers::builtin_or_section(n, &sections),
+        WALK_PLIES,
+        (0x3A11, 0x3B22),
+    );
 }

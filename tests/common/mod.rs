@@ -578,3 +578,30 @@ pub fn check_endings(
         assert_eq!(got, want, "{name}: {fen} ; {}", moves.join(" "));
     }
 }
+
+/// Random walks checked against the reference generator (`walk_checked`): from the start of
+/// each variant of `rows` that has a game going on, and from each such row's position.
+/// `seeds` seed the start walks and the row walks, each offset by the row's index.
+pub fn walk_ending_rows(
+    rows: Vec<EndingRow>,
+    lookup: impl Fn(&str) -> Option<variants::Variant>,
+    plies: usize,
+    seeds: (u64, u64),
+) {
+    let mut seen = Vec::new();
+    for (i, (name, want, fen, moves)) in rows.into_iter().enumerate() {
+        if want != "on" {
+            continue;
+        }
+        let Some(rules) = lookup(name) else {
+            continue;
+        };
+        if !seen.contains(&name) {
+            seen.push(name);
+            let start = Position::new_game(rules.clone()).unwrap();
+            walk_checked(name, start, &rules, plies, seeds.0 + i as u64);
+        }
+        let pos = played(&rules, fen, &moves).position().clone();
+        walk_checked(name, pos, &rules, plies, seeds.1 + i as u64);
+    }
+}
