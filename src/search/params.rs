@@ -91,6 +91,12 @@ pub const MANY_MEN: usize = 48;
 pub const MOVES_TO_GO_PER_MAN_PER_MILLE: u64 = 1500;
 /// Time management: share (per mille) of the increment spent on this move.
 pub const INCREMENT_PER_MILLE: u64 = 750;
+/// Time management: with fewer increments than this left on the clock, the increment's
+/// share falls in proportion, so that a long game's clock settles near a dozen increments
+/// instead of a few. At 10s+0.1s under XBoard on a loaded machine Locust's clock settled at
+/// 0.3-0.7 s, where two stalls of a few hundred milliseconds forfeited two xiangqi games
+/// against MaxQi (docs/history/strength-log.md, session 50).
+pub const LOW_CLOCK_INCREMENTS: u64 = 30;
 /// Time management: the hard limit is this many times the soft one.
 pub const HARD_FACTOR: u32 = 4;
 /// Time management: never use more than this share (per mille) of the remaining time.

@@ -52,12 +52,25 @@ pub fn budget(limits: &Limits, us: Colour, men: usize, overhead: Duration) -> Bu
     } else {
         left_ms * MAX_SHARE_PER_MILLE / 1000
     };
-    let soft =
-        (left_ms / mtg as u64 + inc.as_millis() as u64 * INCREMENT_PER_MILLE / 1000).min(cap);
+    let soft = (left_ms / mtg as u64 + increment_share(left_ms, inc)).min(cap);
     let hard = (soft * HARD_FACTOR as u64).min(cap.max(soft));
     Budget {
         soft: Some(Duration::from_millis(soft.max(1))),
         hard: Some(Duration::from_millis(hard.max(1))),
+    }
+}
+
+/// The part of the increment (milliseconds) spent on this move: [`INCREMENT_PER_MILLE`] of
+/// it, less in proportion below [`LOW_CLOCK_INCREMENTS`] increments left, so the clock
+/// grows back where a few stalls of the machine would otherwise flag.
+fn increment_share(left_ms: u64, inc: Duration) -> u64 {
+    let inc_ms = inc.as_millis() as u64;
+    let full = inc_ms * INCREMENT_PER_MILLE / 1000;
+    let low = inc_ms * LOW_CLOCK_INCREMENTS;
+    if left_ms >= low {
+        full
+    } else {
+        full * left_ms / low
     }
 }
 
@@ -102,6 +115,30 @@ mod tests {
             );
             assert!(b.soft.unwrap() <= b.hard.unwrap());
         }
+    }
+
+    /// A long game at 10s+0.1s in which every move takes a third more than the soft limit
+    /// (iterations run past it): the clock settles near a second, not a few tenths.
+    #[test]
+    fn a_long_game_keeps_a_reserve_on_the_clock() {
+        let (inc, overhead) = (100, 30);
+        let mut left: u64 = 10_000;
+        let mut lowest = left;
+        for ply in 0..400 {
+            let b = budget(
+                &clock(left, inc, None),
+                Colour::White,
+                CHESS_MEN,
+                Duration::from_millis(overhead),
+            );
+            let used = (b.soft.unwrap().as_millis() as u64 * 4 / 3)
+                .min(b.hard.unwrap().as_millis() as u64);
+            left = left - used + inc;
+            if ply >= 100 {
+                lowest = lowest.min(left);
+            }
+        }
+        assert!(lowest >= 900, "the clock fell to {lowest} ms");
     }
 
     #[test]
