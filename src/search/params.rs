@@ -61,12 +61,6 @@ pub const QS_RECAPTURE_PLY: usize = 4;
 /// chess's pairs (768 x 768 kinds and squares) with few collisions; with 2^18 the histories
 /// measured no better than none (docs/STRENGTH.md, session 21).
 pub const CONT_BITS: u32 = 20;
-/// Capture history: log2 of its slots (side, mover, end square and victim hashed).
-pub const CAPTURE_BITS: u32 = 16;
-/// Capture history: a record counts this many times less than a centipawn of victim's
-/// value in a good capture's key (64 key units a centipawn): the full range, 16,384, is
-/// then worth 128 centipawns, about a pawn.
-pub const CAPTURE_HISTORY_DIVISOR: i32 = 2;
 /// Quiet moves searched before a cut-off that lose history by it, at most (the first ones).
 pub const MALUS_MOVES: usize = 64;
 /// History bonus cap.

@@ -110,10 +110,6 @@ pub(crate) struct Histories {
     /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
     /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
     cont: [Vec<i16>; 2],
-    /// Capture history: how often a capture (mover, end square, victim kind), tried
-    /// among the good ones, refuted the position or was refuted; indexed by
-    /// [`capture_index`]. Orders the good captures beside their MVV/LVA key.
-    capture: Vec<i16>,
 }
 
 impl Histories {
@@ -121,7 +117,6 @@ impl Histories {
         Histories {
             history: vec![0; 2 * 256 * 256],
             cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
-            capture: vec![0; 1 << CAPTURE_BITS],
         }
     }
 
@@ -130,7 +125,6 @@ impl Histories {
         Histories {
             history: Vec::new(),
             cont: [Vec::new(), Vec::new()],
-            capture: Vec::new(),
         }
     }
 }
@@ -536,8 +530,7 @@ impl<'a> Worker<'a> {
         if victim <= 0 {
             return None;
         }
-        let record = self.hist.capture[self.capture_slot(m)] as i32;
-        let key = victim * 64 - self.mover_value(m) / 16 + record / CAPTURE_HISTORY_DIVISOR;
+        let key = victim * 64 - self.mover_value(m) / 16;
         if !self.losing_capture(m, victim) {
             return Some(GOOD_CAPTURE_KEY + key);
         }
@@ -589,16 +582,6 @@ impl<'a> Worker<'a> {
             }
         }
         order.sort_unstable_by_key(|&j| std::cmp::Reverse(keys[j]));
-    }
-
-    /// Slot of a capture in the capture history: its [`Worker::move_code`] (side, mover,
-    /// end square) with the kind of the man it takes there.
-    fn capture_slot(&self, m: &Move) -> usize {
-        let victim = self
-            .pos
-            .man_at(self.sq(m.to))
-            .map_or(0, |v| v.kind as u32 + 1);
-        capture_index(self.move_code(m), victim)
     }
 
     /// A quiet move's record: its history plus its continuation histories after the last
@@ -1003,8 +986,6 @@ impl<'a> Worker<'a> {
         // The quiet moves searched before a cut-off, which lose history by it (not the ones
         // skipped unsearched: pruning says nothing of how they fare).
         let mut quiets_searched = arrayvec::ArrayVec::<usize, MALUS_MOVES>::new();
-        // Likewise the captures searched before a cut-off lose capture history.
-        let mut captures_searched = arrayvec::ArrayVec::<usize, MALUS_MOVES>::new();
         let alpha0 = alpha;
         let mut searched = 0usize;
         let mut scored = false;
@@ -1102,15 +1083,12 @@ impl<'a> Worker<'a> {
                         if quiet {
                             self.reward(&m, &moves, &quiets_searched, ply, depth);
                         }
-                        self.reward_captures(&m, &moves, &captures_searched, depth);
                         break;
                     }
                 }
             }
             if searched_quiet {
                 let _ = quiets_searched.try_push(i);
-            } else if !quiet && score < beta && self.victim_value(&m) > 0 {
-                let _ = captures_searched.try_push(i);
             }
         }
         self.lists[ply] = moves;
@@ -1183,24 +1161,6 @@ impl<'a> Worker<'a> {
         for &t in tried {
             self.update_quiet(&moves[t], ply, -bonus);
         }
-    }
-
-    /// Capture history after a cut-off: the cutting move gains if it captures, the captures
-    /// searched before it (`tried`) lose.
-    fn reward_captures(&mut self, m: &Move, moves: &[Move], tried: &[usize], depth: i32) {
-        let bonus = history_bonus(depth);
-        if self.victim_value(m) > 0 {
-            self.update_capture(m, bonus);
-        }
-        for &t in tried {
-            self.update_capture(&moves[t], -bonus);
-        }
-    }
-
-    fn update_capture(&mut self, m: &Move, bonus: i32) {
-        let i = self.capture_slot(m);
-        let e = self.hist.capture[i] as i32;
-        self.hist.capture[i] = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
     }
 
     /// Moves a quiet move's history and continuation histories towards `bonus`'s sign,
@@ -1438,12 +1398,6 @@ fn refined_eval(static_eval: i32, stored: Option<(i32, Bound)>) -> i32 {
 /// enough that a few cut-offs move a record by a good share of [`HISTORY_MAX`].
 fn history_bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_PER_PLY * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
-}
-
-/// Slot of a (move code, victim kind) pair in the capture history.
-fn capture_index(code: u32, victim: u32) -> usize {
-    let h = (((code as u64) << 32) | victim as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> (64 - CAPTURE_BITS)) as usize
 }
 
 /// Slot of a (previous move, move) pair in a continuation history.
