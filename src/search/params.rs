@@ -61,9 +61,6 @@ pub const QS_RECAPTURE_PLY: usize = 4;
 /// chess's pairs (768 x 768 kinds and squares) with few collisions; with 2^18 the histories
 /// measured no better than none (docs/STRENGTH.md, session 21).
 pub const CONT_BITS: u32 = 20;
-/// Continuation histories: how many plies back lies the move each one follows (the
-/// opponent's last move, our own before it, our own two moves ago), increasing.
-pub const CONT_PLIES: [usize; 3] = [1, 2, 4];
 /// Quiet moves searched before a cut-off that lose history by it, at most (the first ones).
 pub const MALUS_MOVES: usize = 64;
 /// History bonus cap.

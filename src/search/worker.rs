@@ -106,18 +106,17 @@ fn await_root_table(
 pub(crate) struct Histories {
     /// Butterfly history: side, from and to square.
     history: Vec<i32>,
-    /// Continuation histories: a quiet move's record after the move [`CONT_PLIES`] plies
-    /// back (the opponent's last move, our own before it, our own two moves ago), indexed
-    /// by [`cont_index`].
+    /// Continuation histories: a quiet move's record after the opponent's last move
+    /// (`[0]`) and after our own move before it (`[1]`), indexed by [`cont_index`].
     /// Kept in 16 bits (they stay within [`HISTORY_MAX`]): half the cache they would take.
-    cont: [Vec<i16>; CONT_PLIES.len()],
+    cont: [Vec<i16>; 2],
 }
 
 impl Histories {
     fn new() -> Histories {
         Histories {
             history: vec![0; 2 * 256 * 256],
-            cont: std::array::from_fn(|_| vec![0; 1 << CONT_BITS]),
+            cont: [vec![0; 1 << CONT_BITS], vec![0; 1 << CONT_BITS]],
         }
     }
 
@@ -125,7 +124,7 @@ impl Histories {
     fn empty() -> Histories {
         Histories {
             history: Vec::new(),
-            cont: std::array::from_fn(|_| Vec::new()),
+            cont: [Vec::new(), Vec::new()],
         }
     }
 }
@@ -585,13 +584,13 @@ impl<'a> Worker<'a> {
         order.sort_unstable_by_key(|&j| std::cmp::Reverse(keys[j]));
     }
 
-    /// A quiet move's record: its history plus its continuation histories after the moves
-    /// [`CONT_PLIES`] plies back.
+    /// A quiet move's record: its history plus its continuation histories after the last
+    /// two moves.
     fn quiet_score(&self, m: &Move, ply: usize) -> i32 {
         let code = self.move_code(m);
         let mut score = self.hist.history[self.history_index(m)];
-        for (back, table) in CONT_PLIES.iter().zip(&self.hist.cont) {
-            if let Some(&prev) = ply.checked_sub(*back).map(|p| &self.played[p]) {
+        for (back, table) in self.hist.cont.iter().enumerate() {
+            if let Some(&prev) = ply.checked_sub(back + 1).map(|p| &self.played[p]) {
                 if prev != 0 {
                     score += table[cont_index(prev, code)] as i32;
                 }
@@ -1171,13 +1170,13 @@ impl<'a> Worker<'a> {
         let i = self.history_index(m);
         self.hist.history[i] = moved(self.hist.history[i]);
         let code = self.move_code(m);
-        for (t, back) in CONT_PLIES.iter().enumerate() {
-            let Some(p) = ply.checked_sub(*back) else {
+        for back in 0..self.hist.cont.len() {
+            let Some(p) = ply.checked_sub(back + 1) else {
                 break;
             };
             let prev = self.played[p];
             if prev != 0 {
-                let e = &mut self.hist.cont[t][cont_index(prev, code)];
+                let e = &mut self.hist.cont[back][cont_index(prev, code)];
                 *e = moved(*e as i32) as i16;
             }
         }
