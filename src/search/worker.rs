@@ -1040,12 +1040,10 @@ impl<'a> Worker<'a> {
                 score = -self.search(depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut r = 0;
-                // Captures that lose material by SEE are reduced like quiet moves.
-                let reducible = quiet || is_bad_capture(keys[i]);
-                if depth >= LMR_DEPTH && n >= LMR_MOVES && reducible && !in_check && !gives_check {
+                if depth >= LMR_DEPTH && n >= LMR_MOVES && quiet && !in_check && !gives_check {
                     r = self.lmr[(depth as usize).min(63)][n.min(63)] - pv_node as i32
                         + !improving as i32;
-                    if quiet && keys[i] < KILLER_KEY {
+                    if keys[i] < KILLER_KEY {
                         // A quiet move's record (not a killer's): a ply less for a good
                         // one, a ply more for a bad one.
                         r -= (keys[i] / LMR_HISTORY_DIVISOR).clamp(-1, 1);
