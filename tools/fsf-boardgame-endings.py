@@ -17,13 +17,14 @@ Usage: tools/fsf-boardgame-endings.py > tests/data/perft/fsf_boardgame_endings.t
 import argparse
 import os
 import random
-import subprocess
+import sys
 import tempfile
 
 import pyffish as sf
 
-FSF_GIT = "/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo"
-ENGINE = "/opt/peers/fairy-stockfish-latest"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fsfdata import Fsf, ending_row, perft_row, playout, variants_ini  # noqa: E402
+
 # Locust's own test sections (not FSF's text), loaded by both.
 OWN = """[snortish]
 maxRank = 5
@@ -49,44 +50,15 @@ PLAYOUTS = 4
 MAX_PLIES = 600
 
 
-def result_word(value):
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
-
-
-def playout(name, rng):
-    fen = sf.start_fen(name)
-    moves = []
-    while len(moves) < MAX_PLIES:
-        legal = sf.legal_moves(name, fen, moves)
-        if not legal:
-            return fen, moves, result_word(sf.game_result(name, fen, moves))
-        if sf.is_optional_game_end(name, fen, moves)[0]:
-            return None
-        moves.append(rng.choice(sorted(legal)))
-    return None
-
-
 def own_perft():
     """`ini` lines of OWN and FSF's perft of each own section: start and 4 random positions."""
     sf.load_variant_config(OWN)
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
         f.write(OWN)
-    p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(cmd, last):
-        p.stdin.write(cmd + "\n")
-        p.stdin.flush()
-        while True:
-            line = p.stdout.readline().strip()
-            if line.startswith(last):
-                return line
-
-    ask("uci", "uciok")
-    ask("setoption name VariantPath value %s\nisready" % f.name, "readyok")
+    engine = Fsf(ini=f.name)
     for line in OWN.splitlines():
         print("ini " + line)
     for name in OWN_NAMES:
-        ask("setoption name UCI_Variant value %s\nisready" % name, "readyok")
         rng = random.Random(name)
         fens = [sf.start_fen(name)]
         for _ in range(4):
@@ -98,11 +70,8 @@ def own_perft():
                 moves.append(rng.choice(sorted(legal)))
             fens.append(sf.get_fen(name, fen, moves))
         for fen in fens:
-            count = ask("position fen %s\ngo perft 3" % fen, "Nodes searched").split()[-1]
-            print("perft %s 3 %s %s" % (name, count, fen))
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait()
+            print(perft_row(name, 3, engine.perft(name, fen, 3), fen))
+    engine.quit()
     os.unlink(f.name)
 
 
@@ -112,16 +81,16 @@ def endings(names):
         rng = random.Random(name)
         found = 0
         for _ in range(PLAYOUTS * 10):
-            got = playout(name, rng)
+            got = playout(name, rng, MAX_PLIES)
             if got is None:
                 continue
             fen, moves, result = got
             if not moves:
                 # Over at the start (crusade's full board): one row, every playout alike.
-                print("ending %s %s %s ; " % (name, result, fen))
+                print(ending_row(name, result, fen, moves))
                 break
-            print("ending %s on %s ; %s" % (name, fen, " ".join(moves[:-1])))
-            print("ending %s %s %s ; %s" % (name, result, fen, " ".join(moves)))
+            print(ending_row(name, "on", fen, moves[:-1]))
+            print(ending_row(name, result, fen, moves))
             found += 1
             if found == PLAYOUTS:
                 break
@@ -132,8 +101,8 @@ def main():
     ap.add_argument("--only", help="comma-separated built-ins or sections: their rows alone")
     args = ap.parse_args()
     if SECTIONS or args.only:
-        text = subprocess.run(["git", "--git-dir", FSF_GIT, "show", "HEAD:src/variants.ini"],
-                              capture_output=True, text=True, check=True).stdout
+        ini, text, _ = variants_ini()
+        os.unlink(ini)
         sf.load_variant_config(text)
     if args.only:
         return endings(args.only.split(","))

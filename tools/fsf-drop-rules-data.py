@@ -15,16 +15,17 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import zlib
 
 import pyffish as sf
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fsfdata import ENGINE, Fsf, py_perft  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INI = os.path.join(ROOT, "tests", "data", "drop_rules.ini")
 OUT = os.path.join(ROOT, "tests", "data", "perft", "fsf_drop_rules.txt")
-ENGINE = "/opt/peers/fairy-stockfish-latest"
 PLAYOUTS = 5
 PLIES = (4, 40)
 MAX_NODES = 300_000
@@ -33,42 +34,6 @@ MAX_NODES = 300_000
 def sections():
     with open(INI) as f:
         return [m.group(1) for m in re.finditer(r"^\[([^\]:]+)", f.read(), re.M)]
-
-
-class Engine:
-    def __init__(self, path):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.name = self.until("uciok")[0][8:]
-        self.send("setoption name VariantPath value " + INI)
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-        self.p.stdin.flush()
-
-    def until(self, last):
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("Fairy-Stockfish exited")
-            out.append(line.rstrip("\n"))
-            if line.startswith(last):
-                return out
-
-    def perft(self, variant, fen, depth):
-        self.send("setoption name UCI_Variant value " + variant)
-        self.send("position fen " + fen)
-        self.send("go perft %d" % depth)
-        return int(self.until("Nodes searched")[-1].split(":")[1])
-
-
-def py_perft(variant, fen, depth, moves=()):
-    legal = sf.legal_moves(variant, fen, list(moves))
-    if depth == 1:
-        return len(legal)
-    return sum(py_perft(variant, fen, depth - 1, list(moves) + [m]) for m in legal)
 
 
 def positions(variant):
@@ -97,7 +62,7 @@ def main():
     args = ap.parse_args()
     with open(INI) as f:
         sf.load_variant_config(f.read())
-    engine = Engine(args.engine)
+    engine = Fsf(args.engine, INI)
     out = [
         "# Perft of the drop-rule test variants of tests/data/drop_rules.ini: start positions",
         "# and %d seeded random playouts each (pyffish %s). Counts by %s"

@@ -20,15 +20,15 @@ Usage: tools/fsf-rules3-data.py > tests/data/perft/fsf_rules3.txt
 (--only: the rows of those variants alone, without the header, to append)
 """
 import argparse
-import random
-import subprocess
-import tempfile
 import os
+import random
+import sys
 
 import pyffish as sf
 
-FSF_GIT = "/work/.mirror/fairy-stockfish+Fairy-Stockfish/repo"
-ENGINE = "/opt/peers/fairy-stockfish-latest"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fsfdata import Fsf, ending_row, perft_row, playout, result_word, variants_ini  # noqa: E402
+
 # Variants, each with the kind of move its playouts prefer.
 VARIANTS = [
     ("castle", "castle"),
@@ -119,10 +119,6 @@ MAX_NODES = 400_000
 PREFER = 0.8
 
 
-def result_word(value):
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
-
-
 def verdict(name, fen, moves):
     """pyffish's result for the side to move after `moves`: `on` while the game goes on."""
     if not sf.legal_moves(name, fen, moves):
@@ -180,47 +176,10 @@ def preferred(kind, name, fen, moves, legal):
     return legal
 
 
-def playout(name, kind, rng):
-    fen = sf.start_fen(name)
-    moves = []
-    while len(moves) < MAX_PLIES:
-        legal = sorted(sf.legal_moves(name, fen, moves))
-        if not legal:
-            return fen, moves, result_word(sf.game_result(name, fen, moves))
-        if sf.is_optional_game_end(name, fen, moves)[0]:
-            return None
-        pool = preferred(kind, name, fen, moves, legal) if rng.random() < PREFER else legal
-        moves.append(rng.choice(pool or legal))
-    return None
-
-
-class Engine:
-    def __init__(self, ini):
-        self.p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True)
-        self.ask("uci", "uciok")
-        self.ask("setoption name VariantPath value %s\nisready" % ini, "readyok")
-
-    def ask(self, cmd, last):
-        self.p.stdin.write(cmd + "\n")
-        self.p.stdin.flush()
-        while True:
-            line = self.p.stdout.readline().strip()
-            if line.startswith(last):
-                return line
-
-    def perft(self, name, fen):
-        self.ask("setoption name UCI_Variant value %s\nisready" % name, "readyok")
-        for depth in (3, 2):
-            n = int(self.ask("position fen %s\ngo perft %d" % (fen, depth),
-                             "Nodes searched").split()[-1])
-            if n <= MAX_NODES or depth == 2:
-                return depth, n
-
-    def quit(self):
-        self.p.stdin.write("quit\n")
-        self.p.stdin.flush()
-        self.p.wait()
+def pick(kind, name, rng):
+    """A playout's choice: the preferred moves PREFER of the time, else any."""
+    return lambda fen, moves, legal: (preferred(kind, name, fen, moves, legal)
+                                      if rng.random() < PREFER else legal)
 
 
 def main():
@@ -228,45 +187,39 @@ def main():
     ap.add_argument("--only", help="comma-separated variants: their rows only, no header")
     args = ap.parse_args()
     only = args.only.split(",") if args.only else None
-    text = subprocess.run(["git", "--git-dir", FSF_GIT, "show", "HEAD:src/variants.ini"],
-                          capture_output=True, text=True, check=True).stdout
+    ini, text, _ = variants_ini()
     sf.load_variant_config(text)
-    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
-        f.write(text)
-    engine = Engine(f.name)
+    engine = Fsf(ini=ini)
     if only is None:
         print_header()
     for name, fen, moves in SPECIAL:
         if only is not None and name not in only:
             continue
         if moves:
-            print("ending %s %s %s ; %s" % (name, verdict(name, fen, moves[:-1]), fen,
-                                            " ".join(moves[:-1])))
-        print("ending %s %s %s ; %s" % (name, verdict(name, fen, moves), fen, " ".join(moves)))
-        depth, n = engine.perft(name, fen)
-        print("perft %s %d %d %s" % (name, depth, n, fen))
+            print(ending_row(name, verdict(name, fen, moves[:-1]), fen, moves[:-1]))
+        print(ending_row(name, verdict(name, fen, moves), fen, moves))
+        print(perft_row(name, *engine.perft_capped(name, fen, MAX_NODES), fen))
     for name, kind in VARIANTS:
         if only is not None and name not in only:
             continue
         rng = random.Random(name)
         found = 0
         for _ in range(PLAYOUTS * 10):
-            got = playout(name, kind, rng)
+            got = playout(name, rng, MAX_PLIES, pick(kind, name, rng))
             if got is None:
                 continue
             fen, moves, result = got
-            print("ending %s on %s ; %s" % (name, fen, " ".join(moves[:-1])))
-            print("ending %s %s %s ; %s" % (name, result, fen, " ".join(moves)))
+            print(ending_row(name, "on", fen, moves[:-1]))
+            print(ending_row(name, result, fen, moves))
             for back in (3, 1):
                 if len(moves) >= back:
                     at = sf.get_fen(name, fen, moves[:-back])
-                    depth, n = engine.perft(name, at)
-                    print("perft %s %d %d %s" % (name, depth, n, at))
+                    print(perft_row(name, *engine.perft_capped(name, at, MAX_NODES), at))
             found += 1
             if found == PLAYOUTS:
                 break
     engine.quit()
-    os.unlink(f.name)
+    os.unlink(ini)
 
 
 def print_header():

@@ -13,9 +13,13 @@ Writes tests/data/fsf_walls_endings.txt (checked by tests/walls.rs):
 """
 import os
 import random
+import sys
 import zlib
 
 import pyffish as sf
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fsfdata import ending_row, playout  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "fsf_walls_endings.txt")
@@ -26,19 +30,11 @@ MAX_PLIES = 400
 
 
 def ending(variant, rng):
-    start = sf.start_fen(variant)
-    moves = []
-    while len(moves) < MAX_PLIES:
-        legal = sf.legal_moves(variant, start, moves)
-        if not legal:
-            break
-        moves.append(rng.choice(sorted(legal)))
-    else:
+    game = playout(variant, rng, MAX_PLIES, optional_end_stops=False)
+    if game is None:
         return None
-    before = sf.get_fen(variant, start, moves[:-1])
-    value = sf.game_result(variant, start, moves)
-    result = "win" if value > 0 else "loss" if value < 0 else "draw"
-    return "ending %s %s %s ; %s" % (variant, result, before, moves[-1])
+    start, moves, result = game
+    return ending_row(variant, result, sf.get_fen(variant, start, moves[:-1]), moves[-1:])
 
 
 def main():
