@@ -79,8 +79,18 @@ fn fsf_types_move_along_the_lines() {
         &[
             ("1k6/8/8/8/8/8/8/R6K w - - 0 1", "a1", &rook, [20, 71, 1269]),
             // A man on b2 blocks the way; a custom `x:R` has no line moves.
-            ("1k6/8/8/8/8/8/1p6/R6K w - - 0 1", "a1", &rook_files, [16, 129, 1583]),
-            ("1k6/8/8/8/8/8/8/X6K w - - 0 1", "a1", &rook_files, [16, 56, 913]),
+            (
+                "1k6/8/8/8/8/8/1p6/R6K w - - 0 1",
+                "a1",
+                &rook_files,
+                [16, 129, 1583],
+            ),
+            (
+                "1k6/8/8/8/8/8/8/X6K w - - 0 1",
+                "a1",
+                &rook_files,
+                [16, 56, 913],
+            ),
             // The rook on a1 checks g7 along the line: the knight on b8 cannot move.
             ("1n6/6k1/8/8/8/8/8/R6K b - - 0 1", "b8", &[], [8, 159, 1207]),
             (
@@ -179,12 +189,20 @@ fn only_fsf_pawns_are_barred_from_the_back_ranks() {
     assert_eq!(back.len(), 14, "{back:?}");
     assert_eq!(drops.len(), 62);
     for (depth, want) in [(1, 67), (2, 4295), (3, 45318)] {
-        assert_eq!(counts(&custom, fen, depth), want, "custom pawn depth {depth}");
+        assert_eq!(
+            counts(&custom, fen, depth),
+            want,
+            "custom pawn depth {depth}"
+        );
     }
     let crazyhouse = common::variant("crazyhouse");
     assert_eq!(moves_from(&crazyhouse, fen, "P@").len(), 48);
     for (depth, want) in [(1, 53), (2, 2654), (3, 28213)] {
-        assert_eq!(counts(&crazyhouse, fen, depth), want, "crazyhouse depth {depth}");
+        assert_eq!(
+            counts(&crazyhouse, fen, depth),
+            want,
+            "crazyhouse depth {depth}"
+        );
     }
 }
 
@@ -193,10 +211,7 @@ fn only_fsf_pawns_are_barred_from_the_back_ranks() {
 fn lines_beside_unmodelled_rules_are_refused() {
     let refused = |text: &str| {
         let e = variants::load_str(text, "t.ini").unwrap_err();
-        assert!(
-            e.iter().any(|e| e.key == "diagonalLines"),
-            "{text}: {e:?}"
-        );
+        assert!(e.iter().any(|e| e.key == "diagonalLines"), "{text}: {e:?}");
     };
     refused(&format!("{LINES}soldierPromotionRank = 4\n"));
     refused("[jl:janggi]\ndiagonalLines = d1 f1 e2 d3 f3\n");
