@@ -887,6 +887,24 @@ fn material_errors_are_clear() {
     assert!(Rules::new(&builtin("chu"), None, false).is_ok());
 }
 
+/// FSF's `diagonalLines` are zones of the compiled paths, which the tables play: on a 6x6
+/// board whose two long diagonals are lines, the rook slides along them as a bishop, the
+/// wazir steps along them as a fers, the soldier steps forward along them, and every sampled
+/// position's value is that of its best move as the engine's generator lists them.
+#[test]
+fn diagonal_lines_agree_with_the_engine() {
+    let v = chess_with(
+        "lines6",
+        6,
+        "k5/6/6/6/6/5K w - - 0 1",
+        "wazir = a\nsoldier = s\ndiagonalLines = a1 b2 c3 d4 e5 f6 a6 b5 c4 d3 e2 f1\n",
+    );
+    for (material, step, least) in [("KRvK", 5, 1500), ("KAvK", 5, 1500), ("KSvKA", 211, 800)] {
+        let n = engine_agrees(&v, material, &|idx, _| idx % step == 0);
+        assert!(n > least, "{material}: only {n} positions");
+    }
+}
+
 /// Rules the generator does not play are refused with the rule named, never solved as
 /// another game: explosions, men left behind, passing, drops.
 #[test]
@@ -939,6 +957,13 @@ fn rules_the_generator_does_not_play_are_refused() {
         "[pc:chess]\npiecePromotionOnCapture = true\n",
     );
     refused("shatarMateRule", "[sm:chess]\nshatarMateRule = true\n");
+    // FSF's janggiCannon may not hop a janggi cannon (Locust's noHop), on its lines too.
+    refused("noHop", "[jc:chess]\njanggiCannon = c\n");
+    refused(
+        "noHop",
+        "[jcl:chess]\njanggiCannon = c\ndiagonalLines = a1 b2 c3 d4 e5 f6 g7 h8\n",
+    );
+    refused("noHop", "[nh:chess]\nnoHop = q:p\n");
     // (Micro is refused for its drops before its promotion rule is asked.)
     let e = Rules::new(&builtin("shatar"), None, false).unwrap_err();
     assert!(e.to_string().contains("shatarMateRule"), "{e}");

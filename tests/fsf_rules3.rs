@@ -1,6 +1,8 @@
 //! Issue 44's third batch of Fairy-Stockfish rules as Locust plays them: `castlingWins`
 //! (castle), `petrifyOnCaptureTypes` (petrified, nuclear), `piecePromotionOnCapture` (micro,
-//! cetus), wolf's pawn with both promotions, shatar's mate rule. Game results equal
+//! cetus), wolf's pawn with both promotions, shatar's mate rule, elgam's `diagonalLines`
+//! (with its immobile `nC` man, soldier drops on the back ranks and drop mates, stalemate
+//! and repetition lost). Game results equal
 //! pyffish's `game_result` and perft equals the newest FSF's `go perft` (with the engine and
 //! with the reference generator) on positions at the rules' edges and at the ends of random
 //! games (tests/data/perft/fsf_rules3.txt, made by tools/fsf-rules3-data.py); random walks
@@ -26,6 +28,7 @@ const DECIDED: &[&str] = &[
     "micro",
     "cetus",
     "shatar",
+    "elgam",
 ];
 /// Plies of each random walk.
 const WALK_PLIES: usize = 120;

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Game ends and perft counts for the third batch of Fairy-Stockfish rules of issue 44
 (castlingWins, petrifyOnCaptureTypes, piecePromotionOnCapture, wolf's two promotions,
-shatar's mate rule), from pyffish and the newest Fairy-Stockfish, written to
-tests/data/perft/fsf_rules3.txt and checked by tests/fsf_rules3.rs.
+shatar's mate rule; elgam's diagonalLines, its immobile `nC` man and its soldier drops),
+from pyffish and the newest Fairy-Stockfish, written to tests/data/perft/fsf_rules3.txt and
+checked by tests/fsf_rules3.rs.
 
 For each variant (built-ins, and sections of FSF's variants.ini loaded from the mirror of
 its repository at its newest commit): seeded random playouts (pyffish `legal_moves`) in which
 the moves that exercise the rule (castling, king and rook moves; captures; promotions;
 checks) are preferred half of the time, until no legal move is left. Each playout gives two
 `ending` rows: the game one move before its end (`on`) and at its end (pyffish's
-`game_result` for the side to move: win, loss or draw). Each playout also gives `perft` rows,
+`game_result` for the side to move: win, loss or draw; a hand-set sequence may also end by
+pyffish's `is_optional_game_end`, a repetition). Each playout also gives `perft` rows,
 counted by the newest FSF's `go perft` (depth 3, or 2 above MAX_NODES): the position three
 plies before the end and the one before the end.
 
@@ -36,6 +38,7 @@ VARIANTS = [
     ("micro", "capture"),
     ("cetus", "capture"),
     ("shatar", "check"),
+    ("elgam", "check"),
 ]
 # Positions set up by hand at the rules' edges, each with a move sequence from it: two
 # `ending` rows (before the last move, after it) and a `perft` row of the position.
@@ -81,12 +84,47 @@ SPECIAL = [
     # Micro: a capture turns the man over (the rook to a gold, back to a rook on the next
     # capture); a move to an empty square never does.
     ("micro", "kb+r+l/p3/4/3P/+L+RBK[-] w 0 1", ["d2d3", "a4a3", "c1a3+", "b5d3+"]),
+    # Elgam's lines (c6 d7 e8 f9 g10, e10 f9 g8 h7 i6 for Black; mirrored for White): a rook
+    # checks along one as a bishop; the piece it pins may take it along the line; a horse
+    # uncovers such a check; a cannon hops diagonally on a line, never over a cannon; a
+    # soldier and a wazir check diagonally from a line.
+    ("elgam", "r4a5/11/1c2k6/11/2R8/11/2S8/7C3/5K5/4A6[hs] b - - 0 1", []),
+    ("elgam", "r10/11/1c2k6/3a7/2R8/11/2S8/7C3/5K5/4A6[s] b - - 0 1", ["d7c6"]),
+    ("elgam", "r5a4/11/4k4c1/3H7/2R8/11/2S8/7C3/5K5/4A6[S] w - - 0 1", ["d7e5"]),
+    ("elgam", "r5C4/5s5/4k6/8s2/11/11/1S9/11/5K5/R10[c] b - - 0 1", []),
+    ("elgam", "r5C4/5c5/4k6/8s2/11/11/1S9/11/5K5/R10[] b - - 0 1", []),
+    ("elgam", "r10/11/4k6/3S6s/11/11/11/7C3/5K5/R10[h] b - - 0 1", []),
+    ("elgam", "r5k4/5A5/2c8/10s/11/11/11/11/5K5/R10[e] b - - 0 1", []),
+    # White's own lines: the rook slides g1-c5 until e3 blocks it, the wazir steps from f2,
+    # the cannon hops f2 from e1; black soldiers step diagonally onto them (d4-e3, h4-g3).
+    ("elgam", "r10/5k5/7R3/11/11/8c2/3s7/4S6/5AK4/4C1R4[Ss] w - - 0 1", []),
+    ("elgam", "10r/5k5/11/11/11/2S8/3s3s3/11/11/R4K5[s] b - - 0 1", []),
+    # A soldier promotes on the last rank after a diagonal step (to w, or turned over).
+    ("elgam", "r10/5S5/6k4/11/11/11/2s8/11/5K5/R10[] w - - 0 1", ["f9e10+"]),
+    # Soldiers may be dropped on the first and the last rank (FSF bars them to its pawn).
+    ("elgam", "10r/5k5/11/11/6c4/4C6/11/11/5K5/R10[SSss] w - - 0 1", ["S@a10", "S@k1"]),
+    # A soldier drop mates (only FSF's shogiPawn may not): the king may not leave its region
+    # and its immobile `o` men (FSF's `nC` gives no move) hem it in.
+    ("elgam", "10r/4oo5/4ko5/11/11/11/11/11/5K5/R10[S] w - - 0 1", ["S@d7"]),
+    # Stalemate loses.
+    ("elgam", "5ok4/5oo4/11/11/11/11/10S/11/5K5/R10[] w - - 0 1", ["f2f1"]),
+    # The third repetition loses for the side to move (nFoldValue = loss).
+    ("elgam", "rheoa1aoehr/5k5/1c7c1/s1s1s1s1s1s/5v5/5V5/S1S1S1S1S1S/1C7C1/5K5/RHEOA1AOEHR[] "
+     "w - - 0 1", ["a1a2", "a10a9", "a2a1", "a9a10", "a1a2", "a10a9", "a2a1", "a9a10"]),
 ]
 PLAYOUTS = 4
 MAX_PLIES = 400
 MAX_NODES = 400_000
 # How often a playout's move is drawn from the preferred moves.
 PREFER = 0.8
+
+
+def verdict(name, fen, moves):
+    """pyffish's result for the side to move after `moves`: `on` while the game goes on."""
+    if not sf.legal_moves(name, fen, moves):
+        return result_word(sf.game_result(name, fen, moves))
+    over, value = sf.is_optional_game_end(name, fen, moves)
+    return result_word(value) if over else "on"
 
 
 def preferred(kind, name, fen, moves, legal):
@@ -158,9 +196,8 @@ def main():
         if only is not None and name not in only:
             continue
         if moves:
-            print(ending_row(name, "on", fen, moves[:-1]))
-        value = sf.game_result(name, fen, moves) if not sf.legal_moves(name, fen, moves) else None
-        print(ending_row(name, "on" if value is None else result_word(value), fen, moves))
+            print(ending_row(name, verdict(name, fen, moves[:-1]), fen, moves[:-1]))
+        print(ending_row(name, verdict(name, fen, moves), fen, moves))
         print(perft_row(name, *engine.perft_capped(name, fen, MAX_NODES), fen))
     for name, kind in VARIANTS:
         if only is not None and name not in only:

@@ -135,8 +135,9 @@ fn promotion_caps(v: &Variant, initial: &[SquareSet]) -> Vec<usize> {
 }
 
 /// The first rule of `v` the generator does not play, if any: walls, gates, explosions, demotion,
-/// men left behind, passing, janggi's facing kings, the loss of a non-royal type. (Promotion
-/// limits are played: see `Table::promos`.)
+/// men left behind, passing, janggi's facing kings, the loss of a non-royal type, hops barred
+/// by type. (Promotion limits are played: see `Table::promos`; so are FSF's `diagonalLines`,
+/// which are zones of the compiled paths.)
 fn unsupported(v: &Variant) -> Option<&'static str> {
     let royal_extinction =
         (v.end.extinction_types.iter()).all(|&t| v.pieces.get(t as usize).is_some_and(|p| p.royal));
@@ -198,6 +199,10 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
     } else if v.zones.iter().any(|z| z.name == TRIPLE_STEP_ZONE) {
         // Its two e.p. squares are not modelled by the tables' single e.p. mark.
         Some("triple steps (tripleStepRegion)")
+    } else if !v.capture_matrix.no_hop.is_empty() {
+        // The tables' paths hop any man: a cannon that may not hop a cannon (FSF's
+        // janggiCannon, also on elgam's diagonal lines) would be solved as another game.
+        Some("men barred from hopping certain men (noHop, FSF's janggiCannon)")
     } else {
         None
     }

@@ -246,12 +246,14 @@ pub struct Drops {
     /// Piece types that may not be dropped on a file holding an unpromoted friend of the same
     /// type (shogi pawns).
     pub no_doubled: Vec<PieceId>,
-    /// A drop of these types may not give immediate mate (shogi pawn).
+    /// A drop of these types may not give immediate mate (`shogiPawnDropMateIllegal`:
+    /// FSF's `shogiPawn` type only).
     pub no_drop_mate: Vec<PieceId>,
     /// Ranks (for White; mirrored for Black) where pawn-type pieces may not be dropped
     /// (crazyhouse: first and last rank).
     pub pawn_drop_forbidden: SquareSet,
-    /// The types the previous field applies to.
+    /// The types the previous field applies to: FSF's `pawn` type alone, as FSF bars them
+    /// (other promoting types, such as elgam's soldiers, may be dropped there).
     pub pawn_types: Vec<PieceId>,
     /// Squares each side may drop on, White first (`dropRegionWhite`, `dropRegionBlack`;
     /// absolute squares, every square by default).

@@ -70,7 +70,7 @@ pub fn collect(ctx: &mut Ctx) -> Vec<Def> {
     if let Some(entry) = ctx.take("king").filter(|e| e.value != REMOVED) {
         match letter_and_betza(&entry.value, true) {
             Ok((s, b)) => {
-                let b = b.unwrap_or_else(|| KING_BETZA.to_string());
+                let b = b.map_or_else(|| KING_BETZA.to_string(), |b| fsf_reading(&b));
                 defs.push(def("king", s, &b, entry, 0, true))
             }
             Err(msg) => ctx.fail(&entry, msg),
@@ -92,7 +92,10 @@ pub fn collect(ctx: &mut Ctx) -> Vec<Def> {
             continue;
         }
         match letter_and_betza(&entry.value, false) {
-            Ok((s, Some(b))) => defs.push(def(&entry.key.clone(), s, &b, entry, 0, false)),
+            Ok((s, Some(b))) => {
+                let b = fsf_reading(&b);
+                defs.push(def(&entry.key.clone(), s, &b, entry, 0, false))
+            }
             Ok(_) => {}
             Err(msg) => ctx.fail(&entry, msg),
         }
@@ -111,6 +114,12 @@ pub fn collect(ctx: &mut Ctx) -> Vec<Def> {
     add_promoted_types(ctx, &mut defs);
     reject_duplicates(ctx, &mut defs);
     defs
+}
+
+/// The Betza of one of FSF's own piece keys as FSF plays it (`fsf_betza`: its lame leaps);
+/// a promoted form (`promotedPieceType`) copies the result.
+fn fsf_reading(betza: &str) -> String {
+    super::fsf_betza::as_fsf_plays(betza).unwrap_or_else(|| betza.to_string())
 }
 
 fn def(name: &str, symbol: Symbol, betza: &str, entry: Entry, value: i32, is_king: bool) -> Def {

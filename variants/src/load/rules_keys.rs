@@ -71,6 +71,9 @@ pub fn finish(b: &mut Build, origin: Origin) -> Option<Variant> {
     mobility_regions(b);
     end.move_repetition = super::repetition::move_repetition(b);
     immobility(b, promotion.on_entry);
+    // After the regions (its ends keep to them) and the dead squares (FSF's immobility
+    // test ignores these moves).
+    super::diagonal_lines::diagonal_lines(b);
     royal_sight(b, &end);
     let black_rotated = super::chirality::black_rotated(b);
     super::stand_ins::resolve(b, &end, &promotion);
@@ -381,11 +384,11 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
     let mate_illegal = b.ctx.flag("shogiPawnDropMateIllegal", false);
     let first_rank = b.ctx.flag("firstRankPawnDrops", false);
     let zone_drops = b.ctx.flag("promotionZonePawnDrops", false);
-    let shogi_pawns = named(b, &["shogiPawn"]);
-    let no_drop_mate = match (mate_illegal, shogi_pawns.is_empty()) {
-        (false, _) => Vec::new(),
-        (true, false) => shogi_pawns,
-        (true, true) => no_doubled.clone(),
+    // FSF's rule looks at its `shogiPawn` type only: with none (elgam's soldiers are its
+    // `dropNoDoubled` type) a drop may mate.
+    let no_drop_mate = match mate_illegal {
+        true => named(b, &["shogiPawn"]),
+        false => Vec::new(),
     };
     let mut forbidden = SquareSet::EMPTY;
     if !first_rank {
@@ -394,9 +397,9 @@ fn drops(b: &mut Build, promotion: &Promotion) -> Drops {
     if !zone_drops {
         forbidden = values::union(forbidden, promotion.zone_white);
     }
-    let pawn_types = (0..b.pieces.len() as PieceId)
-        .filter(|&p| !b.pieces[p as usize].promotions.is_empty())
-        .collect();
+    // FSF bars these squares to its `pawn` type only, by type: a custom pawn, or another
+    // type named in `promotionPawnTypes` (elgam's soldiers), may be dropped there.
+    let pawn_types = named(b, &["pawn"]);
     let all = SquareSet::ranks(b.files, 0, b.ranks - 1);
     Drops {
         enabled,
@@ -902,7 +905,7 @@ fn confine(b: &mut Build, piece: PieceId, zone: u8, ends_only: bool) {
 /// rights, free of the region: `passing`) and a sibling leaf with the end rights, so that
 /// [`confine`]'s region binds the end alone. Done once per piece (a second region finds no
 /// such node left).
-fn split_ends(moves: &mut Trajectories, passing: u8) {
+pub(super) fn split_ends(moves: &mut Trajectories, passing: u8) {
     const ENDS: u16 = rights::MOVE | rights::CAPTURE | rights::DESTROY | rights::EN_PASSANT;
     let goes_on = |n: &Node| !n.on_empty.is_empty() || !n.on_occupied.is_empty();
     for id in 0..moves.nodes.len() {
@@ -927,7 +930,7 @@ fn split_ends(moves: &mut Trajectories, passing: u8) {
 }
 
 /// The zone of every square, given to the squares a mobility region's paths only pass.
-const PASSING_ZONE: &str = "passing";
+pub(super) const PASSING_ZONE: &str = "passing";
 
 /// `zoneMoves = p:enemyHalf:sW r:palaceDiag:F2:palaces`: extra moves available only while
 /// the piece stands in the first zone; the optional last part confines those paths.

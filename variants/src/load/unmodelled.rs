@@ -10,7 +10,6 @@
 
 use super::compile::Build;
 use super::values;
-use crate::geometry::SquareSet;
 use crate::ini::Entry;
 use crate::rules::PieceId;
 
@@ -21,8 +20,6 @@ enum Neutral {
     Presentation,
     /// A boolean at this value.
     Bool(bool),
-    /// A square list naming no square, or every square of the board.
-    Squares { all: bool },
     /// A castling key whose default Locust's castling is built on: this value, or any while
     /// castling is off.
     Castling(CastlingDefault),
@@ -47,7 +44,6 @@ const UNMODELLED: &[(&str, Neutral)] = &[
     ("pieceToCharTable", Neutral::Presentation),
     ("pocketSize", Neutral::Presentation),
     ("extinctionClaim", Neutral::Bool(false)),
-    ("diagonalLines", Neutral::Squares { all: false }),
     ("enPassantTypes", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesWhite", Neutral::Pieces(PieceRule::EnPassant)),
     ("enPassantTypesBlack", Neutral::Pieces(PieceRule::EnPassant)),
@@ -207,11 +203,6 @@ fn neutral_value(
     match neutral {
         Neutral::Presentation => Ok(true),
         Neutral::Bool(d) => values::boolean(v).map(|x| x == d),
-        Neutral::Squares { all } => {
-            let set = values::squares(v, b.files, b.ranks)?;
-            let full = SquareSet::ranks(b.files, 0, b.ranks - 1);
-            Ok(if all { set == full } else { set.is_empty() })
-        }
         Neutral::Castling(d) => Ok(!castling_on || castling_default(v, d)?),
         Neutral::Pieces(rule) => {
             let mut set = piece_set(b, v)?;

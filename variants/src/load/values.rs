@@ -154,6 +154,15 @@ pub fn union(a: SquareSet, b: SquareSet) -> SquareSet {
     out
 }
 
+/// The squares in both sets.
+pub fn intersection(a: SquareSet, b: SquareSet) -> SquareSet {
+    let mut out = a;
+    for (w, x) in out.0.iter_mut().zip(b.0) {
+        *w &= x;
+    }
+    out
+}
+
 /// Reads one piece symbol from the front of `chars`, if one starts there.
 pub fn next_symbol(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Symbol> {
     let plus = chars.peek() == Some(&'+');
