@@ -25,11 +25,27 @@ const DATA: &str = include_str!("data/hachu-lift.txt");
 const PSEUDO: &str = include_str!("data/hachu-pseudo.ini");
 /// The variants of HaChu's `feature variants` that Locust plays under the same names and
 /// this file checks (shogi, chu, tenjiku and the chess ones have their own tests).
-const HACHU_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi", "lion", "werewolf"];
+const HACHU_VARIANTS: &[&str] = &[
+    "wa-shogi",
+    "dai",
+    "cashew-shogi",
+    "macadamia-shogi",
+    "lion",
+    "werewolf",
+];
 /// Variants with HaChu's lion dog, whose multi-captures HaChu marks with first stops that are
 /// not their victims: there a first stop is compared as the square's plain mark
 /// (tools/hachu-lift.py, `FIRST_STOPS_AS_TARGETS`).
-const FIRST_STOPS_AS_TARGETS: &[&str] = &["cashew-shogi"];
+const FIRST_STOPS_AS_TARGETS: &[&str] = &["cashew-shogi", "macadamia-shogi"];
+/// Contagion, per variant: the contagious men and the men immune to it. Locust marks a
+/// capture that turns its taker magenta, HaChu red or magenta as the taker could promote,
+/// and only where the victim is promoted (+i', +j'): there Locust's mark is compared as `X`
+/// (tools/hachu-lift.py, `CONTAGION_AS_CAPTURE`).
+const CONTAGION_AS_CAPTURE: &[(&str, &[&str], &[&str])] = &[(
+    "macadamia-shogi",
+    &["i'", "j'", "+i'", "+j'"],
+    &["e", "k", "+e", "+k"],
+)];
 /// Variants where HaChu never castles: the king's castling targets are not compared
 /// (tools/hachu-lift.py, `NO_CASTLING`).
 const NO_CASTLING: &[&str] = &["werewolf"];
@@ -37,7 +53,15 @@ const NO_CASTLING: &[&str] = &["werewolf"];
 const CHESS_LIKE: &[&str] = &["lion", "werewolf"];
 /// Checked against the reference generator: the above, and sho, which HaChu 0.21 cannot set
 /// up (so no `lift` answers of its own).
-const REFERENCE_VARIANTS: &[&str] = &["wa-shogi", "dai", "cashew-shogi", "sho", "lion", "werewolf"];
+const REFERENCE_VARIANTS: &[&str] = &[
+    "wa-shogi",
+    "dai",
+    "cashew-shogi",
+    "macadamia-shogi",
+    "sho",
+    "lion",
+    "werewolf",
+];
 /// Fewest kept lifts per variant.
 const MIN_LIFTS: usize = 500;
 /// The peer test asks HaChu again for one kept answer in this many.
@@ -168,6 +192,75 @@ fn without_castlings(highlight: &str, fen: &str, sq: &str) -> String {
     out.join("/")
 }
 
+/// A FEN board's men by square, top rank first (`+x`, `x'`, `x!` one man each).
+fn men(board: &str) -> Vec<Vec<Option<String>>> {
+    let row = |text: &str| {
+        let (mut out, mut digits) = (Vec::new(), String::new());
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            out.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
+            digits.clear();
+            let mut man = c.to_string();
+            if c == '+' {
+                man.extend(chars.next());
+            }
+            while let Some(&m) = chars.peek().filter(|m| **m == '\'' || **m == '!') {
+                man.push(m);
+                chars.next();
+            }
+            out.push(Some(man));
+        }
+        out.extend(std::iter::repeat_n(None, digits.parse().unwrap_or(0)));
+        out
+    };
+    board.split('/').map(row).collect()
+}
+
+/// Locust's kept answer with a capture of a contagious enemy man (red or magenta) as `X`,
+/// unless the man lifted on `sq` is immune.
+fn contagion_as_capture(kept: &str, fen: &str, sq: &str, rule: (&[&str], &[&str])) -> String {
+    let (contagious, immune) = rule;
+    if kept == "-" {
+        return kept.to_string();
+    }
+    let men = men(fen.split(' ').next().unwrap());
+    let white = |m: &str| {
+        m.trim_start_matches('+')
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    };
+    let file = (sq.as_bytes()[0] - b'a') as usize;
+    let rank: usize = sq[1..].parse().unwrap();
+    let mover = men[men.len() - rank][file].clone().unwrap();
+    if immune.contains(&mover.to_lowercase().as_str()) {
+        return kept.to_string();
+    }
+    let rows: Vec<String> = kept
+        .split('/')
+        .zip(&men)
+        .map(|(row, men)| {
+            let marks: Vec<Option<char>> = expand(row)
+                .into_iter()
+                .zip(men)
+                .map(|(mark, man)| match (mark, man) {
+                    (Some('R' | 'M'), Some(m))
+                        if white(m) != white(&mover)
+                            && contagious.contains(&m.to_lowercase().as_str()) =>
+                    {
+                        Some('X')
+                    }
+                    (mark, _) => mark,
+                })
+                .collect();
+            compress(&marks)
+        })
+        .collect();
+    rows.join("/")
+}
+
 /// A FEN row as squares, each other character its own entry (as squares only for boards of
 /// one-letter men; `occupied` drops the marks).
 fn expand(row: &str) -> Vec<Option<char>> {
@@ -249,6 +342,11 @@ fn every_mans_targets_equal_hachus_lift_answers() {
     for ((k, sq, want), got) in asked.iter().zip(answers) {
         let stops = FIRST_STOPS_AS_TARGETS.contains(&k.variant.as_str());
         let mut got = got.map_or("-".to_string(), |h| as_kept(&h, &k.fen, stops));
+        if let Some(&(_, contagious, immune)) =
+            CONTAGION_AS_CAPTURE.iter().find(|c| c.0 == k.variant)
+        {
+            got = contagion_as_capture(&got, &k.fen, sq, (contagious, immune));
+        }
         if NO_CASTLING.contains(&k.variant.as_str()) && got != "-" {
             got = without_castlings(&got, &k.fen, sq);
         }
@@ -515,4 +613,64 @@ fn the_table_generator_refuses_contagion_by_name() {
         .expect_err("werewolf's tables refused");
     assert!(err.to_string().contains("contagion"), "{err}");
     assert!(locust::egt::rules::Rules::new(&variant("lion"), None, false).is_ok());
+}
+
+/// Macadamia Shogi's capture rules (`promotedCaptureForcesPromotion`, `contagion` with
+/// `contagionPromotes`): what the man on `from` may become by moving to `to`, for each legal
+/// move between them.
+fn macadamia_results(fen: &str, from: &str, to: &str) -> Vec<String> {
+    let mut g = Game::from_fen(variant("macadamia-shogi"), fen).unwrap();
+    let mut out: Vec<String> = g
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from_coord().to_text() == from && m.to_coord().to_text() == to)
+        .map(|m| {
+            let mut g = Game::from_fen(variant("macadamia-shogi"), fen).unwrap();
+            g.play(m);
+            let fen = g.position().fen();
+            let board = men(fen.split(' ').next().unwrap());
+            let file = (to.as_bytes()[0] - b'a') as usize;
+            let rank: usize = to[1..].parse().unwrap();
+            board[board.len() - rank][file].clone().unwrap()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A man that takes a promoted man must promote (the castle and queen never do); one that
+/// takes a priest or pirate, promoted or not, becomes the promoted priest or pirate, except
+/// the elephant and king, which must make their own (royal) promotion; another capture may
+/// promote or not, and a plain move never does. The engine and the reference generator
+/// agree on the position.
+#[test]
+fn macadamia_captures_promote_as_published() {
+    let fen = "6k6/13/13/+p2j'i'1+j'3+p1p/1S1DE1G3Q1L/13/13/13/13/13/13/13/6K6 w - - 0 1";
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("b9", "a10", &["+S"]),
+        ("k9", "k10", &["Q"]),
+        ("g9", "g10", &["+J'"]),
+        ("d9", "d10", &["+J'"]),
+        ("d9", "e10", &["+I'"]),
+        ("e9", "d10", &["+E"]),
+        ("e9", "e10", &["+E"]),
+        ("m9", "m10", &["+L", "L"]),
+        ("b9", "c10", &["S"]),
+    ];
+    for (from, to, want) in cases {
+        assert_eq!(macadamia_results(fen, from, to), *want, "{from}{to}");
+    }
+    // A king that takes a priest becomes the emperor, a royal.
+    let king = "6k6/13/13/13/13/13/13/13/13/13/13/6i'6/6K6 w - - 0 1";
+    assert_eq!(macadamia_results(king, "g1", "g2"), ["+K"]);
+    let rules = variant("macadamia-shogi");
+    for fen in [fen, king] {
+        let mut pos = start("macadamia-shogi").with_fen(fen).unwrap();
+        let board = RefBoard::from_fen(&rules, fen).unwrap();
+        assert_eq!(
+            perft(&mut pos, 2),
+            reference::perft(&board, &rules, 2),
+            "{fen}"
+        );
+    }
 }

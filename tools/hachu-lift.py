@@ -37,6 +37,10 @@ The kept file was made with:
   tools/hachu-lift.py gen wa-shogi --positions 40 --seed 1 --fen 'wa-shogi ...' (5 chosen)
   tools/hachu-lift.py gen dai --positions 40 --seed 1 --fen 'dai ...' (3 chosen)
   tools/hachu-lift.py gen cashew-shogi --positions 50 --seed 3
+  tools/hachu-lift.py gen macadamia-shogi --positions 150 --seed 1 --fen '...' (4 chosen)
+  (of which HaChu exits on 90 set-ups and answers for no man in one, so they are not kept,
+  and one position was removed by hand: HaChu's answer for its castle lists squares no
+  castle reaches; the FEN is in the file's macadamia-shogi line)
   tools/hachu-lift.py gen lion --positions 60 --seed 1 --fen 'lion ...' (12 chosen)
   tools/hachu-lift.py gen werewolf --positions 50 --seed 1 --fen 'werewolf ...' (10 chosen)
   tools/hachu-lift.py gen werewolf --positions 12 --seed 3
@@ -82,6 +86,19 @@ NO_CASTLING = {"werewolf"}
 # the king's value into that man, and then no man of the side answers `lift`, or a queen
 # there answers with castlings only. Such positions are not kept.
 KING_SQUARE_CLOBBERED = {"lion"}
+# Men whose lifts are not kept, per variant (lower-case letters, both sides): HaChu answers
+# none for them, or moves them by other rules than the published game's. Macadamia: the
+# hook movers (h!, c!: HaChu generates no hook move), the wolf (w!) and the priest's
+# promotion (+i', queen and wolf), which HaChu moves as Maka Dai Dai's lion dog and teaching
+# king (leaps to the third square), the phoenix's promotion (+x: HaChu's is a go-between)
+# and the emperor (+k: HaChu's has no move). docs/variants.md, "Macadamia Shogi".
+NO_ORACLE = {"macadamia-shogi": {"h!", "c!", "w!", "+i'", "+x", "+k"}}
+# Contagion (per variant: the contagious men, and the immune movers): Locust writes a
+# capture that turns its taker as a promotion (magenta); HaChu turns the taker only on taking
+# +i' or +j' (the published rule on i' and j' too) and marks such a capture red or magenta as
+# the taker could promote or not. So there Locust's mark is compared as `X`, a capture that
+# matches either; the turning itself is tested against the reference generator.
+CONTAGION_AS_CAPTURE = {"macadamia-shogi": ({"i'", "j'", "+i'", "+j'"}, {"e", "k", "+e", "+k"})}
 
 
 def plain_stops(marks, men, mover_white, on_man):
@@ -93,6 +110,21 @@ def plain_stops(marks, men, mover_white, on_man):
             man = men[i][j]
             own = man is not None and man.lstrip("+")[0].isupper() == mover_white
             row[j] = None if own else ("Y" if man is None else on_man)
+
+
+def contagion_as_capture(marks, men, sq, rule):
+    """A capture of a contagious enemy man as `X`, unless the man on `sq` is immune."""
+    contagious, immune = rule
+    f, r = ord(sq[0]) - ord("a"), int(sq[1:])
+    mover = men[len(men) - r][f]
+    if mover is None or mover.lower() in immune:
+        return
+    for i, row in enumerate(marks):
+        for j, m in enumerate(row):
+            man = men[i][j]
+            enemy = man is not None and man.lstrip("+")[0].isupper() != mover.lstrip("+")[0].isupper()
+            if m in ("M", "R") and enemy and man.lower() in contagious:
+                row[j] = "X"
 
 
 HEADER = """\
@@ -246,6 +278,8 @@ class Locust:
             for j, m in enumerate(row):
                 if m == "C" and men[i][j] is None:
                     row[j] = "Y"
+        if self.v in CONTAGION_AS_CAPTURE:
+            contagion_as_capture(marks, men, sq, CONTAGION_AS_CAPTURE[self.v])
         if self.v in FIRST_STOPS_AS_TARGETS:
             plain_stops(marks, men, fen.split()[1] == "w", "X")
         if self.v in NO_CASTLING:
@@ -278,6 +312,24 @@ class HaChu:
         got = [l for l in p.sync() if l.startswith("highlight ")]
         p.close()
         return got
+
+    def takes(self, fen):
+        """Whether HaChu sets up `fen` and lives (0.21 exits on some macadamia-shogi
+        positions' `setboard`)."""
+        board, stm = fen.split()[0], fen.split()[1]
+        if stm == "b":
+            board = write([[swap(t) for t in row] for row in turn(grid(board), self.chess_like)])
+        p = Proc([HACHU])
+        for c in ["xboard", "protover 2", "variant " + self.v, "force", "setboard " + board,
+                  "memory %d" % HASH_MB]:
+            p.send(c)
+        try:
+            p.sync()
+            return True
+        except RuntimeError:
+            return False
+        finally:
+            p.close()
 
     def lift(self, fen, sq):
         """HaChu's answer for the man on `sq` in `fen` (Locust's FEN), in `fen`'s orientation."""
@@ -334,14 +386,14 @@ def drop_castlings(fen, sq, marks, keep_with_right):
             marks[row][file] = None
 
 
-def own_squares(fen):
-    """Squares of the men of the side to move, a1 first."""
+def own_squares(fen, skip=()):
+    """Squares of the men of the side to move, a1 first, but for the men in `skip`."""
     board, stm = fen.split()[0], fen.split()[1]
     rows = grid(board)
     out = []
     for i, row in enumerate(rows[::-1]):
         for f, t in enumerate(row):
-            if t is None:
+            if t is None or t.lower() in skip:
                 continue
             letter = t.lstrip("+")[0]
             if letter.isupper() == (stm == "w"):
@@ -397,6 +449,21 @@ def agree(theirs, ours):
     return all(x == y or y == "X" and x in "RM" for ra, rb in zip(a, b) for x, y in zip(ra, rb))
 
 
+def lifts_of(loc, hachu, v, fen):
+    """(square, HaChu's answer, Locust's) for every man of the side to move with an oracle,
+    or None where HaChu cannot be asked: it exits on the set-up, or answers for no man while
+    Locust's men move (its set-up lost them: werewolf, macadamia-shogi)."""
+    if not hachu.takes(fen):
+        print("HaChu exits on this set-up, not kept: %s %s" % (v, fen))
+        return None
+    out = [(sq, hachu.lift(fen, sq), loc.lift(fen, sq))
+           for sq in own_squares(fen, NO_ORACLE.get(v, ()))]
+    if all(t == "-" for _, t, _ in out) and any(o != "-" for _, _, o in out):
+        print("HaChu answers for no man here, not kept: %s %s" % (v, fen))
+        return None
+    return out
+
+
 def generate(args):
     rng = random.Random(args.seed)
     bad = 0
@@ -409,20 +476,21 @@ def generate(args):
             fens = [f.split(" ", 1)[1] for f in args.fen if f.split(" ", 1)[0] == v]
             chosen = len(fens)
             fens += positions(loc, args.positions, rng)
-            out.write("# %s: %d chosen positions and %d from random games in Locust (seed %d)\n"
-                      % (v, chosen, len(fens) - chosen, args.seed))
+            kept = [(fen, lifts_of(loc, hachu, v, fen)) for fen in fens]
+            kept = [(fen, lifts) for fen, lifts in kept if lifts is not None]
+            out.write("# %s: %d positions kept of %d chosen and %d from random games in Locust "
+                      "(seed %d)\n" % (v, len(kept), chosen, len(fens) - chosen, args.seed))
             lifts = 0
-            for fen in fens:
+            for fen, answers in kept:
                 out.write("position %s %s\n" % (v, fen))
-                for sq in own_squares(fen):
-                    theirs, ours = hachu.lift(fen, sq), loc.lift(fen, sq)
+                for sq, theirs, ours in answers:
                     out.write("lift %s %s\n" % (sq, theirs))
                     lifts += 1
                     if not agree(theirs, ours):
                         bad += 1
                         print("DIFF %s %s lift %s\n  hachu  %s\n  locust %s"
                               % (v, fen, sq, theirs, ours))
-            print("%s: %d positions, %d lifts" % (v, len(fens), lifts))
+            print("%s: %d positions, %d lifts" % (v, len(kept), lifts))
             loc.close()
             hachu.close()
     print("differences: %d" % bad)

@@ -310,7 +310,11 @@ impl Position {
                 pm.kind = MoveKind::Promotion;
                 pm.piece = p;
                 out.push(pm);
-                if piece.mandatory_promotion || dead || self.stuck_forced(man, to) {
+                if piece.mandatory_promotion
+                    || dead
+                    || self.stuck_forced(man, to)
+                    || captures && self.capture_forces(man, &m)
+                {
                     return;
                 }
             }
@@ -338,7 +342,24 @@ impl Position {
             self.lay.kinds[man.kind as usize].piece,
             self.lay.kinds[victim.kind as usize].piece,
         );
-        self.lay.variant.capture_matrix.turned(mover, taken)
+        self.lay.variant.turned(mover, taken)
+    }
+
+    /// Whether `man`'s capture `m` must promote where it may
+    /// ([`variants::Variant::capture_forces_promotion`]): the types of the enemy men it takes,
+    /// on its destination first.
+    fn capture_forces(&self, man: &Man, m: &Move) -> bool {
+        let v = &self.lay.variant;
+        if !v.promotion.forced_by_promoted_victim && !v.capture_matrix.contagion_promotes {
+            return false;
+        }
+        let enemy = |c: Coord| {
+            let o = self.man_at(self.lay.sq(c))?;
+            (o.colour != man.colour).then(|| self.lay.kinds[o.kind as usize].piece)
+        };
+        let on_the_way: Vec<PieceId> = m.extras().filter_map(enemy).collect();
+        let mover = self.lay.kinds[man.kind as usize].piece;
+        v.capture_forces_promotion(mover, enemy(m.to_coord()), &on_the_way)
     }
 
     /// Shogi-style promotion of `man` on a move `(from, to)` that takes a man or not

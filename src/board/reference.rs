@@ -639,7 +639,7 @@ fn push_promotions(
     let (from, to) = (m.from_coord(), m.to_coord());
     // `contagion` (Werewolf Chess): a man that takes a werewolf becomes one, its only choice.
     let taken = b.at(to).filter(|o| o.colour != man.colour);
-    if let Some(p) = taken.and_then(|o| v.capture_matrix.turned(man.piece, o.piece)) {
+    if let Some(p) = taken.and_then(|o| v.turned(man.piece, o.piece)) {
         let mut pm = m;
         pm.kind = MoveKind::Promotion;
         pm.piece = p;
@@ -649,8 +649,15 @@ fn push_promotions(
     let dead = piece.dead_squares.contains(b.relative(to, man.colour));
     let captures = m.n_extra > 0 || b.at(to).is_some_and(|o| o.colour != man.colour);
     let stuck = piece.stuck_squares.contains(b.relative(to, man.colour));
-    // HaChu's reading: where it may promote onto such a square, it must.
-    let forced = v.promotion.stuck_forced && stuck;
+    // HaChu's reading: where it may promote onto such a square, it must; and a capture of
+    // a promoted man (or, by an immune man, of a contagious one) where the rules say so.
+    let on_the_way: Vec<PieceId> = m
+        .extras()
+        .filter_map(|c| b.at(c).filter(|o| o.colour != man.colour))
+        .map(|o| o.piece)
+        .collect();
+    let forced = v.promotion.stuck_forced && stuck
+        || v.capture_forces_promotion(man.piece, taken.map(|o| o.piece), &on_the_way);
     // `piecePromotionOnCapture`: only a move that takes turns a man over.
     let may_promote = if v.promotion.on_capture && !captures {
         false

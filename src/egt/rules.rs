@@ -181,6 +181,8 @@ fn unsupported(v: &Variant) -> Option<&'static str> {
         Some("connect rules (connectN, connectNxN, collinearN, connectRegion)")
     } else if !v.capture_matrix.contagion.is_empty() {
         Some("men turned by what they capture (contagion)")
+    } else if v.promotion.forced_by_promoted_victim {
+        Some("promotion forced by taking a promoted man (promotedCaptureForcesPromotion)")
     } else if v.black_rotated {
         Some("Black's men turned half round (blackRotated)")
     } else if v.promotion.stuck_forced {

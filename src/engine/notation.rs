@@ -196,7 +196,6 @@ fn turned_by_capture(pos: &Position, mv: &Move) -> bool {
     victim.colour != mover.colour
         && pos
             .variant()
-            .capture_matrix
             .turned(pos.piece_of(mover), pos.piece_of(victim))
             == Some(mv.piece)
 }

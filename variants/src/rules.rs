@@ -234,6 +234,9 @@ pub struct Promotion {
     /// demotion under `pieceDemotion`, only on a move that lands on a man; a move to an
     /// empty square never turns a man over (and one that must turn over may still make it).
     pub on_capture: bool,
+    /// `promotedCaptureForcesPromotion` (ours, Macadamia Shogi): a man that takes a promoted
+    /// (`+X`) man, on its destination or on the way, must promote where it may.
+    pub forced_by_promoted_victim: bool,
 }
 
 /// Drop rules (shogi, crazyhouse).
@@ -600,18 +603,10 @@ pub struct CaptureMatrix {
     pub contagion: Vec<PieceId>,
     /// Types a capture never turns (`contagionImmune`, ours: Werewolf Chess's king).
     pub contagion_immune: Vec<PieceId>,
-}
-
-impl CaptureMatrix {
-    /// The type a man of type `mover` becomes by taking a man of type `victim` on its
-    /// destination: the victim's type when that is contagious, unless the mover is of that
-    /// type already or immune.
-    pub fn turned(&self, mover: PieceId, victim: PieceId) -> Option<PieceId> {
-        (mover != victim
-            && self.contagion.contains(&victim)
-            && !self.contagion_immune.contains(&mover))
-        .then_some(victim)
-    }
+    /// `contagionPromotes` (ours, Macadamia Shogi): the taker becomes the victim's promoted
+    /// form (its own type when it has none), and an immune taker must make its own
+    /// promotion where it has one.
+    pub contagion_promotes: bool,
 }
 
 /// Chu Shogi's Lion-trading rules (`lionPieces`, `lionBridges`, `protectedLionRule`,
@@ -818,6 +813,43 @@ impl Variant {
         piece
             .promoted
             .or(piece.demotes_to.filter(|_| self.promotion.demotion))
+    }
+
+    /// The type a man of type `mover` becomes by taking a man of type `victim` on its
+    /// destination (`contagion`): the victim's type (or its promoted form, with
+    /// `contagionPromotes`) when that is contagious, unless the mover is of that type
+    /// already or immune.
+    pub fn turned(&self, mover: PieceId, victim: PieceId) -> Option<PieceId> {
+        let cm = &self.capture_matrix;
+        if !cm.contagion.contains(&victim) || cm.contagion_immune.contains(&mover) {
+            return None;
+        }
+        let into = if cm.contagion_promotes {
+            self.flips_to(victim).unwrap_or(victim)
+        } else {
+            victim
+        };
+        (mover != into).then_some(into)
+    }
+
+    /// Whether a man of type `mover` that takes a man of type `destination` on its
+    /// destination (if any) and men of the types `on_the_way` must promote where it may:
+    /// `promotedCaptureForcesPromotion` and a promoted (`+X`) victim, or `contagionPromotes`
+    /// and an immune mover that takes a contagious man on its destination.
+    pub fn capture_forces_promotion(
+        &self,
+        mover: PieceId,
+        destination: Option<PieceId>,
+        on_the_way: &[PieceId],
+    ) -> bool {
+        let cm = &self.capture_matrix;
+        let promoted = |p: &PieceId| self.pieces.get(*p as usize).is_some_and(|t| t.plus_form);
+        let forced = self.promotion.forced_by_promoted_victim
+            && (destination.iter().any(promoted) || on_the_way.iter().any(promoted));
+        forced
+            || cm.contagion_promotes
+                && cm.contagion_immune.contains(&mover)
+                && destination.is_some_and(|v| cm.contagion.contains(&v))
     }
 
     /// The piece type with this FEN letter (either case), not counting `+` forms.

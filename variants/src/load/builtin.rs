@@ -118,6 +118,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("dai.ini", include_str!("../../data/dai.ini")),
     ("sho.ini", include_str!("../../data/sho.ini")),
     ("cashew.ini", include_str!("../../data/cashew.ini")),
+    ("macadamia.ini", include_str!("../../data/macadamia.ini")),
     ("lion.ini", include_str!("../../data/lion.ini")),
     ("werewolf.ini", include_str!("../../data/werewolf.ini")),
     ("extinction.ini", include_str!("../../data/extinction.ini")),

@@ -347,6 +347,7 @@ fn promotion(b: &mut Build) -> Promotion {
         stuck_forced: !b.ctx.flag("promotionOnEntryStuck", true),
         sittuyin: b.ctx.flag("sittuyinPromotion", false),
         on_capture: b.ctx.flag("piecePromotionOnCapture", false),
+        forced_by_promoted_victim: b.ctx.flag("promotedCaptureForcesPromotion", false),
     }
 }
 
@@ -804,6 +805,7 @@ fn capture_matrix(b: &mut Build) -> CaptureMatrix {
         lion: lion_trading(b),
         contagion: b.id_set("contagion").unwrap_or_default(),
         contagion_immune: b.id_set("contagionImmune").unwrap_or_default(),
+        contagion_promotes: b.ctx.flag("contagionPromotes", false),
     }
 }
 
