@@ -120,11 +120,16 @@ impl Position {
             return;
         }
         // (key, original index): all distinct, so the unstable sort's order is the stable one.
-        let mut keyed: arrayvec::ArrayVec<_, SORT_INLINE> =
-            moves.iter().enumerate().map(|(i, m)| (key(m), i)).collect();
+        // Filled in place (`collect` would build the arrays elsewhere and copy them whole).
+        let mut keyed = arrayvec::ArrayVec::<_, SORT_INLINE>::new();
+        for (i, m) in moves.iter().enumerate() {
+            keyed.push((key(m), i));
+        }
         keyed.sort_unstable();
-        let sorted: arrayvec::ArrayVec<Move, SORT_INLINE> =
-            keyed.iter().map(|&(_, i)| moves[i]).collect();
+        let mut sorted = arrayvec::ArrayVec::<Move, SORT_INLINE>::new();
+        for &(_, i) in &keyed {
+            sorted.push(moves[i]);
+        }
         moves.copy_from_slice(&sorted);
     }
 
@@ -151,7 +156,7 @@ impl Position {
         let start = out.len();
         for (slot, man) in self.movers() {
             if !self.lay.kinds[man.kind as usize].never_promotes {
-                self.gen_man_quiets(slot, &man, out);
+                self.gen_man_moves(slot, &man, out, false);
             }
         }
         self.retain_from(out, start, |m| {
@@ -182,6 +187,12 @@ impl Position {
     /// part for that man): plain moves, e.p., locust captures ending on an empty square and
     /// self-captures.
     pub(crate) fn gen_man_quiets(&self, slot: Slot, man: &Man, out: &mut Vec<Move>) {
+        self.gen_man_moves(slot, man, out, true);
+    }
+
+    /// [`Position::gen_man_quiets`]; `with_plain` false leaves out the common plain moves
+    /// (never promotions: the promotion stage would filter them out).
+    fn gen_man_moves(&self, slot: Slot, man: &Man, out: &mut Vec<Move>, with_plain: bool) {
         let us = man.colour;
         let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
         let n = table.cells.len();
@@ -214,7 +225,7 @@ impl Position {
                 && plain_to[sq as usize];
             match (from, plain) {
                 (Some(f), true) => {
-                    if let Some(t) = self.lay.coord(sq) {
+                    if let Some(t) = self.lay.coord(sq).filter(|_| with_plain) {
                         let mut m = Move::normal(f, t);
                         m.sets_ep = cell.rights & rights::SETS_EP != 0;
                         out.push(m);

@@ -12,7 +12,7 @@ use variants::geometry::Coord;
 
 use super::params::*;
 use super::time::Budget;
-use super::tt::{move_sig, Bound, TtHit};
+use super::tt::{move_sig, sig_matches, Bound, TtHit};
 use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
@@ -520,19 +520,17 @@ impl<'a> Worker<'a> {
         quiets: bool,
         keys: &mut Vec<i32>,
     ) {
-        // A move's signature is only asked for when a table move or a killer could match it.
-        let sigs = tt_sig != 0 || self.killers[ply] != [0, 0];
+        let killers = self.killers[ply];
         for m in moves {
-            let sig = if sigs { move_sig(m) } else { 0 };
-            let key = if sig != 0 && sig == tt_sig {
+            let key = if sig_matches(m, tt_sig) {
                 TT_KEY
             } else if let Some(key) = self.capture_key(m) {
                 key
             } else if m.kind == MoveKind::Promotion {
                 PROMOTION_KEY
-            } else if sig != 0 && self.killers[ply][0] == sig {
+            } else if sig_matches(m, killers[0]) {
                 KILLER_KEY + 2
-            } else if sig != 0 && self.killers[ply][1] == sig {
+            } else if sig_matches(m, killers[1]) {
                 KILLER_KEY + 1
             } else if quiets {
                 self.quiet_score(m, ply)
@@ -989,7 +987,7 @@ impl<'a> Worker<'a> {
         } else {
             self.pos.gen_stage(Stage::Captures, &mut moves);
             self.pos.gen_stage(Stage::Promotions, &mut moves);
-            if tt_sig != 0 && !moves.iter().any(|m| move_sig(m) == tt_sig) {
+            if tt_sig != 0 && !moves.iter().any(|m| sig_matches(m, tt_sig)) {
                 self.pos.gen_stage(Stage::Quiets, &mut moves);
                 quiets_due = false;
             }
