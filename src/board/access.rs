@@ -85,6 +85,12 @@ impl Position {
             .unwrap_or(0)
     }
 
+    /// `colour`'s men in hand, by piece (index as in [`Position::in_hand`]).
+    #[inline]
+    pub fn hand_counts(&self, colour: Colour) -> &[u8] {
+        &self.hand[colour.index()]
+    }
+
     /// Number of live men on the board.
     pub fn men_count(&self) -> usize {
         self.live().count()

@@ -48,15 +48,21 @@ const FACING: u8 = 4;
 /// The cell is Black's.
 const BLACK: u8 = 8;
 
+/// A node's neighbours in its list (0: the list's end).
+#[derive(Clone, Copy, Debug, Default)]
+struct Link {
+    next: NodeId,
+    prev: NodeId,
+}
+
 /// The attack map state.
 #[derive(Clone, Debug)]
 pub struct AttackMap {
     shift: u32,
     heads: u32,
-    /// `next[id]` for cells and list heads.
-    next: Vec<NodeId>,
-    /// `prev[id]` for cells and list heads.
-    prev: Vec<NodeId>,
+    /// `links[id]`: the next and previous node of cells and list heads, side by side (a
+    /// list change reads and writes both of a node, one cache line).
+    links: Vec<Link>,
     /// Square a cell is associated with; 0 when it is not.
     node_sq: Vec<Sq>,
     /// `count[colour][sq]`: cells of that colour attacking the square.
@@ -83,8 +89,7 @@ impl AttackMap {
         AttackMap {
             shift,
             heads,
-            next: vec![0; total],
-            prev: vec![0; total],
+            links: vec![Link::default(); total],
             node_sq: vec![0; heads as usize],
             count: [vec![0; lay.size], vec![0; lay.size]],
             facing: [vec![0; lay.size], vec![0; lay.size]],
@@ -141,7 +146,7 @@ impl AttackMap {
     pub fn cells_at(&self, sq: Sq, colour: Colour) -> CellIter<'_> {
         CellIter {
             map: self,
-            cur: self.next[self.head(sq, colour) as usize],
+            cur: self.links[self.head(sq, colour) as usize].next,
         }
     }
 
@@ -190,7 +195,7 @@ impl AttackMap {
     }
 
     fn unlink(&mut self, id: NodeId, colour: Colour, rights: u16) {
-        let p = self.prev[id as usize];
+        let p = self.links[id as usize].prev;
         let sq = self.take_out(id);
         let flags = Self::flags(colour, rights);
         self.bump(sq, flags, -1);
@@ -232,11 +237,10 @@ impl AttackMap {
     #[inline]
     fn insert_after(&mut self, id: NodeId, p: NodeId, sq: Sq) {
         self.linked[(id >> self.shift) as usize] += 1;
-        let n = self.next[p as usize];
-        self.next[id as usize] = n;
-        self.prev[id as usize] = p;
-        self.prev[n as usize] = id;
-        self.next[p as usize] = id;
+        let n = self.links[p as usize].next;
+        self.links[id as usize] = Link { next: n, prev: p };
+        self.links[n as usize].prev = id;
+        self.links[p as usize].next = id;
         self.node_sq[id as usize] = sq;
     }
 
@@ -244,9 +248,9 @@ impl AttackMap {
     #[inline]
     fn take_out(&mut self, id: NodeId) -> Sq {
         self.linked[(id >> self.shift) as usize] -= 1;
-        let (p, n) = (self.prev[id as usize], self.next[id as usize]);
-        self.next[p as usize] = n;
-        self.prev[n as usize] = p;
+        let Link { next: n, prev: p } = self.links[id as usize];
+        self.links[p as usize].next = n;
+        self.links[n as usize].prev = p;
         let sq = self.node_sq[id as usize];
         self.node_sq[id as usize] = 0;
         sq
@@ -355,10 +359,10 @@ impl AttackMap {
     pub fn wall_put(&mut self, v: &View, sq: Sq) {
         let mut ids: Vec<NodeId> = Vec::new();
         for colour in [Colour::White, Colour::Black] {
-            let mut id = self.next[self.head(sq, colour) as usize];
+            let mut id = self.links[self.head(sq, colour) as usize].next;
             while id != 0 {
                 ids.push(id);
-                id = self.next[id as usize];
+                id = self.links[id as usize].next;
             }
         }
         for id in ids {
@@ -385,12 +389,12 @@ impl AttackMap {
         let mut buf: arrayvec::ArrayVec<NodeId, REFRESH_INLINE> = arrayvec::ArrayVec::new();
         let mut spill: Vec<NodeId> = Vec::new();
         for colour in [Colour::White, Colour::Black] {
-            let mut id = self.next[self.head(sq, colour) as usize];
+            let mut id = self.links[self.head(sq, colour) as usize].next;
             while id != 0 {
                 if let Err(full) = buf.try_push(id) {
                     spill.push(full.element());
                 }
-                id = self.next[id as usize];
+                id = self.links[id as usize].next;
             }
         }
         self.refresh_cells(v, sq, old, &buf);
@@ -484,7 +488,7 @@ impl Iterator for CellIter<'_> {
             return None;
         }
         let id = self.cur;
-        self.cur = self.map.next[id as usize];
+        self.cur = self.map.links[id as usize].next;
         Some(id)
     }
 }

@@ -105,11 +105,13 @@ impl Position {
         let us = self.stm;
         // Only men that some cell of ours reaches can be taken; most men are not, and
         // sorting the few that are costs less than sorting the army.
-        let mut victims: arrayvec::ArrayVec<(i32, Sq), 256> = self
-            .live()
-            .filter(|(_, m)| m.colour != us && self.map.cells_at(m.sq, us).next().is_some())
-            .map(|(_, m)| (self.lay.kinds[m.kind as usize].value, m.sq))
-            .collect();
+        // Extended in place (`collect` would build the array elsewhere and copy it whole).
+        let mut victims = arrayvec::ArrayVec::<(i32, Sq), 256>::new();
+        victims.extend(
+            self.live()
+                .filter(|(_, m)| m.colour != us && self.map.cells_at(m.sq, us).next().is_some())
+                .map(|(_, m)| (self.lay.kinds[m.kind as usize].value, m.sq)),
+        );
         victims.sort_by_key(|v| std::cmp::Reverse(v.0));
         for &(_, vsq) in &victims {
             let start = out.len();

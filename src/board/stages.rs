@@ -11,6 +11,9 @@ use crate::board::moves::{Move, MoveKind};
 use crate::board::position::{Man, Position};
 use crate::board::types::{Slot, Sq, EMPTY, OFF};
 
+/// Captures [`Position::gen_stage`] sorts on the stack; more go through a heap sort.
+const SORT_INLINE: usize = 64;
+
 /// One stage of the generation, in the order search should ask for them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -44,6 +47,18 @@ impl Position {
     /// The class of the most valuable enemy man the move removes (see
     /// [`crate::board::layout::Kind::class`]), or `None` when it removes none.
     pub fn victim_class(&self, m: &Move) -> Option<u8> {
+        if m.n_extra == 0 && !self.lay.burners {
+            // Only the end square can hold a victim: read it without the general chain of
+            // iterators (most moves, asked for every quiet move of every staged node).
+            if matches!(m.kind, MoveKind::Drop | MoveKind::Castle | MoveKind::Pass) {
+                return None;
+            }
+            let us = self.man_at(self.lay.sq(m.from_coord()))?.colour;
+            return self
+                .man_at(self.lay.sq(m.to_coord()))
+                .filter(|v| v.colour != us)
+                .map(|v| self.lay.kinds[v.kind as usize].class);
+        }
         self.enemy_victims(m)
             .map(|v| self.lay.kinds[v.kind as usize].class)
             .max()
@@ -81,17 +96,54 @@ impl Position {
         let start = out.len();
         self.gen_captures(out);
         if self.lay.kinds.iter().any(|k| k.side_captures) {
-            let mut side = Vec::new();
+            let side = out.len();
             for (slot, man) in self.movers().filter(|(_, m)| self.kind_side_captures(m)) {
-                self.gen_man_quiets(slot, &man, &mut side);
+                self.gen_man_quiets(slot, &man, out);
             }
-            out.extend(side.into_iter().filter(|m| self.victim_class(m).is_some()));
+            self.retain_from(out, side, |m| self.victim_class(m).is_some());
         }
-        // Stable: within a class and attacker value the map's victim order stays. The keys
-        // are computed once per move (a burner's class looks at its landing square's
-        // neighbours), not once per comparison.
-        out[start..]
-            .sort_by_cached_key(|m| (std::cmp::Reverse(self.victim_class(m)), self.mover_value(m)));
+        self.sort_captures(&mut out[start..]);
+    }
+
+    /// Sorts captures by victim class (highest first), then mover value (cheapest first).
+    /// Stable: within a class and attacker value the map's victim order stays. The keys
+    /// are computed once per move (a burner's class looks at its landing square's
+    /// neighbours), not once per comparison; up to [`SORT_INLINE`] moves on the stack
+    /// (`sort_by_cached_key` allocates its keys on the heap at every node).
+    fn sort_captures(&self, moves: &mut [Move]) {
+        let key = |m: &Move| (std::cmp::Reverse(self.victim_class(m)), self.mover_value(m));
+        if moves.len() < 2 {
+            return;
+        }
+        if moves.len() > SORT_INLINE {
+            moves.sort_by_cached_key(key);
+            return;
+        }
+        // (key, original index): all distinct, so the unstable sort's order is the stable one.
+        // Filled in place (`collect` would build the arrays elsewhere and copy them whole).
+        let mut keyed = arrayvec::ArrayVec::<_, SORT_INLINE>::new();
+        for (i, m) in moves.iter().enumerate() {
+            keyed.push((key(m), i));
+        }
+        keyed.sort_unstable();
+        let mut sorted = arrayvec::ArrayVec::<Move, SORT_INLINE>::new();
+        for &(_, i) in &keyed {
+            sorted.push(moves[i]);
+        }
+        moves.copy_from_slice(&sorted);
+    }
+
+    /// Keeps, from `start` on, only the moves `keep` accepts, in their order.
+    fn retain_from(&self, out: &mut Vec<Move>, start: usize, keep: impl Fn(&Move) -> bool) {
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if keep(&m) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     fn kind_side_captures(&self, man: &Man) -> bool {
@@ -100,16 +152,16 @@ impl Position {
 
     /// Promotions of men that can promote, where the move removes no enemy man.
     fn gen_promotion_stage(&self, out: &mut Vec<Move>) {
-        let mut all = Vec::new();
+        // Generated into `out` and filtered in place (no buffer to allocate per node).
+        let start = out.len();
         for (slot, man) in self.movers() {
             if !self.lay.kinds[man.kind as usize].never_promotes {
-                self.gen_man_quiets(slot, &man, &mut all);
+                self.gen_man_moves(slot, &man, out, false);
             }
         }
-        out.extend(
-            all.into_iter()
-                .filter(|m| m.kind == MoveKind::Promotion && self.victim_class(m).is_none()),
-        );
+        self.retain_from(out, start, |m| {
+            m.kind == MoveKind::Promotion && self.victim_class(m).is_none()
+        });
         self.gen_sittuyin_promotions(out);
     }
 
@@ -118,15 +170,9 @@ impl Position {
     fn gen_quiet_stage(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.gen_non_captures(out);
-        let mut kept = start;
-        for i in start..out.len() {
-            let m = out[i];
-            if m.kind != MoveKind::Promotion && self.victim_class(&m).is_none() {
-                out[kept] = m;
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        self.retain_from(out, start, |m| {
+            m.kind != MoveKind::Promotion && self.victim_class(m).is_none()
+        });
     }
 
     /// The men of the side to move, copied out so callers may borrow the position again.
@@ -141,6 +187,12 @@ impl Position {
     /// part for that man): plain moves, e.p., locust captures ending on an empty square and
     /// self-captures.
     pub(crate) fn gen_man_quiets(&self, slot: Slot, man: &Man, out: &mut Vec<Move>) {
+        self.gen_man_moves(slot, man, out, true);
+    }
+
+    /// [`Position::gen_man_quiets`]; `with_plain` false leaves out the common plain moves
+    /// (never promotions: the promotion stage would filter them out).
+    fn gen_man_moves(&self, slot: Slot, man: &Man, out: &mut Vec<Move>, with_plain: bool) {
         let us = man.colour;
         let table = &self.lay.kinds[man.kind as usize].cells[us.index()];
         let n = table.cells.len();
@@ -173,7 +225,7 @@ impl Position {
                 && plain_to[sq as usize];
             match (from, plain) {
                 (Some(f), true) => {
-                    if let Some(t) = self.lay.coord(sq) {
+                    if let Some(t) = self.lay.coord(sq).filter(|_| with_plain) {
                         let mut m = Move::normal(f, t);
                         m.sets_ep = cell.rights & rights::SETS_EP != 0;
                         out.push(m);

@@ -315,8 +315,10 @@ impl EvalTables {
             }
         }
         for c in [Colour::White, Colour::Black] {
-            for (p, &(hm, he)) in self.hand_value.iter().enumerate() {
-                let n = pos.in_hand(c, p as u8) as i32;
+            // Only the pieces held (none at all in most games): an empty hand adds nothing.
+            let held = pos.hand_counts(c).iter().zip(&self.hand_value);
+            for (&n, &(hm, he)) in held.filter(|(&n, _)| n != 0) {
+                let n = n as i32;
                 mg[c.index()] += n * hm * self.material_sign;
                 eg[c.index()] += n * he * self.material_sign;
                 if hm >= self.phase_floor {

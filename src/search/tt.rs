@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::compact::CompactMove;
-use crate::board::moves::Move;
+use crate::board::moves::{Move, MoveKind};
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +41,15 @@ pub struct TtHit {
 /// whose piece type does not fit the code has signature 0 (never stored, never matched).
 pub fn move_sig(m: &Move) -> u32 {
     CompactMove::encode(m).map_or(0, |c| c.0 ^ SIG_FLIP)
+}
+
+/// True when `m`'s signature is `sig` (never for 0), without encoding `m` when its ends
+/// already differ: a compact code keeps `from | to << 8` in its low 16 bits, which the flip
+/// leaves alone (only the pass's own code does not, and a pass is always encoded).
+#[inline]
+pub fn sig_matches(m: &Move, sig: u32) -> bool {
+    let ends = u32::from(m.from) | u32::from(m.to) << 8;
+    sig != 0 && (m.kind == MoveKind::Pass || sig & 0xFFFF == ends) && move_sig(m) == sig
 }
 
 /// XOR between a compact code and a signature.
@@ -251,6 +260,34 @@ mod tests {
                 assert_ne!(sig, 0, "{name} {m:?}");
                 let code = sig_move(sig).unwrap_or(CompactMove(0));
                 assert_eq!(pos.decode_move(code).as_ref(), Ok(m), "{name}");
+            }
+        }
+    }
+
+    /// `sig_matches` agrees with comparing full signatures, for every pair of pseudo-legal
+    /// moves (pass, drops, promotions and castling among them) and for signature 0.
+    #[test]
+    fn the_quick_signature_match_equals_the_full_comparison() {
+        let all = variants::builtins().unwrap_or_default();
+        for name in ["chess", "crazyhouse", "shogi", "chu", "seirawan", "duck"] {
+            let Some(v) = variants::find(&all, name) else {
+                panic!("{name} is built in");
+            };
+            let Ok(pos) = crate::board::position::Position::new_game(v.clone()) else {
+                panic!("{name} starts");
+            };
+            let mut moves = Vec::new();
+            pos.pseudo_moves(&mut moves);
+            let origin = variants::geometry::Coord::new(0, 0);
+            let mut pass = Move::normal(origin, origin);
+            pass.kind = MoveKind::Pass;
+            moves.push(pass);
+            for a in &moves {
+                assert!(!sig_matches(a, 0), "{name} {a:?}");
+                for b in &moves {
+                    let full = move_sig(a) != 0 && move_sig(a) == move_sig(b);
+                    assert_eq!(sig_matches(a, move_sig(b)), full, "{name} {a:?} {b:?}");
+                }
             }
         }
     }

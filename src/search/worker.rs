@@ -12,7 +12,7 @@ use variants::geometry::Coord;
 
 use super::params::*;
 use super::time::Budget;
-use super::tt::{move_sig, Bound, TtHit};
+use super::tt::{move_sig, sig_matches, Bound, TtHit};
 use super::{Info, Limits, Score, SearchEvent, SearchOptions, Shared};
 use crate::board::make::Op;
 use crate::board::moves::{Move, MoveKind};
@@ -161,6 +161,9 @@ struct Worker<'a> {
     flushed: u64,
     seldepth: usize,
     lists: Vec<Vec<Move>>,
+    /// `orders[ply]`: the ordering keys of `lists[ply]` and the order of its moves, kept
+    /// to be reused (taken out while the node runs, like `lists`).
+    orders: Vec<(Vec<i32>, Vec<usize>)>,
     killers: Vec<[u32; 2]>,
     /// Quiet-move records; the main thread's are kept from one search to the next.
     hist: Histories,
@@ -223,6 +226,9 @@ impl<'a> Worker<'a> {
             flushed: 0,
             seldepth: 0,
             lists: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(128)).collect(),
+            orders: (0..=MAX_PLY + 1)
+                .map(|_| (Vec::with_capacity(128), Vec::with_capacity(128)))
+                .collect(),
             killers: vec![[0; 2]; MAX_PLY + 2],
             hist: Histories::new(),
             played: vec![0; MAX_PLY + 2],
@@ -493,23 +499,38 @@ impl<'a> Worker<'a> {
         c * 65536 + (m.from as usize) * 256 + m.to as usize
     }
 
-    /// Ordering keys: table move, winning-looking captures (MVV/LVA), promotions, killers,
-    /// history, then captures that lose material by SEE. With `quiets` false the other quiet
-    /// moves are left at [`UNSCORED`], to be scored by [`Worker::score_quiets`] only if the
-    /// search reaches them.
-    fn order(&mut self, moves: &[Move], tt_sig: u32, ply: usize, quiets: bool) -> Vec<i32> {
-        let mut keys = Vec::with_capacity(moves.len());
+    /// The ordering buffers of `ply`, emptied: a node takes them out and gives them back
+    /// (`self.orders[ply] = (keys, order)`), so that no node allocates its own.
+    fn order_buffers(&mut self, ply: usize) -> (Vec<i32>, Vec<usize>) {
+        let (mut keys, mut order) = std::mem::take(&mut self.orders[ply]);
+        keys.clear();
+        order.clear();
+        (keys, order)
+    }
+
+    /// Ordering keys (appended to `keys`): table move, winning-looking captures (MVV/LVA),
+    /// promotions, killers, history, then captures that lose material by SEE. With `quiets`
+    /// false the other quiet moves are left at [`UNSCORED`], to be scored by
+    /// [`Worker::score_quiets`] only if the search reaches them.
+    fn order(
+        &mut self,
+        moves: &[Move],
+        tt_sig: u32,
+        ply: usize,
+        quiets: bool,
+        keys: &mut Vec<i32>,
+    ) {
+        let killers = self.killers[ply];
         for m in moves {
-            let sig = move_sig(m);
-            let key = if sig != 0 && sig == tt_sig {
+            let key = if sig_matches(m, tt_sig) {
                 TT_KEY
             } else if let Some(key) = self.capture_key(m) {
                 key
             } else if m.kind == MoveKind::Promotion {
                 PROMOTION_KEY
-            } else if sig != 0 && self.killers[ply][0] == sig {
+            } else if sig_matches(m, killers[0]) {
                 KILLER_KEY + 2
-            } else if sig != 0 && self.killers[ply][1] == sig {
+            } else if sig_matches(m, killers[1]) {
                 KILLER_KEY + 1
             } else if quiets {
                 self.quiet_score(m, ply)
@@ -518,7 +539,6 @@ impl<'a> Worker<'a> {
             };
             keys.push(key);
         }
-        keys
     }
 
     /// A capture's ordering key (None for a move that removes nothing): MVV/LVA among the
@@ -566,8 +586,7 @@ impl<'a> Worker<'a> {
     ) {
         let start = moves.len();
         self.pos.gen_stage(Stage::Quiets, moves);
-        let added = self.order(&moves[start..], 0, ply, false);
-        keys.extend(added);
+        self.order(&moves[start..], 0, ply, false, keys);
         order.extend(start..moves.len());
         order[from..].sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
     }
@@ -968,7 +987,7 @@ impl<'a> Worker<'a> {
         } else {
             self.pos.gen_stage(Stage::Captures, &mut moves);
             self.pos.gen_stage(Stage::Promotions, &mut moves);
-            if tt_sig != 0 && !moves.iter().any(|m| move_sig(m) == tt_sig) {
+            if tt_sig != 0 && !moves.iter().any(|m| sig_matches(m, tt_sig)) {
                 self.pos.gen_stage(Stage::Quiets, &mut moves);
                 quiets_due = false;
             }
@@ -977,8 +996,9 @@ impl<'a> Worker<'a> {
             self.lists[ply] = moves;
             return alpha;
         }
-        let mut keys = self.order(&moves, tt_sig, ply, false);
-        let mut order: Vec<usize> = (0..moves.len()).collect();
+        let (mut keys, mut order) = self.order_buffers(ply);
+        self.order(&moves, tt_sig, ply, false, &mut keys);
+        order.extend(0..moves.len());
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
         let mut best = -MATE;
         let mut best_sig = 0;
@@ -1061,6 +1081,7 @@ impl<'a> Worker<'a> {
             self.unmake(saved);
             if self.aborted {
                 self.lists[ply] = moves;
+                self.orders[ply] = (keys, order);
                 return 0;
             }
             if quiet {
@@ -1092,6 +1113,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.lists[ply] = moves;
+        self.orders[ply] = (keys, order);
         if searched == 0 {
             return self.terminal(ply); // every pseudo-legal move was illegal
         }
@@ -1259,8 +1281,9 @@ impl<'a> Worker<'a> {
                 }
             }
         };
-        let keys = self.order(&moves, tt_sig, ply, true);
-        let mut order: Vec<usize> = (0..moves.len()).collect();
+        let (mut keys, mut order) = self.order_buffers(ply);
+        self.order(&moves, tt_sig, ply, true, &mut keys);
+        order.extend(0..moves.len());
         order.sort_unstable_by_key(|&i| std::cmp::Reverse(keys[i]));
         let mut best_sig = 0;
         for &i in &order {
@@ -1305,6 +1328,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.lists[ply] = moves;
+        self.orders[ply] = (keys, order);
         if !self.aborted && best.abs() != KNOWN_WIN {
             let entry = TtHit {
                 sig: best_sig,
