@@ -593,6 +593,15 @@ const KNOWN: &[&str] = &[
     "seirawan",
     // Mighty-Lion Chess: XBoard's own start position, lion letter and lion-trading rules.
     "lion",
+    // XBoard's own rules for these (its check count, its losing games with their stalemate
+    // verdicts, its ASEAN table): under its legality test it ignores an engine's `setup`
+    // for a variant it knows by name, and a `setup` naming another parent, taken when it does
+    // not test legality, would change the variant it announces to the second engine.
+    "3check",
+    "giveaway",
+    "suicide",
+    "losers",
+    "asean",
 ];
 
 /// The letters XBoard 4.9 writes for horse and elephant in its own xiangqi and janggi
