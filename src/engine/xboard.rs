@@ -53,6 +53,9 @@ pub(super) struct XbState {
     lifted: Option<Coord>,
     /// `put`: where the user let it go.
     put: Option<Coord>,
+    /// `computer` since the last `new`: the opponent is an engine, and XBoard checks the
+    /// engines' claims (see [`Engine::claim_after_own_move`]).
+    computer: bool,
 }
 
 impl Default for XbState {
@@ -72,6 +75,7 @@ impl Default for XbState {
             zero_ranks: false,
             lifted: None,
             put: None,
+            computer: false,
         }
     }
 }
@@ -131,6 +135,7 @@ impl<W: Write> Engine<W> {
             XbCommand::Lift(sq) => self.xb_lift(&sq),
             XbCommand::Put(sq) => self.xb_put(&sq),
             XbCommand::Quit => self.quit = true,
+            XbCommand::Computer => self.xb.computer = true,
             XbCommand::Unknown(cmd) => self.say(&format!("Error (unknown command): {cmd}")),
             // `?` while not thinking, `hover`, the ignored commands (settings never get here).
             _ => {}
@@ -219,6 +224,7 @@ impl<W: Write> Engine<W> {
     fn xb_new(&mut self) {
         self.halt();
         self.xb.force = false;
+        self.xb.computer = false;
         self.xb.engine = Colour::Black;
         self.xb.st = None;
         self.xb.sd = None;
@@ -513,6 +519,19 @@ impl<W: Write> Engine<W> {
         })
     }
 
+    /// The claim of a game the engine's own move ended. Between two engines XBoard checks a
+    /// win claim against its own verdicts (mate, stalemate, bare king, the third check of its
+    /// `3check`) and forfeits the claimant of any other win as a false claim (seen in
+    /// kingofthehill); the loser's claim it takes as it comes. So against an engine a win
+    /// is left for the opponent, to move in the ended game, to claim (Fairy-Stockfish
+    /// claims there, and so does this engine); a win XBoard sees it has ruled on already.
+    fn claim_after_own_move(&mut self, o: Outcome) {
+        if self.xb.computer && o.winner == Some(self.xb.engine) {
+            return;
+        }
+        self.claim(o);
+    }
+
     fn claim(&mut self, o: Outcome) {
         let (result, who) = match o.winner {
             Some(Colour::White) => ("1-0", "White wins"),
@@ -556,7 +575,7 @@ impl<W: Write> Engine<W> {
                 self.game.play(best);
                 self.say(&format!("move {text}"));
                 match self.claimable_outcome() {
-                    Some(o) => self.claim(o),
+                    Some(o) => self.claim_after_own_move(o),
                     None => self.after_own_move(ponder),
                 }
             }
