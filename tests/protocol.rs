@@ -747,6 +747,26 @@ fn xboard_setup_lets_xboard_announce_the_variant_to_the_second_engine() {
     assert!(announced > 80, "{announced}");
 }
 
+/// XBoard 4.9.1 holds a side whose king slot has a letter but no such man on the board
+/// always in check (its `CheckTest` finds no king), and forfeited every move of horde's
+/// White (`a4a5`); a `.` there it reads as "never in check". The slot stays the king's for
+/// a side with a king on the board or in hand (placement's kings start in hand).
+#[test]
+fn xboard_setup_empties_the_king_slot_of_a_kingless_side() {
+    for (name, white_king, black_king) in [
+        ("horde", false, true),
+        ("kingofthehill", true, true),
+        ("placement", true, true),
+    ] {
+        let (setup, _) = xboard_setup_line(name);
+        let table = setup.split_once(") ").unwrap().0;
+        let (white, black) = table.split_at(table.len() / 2);
+        assert_eq!(white.ends_with('K'), white_king, "{name}: {table}");
+        assert_eq!(white.ends_with('.'), !white_king, "{name}: {table}");
+        assert_eq!(black.ends_with('k'), black_king, "{name}: {table}");
+    }
+}
+
 /// XBoard between two engines (`computer`) forfeits a win claimed by a rule it does not
 /// know (a false claim: kingofthehill's flag) and takes the loser's claim as it comes. The
 /// engine whose move wins so claims nothing there, and claims its own loss; against a

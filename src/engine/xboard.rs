@@ -305,6 +305,13 @@ impl<W: Write> Engine<W> {
             })
             .collect();
         let (letters, hand) = piece_to_char(&v, parent, &hand_types);
+        let kingless = [Colour::White, Colour::Black].map(|c| {
+            lay.start_royals[c.index()] == 0
+                && !v.pieces.iter().enumerate().any(|(i, p)| {
+                    p.royal && PieceId::try_from(i).is_ok_and(|id| pos.in_hand(c, id) > 0)
+                })
+        });
+        let letters = without_absent_kings(&v, letters, kingless);
         self.say(&format!(
             "setup ({letters}) {}x{}+{hand}_{parent} {}",
             v.files, v.ranks, v.start_fen
@@ -732,6 +739,32 @@ fn piece_to_char(v: &variants::Variant, parent: &str, hand_types: &[bool]) -> (S
     // letters change case.
     let black: String = white.to_ascii_lowercase();
     (format!("{white}{black}"), hand)
+}
+
+/// The table with `.` in the king slot of each colour that `kingless` marks (no royal man on
+/// the board or in hand at the start: horde's White). XBoard 4.9.1 holds a side whose king
+/// slot carries a letter but has no such man on the board always in check, and refused every
+/// move of horde's White (`a4a5`, from Locust and from Fairy-Stockfish); a side whose king
+/// slot is `.` it never holds in check.
+fn without_absent_kings(v: &variants::Variant, letters: String, kingless: [bool; 2]) -> String {
+    let Some(royal) = v.pieces.iter().find(|p| p.royal && !p.plus_form) else {
+        return letters;
+    };
+    let king = xboard_letter(royal);
+    let (white, black) = letters.split_at(letters.len() / 2);
+    let halves = [white.to_string(), black.to_string()];
+    let [w, b] = [0, 1].map(|c| {
+        let own = if c == 0 {
+            king.clone()
+        } else {
+            king.to_ascii_lowercase()
+        };
+        match halves[c].strip_suffix(own.as_str()) {
+            Some(rest) if kingless[c] => format!("{rest}."),
+            _ => halves[c].clone(),
+        }
+    });
+    format!("{w}{b}")
 }
 
 /// A type's letter as XBoard writes it in the table and the `piece` command: the letter and
