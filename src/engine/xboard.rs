@@ -528,8 +528,8 @@ impl<W: Write> Engine<W> {
 
     /// The claim of a game the engine's own move ended. Between two engines XBoard checks a
     /// win claim against its own verdicts (mate, stalemate, bare king, the third check of its
-    /// `3check`) and forfeits the claimant of any other win as a false claim (seen in
-    /// kingofthehill); the loser's claim it takes as it comes. So against an engine a win
+    /// `3check`) and forfeits the claimant of any other win as a false claim (its
+    /// `GameEnds`: a kingofthehill flag is such a win); the loser's claim it takes as it comes. So against an engine a win
     /// is left for the opponent, to move in the ended game, to claim (Fairy-Stockfish
     /// claims there, and so does this engine); a win XBoard sees it has ruled on already.
     fn claim_after_own_move(&mut self, o: Outcome) {
