@@ -646,6 +646,167 @@ fn xboard_setup_holds_the_start_hands_and_frees_edge_drops() {
     }
 }
 
+/// XBoard 4.9.1's own variant names (its `VARIANT_NAMES`, "unknown" left out).
+const XBOARD_NAMES: &[&str] = &[
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "shatranj",
+    "shogi",
+    "chu",
+    "courier",
+    "gothic",
+    "capablanca",
+    "knightmate",
+    "fairy",
+    "cylinder",
+    "falcon",
+    "caparandom",
+    "berolina",
+    "janus",
+    "super",
+    "great",
+    "twilight",
+    "makruk",
+    "seirawan",
+    "grand",
+    "spartan",
+    "xiangqi",
+    "asean",
+    "lion",
+    "elven",
+];
+
+/// The variant XBoard 4.9.1 makes of a name (its `StringToVariant`): one of its own names
+/// exactly, or one of the first fourteen (up to shatranj) anywhere in it (`nocheckatomic`
+/// is its atomic); else `None`, which it plays as `normal` (an unknown parent too).
+fn xboard_reads(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    XBOARD_NAMES
+        .iter()
+        .enumerate()
+        .find(|(i, x)| name == **x || *i < 14 && name.contains(**x))
+        .map(|(_, x)| *x)
+}
+
+/// Issue 44: XBoard 4.9.1 sends the second engine `variant NAME` only when the game is not
+/// orthodox chess on an 8x8 board without a hand (its `InitChessProgram`). For a name it does
+/// not know, it plays the parent named in the first engine's `setup`; a parent of `normal`
+/// (what chess's 8x8 children inherited) made it announce nothing, and Fairy-Stockfish as
+/// the second engine played orthodox chess in kingofthehill, duck and the rest. For a name it
+/// knows it takes no `setup` under its legality test, and one taken without the test must
+/// keep that name as the parent, or the variant announced changes.
+#[test]
+fn xboard_setup_lets_xboard_announce_the_variant_to_the_second_engine() {
+    let all = variants::builtins().unwrap();
+    let mut announced = 0;
+    for v in all.iter() {
+        let name = if v.name == "chess" {
+            "normal"
+        } else {
+            v.name.as_str()
+        };
+        let (tx, sink, handle) = start_engine();
+        for cmd in ["xboard", "protover 2", &format!("variant {name}"), "quit"] {
+            tx.send(cmd.to_string()).unwrap();
+        }
+        handle.join().unwrap();
+        let lines = sink.lines();
+        let setup = lines.iter().find_map(|l| l.strip_prefix("setup ("));
+        let known = xboard_reads(name);
+        let Some(setup) = setup else {
+            assert!(known.is_some(), "{name}: no setup for a name XBoard lacks");
+            continue;
+        };
+        let rest = setup.split_once(") ").unwrap().1;
+        let size = rest.split_whitespace().next().unwrap();
+        let (dims, hand_parent) = size.split_once('+').unwrap();
+        let (hand, parent) = hand_parent.split_once('_').unwrap();
+        let (w, h) = dims.split_once('x').unwrap();
+        let plays = xboard_reads(parent).unwrap_or("normal");
+        match known {
+            Some(k) => assert_eq!(plays, k, "{name}: setup {setup}"),
+            None => {
+                let other_game = plays != "normal" || (w, h, hand) != ("8", "8", "0");
+                assert!(other_game, "{name}: XBoard announces nothing after {setup}");
+                announced += 1;
+            }
+        }
+    }
+    // The 8x8 children of chess (kingofthehill, horde, duck, antichess, ...) among them.
+    assert!(announced > 80, "{announced}");
+}
+
+/// XBoard 4.9.1 holds a side whose king slot has a letter but no such man on the board
+/// always in check (its `CheckTest` finds no king), and forfeited every move of horde's
+/// White (`a4a5`); a `.` there it reads as "never in check". The slot stays the king's for
+/// a side with a king on the board or in hand (placement's kings start in hand).
+#[test]
+fn xboard_setup_empties_the_king_slot_of_a_kingless_side() {
+    for (name, white_king, black_king) in [
+        ("horde", false, true),
+        ("kingofthehill", true, true),
+        ("placement", true, true),
+    ] {
+        let (setup, _) = xboard_setup_line(name);
+        let table = setup.split_once(") ").unwrap().0;
+        let (white, black) = table.split_at(table.len() / 2);
+        assert_eq!(white.ends_with('K'), white_king, "{name}: {table}");
+        assert_eq!(white.ends_with('.'), !white_king, "{name}: {table}");
+        assert_eq!(black.ends_with('k'), black_king, "{name}: {table}");
+    }
+}
+
+/// XBoard between two engines (`computer`) forfeits a win claimed by a rule it does not
+/// know (a false claim: kingofthehill's flag) and takes the loser's claim as it comes. The
+/// engine whose move wins so claims nothing there, and claims its own loss; against a
+/// human (no `computer`) it claims the win.
+#[test]
+fn xboard_win_by_own_move_is_claimed_only_against_a_human() {
+    let won = "1-0 {White wins by flag reached}";
+    for computer in [false, true] {
+        let xb = Xb::start();
+        xb.send(&[
+            "variant kingofthehill",
+            "force",
+            "setboard 4k3/8/8/8/8/4K3/8/8 w - - 0 1",
+        ]);
+        if computer {
+            xb.send(&["computer"]);
+        }
+        xb.send(&["sd 3", "go"]);
+        let (at, line) = xb.wait(0, |l| l.starts_with("move "), "the winning move");
+        assert!(["e3d4", "e3e4"].contains(&&line["move ".len()..]), "{line}");
+        let pong = xb.ping(1);
+        let lines = xb.sink.lines();
+        assert_eq!(
+            lines[at..pong].iter().any(|l| l == won),
+            !computer,
+            "computer {computer}: {lines:#?}"
+        );
+        // The other side of the same game: the engine plays Black and claims its loss.
+        xb.send(&["new", "variant kingofthehill", "force"]);
+        xb.send(&["setboard 4k3/8/8/8/8/4K3/8/8 w - - 0 1", "playother"]);
+        if computer {
+            xb.send(&["computer"]);
+        }
+        let from = xb.sink.lines().len();
+        xb.send(&["usermove e3d4"]);
+        xb.wait(from, |l| l == won, "the loser's claim");
+        xb.finish(1);
+    }
+}
+
 fn want_text(s: &Slot) -> &str {
     match s {
         Slot::Letter(l) | Slot::Promoted(l) => l,

@@ -15,8 +15,8 @@ pub const MAX_MPS: u64 = 10_000;
 
 /// Commands accepted and deliberately ignored (no reply is expected for them).
 pub const IGNORED: &[&str] = &[
-    "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "draw",
-    "otim_", "bk", ".", "pause", "resume", "white", "black",
+    "xboard", "accepted", "rejected", "random", "name", "rating", "ics", "draw", "otim_", "bk",
+    ".", "pause", "resume", "white", "black",
 ];
 
 /// A number from a command, or why it was refused.
@@ -103,6 +103,8 @@ pub enum XbCommand {
     Hover,
     /// `quit`.
     Quit,
+    /// `computer`: the opponent is an engine.
+    Computer,
     /// One of [`IGNORED`].
     Ignored(String),
     /// Anything else: the command word.
@@ -186,6 +188,7 @@ pub fn parse(line: &str) -> XbCommand {
         // A hover asks for the victims of a capture; the engine shows its own otherwise.
         "hover" => XbCommand::Hover,
         "quit" => XbCommand::Quit,
+        "computer" => XbCommand::Computer,
         c if IGNORED.contains(&c) => XbCommand::Ignored(c.to_string()),
         c if looks_like_move(c) => XbCommand::UserMove(c.to_string()),
         c => XbCommand::Unknown(c.to_string()),

@@ -53,6 +53,9 @@ pub(super) struct XbState {
     lifted: Option<Coord>,
     /// `put`: where the user let it go.
     put: Option<Coord>,
+    /// `computer` since the last `new`: the opponent is an engine, and XBoard checks the
+    /// engines' claims (see [`Engine::claim_after_own_move`]).
+    computer: bool,
 }
 
 impl Default for XbState {
@@ -72,6 +75,7 @@ impl Default for XbState {
             zero_ranks: false,
             lifted: None,
             put: None,
+            computer: false,
         }
     }
 }
@@ -131,6 +135,7 @@ impl<W: Write> Engine<W> {
             XbCommand::Lift(sq) => self.xb_lift(&sq),
             XbCommand::Put(sq) => self.xb_put(&sq),
             XbCommand::Quit => self.quit = true,
+            XbCommand::Computer => self.xb.computer = true,
             XbCommand::Unknown(cmd) => self.say(&format!("Error (unknown command): {cmd}")),
             // `?` while not thinking, `hover`, the ignored commands (settings never get here).
             _ => {}
@@ -219,6 +224,7 @@ impl<W: Write> Engine<W> {
     fn xb_new(&mut self) {
         self.halt();
         self.xb.force = false;
+        self.xb.computer = false;
         self.xb.engine = Colour::Black;
         self.xb.st = None;
         self.xb.sd = None;
@@ -299,6 +305,13 @@ impl<W: Write> Engine<W> {
             })
             .collect();
         let (letters, hand) = piece_to_char(&v, parent, &hand_types);
+        let kingless = [Colour::White, Colour::Black].map(|c| {
+            lay.start_royals[c.index()] == 0
+                && !v.pieces.iter().enumerate().any(|(i, p)| {
+                    p.royal && PieceId::try_from(i).is_ok_and(|id| pos.in_hand(c, id) > 0)
+                })
+        });
+        let letters = without_absent_kings(&v, letters, kingless);
         self.say(&format!(
             "setup ({letters}) {}x{}+{hand}_{parent} {}",
             v.files, v.ranks, v.start_fen
@@ -513,6 +526,19 @@ impl<W: Write> Engine<W> {
         })
     }
 
+    /// The claim of a game the engine's own move ended. Between two engines XBoard checks a
+    /// win claim against its own verdicts (mate, stalemate, bare king, the third check of its
+    /// `3check`) and forfeits the claimant of any other win as a false claim (its
+    /// `GameEnds`: a kingofthehill flag is such a win); the loser's claim it takes as it comes. So against an engine a win
+    /// is left for the opponent, to move in the ended game, to claim (Fairy-Stockfish
+    /// claims there, and so does this engine); a win XBoard sees it has ruled on already.
+    fn claim_after_own_move(&mut self, o: Outcome) {
+        if self.xb.computer && o.winner == Some(self.xb.engine) {
+            return;
+        }
+        self.claim(o);
+    }
+
     fn claim(&mut self, o: Outcome) {
         let (result, who) = match o.winner {
             Some(Colour::White) => ("1-0", "White wins"),
@@ -556,7 +582,7 @@ impl<W: Write> Engine<W> {
                 self.game.play(best);
                 self.say(&format!("move {text}"));
                 match self.claimable_outcome() {
-                    Some(o) => self.claim(o),
+                    Some(o) => self.claim_after_own_move(o),
                     None => self.after_own_move(ponder),
                 }
             }
@@ -593,6 +619,15 @@ const KNOWN: &[&str] = &[
     "seirawan",
     // Mighty-Lion Chess: XBoard's own start position, lion letter and lion-trading rules.
     "lion",
+    // XBoard's own rules for these (its check count, its losing games with their stalemate
+    // verdicts, its ASEAN table): under its legality test it ignores an engine's `setup`
+    // for a variant it knows by name, and a `setup` naming another parent, taken when it does
+    // not test legality, would change the variant it announces to the second engine.
+    "3check",
+    "giveaway",
+    "suicide",
+    "losers",
+    "asean",
 ];
 
 /// The letters XBoard 4.9 writes for horse and elephant in its own xiangqi and janggi
@@ -704,6 +739,32 @@ fn piece_to_char(v: &variants::Variant, parent: &str, hand_types: &[bool]) -> (S
     // letters change case.
     let black: String = white.to_ascii_lowercase();
     (format!("{white}{black}"), hand)
+}
+
+/// The table with `.` in the king slot of each colour that `kingless` marks (no royal man on
+/// the board or in hand at the start: horde's White). XBoard 4.9.1 holds a side whose king
+/// slot carries a letter but has no such man on the board always in check, and refused every
+/// move of horde's White (`a4a5`, from Locust and from Fairy-Stockfish); a side whose king
+/// slot is `.` it never holds in check.
+fn without_absent_kings(v: &variants::Variant, letters: String, kingless: [bool; 2]) -> String {
+    let Some(royal) = v.pieces.iter().find(|p| p.royal && !p.plus_form) else {
+        return letters;
+    };
+    let king = xboard_letter(royal);
+    let (white, black) = letters.split_at(letters.len() / 2);
+    let halves = [white.to_string(), black.to_string()];
+    let [w, b] = [0, 1].map(|c| {
+        let own = if c == 0 {
+            king.clone()
+        } else {
+            king.to_ascii_lowercase()
+        };
+        match halves[c].strip_suffix(own.as_str()) {
+            Some(rest) if kingless[c] => format!("{rest}."),
+            _ => halves[c].clone(),
+        }
+    });
+    format!("{w}{b}")
 }
 
 /// A type's letter as XBoard writes it in the table and the `piece` command: the letter and

@@ -13,7 +13,7 @@ use protocol::xboard::XbCommand;
 /// Ignored commands that leave a ponder search running (the others of
 /// [`protocol::xboard::IGNORED`] end it, as game commands do).
 const IGNORED_KEEP_PONDERING: &[&str] = &[
-    "xboard", "accepted", "rejected", "computer", "name", "rating", "ics", "draw", ".",
+    "xboard", "accepted", "rejected", "name", "rating", "ics", "draw", ".",
 ];
 
 /// Does this command leave a ponder search running? It changes neither the game nor the
@@ -28,6 +28,7 @@ fn keeps_pondering(command: &XbCommand) -> bool {
         | XbCommand::NoPost
         | XbCommand::Hint
         | XbCommand::Hard
+        | XbCommand::Computer
         | XbCommand::UserMove(_) => true,
         XbCommand::Ignored(word) => IGNORED_KEEP_PONDERING.contains(&word.as_str()),
         _ => false,
