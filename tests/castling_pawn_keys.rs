@@ -10,26 +10,7 @@
 mod common;
 
 use common::{ini_variant, variant};
-use locust::board::position::Position;
-use locust::board::reference::{self, RefBoard};
 use locust::game::Game;
-use locust::perft::perft;
-
-fn position(v: &variants::Variant, fen: &str) -> Position {
-    Position::new_game(v.clone())
-        .unwrap()
-        .with_fen(fen)
-        .unwrap_or_else(|e| panic!("{}: {e}: {fen}", v.name))
-}
-
-/// Perft by the engine and by the reference generator, which must agree.
-fn counts(v: &variants::Variant, fen: &str, depth: u32) -> u64 {
-    let mut pos = position(v, fen);
-    let engine = perft(&mut pos, depth);
-    let board = RefBoard::from_fen(v, fen).unwrap();
-    assert_eq!(engine, reference::perft(&board, v, depth), "{fen}");
-    engine
-}
 
 /// The FEN after playing `moves` (UCI) from `fen`.
 fn after(v: &variants::Variant, fen: &str, moves: &[&str]) -> String {
@@ -48,8 +29,8 @@ fn shako_castles_on_its_second_rank() {
     let v = variant("shako");
     let fen = "c8c/ernbqkbnre/pppppppppp/10/10/10/10/PPPPPPPPPP/ER3K2RE/C8C w KQkq - 0 1";
     // Both castlings (f2h2, f2d2) are among White's 54 moves.
-    assert_eq!(counts(&v, fen, 1), 54);
-    assert_eq!(counts(&v, fen, 2), 3132);
+    assert_eq!(common::perft_both(&v, fen, 1), 54);
+    assert_eq!(common::perft_both(&v, fen, 2), 3132);
     let castled = after(&v, fen, &["f2h2"]);
     assert!(
         castled.starts_with("c8c/ernbqkbnre/pppppppppp/10/10/10/10/PPPPPPPPPP/ER4RK1E/C8C b kq "),
@@ -62,11 +43,11 @@ fn opposite_castling_takes_the_same_side_from_the_opponent() {
     let v = ini_variant("[opposite-castling:chess]\noppositeCastling = true\n");
     let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     // FSF's `go perft 3` (chess: 15206, Black castling after White on the same side).
-    assert_eq!(counts(&v, fen, 3), 15121);
+    assert_eq!(common::perft_both(&v, fen, 3), 15121);
     for (mv, rights, count) in [("e1g1", " b q ", 600), ("e1c1", " b k ", 552)] {
         let next = after(&v, fen, &[mv]);
         assert!(next.contains(rights), "{mv}: {next}");
-        assert_eq!(counts(&v, &next, 2), count, "{next}");
+        assert_eq!(common::perft_both(&v, &next, 2), count, "{next}");
     }
 }
 
@@ -123,7 +104,7 @@ fn triple_steps_and_pawn_types_load_as_fairy_stockfish_reads_them() {
     assert!(after(&v, "4k3/8/8/8/8/8/3P4/4K3 w - - 7 9", &["d2d3"]).ends_with(" 0 9"));
     let fen = "k7/3P4/8/8/8/8/8/4K3 w - - 0 1";
     assert_eq!(
-        counts(&v, fen, 1),
+        common::perft_both(&v, fen, 1),
         5 + 4,
         "four promotions besides the king's five"
     );
@@ -140,11 +121,11 @@ fn pawn_types_take_en_passant_as_fairy_stockfish_does() {
     );
     // The king's five steps and the h's four quiet moves; with d7 as e.p. square, c6xd7.
     assert_eq!(
-        counts(&v, "4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - - 0 1", 1),
+        common::perft_both(&v, "4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - - 0 1", 1),
         9
     );
     assert_eq!(
-        counts(&v, "4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - d7 0 1", 1),
+        common::perft_both(&v, "4k5/10/10/10/2Hh6/10/10/10/10/4K5 w - d7 0 1", 1),
         10
     );
 }

@@ -10,10 +10,7 @@
 mod common;
 
 use common::{ini_variant, legal_as_reference};
-use locust::board::position::Position;
-use locust::board::reference::{self, RefBoard};
 use locust::engine::notation::{self, Dialect};
-use locust::perft::perft;
 
 /// Lines through a1, c3, e5 and g7 (b2, d4's neighbour f6 are not on them) and d4, c5:
 /// FSF's rook, wazir, soldier and janggi cannon move along them; a custom rook (`x`) and
@@ -22,24 +19,9 @@ const LINES: &str = "[lines8:chess]\ncastling = false\ndoubleStep = false\nwazir
                      soldier = s\njanggiCannon = c\ncustomPiece1 = x:R\ncustomPiece2 = y:WnC\n\
                      diagonalLines = a1 c3 e5 g7 d4 c5\n";
 
-fn position(v: &variants::Variant, fen: &str) -> Position {
-    Position::new_game(v.clone())
-        .unwrap()
-        .with_fen(fen)
-        .unwrap_or_else(|e| panic!("{}: {e}: {fen}", v.name))
-}
-
-/// Perft by the engine and by the reference generator, which must agree.
-fn counts(v: &variants::Variant, fen: &str, depth: u32) -> u64 {
-    let engine = perft(&mut position(v, fen), depth);
-    let board = RefBoard::from_fen(v, fen).unwrap();
-    assert_eq!(engine, reference::perft(&board, v, depth), "{fen}");
-    engine
-}
-
 /// The legal moves (UCI, as FSF writes them) that start with `prefix`, sorted.
 fn moves_from(v: &variants::Variant, fen: &str, prefix: &str) -> Vec<String> {
-    let mut pos = position(v, fen);
+    let mut pos = common::position_at(v, fen);
     let legal = legal_as_reference(&v.name, &mut pos, v);
     let uci = Dialect::Uci { chess960: false };
     let mut out: Vec<String> = (legal.iter())
@@ -58,7 +40,11 @@ fn check(v: &variants::Variant, cases: &[Case<'_>]) {
     for &(fen, from, want, perfts) in cases {
         assert_eq!(moves_from(v, fen, from), want, "{fen}");
         for (depth, want) in (1..).zip(perfts) {
-            assert_eq!(counts(v, fen, depth), want, "{fen} depth {depth}");
+            assert_eq!(
+                common::perft_both(v, fen, depth),
+                want,
+                "{fen} depth {depth}"
+            );
         }
     }
 }
@@ -190,7 +176,7 @@ fn only_fsf_pawns_are_barred_from_the_back_ranks() {
     assert_eq!(drops.len(), 62);
     for (depth, want) in [(1, 67), (2, 4295), (3, 45318)] {
         assert_eq!(
-            counts(&custom, fen, depth),
+            common::perft_both(&custom, fen, depth),
             want,
             "custom pawn depth {depth}"
         );
@@ -199,7 +185,7 @@ fn only_fsf_pawns_are_barred_from_the_back_ranks() {
     assert_eq!(moves_from(&crazyhouse, fen, "P@").len(), 48);
     for (depth, want) in [(1, 53), (2, 2654), (3, 28213)] {
         assert_eq!(
-            counts(&crazyhouse, fen, depth),
+            common::perft_both(&crazyhouse, fen, depth),
             want,
             "crazyhouse depth {depth}"
         );

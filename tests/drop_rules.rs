@@ -44,13 +44,6 @@ fn rows() -> Vec<(&'static str, u32, u64, &'static str)> {
         .collect()
 }
 
-fn position(v: &variants::Variant, fen: &str) -> Position {
-    Position::new_game(v.clone())
-        .unwrap()
-        .with_fen(fen)
-        .unwrap_or_else(|e| panic!("{}: {e}: {fen}", v.name))
-}
-
 #[test]
 fn perft_equals_fairy_stockfish_and_the_reference() {
     let rows = rows();
@@ -61,11 +54,11 @@ fn perft_equals_fairy_stockfish_and_the_reference() {
     }
     for (name, depth, want, fen) in rows {
         let v = test_variant(name);
-        let mut pos = position(&v, fen);
+        let mut pos = common::position_at(&v, fen);
         assert_eq!(perft(&mut pos, depth), want, "{name} depth {depth}: {fen}");
         let b = RefBoard::from_fen(&v, fen).unwrap();
         let d = if want <= REFERENCE_BUDGET { depth } else { 2 };
-        let mut again = position(&v, fen);
+        let mut again = common::position_at(&v, fen);
         assert_eq!(
             reference::perft(&b, &v, d),
             perft(&mut again, d),

@@ -33,6 +33,22 @@ pub const PERFT_VARIANTS: &[&str] = &[
     "minishogi",
 ];
 
+/// `fen` in variant `v` (the test fails where the FEN does not read).
+pub fn position_at(v: &variants::Variant, fen: &str) -> Position {
+    Position::new_game(v.clone())
+        .unwrap()
+        .with_fen(fen)
+        .unwrap_or_else(|e| panic!("{}: {e}: {fen}", v.name))
+}
+
+/// Perft of `fen` by the engine and by the reference generator, which must agree.
+pub fn perft_both(v: &variants::Variant, fen: &str, depth: u32) -> u64 {
+    let engine = locust::perft::perft(&mut position_at(v, fen), depth);
+    let board = RefBoard::from_fen(v, fen).unwrap();
+    assert_eq!(engine, reference::perft(&board, v, depth), "{fen}");
+    engine
+}
+
 /// The start position of a built-in variant.
 pub fn start(name: &str) -> Position {
     Position::new_game(variant(name)).unwrap_or_else(|e| panic!("{name}: bad start FEN: {e}"))
