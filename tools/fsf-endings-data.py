@@ -14,9 +14,14 @@ data file as `ini` lines, so that the test loads exactly what pyffish loaded.
 
 Usage: tools/fsf-endings-data.py > tests/data/perft/fsf_endings.txt
 """
+import os
 import random
+import sys
 
 import pyffish as sf
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fsfdata import verdict  # noqa: E402
 
 # Test sections: a name, its INI text.
 SECTIONS = [
@@ -163,16 +168,6 @@ def counting_playout(variant, fen, rng):
         seen.add(key)
         moves.append(m)
     return None
-
-
-def verdict(variant, fen, moves):
-    if not sf.legal_moves(variant, fen, moves):
-        value = sf.game_result(variant, fen, moves)
-    else:
-        over, value = sf.is_optional_game_end(variant, fen, moves)
-        if not over:
-            return "on"
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
 
 
 def main():

@@ -25,7 +25,7 @@ import sys
 import pyffish as sf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fsfdata import ending_row, result_word, write_rows  # noqa: E402
+from fsfdata import ending_row, verdict, write_rows  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "perft", "fsf_repetition.txt")
@@ -67,26 +67,15 @@ MAX_PLIES = 300
 REVERSE = 0.5
 
 
-def judged(name, fen, moves):
-    """The side to move's result after `moves`, or `on`."""
-    if not sf.legal_moves(name, fen, moves):
-        return result_word(sf.game_result(name, fen, moves))
-    for test in (sf.is_immediate_game_end, sf.is_optional_game_end):
-        over, value = test(name, fen, moves)
-        if over:
-            return result_word(value)
-    return "on"
-
-
 def row(name, fen, moves):
-    return ending_row(name, judged(name, fen, moves), fen, moves)
+    return ending_row(name, verdict(name, fen, moves), fen, moves)
 
 
 def playout(name, rng):
     """A seeded game that keeps reversing moves, to its end or MAX_PLIES."""
     fen = sf.start_fen(name)
     moves = []
-    while len(moves) < MAX_PLIES and judged(name, fen, moves) == "on":
+    while len(moves) < MAX_PLIES and verdict(name, fen, moves) == "on":
         legal = sorted(sf.legal_moves(name, fen, moves))
         back = None
         if len(moves) >= 2 and len(moves[-2]) >= 4:

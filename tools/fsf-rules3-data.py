@@ -27,7 +27,7 @@ import sys
 import pyffish as sf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fsfdata import Fsf, ending_row, perft_row, playout, result_word, variants_ini  # noqa: E402
+from fsfdata import Fsf, ending_row, perft_row, playout, variants_ini, verdict  # noqa: E402
 
 # Variants, each with the kind of move its playouts prefer.
 VARIANTS = [
@@ -117,14 +117,6 @@ MAX_PLIES = 400
 MAX_NODES = 400_000
 # How often a playout's move is drawn from the preferred moves.
 PREFER = 0.8
-
-
-def verdict(name, fen, moves):
-    """pyffish's result for the side to move after `moves`: `on` while the game goes on."""
-    if not sf.legal_moves(name, fen, moves):
-        return result_word(sf.game_result(name, fen, moves))
-    over, value = sf.is_optional_game_end(name, fen, moves)
-    return result_word(value) if over else "on"
 
 
 def preferred(kind, name, fen, moves, legal):

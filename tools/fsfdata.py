@@ -98,6 +98,19 @@ def result_word(value):
     return "win" if value > 0 else "loss" if value < 0 else "draw"
 
 
+def verdict(name, fen, moves):
+    """The side to move's result after `moves` as a game would judge it: without a legal move
+    pyffish's `game_result`, else an immediate or optional end (the repetition and counting
+    rules) where one holds, else `on`."""
+    if not sf.legal_moves(name, fen, list(moves)):
+        return result_word(sf.game_result(name, fen, list(moves)))
+    for test in (sf.is_immediate_game_end, sf.is_optional_game_end):
+        over, value = test(name, fen, list(moves))
+        if over:
+            return result_word(value)
+    return "on"
+
+
 def py_perft(variant, fen, depth, moves=()):
     """Perft by pyffish's recursion over `legal_moves` (the move history kept)."""
     legal = sf.legal_moves(variant, fen, list(moves), variant in CHESS960)
